@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// Built output lives in dist/ (npm ci runs the build through `prepare`).
+import { runFromProcess } from '../dist/src/cli/process.js';
+
+await runFromProcess();

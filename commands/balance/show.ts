@@ -1,0 +1,8 @@
+import type { Context } from '../../src/cli/context.js';
+import { printRecord } from '../../src/output/format.js';
+
+export async function run(ctx: Context): Promise<void> {
+  const client = await ctx.campaign();
+  const b = await client.balance();
+  printRecord(ctx.io, [['email', b.email], ['sms', b.sms]], b);
+}

@@ -1,0 +1,15 @@
+import type { Context } from '../../src/cli/context.js';
+import { SilentExit } from '../../src/cli/errors.js';
+import { profileInUse, settingOrThrow } from './common.js';
+
+export async function run(ctx: Context, _opts: unknown, name: string): Promise<void> {
+  const spec = settingOrThrow(name);
+  const store = await ctx.config();
+  const value = store.getProfile(await profileInUse(ctx))?.[spec.name];
+  if (ctx.io.json) {
+    ctx.io.printJson({ [spec.flag]: value ?? null });
+    return;
+  }
+  if (value === undefined) throw new SilentExit(1); // like `git config`: unset prints nothing, exit 1
+  ctx.io.out(typeof value === 'object' ? Object.entries(value).map(([k, v]) => `${k}:${v}`).join(',') : String(value));
+}

@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import type { ActionFactory } from '../../src/cli/main.js';
+
+export function register(program: Command, action: ActionFactory): void {
+  const c = program
+    .command('config')
+    .description('profiles, API keys and defaults')
+    .addHelpText('after', `
+Settings: campaign-url, notify-url, from-address, from-name, footer-lang, timezone, output,
+sandbox, name-max-length, field-types. Keys are set with \`config set-key\` (hidden prompt or
+stdin), never as an argument. The environment beats the profile: MAILCTL_API_KEY,
+MAILCTL_CAMPAIGN_API_KEY, MAILCTL_NOTIFY_API_KEY, MAILCTL_CAMPAIGN_URL, MAILCTL_NOTIFY_URL.`);
+  c.command('set').description('set a setting in the profile').argument('<setting>').argument('<value>').action(action(() => import('./set.js')));
+  c.command('get').description('print one setting of the profile').argument('<setting>').action(action(() => import('./get.js')));
+  c.command('unset').description('remove a setting from the profile').argument('<setting>').action(action(() => import('./unset.js')));
+  c.command('list').alias('ls').description('show the profile in effect, keys masked, with where each value comes from').action(action(() => import('./list.js')));
+  c.command('set-key')
+    .description('store an API key (hidden prompt, or stdin with --with-key-stdin)')
+    .option('--service <service>', 'campaign, notify, or both (one shared key)', 'both')
+    .option('--with-key-stdin', 'read the key from standard input')
+    .action(action(() => import('./set-key.js')));
+  c.command('profiles').description('list profiles').action(action(() => import('./profiles.js')));
+  c.command('use').description('make a profile the default').argument('<profile>').action(action(() => import('./use.js')));
+  c.command('delete-profile')
+    .description('delete a profile and its keys')
+    .argument('<profile>')
+    .option('--yes', 'do not ask for confirmation')
+    .action(action(() => import('./delete-profile.js')));
+  c.command('path').description('print the config file path').action(action(() => import('./path.js')));
+}

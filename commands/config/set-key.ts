@@ -1,0 +1,30 @@
+import type { Context } from '../../src/cli/context.js';
+import { UsageError } from '../../src/cli/errors.js';
+import { profileInUse } from './common.js';
+import { readAll } from '../../src/cli/stdin.js';
+
+export async function run(ctx: Context, opts: { service: string; withKeyStdin?: boolean }): Promise<void> {
+  const service = opts.service.toLowerCase();
+  if (!['campaign', 'notify', 'both'].includes(service)) throw new UsageError(`--service is campaign, notify or both; got "${opts.service}".`);
+  let key: string;
+  if (opts.withKeyStdin) {
+    key = (await readAll(ctx.io.stdin)).trim();
+  } else {
+    if (!ctx.io.canPrompt) {
+      throw new UsageError('No terminal to type the key into.', 'Pipe it in instead: `printenv MY_KEY | mailctl config set-key --with-key-stdin`.');
+    }
+    const label = service === 'both' ? 'API key (both services)' : `API key for the ${service === 'campaign' ? 'campaign' : 'notification'} service`;
+    key = (await ctx.prompter.password(`${label}:`)).trim();
+  }
+  if (!key) throw new UsageError('The key is empty; nothing was saved.');
+  if (/\s/.test(key)) throw new UsageError('The key contains white space; check that only the key was given.');
+  const store = await ctx.config();
+  const profile = await profileInUse(ctx);
+  const p = { ...store.getProfile(profile) };
+  if (service === 'both') p.apiKey = key;
+  else if (service === 'campaign') p.campaignKey = key;
+  else p.notifyKey = key;
+  store.setProfile(profile, p);
+  if (!store.currentProfile()) store.setCurrentProfile(profile);
+  ctx.io.info(`Saved the ${service === 'both' ? 'shared' : service} key in profile "${profile}" (${store.path}).`);
+}

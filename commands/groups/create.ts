@@ -1,0 +1,17 @@
+import type { Context } from '../../src/cli/context.js';
+import { UsageError } from '../../src/cli/errors.js';
+import { printDryRun } from '../../src/output/dry-run.js';
+
+export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string): Promise<void> {
+  const trimmed = name.trim();
+  if (!trimmed) throw new UsageError('The group name is empty.', 'Give a name, for example: mailctl groups create Newsletter');
+  if (opts.dryRun) {
+    await printDryRun(ctx, 'campaign', 'POST', '/v1/contacts/lists/insert', { name: trimmed });
+    return;
+  }
+  const client = await ctx.campaign();
+  const { sn } = await client.createGroup(trimmed);
+  if (ctx.io.json) ctx.io.printJson({ sn, name: trimmed });
+  else if (ctx.io.isTTY) ctx.io.out(`${ctx.io.paint('green', '✓')} Created group "${trimmed}" with code ${sn}`);
+  else ctx.io.out(sn);
+}

@@ -1,0 +1,13 @@
+// Every noun registers its subcommands here. Registration loads only commander; the code
+// that runs a command is imported when that command runs (keeps --help and --version fast).
+import type { Command } from 'commander';
+import type { ActionFactory } from '../src/cli/main.js';
+import { register as balance } from './balance/index.js';
+import { register as groups } from './groups/index.js';
+import { register as template } from './template/index.js';
+import { register as config } from './config/index.js';
+import { register as sandbox } from './sandbox/index.js';
+
+export function registerAll(program: Command, action: ActionFactory): void {
+  for (const register of [groups, template, balance, config, sandbox]) register(program, action);
+}

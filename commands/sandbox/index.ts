@@ -1,0 +1,16 @@
+import type { Command } from 'commander';
+import type { ActionFactory } from '../../src/cli/main.js';
+
+export function register(program: Command, action: ActionFactory): void {
+  const s = program.command('sandbox').description('the built-in emulator of both services (no account needed)');
+  s.command('serve')
+    .description('serve the sandbox over HTTP on 127.0.0.1 and print its base URLs')
+    .option('--port <n>', 'port to listen on (default: a free one)')
+    .option('--daily-limit <n>', 'campaign-service requests allowed per day (spec: 300000)')
+    .option('--no-rate-limit', 'turn off the 2 requests/second limit')
+    .action(action(() => import('./serve.js')));
+  s.command('reset')
+    .description('forget everything the --sandbox state holds')
+    .option('--yes', 'do not ask for confirmation')
+    .action(action(() => import('./reset.js')));
+}

@@ -1,0 +1,18 @@
+import type { Context } from '../../src/cli/context.js';
+import { printList } from '../../src/output/format.js';
+
+export async function run(ctx: Context): Promise<void> {
+  const client = await ctx.campaign();
+  const { capacity, templates } = await client.listTemplates();
+  await printList(
+    ctx.io,
+    templates,
+    [
+      { header: 'ID', value: (t) => t.id },
+      { header: 'NAME', value: (t) => t.name },
+      { header: 'UPDATED', value: (t) => t.updateDate, date: true },
+    ],
+    { capacity, templates },
+  );
+  if (!ctx.io.json) ctx.io.info(`${templates.length} of ${capacity} templates used`);
+}

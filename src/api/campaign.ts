@@ -1,0 +1,127 @@
+// The campaign service (spec 000), one method per endpoint, numbered as in the spec.
+import { HttpClient, type HttpOptions } from './http.js';
+import { SlidingWindowLimiter, unlimited, type Limiter } from './ratelimit.js';
+import type { Clock } from '../cli/clock.js';
+import type * as T from './campaign-types.js';
+
+export interface CampaignClientOptions extends Omit<HttpOptions, 'service' | 'limiter'> {
+  clock: Clock;
+  /** false turns the client-side limits off (tests of unrelated behaviour). */
+  rateLimit?: boolean;
+}
+
+const enc = encodeURIComponent;
+
+export class CampaignClient {
+  readonly http: HttpClient;
+  private readonly exportLimiter: Limiter;
+
+  constructor(o: CampaignClientOptions) {
+    const on = o.rateLimit !== false;
+    // Spec section 8 / GAPS row 20: 2 requests per second overall, 1 export per 10 seconds.
+    this.http = new HttpClient({ ...o, service: 'campaign', limiter: on ? new SlidingWindowLimiter(2, 1000, o.clock) : unlimited });
+    this.exportLimiter = on ? new SlidingWindowLimiter(1, 10_000, o.clock) : unlimited;
+  }
+
+  // --- Contacts ---
+  /** 1 */ createGroup(name: string) {
+    return this.http.call<{ sn: string }>('POST', '/v1/contacts/lists/insert', { json: { name } });
+  }
+  /** 2 */ async listGroups(page?: number, size?: number): Promise<T.Group[]> {
+    const r = await this.http.call<T.Group[] | { lists?: T.Group[] }>('GET', '/v1/contacts/lists', { searchParams: { page, size }, idempotent: true });
+    return Array.isArray(r) ? r : r?.lists ?? [];
+  }
+  /** 3 */ async startFileImport(listSn: string, webhookUrl?: string): Promise<T.ImportStarted> {
+    const r = await this.http.call<Record<string, string>>('POST', `/v1/contacts/imports/${enc(listSn)}/file`, { json: webhookUrl ? { webhookUrl } : {} });
+    return { importSn: importSnOf(r), url: r?.url };
+  }
+  /** 4 */ async startTextImport(listSn: string, contacts: string): Promise<T.ImportStarted> {
+    const r = await this.http.call<Record<string, string>>('POST', `/v1/contacts/imports/${enc(listSn)}/text`, { json: { contacts } });
+    return { importSn: importSnOf(r) };
+  }
+  /** 5 */ async importResult(importSn: string): Promise<T.ImportResult> {
+    const r = await this.http.call<Record<string, unknown>>('GET', `/v1/contacts/imports/result/${enc(importSn)}`, { idempotent: true });
+    return { ...(r as object), importSn: importSnOf(r) || importSn } as T.ImportResult;
+  }
+  /** 6 */ async removeContacts(listSn: string, body: T.RemovalBody): Promise<{ updated_count: number }> {
+    return this.http.call('DELETE', `/v1/contacts/${enc(listSn)}`, { json: body, idempotent: true });
+  }
+
+  // --- Campaigns ---
+  /** 7 */ submitCampaign(body: T.CampaignRequest) {
+    return this.http.call<T.CampaignCreated>('POST', '/v1/campaign/normal/submit', { json: body });
+  }
+  /** 8 */ submitOnceCampaign(body: T.CampaignRequest) {
+    return this.http.call<T.CampaignCreated>('POST', '/v1/campaign/normal/once', { json: body });
+  }
+  /** 9 */ submitAbCampaign(body: T.CampaignRequest) {
+    return this.http.call<T.CampaignCreated>('POST', '/v1/campaign/testing/submit', { json: body });
+  }
+  /** 10 */ submitOnceAbCampaign(body: T.CampaignRequest) {
+    return this.http.call<T.CampaignCreated>('POST', '/v1/campaign/testing/once', { json: body });
+  }
+  /** 11 (GAPS row 22: campaignSnList) */ async deleteCampaigns(sns: string[]): Promise<T.DeleteCampaignsResult> {
+    const r = await this.http.call<Partial<T.DeleteCampaignsResult>>('DELETE', '/v1/campaign/normal', { json: { campaignSnList: sns }, idempotent: true });
+    return { success: r?.success ?? [], sendingCampaign: r?.sendingCampaign ?? [], badCampaigns: r?.badCampaigns ?? [] };
+  }
+  /** 12 */ pauseCampaign(sn: string): Promise<void> {
+    return this.http.call('PATCH', `/v1/campaign/normal/${enc(sn)}`, { idempotent: true, noBody: true });
+  }
+  /** 13 */ async campaignStatus(sn: string): Promise<T.Campaign[]> {
+    const r = await this.http.call<T.Campaign[] | T.Campaign>('GET', `/v1/campaign/normal/${enc(sn)}`, { idempotent: true });
+    return Array.isArray(r) ? r : r ? [r] : [];
+  }
+
+  // --- Reports ---
+  /** 14: both dates or neither (one date alone means "the 10 most recent", per the spec). */
+  async listFinishedCampaigns(startDate?: string, endDate?: string): Promise<T.CampaignCode[]> {
+    const r = await this.http.call<T.CampaignCode[]>('GET', '/v1/report/campaigns', { searchParams: { startDate, endDate }, idempotent: true });
+    return Array.isArray(r) ? r : [];
+  }
+  /** 15 (a read, safe to repeat) */ async metrics(campaignSns: string[]): Promise<T.CampaignMetrics[]> {
+    const r = await this.http.call<T.CampaignMetrics[]>('POST', '/v1/report/campaigns/metrics', { json: { campaignSns }, idempotent: true });
+    return Array.isArray(r) ? r : [];
+  }
+  /** 16: repeated exports within an hour are ignored by the service, so repeating is safe. */
+  exportReport(sn: string, webhookUrl?: string): Promise<unknown> {
+    return this.http.call('POST', `/v1/report/${enc(sn)}/export`, { json: webhookUrl ? { webhookUrl } : {}, idempotent: true, limiter: this.exportLimiter });
+  }
+  /** 17 (GAPS row 8: `Reports` wrapper or bare array) */ async reportLinks(sn: string): Promise<T.ReportLink[]> {
+    const r = await this.http.call<T.ReportLink[] | { Reports?: T.ReportLink[]; reports?: T.ReportLink[] }>('GET', `/v1/report/${enc(sn)}/link`, { idempotent: true });
+    return reportLinksOf(r);
+  }
+
+  // --- Templates ---
+  /** 18 */ async listTemplates(): Promise<T.TemplateList> {
+    const r = await this.http.call<Partial<T.TemplateList>>('GET', '/v1/templates', { idempotent: true });
+    return { capacity: r?.capacity ?? 0, templates: r?.templates ?? [] };
+  }
+  /** 19 */ getTemplate(id: string) {
+    return this.http.call<T.Template>('GET', `/v1/templates/${enc(id)}`, { idempotent: true });
+  }
+
+  // --- Automation ---
+  /** 20 */ async automationEvent(body: T.AutomationRequest): Promise<T.SendOutcome> {
+    const r = await this.http.call<Partial<T.SendOutcome>>('POST', '/v1/automation/event', { json: body });
+    return { success: r?.success ?? [], failure: r?.failure ?? {} };
+  }
+
+  // --- Balance ---
+  /** 21 */ async balance(): Promise<T.Balance> {
+    const r = await this.http.call<Record<string, unknown>>('GET', '/v1/balance', { idempotent: true });
+    return { email: Number(r?.email ?? 0), sms: Number(r?.sms ?? 0) };
+  }
+}
+
+/** GAPS row 13: the older revision named it import_sn. */
+export function importSnOf(r: unknown): string {
+  const o = (r ?? {}) as Record<string, unknown>;
+  return String(o.importSn ?? o.import_sn ?? '');
+}
+
+export function reportLinksOf(r: unknown): T.ReportLink[] {
+  if (Array.isArray(r)) return r as T.ReportLink[];
+  const o = (r ?? {}) as Record<string, unknown>;
+  const list = o.Reports ?? o.reports;
+  return Array.isArray(list) ? (list as T.ReportLink[]) : [];
+}

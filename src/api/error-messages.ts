@@ -1,0 +1,54 @@
+// Every error code the campaign spec lists (section 7) and the contact-removal codes, each as
+// a sentence saying what went wrong and what to do. Quoted meanings come from the spec.
+
+export const CAMPAIGN_CODES: Record<string, string> = {
+  '40001': 'A campaign field is invalid (field error). Check the fields named below against `mailctl campaign create --help`.',
+  '40003': 'An email address is invalid. Correct the sender or recipient address and try again.',
+  '40004': 'The domain is not allowed. Use a sender address on a domain your account may send from.',
+  '40007': 'The code (sn) is invalid: no such template, group or campaign. List them with `mailctl template list` or `mailctl groups list`.',
+  '40008': 'The file format is not supported. Upload a comma-separated CSV file (UTF-8).',
+  '40009': 'The file is empty. Check that the file has a header line and at least one row.',
+  '40010': 'The file is over the size limit. Split it into smaller files and import each.',
+  '40011': 'The sender address is not verified. Verify it in the back office (sender settings) before using it, or choose an address that is verified.',
+  '40012': 'The balance is too low to send this campaign. Check it with `mailctl balance` and top up in the back office.',
+  '40013': 'There are no recipients to send to. Check that the selected groups have members and are not all excluded.',
+  '40014': 'The campaign content is invalid. Check the subject and html content.',
+  '40015': 'The sending information is invalid. Check the sender name, sender address and schedule.',
+  '40017': 'The balance is too low for the A/B test share. Lower the test proportion or top up in the back office.',
+  '40019': 'The schedule time is wrong: it must be a valid time in the future. Give a later --schedule time.',
+  '40020': 'A date is in the wrong format. Use ISO 8601 (for example 2026-12-01T09:00:00Z).',
+  '40303': 'The campaign code is invalid for this operation (bad operation with invalid user state). Check the code with `mailctl report list`.',
+};
+
+export const REMOVAL_CODES: Record<string, string> = {
+  '40050304': 'A custom field name in the filter does not exist. Check the field name in the back office.',
+  '40050305': 'Neither filters nor email addresses were given. Pass --email or --where.',
+  '40050306': 'A column name in the filter is wrong. Use NAME, MAIL_ADDRESS, DOMAIN, LISTSN or a custom field name.',
+  '40050307': 'An operator in the filter is wrong. Use EQ, NOT_EQ, LIKE or NOT_LIKE.',
+  '40050308': 'The group to remove contacts from does not exist. Check the group code with `mailctl groups list`.',
+};
+
+/** Reads any error body shape the services are known to use (GAPS row 6) into code + detail. */
+export function describeErrorBody(body: unknown): { code?: string; detail?: string; message?: string } {
+  if (!body || typeof body !== 'object') return typeof body === 'string' && body ? { detail: body } : {};
+  const b = body as Record<string, unknown>;
+  const code = b.code ?? b.errorCode;
+  const detailParts: string[] = [];
+  if (typeof b.invalidFields === 'string' && b.invalidFields) detailParts.push(`invalid fields: ${b.invalidFields}`);
+  else if (Array.isArray(b.invalidFields) && b.invalidFields.length) detailParts.push(`invalid fields: ${b.invalidFields.join(', ')}`);
+  for (const k of ['message', 'errors', 'error']) {
+    if (typeof b[k] === 'string' && b[k]) detailParts.push(b[k] as string);
+  }
+  const list = b.messages ?? (Array.isArray(b.message) ? b.message : undefined);
+  if (Array.isArray(list) && list.length) detailParts.push(list.map(String).join('; '));
+  return {
+    code: code === undefined || code === null ? undefined : String(code),
+    detail: detailParts.join('; ') || undefined,
+    message: typeof b.message === 'string' ? b.message : undefined,
+  };
+}
+
+export function sentenceForCode(code: string | undefined): string | undefined {
+  if (!code) return undefined;
+  return CAMPAIGN_CODES[code] ?? REMOVAL_CODES[code];
+}

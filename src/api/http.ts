@@ -1,0 +1,187 @@
+// The thin HTTP layer both service clients share: the x-api-key header, base URL, timeout,
+// client-side rate limits, retries that are safe, a masked request trace, and the mapping of
+// every failure to a typed error. Built on ky; nothing else in mailctl speaks to the API.
+import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
+import { AuthError, LimitError, ServiceError, InterruptedError } from '../cli/errors.js';
+import { maskKey, SERVICE_LABEL, type Service } from '../config/settings.js';
+import { describeErrorBody, sentenceForCode } from './error-messages.js';
+import type { Limiter } from './ratelimit.js';
+
+export type FetchLike = typeof fetch;
+
+export interface HttpOptions {
+  service: Service;
+  baseUrl: string;
+  apiKey: string;
+  fetch: FetchLike;
+  /** Applied to every request of this client. */
+  limiter: Limiter;
+  trace?: (line: string) => void;
+  timeoutMs?: number;
+  retryLimit?: number;
+  /** Base of the exponential backoff, in ms. Tests make it small. */
+  retryBaseMs?: number;
+  signal?: AbortSignal;
+  /** How to fix a key problem, named in the error. */
+  keyHint: string;
+}
+
+export interface CallOptions {
+  json?: unknown;
+  searchParams?: Record<string, string | number | undefined>;
+  /**
+   * Safe to send twice: GET, DELETE, upserts and reads-by-POST. A request that creates or
+   * sends is retried only when it provably never reached the server (connection refused).
+   */
+  idempotent?: boolean;
+  /** An extra limiter for this call (report export: 1 per 10 s). */
+  limiter?: Limiter;
+  /** Expect no body (204) or ignore it. */
+  noBody?: boolean;
+}
+
+const PER_SECOND = 'too many requests';
+const DAILY = 'limit exceeded';
+
+export class HttpClient {
+  private readonly ky: KyInstance;
+  private readonly o: HttpOptions;
+
+  constructor(o: HttpOptions) {
+    this.o = o;
+    const trace = o.trace;
+    const starts = new WeakMap<Request, number>();
+    this.ky = ky.create({
+      prefixUrl: o.baseUrl,
+      fetch: o.fetch,
+      timeout: o.timeoutMs ?? 30_000,
+      throwHttpErrors: true,
+      headers: { 'x-api-key': o.apiKey, accept: 'application/json' },
+      hooks: {
+        beforeRequest: [
+          async (request, _options, state) => {
+            await o.limiter.take(o.signal);
+            starts.set(request, Date.now());
+            if (trace) {
+              const again = state.retryCount ? ` (retry ${state.retryCount})` : '';
+              trace(`→ ${request.method} ${request.url}${again}  x-api-key: ${maskKey(o.apiKey)}`);
+            }
+          },
+        ],
+        afterResponse: [
+          (request, _options, response) => {
+            if (trace) {
+              const ms = Date.now() - (starts.get(request) ?? Date.now());
+              trace(`← ${response.status} ${request.method} ${new URL(request.url).pathname} ${ms}ms`);
+            }
+          },
+        ],
+      },
+    });
+  }
+
+  async call<T>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
+    const idempotent = !!opts.idempotent;
+    const extra = opts.limiter;
+    const searchParams: Record<string, string> = {};
+    for (const [k, v] of Object.entries(opts.searchParams ?? {})) if (v !== undefined && v !== '') searchParams[k] = String(v);
+    try {
+      const res = await this.ky(path.replace(/^\//, ''), {
+        method,
+        json: opts.json,
+        searchParams,
+        signal: this.o.signal,
+        retry: {
+          limit: this.o.retryLimit ?? 3,
+          // Every method reaches shouldRetry, which alone decides what is safe to repeat.
+          methods: ['get', 'put', 'head', 'delete', 'options', 'post', 'patch'],
+          delay: (attempt) => (this.o.retryBaseMs ?? 500) * 2 ** (attempt - 1),
+          backoffLimit: 8_000,
+          jitter: (d) => d * (0.5 + Math.random() * 0.5),
+          shouldRetry: async ({ error }) => shouldRetry(error, idempotent),
+        },
+        hooks: extra ? { beforeRequest: [async () => extra.take(this.o.signal)] } : undefined,
+      });
+      if (opts.noBody || res.status === 204) return undefined as T;
+      const text = await res.text();
+      if (!text) return undefined as T;
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with something that is not JSON.`, { status: res.status, body: text.slice(0, 200) });
+      }
+    } catch (e) {
+      throw await this.toCliError(e, method, path, !!opts.idempotent);
+    }
+  }
+
+  private async toCliError(e: unknown, method: string, path: string, idempotent: boolean): Promise<Error> {
+    const label = SERVICE_LABEL[this.o.service];
+    if (e instanceof ServiceError || e instanceof AuthError || e instanceof LimitError) return e;
+    if (this.o.signal?.aborted) return new InterruptedError();
+    if (e instanceof HTTPError) {
+      const status = e.response.status;
+      const text = await e.response.text().catch(() => '');
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        /* keep text */
+      }
+      const { code, detail, message } = describeErrorBody(body);
+      const msg = (message ?? '').toLowerCase();
+      if (msg === 'forbidden' || status === 401 || (status === 403 && !code)) {
+        return new AuthError(`The ${label} refused the API key (Forbidden).`, this.o.keyHint);
+      }
+      if (msg === DAILY) {
+        return new LimitError(`The daily request limit of the ${label} is used up (Limit Exceeded).`, 'Nothing more can be sent today; try again after the daily limit resets.');
+      }
+      if (status === 429 || msg === PER_SECOND) {
+        return new LimitError(`The ${label} kept answering "too many requests" after ${this.o.retryLimit ?? 3} retries.`, 'Wait a few seconds and run the command again.');
+      }
+      const sentence = sentenceForCode(code);
+      if (sentence) {
+        return new ServiceError(`${sentence}${detail && !sentence.includes(detail) ? ` (${detail})` : ''}`, { status, code, body });
+      }
+      if (status >= 500) {
+        return new ServiceError(`The ${label} failed with HTTP ${status} on ${method} ${path}${detail ? `: ${detail}` : ''}.`, { status, code, body, hint: 'Try again later; if it keeps failing, contact the provider\'s support.' });
+      }
+      return new ServiceError(`The ${label} refused ${method} ${path} (HTTP ${status})${detail ? `: ${detail}` : ''}${code ? ` [code ${code}]` : ''}.`, { status, code, body });
+    }
+    if (e instanceof TimeoutError) {
+      const doubt = idempotent ? '' : ' It may or may not have been carried out; check before running it again.';
+      return new LimitError(`The ${label} did not answer ${method} ${path} in time.${doubt}`);
+    }
+    const cause = networkCode(e);
+    if (cause) {
+      return new LimitError(`Cannot reach the ${label} at ${this.o.baseUrl} (${cause}).`, 'Check the network and the base URL (`mailctl config list`).');
+    }
+    return e instanceof Error ? e : new Error(String(e));
+  }
+}
+
+async function shouldRetry(error: Error, idempotent: boolean): Promise<boolean> {
+  if (error instanceof HTTPError) {
+    const status = error.response.status;
+    const text = (await error.response.clone().text().catch(() => '')).toLowerCase();
+    if (text.includes(DAILY)) return false; // daily cap: retrying only burns the next day's budget
+    // A per-second "too many requests" is the gate refusing before any work: safe to repeat.
+    if (status === 429 || text.includes(PER_SECOND)) return true;
+    return status >= 500 && idempotent;
+  }
+  if (error instanceof TimeoutError) return idempotent; // a timed-out send may have been sent
+  const code = networkCode(error);
+  if (code === 'ECONNREFUSED') return true; // never reached the server
+  return !!code && idempotent;
+}
+
+function networkCode(e: unknown): string | undefined {
+  let cur: unknown = e;
+  for (let i = 0; i < 4 && cur; i++) {
+    const c = (cur as { code?: unknown }).code;
+    if (typeof c === 'string' && /^E[A-Z]+/.test(c)) return c;
+    if (cur instanceof TypeError && /fetch failed|network|socket/i.test(cur.message) && !(cur as { cause?: unknown }).cause) return 'network error';
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

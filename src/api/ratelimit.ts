@@ -1,0 +1,36 @@
+// Client-side rate limit: at most `max` request starts in any `windowMs` window (a sliding
+// log, matching how a server counting arrivals per second sees us). Calls queue in order.
+import type { Clock } from '../cli/clock.js';
+
+export interface Limiter {
+  take(signal?: AbortSignal): Promise<void>;
+}
+
+export const unlimited: Limiter = { take: async () => {} };
+
+export class SlidingWindowLimiter implements Limiter {
+  private readonly stamps: number[] = [];
+  private queue: Promise<void> = Promise.resolve();
+
+  /** marginMs absorbs jitter between our send time and the server's arrival time. */
+  constructor(
+    private readonly max: number,
+    private readonly windowMs: number,
+    private readonly clock: Clock,
+    private readonly marginMs = 50,
+  ) {}
+
+  take(signal?: AbortSignal): Promise<void> {
+    const turn = this.queue.then(async () => {
+      if (this.stamps.length >= this.max) {
+        const oldest = this.stamps[this.stamps.length - this.max];
+        const wait = oldest + this.windowMs + this.marginMs - this.clock.now();
+        if (wait > 0) await this.clock.sleep(wait, signal);
+      }
+      this.stamps.push(this.clock.now());
+      if (this.stamps.length > this.max) this.stamps.splice(0, this.stamps.length - this.max);
+    });
+    this.queue = turn.catch(() => {});
+    return turn;
+  }
+}

@@ -1,0 +1,161 @@
+// What a command gets to do its work: streams, environment, global flags, clock, prompts,
+// and lazy getters for config and the two API clients. Nothing here is global, so tests
+// build a Context over memory streams and a loopback sandbox.
+import type { IO } from './io.js';
+import type { Clock } from './clock.js';
+import type { Prompter } from './prompter.js';
+import type { ConfigStore } from '../config/store.js';
+import type { Settings, Service } from '../config/settings.js';
+import type { CampaignClient } from '../api/campaign.js';
+import type { NotifyClient } from '../api/notify.js';
+import type { FetchLike } from '../api/http.js';
+import { AuthError, UsageError } from './errors.js';
+import { configDir } from '../config/paths.js';
+
+export type Env = Record<string, string | undefined>;
+
+export interface Globals {
+  profile?: string;
+  json: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  /** false with --no-input */
+  input: boolean;
+  sandbox: boolean;
+}
+
+/** Knobs tests turn; defaults are what a user gets. */
+export interface Tuning {
+  rateLimit: boolean;
+  retryBaseMs: number;
+  pollMinMs: number;
+  pollMaxMs: number;
+  timeoutMs: number;
+}
+
+export const DEFAULT_TUNING: Tuning = { rateLimit: true, retryBaseMs: 500, pollMinMs: 1000, pollMaxMs: 5000, timeoutMs: 30_000 };
+
+export interface ContextInit {
+  io: IO;
+  env: Env;
+  globals: Globals;
+  clock: Clock;
+  signal: AbortSignal;
+  prompter: Prompter;
+  /** Replaces the network for everything (tests); otherwise global fetch or the in-process sandbox. */
+  fetch?: FetchLike;
+  tuning?: Partial<Tuning>;
+}
+
+export class Context {
+  readonly io: IO;
+  readonly env: Env;
+  readonly globals: Globals;
+  readonly clock: Clock;
+  readonly signal: AbortSignal;
+  readonly prompter: Prompter;
+  readonly tuning: Tuning;
+  readonly configDir: string;
+  private readonly fetchOverride?: FetchLike;
+  private configP?: Promise<ConfigStore>;
+  private settingsP?: Promise<Settings>;
+  private transportP?: Promise<FetchLike>;
+  private campaignP?: Promise<CampaignClient>;
+  private notifyP?: Promise<NotifyClient>;
+
+  constructor(init: ContextInit) {
+    this.io = init.io;
+    this.env = init.env;
+    this.globals = init.globals;
+    this.clock = init.clock;
+    this.signal = init.signal;
+    this.prompter = init.prompter;
+    this.fetchOverride = init.fetch;
+    this.tuning = { ...DEFAULT_TUNING, ...init.tuning };
+    this.configDir = configDir(init.env);
+  }
+
+  config(): Promise<ConfigStore> {
+    return (this.configP ??= import('../config/store.js').then((m) => m.openConfig(this.configDir)));
+  }
+
+  settings(): Promise<Settings> {
+    return (this.settingsP ??= (async () => {
+      const { resolveSettings } = await import('../config/settings.js');
+      const s = resolveSettings({ profileFlag: this.globals.profile, sandboxFlag: this.globals.sandbox, env: this.env, store: await this.config() });
+      if (s.sandbox) {
+        const { SANDBOX_BASE, SANDBOX_KEYS } = await import('../sandbox/constants.js');
+        // --sandbox replaces the services; a real key is never sent to it (or needed).
+        s.campaignUrl = `${SANDBOX_BASE}/campaign`;
+        s.notifyUrl = `${SANDBOX_BASE}/notify`;
+        s.campaignKey = SANDBOX_KEYS.campaign;
+        s.notifyKey = SANDBOX_KEYS.notify;
+        s.keySource = { campaign: 'sandbox', notify: 'sandbox' };
+      }
+      return s;
+    })());
+  }
+
+  /** The fetch used for every request: the test override, the in-process sandbox, or the network. */
+  transport(): Promise<FetchLike> {
+    return (this.transportP ??= (async () => {
+      if (this.fetchOverride) return this.fetchOverride;
+      const s = await this.settings();
+      if (s.sandbox) {
+        const { inProcessSandboxFetch } = await import('../sandbox/inprocess.js');
+        return inProcessSandboxFetch(this.configDir, this.clock);
+      }
+      return globalThis.fetch;
+    })());
+  }
+
+  campaign(): Promise<CampaignClient> {
+    return (this.campaignP ??= (async () => {
+      const [{ CampaignClient }, opts] = await Promise.all([import('../api/campaign.js'), this.httpOptions('campaign')]);
+      return new CampaignClient({ ...opts, clock: this.clock, rateLimit: this.tuning.rateLimit });
+    })());
+  }
+
+  notify(): Promise<NotifyClient> {
+    return (this.notifyP ??= (async () => {
+      const [{ NotifyClient }, opts] = await Promise.all([import('../api/notify.js'), this.httpOptions('notify')]);
+      return new NotifyClient(opts);
+    })());
+  }
+
+  /** The key of one service, or an AuthError that names the command that fixes it. */
+  async apiKey(service: Service): Promise<string> {
+    const s = await this.settings();
+    const key = service === 'campaign' ? s.campaignKey : s.notifyKey;
+    if (!key) {
+      const envName = service === 'campaign' ? 'MAILCTL_CAMPAIGN_API_KEY' : 'MAILCTL_NOTIFY_API_KEY';
+      const label = service === 'campaign' ? 'campaign service' : 'notification service';
+      throw new AuthError(
+        `No API key for the ${label} in profile "${s.profileName}".`,
+        `Run \`mailctl config set-key --service ${service}${s.profileName !== 'default' ? ` --profile ${s.profileName}` : ''}\`, set ${envName} (or MAILCTL_API_KEY), or try \`mailctl --sandbox …\` without an account.`,
+      );
+    }
+    return key;
+  }
+
+  private async httpOptions(service: Service) {
+    const s = await this.settings();
+    const apiKey = await this.apiKey(service);
+    const trace = this.globals.verbose ? (line: string) => this.io.error(this.io.paint('dim', line)) : undefined;
+    return {
+      baseUrl: service === 'campaign' ? s.campaignUrl : s.notifyUrl,
+      apiKey,
+      fetch: await this.transport(),
+      trace,
+      timeoutMs: this.tuning.timeoutMs,
+      retryBaseMs: this.tuning.retryBaseMs,
+      signal: this.signal,
+      keyHint: `Check the key with \`mailctl config list\` and set the right one with \`mailctl config set-key --service ${service}\`.`,
+    };
+  }
+
+  /** Refuses (exit 2) when a prompt would be needed but nobody can answer it. */
+  requirePrompt(what: string, flag: string): void {
+    if (!this.io.canPrompt) throw new UsageError(`${what} needs confirmation and there is no terminal to ask on.`, `Pass ${flag} to go ahead without asking.`);
+  }
+}

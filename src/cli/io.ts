@@ -1,0 +1,122 @@
+// One IO object per run: where data (stdout) and chatter (stderr) go, whether each is a
+// terminal, and whether we may prompt or animate. Commands get it through the Context;
+// tests build it over memory streams with makeIO({tty}).
+import type { Readable, Writable } from 'node:stream';
+
+export interface Spinner {
+  text(message: string): void;
+  succeed(message?: string): void;
+  fail(message?: string): void;
+  stop(): void;
+}
+
+export interface IOOptions {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdoutTTY: boolean;
+  stderrTTY: boolean;
+  stdinTTY: boolean;
+  env: Record<string, string | undefined>;
+  json?: boolean;
+  quiet?: boolean;
+  noInput?: boolean;
+}
+
+export class IO {
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  /** stdout is a terminal: tables and relative dates instead of TSV. */
+  readonly isTTY: boolean;
+  readonly stderrTTY: boolean;
+  readonly stdinTTY: boolean;
+  readonly json: boolean;
+  readonly quiet: boolean;
+  readonly color: boolean;
+  /** CI or --no-input: never ask. */
+  readonly nonInteractive: boolean;
+
+  constructor(o: IOOptions) {
+    this.stdin = o.stdin;
+    this.stdout = o.stdout;
+    this.stderr = o.stderr;
+    this.isTTY = o.stdoutTTY;
+    this.stderrTTY = o.stderrTTY;
+    this.stdinTTY = o.stdinTTY;
+    this.json = !!o.json;
+    this.quiet = !!o.quiet;
+    const ci = isTruthy(o.env.CI);
+    this.nonInteractive = ci || !!o.noInput;
+    this.color = o.stderrTTY && o.env.NO_COLOR === undefined && o.env.TERM !== 'dumb';
+    this.ci = ci;
+  }
+
+  private readonly ci: boolean;
+  /** Set once the --json document is out, so an error does not print a second one. */
+  jsonWritten = false;
+
+  /** Prompts need a person at both ends: stdin and stdout terminals, not CI, not --no-input. */
+  get canPrompt(): boolean {
+    return this.stdinTTY && this.isTTY && !this.nonInteractive;
+  }
+
+  /** Animations only for a person watching stderr, and never when output must stay quiet. */
+  get canAnimate(): boolean {
+    return this.stderrTTY && !this.json && !this.quiet && !this.ci;
+  }
+
+  /** Data: one line on stdout. */
+  out(line: string): void {
+    this.stdout.write(line.endsWith('\n') ? line : line + '\n');
+  }
+
+  /** The single JSON document of --json. */
+  printJson(value: unknown): void {
+    this.jsonWritten = true;
+    this.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  }
+
+  /** Progress and confirmations for a person: stderr, silenced by --quiet. */
+  info(line: string): void {
+    if (!this.quiet) this.stderr.write(line + '\n');
+  }
+
+  /** Warnings survive --quiet only when they matter; they go to stderr either way. */
+  warn(line: string): void {
+    if (!this.quiet) this.stderr.write(`${this.paint('yellow', 'warning:')} ${line}\n`);
+  }
+
+  /** Always printed (errors). */
+  error(line: string): void {
+    this.stderr.write(line + '\n');
+  }
+
+  paint(style: 'red' | 'green' | 'yellow' | 'dim' | 'bold' | 'cyan', text: string): string {
+    if (!this.color) return text;
+    const codes: Record<string, [number, number]> = {
+      red: [31, 39], green: [32, 39], yellow: [33, 39], cyan: [36, 39], dim: [2, 22], bold: [1, 22],
+    };
+    const [a, b] = codes[style];
+    return `\u001b[${a}m${text}\u001b[${b}m`;
+  }
+
+  /** A spinner on stderr when someone is watching; otherwise a no-op that prints nothing. */
+  async spinner(text: string): Promise<Spinner> {
+    if (!this.canAnimate) return silentSpinner;
+    const { default: ora } = await import('ora');
+    const s = ora({ text, stream: this.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: this.color ? 'cyan' : false as never }).start();
+    return {
+      text: (m) => { s.text = m; },
+      succeed: (m) => { s.succeed(m); },
+      fail: (m) => { s.fail(m); },
+      stop: () => { s.stop(); },
+    };
+  }
+}
+
+const silentSpinner: Spinner = { text() {}, succeed() {}, fail() {}, stop() {} };
+
+export function isTruthy(v: string | undefined): boolean {
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}

@@ -1,0 +1,119 @@
+// The whole CLI as a function: argv and streams in, exit code out. bin/mailctl.js is the only
+// caller that touches the real process; tests call main() in-process. This is the one place
+// where errors become messages and exit codes.
+import { Command, CommanderError, Option } from 'commander';
+import type { Readable, Writable } from 'node:stream';
+import { IO } from './io.js';
+import { CliError, ExitCode, SilentExit, InterruptedError } from './errors.js';
+import { Context, type Env, type Globals, type Tuning } from './context.js';
+import { systemClock, type Clock } from './clock.js';
+import { inquirerPrompter, type Prompter } from './prompter.js';
+import type { FetchLike } from '../api/http.js';
+import { registerAll } from '../../commands/index.js';
+import { version } from './version.js';
+
+export interface RunOptions {
+  argv: string[];
+  env: Env;
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinTTY?: boolean;
+  stdoutTTY?: boolean;
+  stderrTTY?: boolean;
+  signal?: AbortSignal;
+  clock?: Clock;
+  prompter?: Prompter;
+  fetch?: FetchLike;
+  tuning?: Partial<Tuning>;
+}
+
+export type CommandModule = { run: (ctx: Context, ...args: any[]) => Promise<void> };
+export type ActionFactory = (load: () => Promise<CommandModule>) => (...args: any[]) => Promise<void>;
+
+export async function main(o: RunOptions): Promise<number> {
+  const signal = o.signal ?? new AbortController().signal;
+  let io = makeIO(o, {});
+  const program = new Command('mailctl');
+  program
+    .description('Drive the campaign and notification email services from the terminal.')
+    .version(version(), '--version', 'print the version')
+    .addOption(new Option('--profile <name>', 'use this config profile (env: MAILCTL_PROFILE)'))
+    .option('--json', 'print one JSON document on stdout and nothing else')
+    .option('-q, --quiet', 'print only data and errors')
+    .option('-v, --verbose', 'trace each request on stderr (key masked)')
+    .option('--no-input', 'never prompt; fail with the flag that is missing instead')
+    .option('--sandbox', 'use the built-in sandbox instead of the real services (no account needed)')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => o.stdout.write(s),
+      writeErr: (s) => o.stderr.write(s),
+      outputError: (s, write) => write(s),
+    });
+
+  const action: ActionFactory = (load) => async (...args: any[]) => {
+    const cmd = args[args.length - 1] as Command;
+    const opts = cmd.opts();
+    const g = cmd.optsWithGlobals() as Partial<Globals> & Record<string, unknown>;
+    const globals: Globals = {
+      profile: g.profile,
+      json: !!g.json,
+      quiet: !!g.quiet,
+      verbose: !!g.verbose,
+      input: g.input !== false,
+      sandbox: !!g.sandbox,
+    };
+    io = makeIO(o, globals);
+    const ctx = new Context({
+      io, env: o.env, globals, clock: o.clock ?? systemClock, signal,
+      prompter: o.prompter ?? inquirerPrompter(o.stdin, o.stderr),
+      fetch: o.fetch, tuning: o.tuning,
+    });
+    const mod = await load();
+    await mod.run(ctx, opts, ...args.slice(0, -2));
+  };
+
+  registerAll(program, action);
+  // Commander's own usage errors must not exit the process: make every subcommand throw.
+  const walk = (c: Command) => { c.exitOverride(); c.showHelpAfterError('(run with --help for usage)'); c.commands.forEach(walk); };
+  program.commands.forEach(walk);
+
+  try {
+    await program.parseAsync(o.argv, { from: 'user' });
+    return ExitCode.OK;
+  } catch (e) {
+    return reportError(e, io, signal);
+  }
+}
+
+function makeIO(o: RunOptions, g: Partial<Globals>): IO {
+  return new IO({
+    stdin: o.stdin, stdout: o.stdout, stderr: o.stderr,
+    stdinTTY: !!o.stdinTTY, stdoutTTY: !!o.stdoutTTY, stderrTTY: !!o.stderrTTY,
+    env: o.env, json: g.json, quiet: g.quiet, noInput: g.input === false,
+  });
+}
+
+function reportError(e: unknown, io: IO, signal: AbortSignal): number {
+  if (e instanceof CommanderError) {
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.OK;
+    // Commander already printed the message and the usage hint.
+    return ExitCode.USAGE;
+  }
+  if (e instanceof SilentExit) return e.exitCode;
+  let err: CliError | undefined = e instanceof CliError ? e : undefined;
+  if (!err && (signal.aborted || (e as Error)?.name === 'AbortError')) err = new InterruptedError();
+  if (err) {
+    if (io.json && !io.jsonWritten) io.printJson({ error: { message: err.message, hint: err.hint, exitCode: err.exitCode } });
+    if (err.message) io.error(`${io.paint('red', 'error:')} ${err.message}`);
+    if (err.hint) io.error(err.hint);
+    return err.exitCode;
+  }
+  // A bug, not a user error: one line, no stack unless asked for.
+  const msg = e instanceof Error ? e.message : String(e);
+  io.error(`${io.paint('red', 'error:')} unexpected failure: ${msg}`);
+  io.error('This is a bug in mailctl; rerun with MAILCTL_DEBUG=1 for details and report it.');
+  if (process.env.MAILCTL_DEBUG && e instanceof Error && e.stack) io.error(e.stack);
+  return ExitCode.FAILED;
+}

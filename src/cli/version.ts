@@ -1,0 +1,19 @@
+import fs from 'node:fs';
+
+let cached: string | undefined;
+
+/** The version in package.json, found by walking up from this file (src/ or dist/src/). */
+export function version(): string {
+  if (cached) return cached;
+  let dir = new URL('.', import.meta.url);
+  for (let i = 0; i < 5; i++) {
+    try {
+      const pkg = JSON.parse(fs.readFileSync(new URL('package.json', dir), 'utf8'));
+      if (pkg.name === 'mailctl') return (cached = String(pkg.version));
+    } catch {
+      /* keep walking */
+    }
+    dir = new URL('..', dir);
+  }
+  return (cached = '0.0.0');
+}

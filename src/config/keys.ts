@@ -1,0 +1,99 @@
+// The settings a profile can hold, with their validation. API keys are deliberately not
+// settable through `config set KEY VALUE` (that would put them in argv and shell history).
+
+export type FooterLang = 'en' | 'zh';
+
+export interface Profile {
+  apiKey?: string;
+  campaignKey?: string;
+  notifyKey?: string;
+  campaignUrl?: string;
+  notifyUrl?: string;
+  fromAddress?: string;
+  fromName?: string;
+  footerLang?: FooterLang;
+  timezone?: string;
+  output?: 'table' | 'json';
+  sandbox?: boolean;
+  nameMaxLength?: number;
+  /** Custom field types known for imports, e.g. {AGE: 'number'}. */
+  fieldTypes?: Record<string, 'string' | 'number' | 'date'>;
+}
+
+export type SettingName = keyof Profile;
+export const SECRET_SETTINGS: ReadonlySet<SettingName> = new Set(['apiKey', 'campaignKey', 'notifyKey']);
+
+interface SettingSpec {
+  name: SettingName;
+  /** The spelling users type: kebab-case. */
+  flag: string;
+  description: string;
+  parse(value: string): Profile[SettingName];
+}
+
+const url = (v: string) => {
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new Error(`"${v}" is not a URL; give a base URL such as https://api.example.com (without /v1).`);
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error(`"${v}" must start with https:// or http://.`);
+  if (/\/v1\/?$/.test(u.pathname)) throw new Error(`Give the base URL without /v1 (for example ${u.origin}).`);
+  return v.replace(/\/+$/, '');
+};
+
+export const SETTINGS: SettingSpec[] = [
+  { name: 'campaignUrl', flag: 'campaign-url', description: 'campaign service base URL (without /v1)', parse: url },
+  { name: 'notifyUrl', flag: 'notify-url', description: 'notification service base URL (without /v1)', parse: url },
+  {
+    name: 'fromAddress', flag: 'from-address', description: 'default sender address',
+    parse: (v) => {
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) throw new Error(`"${v}" is not an email address.`);
+      return v;
+    },
+  },
+  { name: 'fromName', flag: 'from-name', description: 'default sender name (at most 50 characters)', parse: (v) => {
+    if (v.length > 50) throw new Error('A sender name is at most 50 characters.');
+    return v;
+  } },
+  { name: 'footerLang', flag: 'footer-lang', description: 'campaign footer language: en or zh', parse: (v) => parseFooterLang(v) },
+  { name: 'timezone', flag: 'timezone', description: 'default time zone for schedules (IANA name such as Asia/Taipei, or a city code such as TAIPEI)', parse: (v) => v },
+  { name: 'output', flag: 'output', description: 'default output: table or json', parse: (v) => {
+    if (v !== 'table' && v !== 'json') throw new Error('output is "table" or "json".');
+    return v;
+  } },
+  { name: 'sandbox', flag: 'sandbox', description: 'true to always use the built-in sandbox for this profile', parse: (v) => {
+    if (!/^(true|false)$/i.test(v)) throw new Error('sandbox is "true" or "false".');
+    return v.toLowerCase() === 'true';
+  } },
+  { name: 'nameMaxLength', flag: 'name-max-length', description: 'longest contact NAME accepted on import (default 100)', parse: (v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new Error('name-max-length is a whole number above 0.');
+    return n;
+  } },
+  { name: 'fieldTypes', flag: 'field-types', description: 'custom field types for imports, e.g. AGE:number,JOINED:date', parse: (v) => parseFieldTypes(v.split(',')) },
+];
+
+export function findSetting(flag: string): SettingSpec | undefined {
+  const norm = flag.trim().toLowerCase();
+  return SETTINGS.find((s) => s.flag === norm || s.name.toLowerCase() === norm);
+}
+
+export function parseFooterLang(v: string): FooterLang {
+  const s = v.trim().toLowerCase();
+  if (s === 'en' || s === '0' || s === 'english') return 'en';
+  if (s === 'zh' || s === '1' || s === 'chinese') return 'zh';
+  throw new Error(`footer language "${v}" is not en or zh (0 or 1 also work).`);
+}
+
+export function parseFieldTypes(items: string[]): Record<string, 'string' | 'number' | 'date'> {
+  const out: Record<string, 'string' | 'number' | 'date'> = {};
+  for (const item of items) {
+    if (!item.trim()) continue;
+    const m = /^\s*([^:]+?)\s*:\s*(string|number|date)\s*$/i.exec(item);
+    if (!m) throw new Error(`"${item}" is not NAME:TYPE with TYPE one of string, number, date.`);
+    out[m[1].toUpperCase()] = m[2].toLowerCase() as 'string' | 'number' | 'date';
+  }
+  return out;
+}

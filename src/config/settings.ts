@@ -1,0 +1,69 @@
+// Resolves what a run uses: profile name, keys, base URLs and defaults.
+// Order: flags > environment > profile > built-in defaults ("environment beats profile").
+import { isTruthy } from '../cli/io.js';
+import type { ConfigStore } from './store.js';
+import type { Profile } from './keys.js';
+
+type Env = Record<string, string | undefined>;
+
+export const DEFAULT_CAMPAIGN_URL = 'https://api.newsleopard.com'; // GAPS row 1
+export const DEFAULT_NOTIFY_URL = 'https://mail.surenotifyapi.com'; // GAPS row 1
+
+export type Service = 'campaign' | 'notify';
+export const SERVICE_LABEL: Record<Service, string> = { campaign: 'campaign service', notify: 'notification service' };
+
+export interface Settings {
+  profileName: string;
+  profile: Profile;
+  sandbox: boolean;
+  campaignKey?: string;
+  notifyKey?: string;
+  /** Where each key came from, for `config list` and error hints. */
+  keySource: Record<Service, string | undefined>;
+  campaignUrl: string;
+  notifyUrl: string;
+}
+
+export function profileNameFor(flag: string | undefined, env: Env, store?: ConfigStore): string {
+  return flag || env.MAILCTL_PROFILE || store?.currentProfile() || 'default';
+}
+
+export function resolveSettings(opts: { profileFlag?: string; sandboxFlag?: boolean; env: Env; store: ConfigStore }): Settings {
+  const { env, store } = opts;
+  const profileName = profileNameFor(opts.profileFlag, env, store);
+  const profile = store.getProfile(profileName) ?? {};
+  const pick = (service: Service): [string | undefined, string | undefined] => {
+    const specific = service === 'campaign' ? 'MAILCTL_CAMPAIGN_API_KEY' : 'MAILCTL_NOTIFY_API_KEY';
+    if (env[specific]) return [env[specific], specific];
+    if (env.MAILCTL_API_KEY) return [env.MAILCTL_API_KEY, 'MAILCTL_API_KEY'];
+    const own = service === 'campaign' ? profile.campaignKey : profile.notifyKey;
+    if (own) return [own, `profile "${profileName}"`];
+    if (profile.apiKey) return [profile.apiKey, `profile "${profileName}" (shared key)`];
+    return [undefined, undefined];
+  };
+  const [campaignKey, cs] = pick('campaign');
+  const [notifyKey, ns] = pick('notify');
+  return {
+    profileName,
+    profile,
+    sandbox: !!opts.sandboxFlag || profile.sandbox === true,
+    campaignKey,
+    notifyKey,
+    keySource: { campaign: cs, notify: ns },
+    campaignUrl: trimBase(env.MAILCTL_CAMPAIGN_URL || profile.campaignUrl || DEFAULT_CAMPAIGN_URL),
+    notifyUrl: trimBase(env.MAILCTL_NOTIFY_URL || profile.notifyUrl || DEFAULT_NOTIFY_URL),
+  };
+}
+
+function trimBase(u: string): string {
+  return u.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+/** "abcd…wxyz" style: enough to tell keys apart, never enough to use one. */
+export function maskKey(key: string | undefined): string {
+  if (!key) return '';
+  if (key.length <= 8) return '****';
+  return `${key.slice(0, 4)}…${key.slice(-2)}`;
+}
+
+export { isTruthy };

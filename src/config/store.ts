@@ -1,0 +1,66 @@
+// The per-profile config file, kept by conf. Created 0600 in a 0700 directory because it
+// holds API keys. Loaded only by commands that need it, so --help stays fast.
+import fs from 'node:fs';
+import type { Profile } from './keys.js';
+import { AuthError } from '../cli/errors.js';
+
+interface FileShape {
+  currentProfile?: string;
+  profiles: Record<string, Profile>;
+}
+
+export interface ConfigStore {
+  readonly path: string;
+  currentProfile(): string | undefined;
+  setCurrentProfile(name: string): void;
+  profileNames(): string[];
+  getProfile(name: string): Profile | undefined;
+  setProfile(name: string, profile: Profile): void;
+  deleteProfile(name: string): void;
+}
+
+export async function openConfig(dir: string): Promise<ConfigStore> {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    throw new AuthError(`Cannot create the config directory ${dir}: ${(e as Error).message}.`, 'Set MAILCTL_CONFIG_DIR to a writable directory.');
+  }
+  const { default: Conf } = await import('conf');
+  let conf: InstanceType<typeof Conf<FileShape>>;
+  try {
+    conf = new Conf<FileShape>({
+      cwd: dir,
+      configName: 'config',
+      projectName: 'mailctl',
+      configFileMode: 0o600,
+      defaults: { profiles: {} },
+      accessPropertiesByDotNotation: false,
+      clearInvalidConfig: false,
+    });
+  } catch (e) {
+    throw new AuthError(`The config file in ${dir} cannot be read: ${(e as Error).message}.`, 'Fix or remove the file, then run `mailctl config set-key` again.');
+  }
+  const profiles = () => ({ ...(conf.get('profiles') ?? {}) });
+  return {
+    path: conf.path,
+    currentProfile: () => conf.get('currentProfile'),
+    setCurrentProfile: (name) => conf.set('currentProfile', name),
+    profileNames: () => Object.keys(profiles()).sort(),
+    getProfile: (name) => profiles()[name],
+    setProfile(name, profile) {
+      const all = profiles();
+      all[name] = dropUndefined(profile);
+      conf.set('profiles', all);
+    },
+    deleteProfile(name) {
+      const all = profiles();
+      delete all[name];
+      conf.set('profiles', all);
+      if (conf.get('currentProfile') === name) conf.delete('currentProfile');
+    },
+  };
+}
+
+function dropUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
