@@ -100,7 +100,9 @@ export class HttpClient {
           jitter: (d) => d * (0.5 + Math.random() * 0.5),
           shouldRetry: async ({ error }) => shouldRetry(error, idempotent),
         },
-        hooks: extra ? { beforeRequest: [async () => extra.take(this.o.signal)] } : undefined,
+        // Only when needed: ky treats an explicit `hooks: undefined` as "drop the instance's
+        // hooks", which would silently switch off the rate limiter and the -v trace.
+        ...(extra ? { hooks: { beforeRequest: [async () => extra.take(this.o.signal)] } } : {}),
       });
       if (opts.noBody || res.status === 204) return undefined as T;
       const text = await res.text();
