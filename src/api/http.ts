@@ -156,7 +156,9 @@ export class HttpClient {
     }
     const cause = networkCode(e);
     if (cause) {
-      return new LimitError(`Cannot reach the ${label} at ${this.o.baseUrl} (${cause}).`, 'Check the network and the base URL (`mailctl config list`).');
+      // Refused means it never arrived; a connection lost mid-request may have been acted on.
+      const doubt = idempotent || cause === 'ECONNREFUSED' ? '' : ` The connection broke during ${method} ${path}: it may or may not have been carried out; check before running it again.`;
+      return new LimitError(`Cannot reach the ${label} at ${this.o.baseUrl} (${cause}).${doubt}`, 'Check the network and the base URL (`mailctl config list`).');
     }
     return e instanceof Error ? e : new Error(String(e));
   }
@@ -179,11 +181,13 @@ async function shouldRetry(error: Error, idempotent: boolean): Promise<boolean> 
 
 function networkCode(e: unknown): string | undefined {
   let cur: unknown = e;
+  // Node's fetch wraps every transport failure as TypeError("fetch failed", {cause}); the cause
+  // is an errno error (ECONNREFUSED…) or an undici one (UND_ERR_SOCKET: "other side closed").
+  const fetchFailed = e instanceof TypeError && /fetch failed|network|socket/i.test(e.message);
   for (let i = 0; i < 4 && cur; i++) {
     const c = (cur as { code?: unknown }).code;
-    if (typeof c === 'string' && /^E[A-Z]+/.test(c)) return c;
-    if (cur instanceof TypeError && /fetch failed|network|socket/i.test(cur.message) && !(cur as { cause?: unknown }).cause) return 'network error';
+    if (typeof c === 'string' && /^(E[A-Z]+|UND_ERR)/.test(c)) return c;
     cur = (cur as { cause?: unknown }).cause;
   }
-  return undefined;
+  return fetchFailed ? 'network error' : undefined;
 }
