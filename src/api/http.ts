@@ -132,14 +132,15 @@ export class HttpClient {
       }
       const { code, detail, message } = describeErrorBody(body);
       const msg = (message ?? '').toLowerCase();
-      if (msg === 'forbidden' || status === 401 || (status === 403 && !code)) {
-        return new AuthError(`The ${label} refused the API key (Forbidden).`, this.o.keyHint);
-      }
       if (msg === DAILY) {
         return new LimitError(`The daily request limit of the ${label} is used up (Limit Exceeded).`, 'Nothing more can be sent today; try again after the daily limit resets.');
       }
       if (status === 429 || msg === PER_SECOND) {
         return new LimitError(`The ${label} kept answering "too many requests" after ${this.o.retryLimit ?? 3} retries.`, 'Wait a few seconds and run the command again.');
+      }
+      // After the limits: GAPS row 5 says they are known by their body whatever the status.
+      if (msg === 'forbidden' || status === 401 || (status === 403 && !code)) {
+        return new AuthError(`The ${label} refused the API key (Forbidden).`, this.o.keyHint);
       }
       const sentence = sentenceForCode(code);
       if (sentence) {
