@@ -1,0 +1,75 @@
+// Sender domains ("digital signature" settings). The spec leaves these endpoints "not shown";
+// GAPS row 21 takes them from public material:
+//   POST   /v1/domains/{domain} → the DNS records to publish, [{record_type (0 TXT, 1 CNAME), name, value}]
+//   PUT    /v1/domains/{domain} → ask the service to check them
+//   DELETE /v1/domains/{domain} → remove the domain
+// Sandbox choices (none of this is in the spec):
+//   - POST of a known domain answers the same records again (it is safe to repeat);
+//   - PUT succeeds and marks the domain verified, so email from it is accepted from then on —
+//     except for a domain whose name contains "nodns", which stays unverified (400), so the
+//     failure path can be tried; PUT or DELETE of a domain never added → 400;
+//   - errors use the email-send error body, 400 {errors: string};
+//   - domains verified by configuration (SandboxOptions.verifiedDomains, default example.com)
+//     count as verified without any of this.
+import crypto from 'node:crypto';
+import type { DnsRecord } from '../../api/notify-types.js';
+import type { Route, SbContext } from '../types.js';
+import { rejected } from './validate.js';
+
+const DOMAIN = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+export function isDomainVerified(ctx: SbContext, domain: string): boolean {
+  const d = domain.toLowerCase();
+  return ctx.opts.verifiedDomains.has(d) || !!ctx.state.notify.domains[d]?.verified;
+}
+
+function recordsFor(domain: string): DnsRecord[] {
+  // A made-up but stable DKIM key per domain; the .invalid targets can never resolve.
+  const key = crypto.createHash('sha256').update(`mailctl-sandbox:${domain}`).digest('base64');
+  return [
+    { record_type: 0, name: domain, value: 'v=spf1 include:spf.sandbox.mailctl.invalid ~all' },
+    { record_type: 0, name: `sandbox._domainkey.${domain}`, value: `k=rsa; p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQ${key}` },
+    { record_type: 1, name: `track.${domain}`, value: 'track.sandbox.mailctl.invalid' },
+  ];
+}
+
+const badDomain = (d: string) => rejected(`"${d}" is not a valid domain name (for example mail.example.org).`);
+const unknown = (d: string) => rejected(`The domain ${d} has not been added. Add it first (POST /v1/domains/${d}).`);
+
+export const domainRoutes: Route[] = [
+  {
+    service: 'notify', method: 'POST', path: '/v1/domains/:domain',
+    handler: (_req, ctx, p) => {
+      const d = p.domain.toLowerCase();
+      if (!DOMAIN.test(d)) return badDomain(p.domain);
+      const known = ctx.state.notify.domains[d];
+      if (known) return { status: 200, json: known.records };
+      const records = recordsFor(d);
+      ctx.state.notify.domains[d] = { records, verified: false, createDate: new Date(ctx.now).toISOString() };
+      return { status: 200, json: records };
+    },
+  },
+  {
+    service: 'notify', method: 'PUT', path: '/v1/domains/:domain',
+    handler: (_req, ctx, p) => {
+      const d = p.domain.toLowerCase();
+      if (!DOMAIN.test(d)) return badDomain(p.domain);
+      const known = ctx.state.notify.domains[d];
+      if (!known) return unknown(d);
+      if (d.includes('nodns')) return rejected(`The DNS records of ${d} were not found. Publish the records given when the domain was added, wait for DNS to update, then verify again.`);
+      known.verified = true;
+      known.verifyDate ??= new Date(ctx.now).toISOString();
+      return { status: 200, json: { success: true, domain: d, verified: true } };
+    },
+  },
+  {
+    service: 'notify', method: 'DELETE', path: '/v1/domains/:domain',
+    handler: (_req, ctx, p) => {
+      const d = p.domain.toLowerCase();
+      if (!DOMAIN.test(d)) return badDomain(p.domain);
+      if (!ctx.state.notify.domains[d]) return unknown(d);
+      delete ctx.state.notify.domains[d];
+      return { status: 200, json: { success: true } };
+    },
+  },
+];
