@@ -44,7 +44,6 @@ export async function main(o: RunOptions): Promise<number> {
     .option('-v, --verbose', 'trace each request on stderr (key masked)')
     .option('--no-input', 'never prompt; fail with the flag that is missing instead')
     .option('--sandbox', 'use the built-in sandbox instead of the real services (no account needed)')
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
       writeOut: (s) => o.stdout.write(s),
@@ -76,8 +75,9 @@ export async function main(o: RunOptions): Promise<number> {
 
   registerAll(program, action);
   // Commander's own usage errors must not exit the process: make every subcommand throw.
-  const walk = (c: Command) => { c.exitOverride(); c.showHelpAfterError('(run with --help for usage)'); c.commands.forEach(walk); };
-  program.commands.forEach(walk);
+  // After a usage error, show that command's usage line (not just "see --help").
+  const walk = (c: Command) => { c.exitOverride(); c.showHelpAfterError(usageHint(c)); c.commands.forEach(walk); };
+  walk(program);
 
   try {
     await program.parseAsync(o.argv, { from: 'user' });
@@ -85,6 +85,13 @@ export async function main(o: RunOptions): Promise<number> {
   } catch (e) {
     return reportError(e, io, signal);
   }
+}
+
+function usageHint(c: Command): string {
+  const names: string[] = [];
+  for (let x: Command | null = c; x; x = x.parent) names.unshift(x.name());
+  const full = names.join(' ');
+  return `Usage: ${full} ${c.usage()}\n(run \`${full} --help\` for details)`;
 }
 
 function makeIO(o: RunOptions, g: Partial<Globals>): IO {
