@@ -1,0 +1,266 @@
+// The HTTP layer as the services see it (issue 2, item 3): which key goes where, what is
+// retried and what is not, and how each failure reaches the user as a sentence + exit code.
+// Every test runs the real CLI in-process against the sandbox over loopback.
+import net from 'node:net';
+import { PassThrough, Readable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FAST, runCli, scriptedPrompter, tempDir, type CliResult } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+import { main } from '../src/cli/main.js';
+import { Context, type Env } from '../src/cli/context.js';
+import { IO } from '../src/cli/io.js';
+import { systemClock } from '../src/cli/clock.js';
+import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
+import type { Recorded } from '../src/sandbox/types.js';
+
+const sb = useSandbox();
+const sandbox = () => sb.get().sandbox;
+
+afterEach(() => {
+  // A fault a test did not use up must not leak into the next test.
+  sandbox().faults.splice(0);
+});
+
+/** Runs fn and returns what the sandbox received meanwhile. */
+async function received<T>(fn: () => Promise<T>): Promise<{ result: T; reqs: Recorded[] }> {
+  const before = sandbox().requests().length;
+  const result = await fn();
+  return { result, reqs: sandbox().requests().slice(before) };
+}
+
+/** A Context over the loopback sandbox, for clients no command uses yet (the notify client). */
+function contextFor(env: Env): Context {
+  const stream = () => new PassThrough();
+  const io = new IO({ stdin: Readable.from([]), stdout: stream(), stderr: stream(), stdinTTY: false, stdoutTTY: false, stderrTTY: false, env });
+  return new Context({
+    io, env: { MAILCTL_CONFIG_DIR: tempDir(), ...env },
+    globals: { json: false, quiet: false, verbose: false, input: false, sandbox: false },
+    clock: systemClock, signal: new AbortController().signal, prompter: scriptedPrompter([]), tuning: FAST,
+  });
+}
+
+const urls = () => ({ MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl, MAILCTL_NOTIFY_URL: sb.get().notifyUrl });
+
+/** A loopback port with nothing listening on it: connecting is refused. */
+async function closedPort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const { port } = srv.address() as net.AddressInfo;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+describe('the x-api-key header (spec 000 §5: "Every request carries header x-api-key")', () => {
+  it('sends the campaign key, and only that key, on every campaign-service call', async () => {
+    const { reqs } = await received(async () => {
+      for (const argv of [['balance'], ['groups', 'list'], ['template', 'list'], ['groups', 'create', 'Keys']]) {
+        expect((await runCli(argv, { sandbox: sb.get() })).exitCode).toBe(0);
+      }
+    });
+    expect(reqs.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/balance', 'GET /v1/contacts/lists', 'GET /v1/templates', 'POST /v1/contacts/lists/insert']);
+    for (const r of reqs) {
+      expect(r.service).toBe('campaign');
+      expect(r.headers['x-api-key']).toBe(SANDBOX_KEYS.campaign);
+      expect(JSON.stringify(r.headers)).not.toContain(SANDBOX_KEYS.notify);
+    }
+  });
+
+  it('sends the notification key to the notification service and never the campaign key', async () => {
+    const ctx = contextFor({ ...urls(), MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign, MAILCTL_NOTIFY_API_KEY: SANDBOX_KEYS.notify });
+    const { reqs } = await received(async () => (await ctx.notify()).listWebhooks().catch(() => undefined));
+    expect(reqs).toHaveLength(1);
+    expect(reqs[0]).toMatchObject({ service: 'notify', method: 'GET', path: '/v1/webhooks' });
+    expect(reqs[0].headers['x-api-key']).toBe(SANDBOX_KEYS.notify);
+    expect(JSON.stringify(reqs[0].headers)).not.toContain(SANDBOX_KEYS.campaign);
+  });
+
+  it('with only a campaign key, the notification client refuses (exit 3) instead of sending the campaign key', async () => {
+    const ctx = contextFor({ ...urls(), MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign });
+    const { result, reqs } = await received(() => ctx.notify().then(() => undefined, (e: unknown) => e));
+    expect(result).toMatchObject({ exitCode: 3 });
+    expect((result as { hint: string }).hint).toContain('mailctl config set-key --service notify');
+    expect(reqs).toEqual([]);
+  });
+
+  it('with only a notification key, a campaign command exits 3 and sends nothing to the campaign service', async () => {
+    const { result, reqs } = await received(() => runCli(['balance'], { env: { ...urls(), MAILCTL_NOTIFY_API_KEY: SANDBOX_KEYS.notify } }));
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toContain('mailctl config set-key --service campaign');
+    expect(reqs).toEqual([]);
+  });
+
+  it('sends no key to a host that is not an API (the transport used for upload URLs and download links)', async () => {
+    const ctx = contextFor({ ...urls(), MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign, MAILCTL_NOTIFY_API_KEY: SANDBOX_KEYS.notify });
+    await ctx.campaign(); // the API clients exist in this run; the transport must still be key-free
+    const fetch = await ctx.transport();
+    const { reqs } = await received(async () => (await fetch(`${sb.get().url}/files/d/no-such-file`)).arrayBuffer());
+    expect(reqs).toHaveLength(1);
+    expect(reqs[0].service).toBe('files');
+    expect(reqs[0].headers['x-api-key']).toBeUndefined();
+    expect(JSON.stringify(reqs[0].headers)).not.toMatch(/sandbox-(campaign|notify)-key/);
+  });
+});
+
+describe('retries (issue 2 item 3: only where safe)', () => {
+  it('retries a per-second "too many requests" and then succeeds: one command, two requests, exit 0', async () => {
+    sandbox().injectFault({ kind: 'status', status: 429, body: { message: 'too many requests' }, times: 1, match: { path: '/v1/balance' } });
+    const { result, reqs } = await received(() => runCli(['balance'], { sandbox: sb.get() }));
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^email\t\d+$/m);
+    expect(reqs.map((r) => `${r.path} ${r.status}`)).toEqual(['/v1/balance 429', '/v1/balance 200']);
+  });
+
+  it('does not retry a create-type POST that timed out, and says it may or may not have been carried out (exit 4)', async () => {
+    sandbox().injectFault({ kind: 'hang', times: 5, match: { method: 'POST', path: '/v1/contacts/lists/insert' } });
+    const { result, reqs } = await received(() => runCli(['groups', 'create', 'Timed out'], { sandbox: sb.get(), tuning: { timeoutMs: 300 } }));
+    expect(result.exitCode).toBe(4);
+    expect(reqs.filter((r) => r.path === '/v1/contacts/lists/insert')).toHaveLength(1);
+    expect(result.stderr).toMatch(/may or may not have been carried out/);
+    expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('retries a GET that timed out (safe to repeat) and succeeds', async () => {
+    sandbox().injectFault({ kind: 'hang', times: 1, match: { path: '/v1/balance' } });
+    const { result, reqs } = await received(() => runCli(['balance'], { sandbox: sb.get(), tuning: { timeoutMs: 300 } }));
+    expect(result.exitCode).toBe(0);
+    expect(reqs.filter((r) => r.path === '/v1/balance')).toHaveLength(2);
+  });
+
+  it('retries a GET on 5xx and succeeds', async () => {
+    sandbox().injectFault({ kind: 'status', status: 503, body: { message: 'Service Unavailable' }, times: 2, match: { path: '/v1/contacts/lists' } });
+    const { result, reqs } = await received(() => runCli(['groups', 'list'], { sandbox: sb.get() }));
+    expect(result.exitCode).toBe(0);
+    expect(reqs.map((r) => r.status)).toEqual([503, 503, 200]);
+  });
+
+  it('does not retry a create POST on 5xx: exactly one request, exit 1, nothing created twice', async () => {
+    sandbox().injectFault({ kind: 'status', status: 500, body: { message: 'Internal Server Error' }, times: 3, match: { method: 'POST', path: '/v1/contacts/lists/insert' } });
+    const { result, reqs } = await received(() => runCli(['groups', 'create', 'Once only'], { sandbox: sb.get() }));
+    expect(result.exitCode).toBe(1);
+    expect(reqs).toHaveLength(1);
+    expect(result.stderr).toMatch(/HTTP 500/);
+  });
+
+  it('retries a GET whose connection was dropped, and succeeds', async () => {
+    sandbox().injectFault({ kind: 'drop', times: 1, match: { path: '/v1/balance' } });
+    const { result, reqs } = await received(() => runCli(['balance'], { sandbox: sb.get() }));
+    expect(result.exitCode).toBe(0);
+    expect(reqs.map((r) => r.status)).toEqual([-1, 200]);
+  });
+
+  it('does not retry a create POST whose connection dropped after it arrived: exit 4, one request, doubt stated', async () => {
+    sandbox().injectFault({ kind: 'drop', times: 3, match: { method: 'POST', path: '/v1/contacts/lists/insert' } });
+    const { result, reqs } = await received(() => runCli(['groups', 'create', 'Dropped'], { sandbox: sb.get() }));
+    expect(result.exitCode).toBe(4);
+    expect(reqs).toHaveLength(1);
+    expect(result.stderr).toMatch(/may or may not have been carried out/);
+    expect(result.stderr).not.toMatch(/bug in mailctl/);
+  });
+
+  it('retries a create POST when the connection was refused (it never reached a server), then succeeds', async () => {
+    // First attempt goes to a closed port (a real ECONNREFUSED); later attempts reach the sandbox.
+    const port = await closedPort();
+    let attempts = 0;
+    const flaky: typeof fetch = (input, init) => {
+      attempts += 1;
+      const req = new Request(input, init);
+      const url = attempts === 1 ? req.url.replace(sb.get().url, `http://127.0.0.1:${port}`) : req.url;
+      return fetch(new Request(url, req));
+    };
+    const out = new PassThrough();
+    const err = new PassThrough();
+    let stdout = '';
+    let stderr = '';
+    out.on('data', (c) => (stdout += c));
+    err.on('data', (c) => (stderr += c));
+    const { result: exitCode, reqs } = await received(() => main({
+      argv: ['groups', 'create', 'After refusal'], stdin: Readable.from([]), stdout: out, stderr: err, fetch: flaky, tuning: FAST,
+      env: { ...urls(), MAILCTL_CONFIG_DIR: tempDir(), MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign },
+    }));
+    expect({ exitCode, stderr }).toEqual({ exitCode: 0, stderr: '' });
+    expect(attempts).toBe(2);
+    expect(reqs.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /v1/contacts/lists/insert 200']);
+    expect(stdout.trim()).toMatch(/^\S+$/); // the new group's code
+  });
+
+  it('gives up on a refused connection after the retries with exit 4 and a sentence, not a stack', async () => {
+    const port = await closedPort();
+    const r = await runCli(['-v', 'groups', 'create', 'Nowhere'], { sandbox: sb.get(), env: { MAILCTL_CAMPAIGN_URL: `http://127.0.0.1:${port}` } });
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toContain(`Cannot reach the campaign service at http://127.0.0.1:${port}`);
+    // The -v trace shows each attempt: the first and three retries.
+    expect(r.stderr.match(/→ POST .*lists\/insert/g)).toHaveLength(4);
+    expect(r.stderr).toContain('(retry 3)');
+    expect(r.stderr).not.toMatch(/bug in mailctl|\n\s+at /);
+  });
+});
+
+describe('limits and refusals become exit codes with a fix', () => {
+  const fails = (r: CliResult) => ({ code: r.exitCode, out: r.stdout });
+
+  it('daily "Limit Exceeded" (status fault): exit 4 at once, exactly one request, names the daily limit', async () => {
+    sandbox().injectFault({ kind: 'status', status: 429, body: { message: 'Limit Exceeded' }, times: 3, match: { path: '/v1/balance' } });
+    const { result, reqs } = await received(() => runCli(['balance'], { sandbox: sb.get() }));
+    expect(fails(result)).toEqual({ code: 4, out: '' });
+    expect(reqs).toHaveLength(1);
+    expect(result.stderr).toMatch(/daily request limit/);
+  });
+
+  it('"Limit Exceeded" is known by its body whatever the status (GAPS row 5): not mistaken for a bad key', async () => {
+    sandbox().injectFault({ kind: 'status', status: 403, body: { message: 'Limit Exceeded' }, times: 3, match: { path: '/v1/balance' } });
+    const { result, reqs } = await received(() => runCli(['balance'], { sandbox: sb.get() }));
+    expect(result.exitCode).toBe(4);
+    expect(reqs).toHaveLength(1);
+    expect(result.stderr).toMatch(/daily request limit/);
+    expect(result.stderr).not.toMatch(/set-key/);
+  });
+
+  it('Forbidden (wrong key from the environment): exit 3, one request, hint names `mailctl config set-key`, key not echoed', async () => {
+    const wrong = 'wrong-key-0123456789';
+    const { result, reqs } = await received(() => runCli(['balance'], { sandbox: sb.get(), env: { MAILCTL_CAMPAIGN_API_KEY: wrong } }));
+    expect(result.exitCode).toBe(3);
+    expect(reqs).toHaveLength(1);
+    expect(reqs[0].status).toBe(403);
+    expect(result.stderr).toContain('Forbidden');
+    expect(result.stderr).toContain('mailctl config set-key');
+    expect(result.stderr + result.stdout).not.toContain(wrong);
+  });
+
+  it('reads the spec error body {code, invalidFields}', async () => {
+    sandbox().injectFault({ kind: 'status', status: 400, body: { code: '40011', invalidFields: 'fromAddress' }, match: { path: '/v1/templates/tpl_x' } });
+    const r = await runCli(['template', 'show', 'tpl_x'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('The sender address is not verified. Verify it in the back office');
+    expect(r.stderr).toContain('fromAddress');
+  });
+
+  it('reads the other error body {errorCode, message} (GAPS row 6)', async () => {
+    sandbox().injectFault({ kind: 'status', status: 400, body: { errorCode: '40011', message: 'sender not verified' }, match: { path: '/v1/templates/tpl_x' } });
+    const r = await runCli(['template', 'show', 'tpl_x'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('The sender address is not verified. Verify it in the back office');
+    expect(r.stderr).toContain('sender not verified');
+  });
+
+  it('reads a numeric code (contact removal: {code: number, message})', async () => {
+    sandbox().injectFault({ kind: 'status', status: 400, body: { code: 40050308, message: 'list not found' }, match: { path: '/v1/templates/tpl_x' } });
+    const r = await runCli(['template', 'show', 'tpl_x'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('The group to remove contacts from does not exist');
+  });
+});
+
+describe('-v trace (issue 2 item 5: method, URL, status, ms, retries, key masked)', () => {
+  it('traces each request on stderr with the key masked, and never prints the key', async () => {
+    sandbox().injectFault({ kind: 'status', status: 429, body: { message: 'too many requests' }, times: 1, match: { path: '/v1/balance' } });
+    const r = await runCli(['-v', 'balance'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain(`GET ${sb.get().campaignUrl}/v1/balance`);
+    expect(r.stderr).toMatch(/← 429 GET \/campaign\/v1\/balance \d+ms/);
+    expect(r.stderr).toMatch(/← 200 GET \/campaign\/v1\/balance \d+ms/);
+    expect(r.stderr).toContain('(retry 1)');
+    expect(r.stderr).toContain('x-api-key: sand…ey');
+    expect(r.stderr + r.stdout).not.toContain(SANDBOX_KEYS.campaign);
+    expect(r.stdout).toMatch(/^email\t\d+\nsms\t\d+\n$/); // data alone on stdout
+  });
+});
