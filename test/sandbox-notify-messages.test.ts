@@ -1,6 +1,9 @@
 // The sandbox's email send and event lookup, against spec 001 sections 4, 7 and 8.
 import { describe, expect, it } from 'vitest';
+import { SANDBOX_BASE, SANDBOX_KEYS } from '../src/sandbox/constants.js';
+import { inProcessSandboxFetch } from '../src/sandbox/inprocess.js';
 import { useSandbox } from './helpers/sandbox.js';
+import { tempDir } from './helpers/cli.js';
 import { eventually, notifyApi } from './helpers/notify-api.js';
 
 const sb = useSandbox();
@@ -128,5 +131,25 @@ describe('GET /v1/events', () => {
       expect(r.status).toBe(400);
       expect(typeof r.body.error).toBe('string');
     }
+  });
+});
+
+describe('--sandbox persistence', () => {
+  it('a history started in one CLI run keeps unfolding in the next (state is saved as JSON between runs)', async () => {
+    const dir = tempDir();
+    let skew = 0; // the default 1.5 s steps pass at once when the clock is moved on
+    const clock = { now: () => Date.now() + skew, sleep: async () => {} };
+    const call = async (path: string, body?: unknown) => {
+      // A fresh in-process sandbox per call, as each mailctl invocation loads it anew.
+      const f = inProcessSandboxFetch(dir, clock);
+      const res = await f(`${SANDBOX_BASE}/notify${path}`, { method: body ? 'POST' : 'GET', headers: { 'x-api-key': SANDBOX_KEYS.notify, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+      return res.json() as Promise<any>;
+    };
+    const sent = await call('/v1/messages', mail([{ address: 'open@example.org' }]));
+    const id = sent.success[0].id;
+    expect((await call(`/v1/events?id=${id}`)).logs.map((l: any) => l.status)).toEqual(['accept']);
+    skew += 60_000;
+    const logs = (await call(`/v1/events?id=${id}`)).logs;
+    expect(logs.map((l: any) => l.status)).toEqual(['accept', 'delivery', 'open']);
   });
 });
