@@ -1,0 +1,105 @@
+// The built CLI as a user runs it (issue 2 items 1, 6, 7): a real process, real exit codes,
+// stdout a pipe (so output is TSV), and --sandbox working offline with its state kept under
+// MAILCTL_CONFIG_DIR between invocations.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ANSI, tempDir } from './helpers/cli.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = path.join(root, 'bin', 'mailctl.js');
+const entry = path.join(root, 'dist', 'cli', 'process.js');
+
+/** Newest modification time of the sources the bundle is built from. */
+function newestSource(): number {
+  let newest = 0;
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.ts')) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+    }
+  };
+  walk(path.join(root, 'src'));
+  walk(path.join(root, 'commands'));
+  return newest;
+}
+
+beforeAll(async () => {
+  // `npm test` builds first (pretest); rebuild the bundle here only when it is missing or stale.
+  if (fs.existsSync(entry) && fs.statSync(entry).mtimeMs >= newestSource()) return;
+  await run(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')], process.env);
+}, 60_000);
+
+interface Spawned { code: number; stdout: string; stderr: string }
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<Spawned> {
+  return new Promise((resolve) => {
+    execFile(cmd, args, { env, cwd: root, timeout: 15_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A user with no config and no keys in the environment. */
+function user() {
+  const home = tempDir('mailctl-home-');
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, MAILCTL_CONFIG_DIR: path.join(home, 'config') };
+  return (...args: string[]) => run(process.execPath, [bin, ...args], env);
+}
+
+describe('bin/mailctl.js', () => {
+  it('--version prints the package version and exits 0', async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+    const r = await user()('--version');
+    expect(r).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('--help lists the commands and exits 0', async () => {
+    const r = await user()('--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: mailctl/);
+    for (const noun of ['groups', 'template', 'balance', 'config', 'sandbox']) expect(r.stdout).toMatch(new RegExp(`^\\s+${noun}\\b`, 'm'));
+  });
+
+  it('a bad flag exits 2 with the usage line on stderr', async () => {
+    const r = await user()('groups', 'list', '--nope');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain("unknown option '--nope'");
+    expect(r.stderr).toContain('Usage: mailctl groups list');
+  });
+
+  it('no key and no sandbox: exit 3 naming `mailctl config set-key`', async () => {
+    const r = await user()('balance');
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('mailctl config set-key');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('--sandbox works offline, prints TSV to a pipe, and keeps state across invocations', async () => {
+    const mailctl = user();
+    const balance = await mailctl('--sandbox', 'balance');
+    expect(balance).toMatchObject({ code: 0, stderr: '' });
+    expect(balance.stdout).toMatch(/^email\t\d+\nsms\t\d+\n$/);
+
+    const created = await mailctl('--sandbox', 'groups', 'create', 'Spring launch');
+    expect(created.code).toBe(0);
+    const sn = created.stdout.trim();
+    expect(sn).toMatch(/^\S+$/);
+
+    const list = await mailctl('--sandbox', 'groups', 'list');
+    expect(list.code).toBe(0);
+    expect(list.stdout).not.toMatch(ANSI);
+    expect(list.stdout).not.toMatch(/[│┌─]/);
+    const row = list.stdout.split('\n').find((l) => l.startsWith(`${sn}\t`));
+    expect(row?.split('\t')[1]).toBe('Spring launch');
+
+    const json = await mailctl('--sandbox', '--json', 'groups', 'list');
+    expect(json.code).toBe(0);
+    expect((JSON.parse(json.stdout) as Array<{ sn: string }>).map((g) => g.sn)).toEqual([sn]);
+  });
+});

@@ -1,0 +1,216 @@
+// Profiles and keys (issue 2 item 4): config set/get/unset/list, profiles chosen by flag, env
+// or `config use`, the environment beating the profile, keys entered only by prompt/stdin/env,
+// stored 0600, shown masked, and a missing key naming the command that fixes it.
+import fs from 'node:fs';
+import path from 'node:path';
+import net from 'node:net';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli, scriptedPrompter, tempDir, type CliOptions } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
+
+const sb = useSandbox();
+const sandbox = () => sb.get().sandbox;
+let deadUrl: string; // a loopback URL nothing listens on
+
+beforeAll(async () => {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  deadUrl = `http://127.0.0.1:${(srv.address() as net.AddressInfo).port}`;
+  await new Promise<void>((r) => srv.close(() => r()));
+});
+
+/** One config dir shared by a sequence of runs, like one user's machine. */
+function machine() {
+  const dir = path.join(tempDir(), 'mailctl'); // not there yet: mailctl creates it
+  const run = (argv: string[], o: CliOptions = {}) => runCli(argv, { configDir: dir, ...o });
+  const setKey = (key: string, ...flags: string[]) => run(['config', 'set-key', '--with-key-stdin', ...flags], { stdin: `${key}\n` });
+  const configPath = async () => (await run(['config', 'path'])).stdout.trim();
+  return { dir, run, setKey, configPath };
+}
+
+/** What the sandbox received during fn. */
+async function received<T>(fn: () => Promise<T>) {
+  const before = sandbox().requests().length;
+  const result = await fn();
+  return { result, reqs: sandbox().requests().slice(before) };
+}
+
+describe('config set / get / unset / list', () => {
+  it('round-trips a setting, and unset removes it (get then exits 1 with nothing printed)', async () => {
+    const m = machine();
+    expect((await m.run(['config', 'set', 'from-address', 'news@example.com'])).exitCode).toBe(0);
+    expect(await m.run(['config', 'get', 'from-address'])).toMatchObject({ exitCode: 0, stdout: 'news@example.com\n' });
+    expect((await m.run(['config', 'list'])).stdout).toMatch(/^from-address\tnews@example\.com\tprofile$/m);
+    expect((await m.run(['config', 'unset', 'from-address'])).exitCode).toBe(0);
+    expect(await m.run(['config', 'get', 'from-address'])).toMatchObject({ exitCode: 1, stdout: '' });
+  });
+
+  it('refuses a bad value (exit 2, one sentence) and an unknown setting, storing nothing', async () => {
+    const m = machine();
+    const bad = await m.run(['config', 'set', 'from-address', 'not-an-address']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('not an email address');
+    const url = await m.run(['config', 'set', 'campaign-url', 'https://api.example.com/v1']);
+    expect(url.exitCode).toBe(2);
+    expect(url.stderr).toContain('without /v1');
+    const unknown = await m.run(['config', 'set', 'colour', 'blue']);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain('Unknown setting "colour"');
+    expect(await m.run(['config', 'get', 'from-address'])).toMatchObject({ exitCode: 1 });
+  });
+
+  it('refuses a key as a plain argument (`config set api-key X`): exit 2, names set-key, X stored nowhere', async () => {
+    const m = machine();
+    await m.run(['config', 'set', 'from-name', 'Shop']); // make sure the file exists
+    for (const name of ['api-key', 'campaign-key', 'notify-key', 'apiKey']) {
+      const r = await m.run(['config', 'set', name, 'argv-secret-123456789']);
+      expect(r.exitCode, name).toBe(2);
+      expect(r.stderr).toContain('mailctl config set-key');
+    }
+    expect(fs.readFileSync(await m.configPath(), 'utf8')).not.toContain('argv-secret');
+  });
+});
+
+describe('profiles: --profile, MAILCTL_PROFILE, `config use`', () => {
+  it('each way of choosing a profile reads that profile, in the order flag > env > `config use`', async () => {
+    const m = machine();
+    expect((await m.run(['--profile', 'work', 'config', 'set', 'from-name', 'Work'])).exitCode).toBe(0);
+    expect((await m.run(['--profile', 'home', 'config', 'set', 'from-name', 'Home'])).exitCode).toBe(0);
+    expect((await m.run(['config', 'get', 'from-name'])).exitCode).toBe(1); // the default profile has none
+    expect((await m.run(['--profile', 'work', 'config', 'get', 'from-name'])).stdout).toBe('Work\n');
+    expect((await m.run(['config', 'get', 'from-name'], { env: { MAILCTL_PROFILE: 'home' } })).stdout).toBe('Home\n');
+
+    expect((await m.run(['config', 'use', 'work'])).exitCode).toBe(0);
+    expect((await m.run(['config', 'get', 'from-name'])).stdout).toBe('Work\n');
+    expect((await m.run(['config', 'get', 'from-name'], { env: { MAILCTL_PROFILE: 'home' } })).stdout).toBe('Home\n');
+    expect((await m.run(['--profile', 'home', 'config', 'get', 'from-name'], { env: { MAILCTL_PROFILE: 'work' } })).stdout).toBe('Home\n');
+    expect((await m.run(['config', 'profiles'])).stdout).toMatch(/^\*\twork$/m);
+  });
+
+  it('a key stored in one profile is not used by another; the fix names that profile', async () => {
+    const m = machine();
+    expect((await m.setKey(SANDBOX_KEYS.campaign, '--service', 'campaign', '--profile', 'work')).exitCode).toBe(0);
+    const env = { MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl };
+    const { result: other, reqs: none } = await received(() => m.run(['--profile', 'home', 'balance'], { env }));
+    expect(other.exitCode).toBe(3);
+    expect(other.stderr).toContain('mailctl config set-key --service campaign --profile home');
+    expect(none).toEqual([]);
+    const { result: work, reqs } = await received(() => m.run(['--profile', 'work', 'balance'], { env }));
+    expect(work.exitCode).toBe(0);
+    expect(reqs.map((r) => r.headers['x-api-key'])).toEqual([SANDBOX_KEYS.campaign]);
+  });
+});
+
+describe('keys', () => {
+  it('`config set-key --with-key-stdin` stores the key, and later commands send it', async () => {
+    const m = machine();
+    const saved = await m.setKey(SANDBOX_KEYS.campaign, '--service', 'campaign');
+    expect(saved.exitCode).toBe(0);
+    expect(saved.stdout + saved.stderr).not.toContain(SANDBOX_KEYS.campaign);
+    expect((await m.run(['config', 'set', 'campaign-url', sb.get().campaignUrl])).exitCode).toBe(0);
+    const { result, reqs } = await received(() => m.run(['balance']));
+    expect(result.exitCode).toBe(0);
+    expect(reqs).toHaveLength(1);
+    expect(reqs[0].headers['x-api-key']).toBe(SANDBOX_KEYS.campaign);
+  });
+
+  it('a shared key (--service both) is used by the campaign service', async () => {
+    const m = machine();
+    expect((await m.setKey(SANDBOX_KEYS.campaign)).exitCode).toBe(0);
+    const { result, reqs } = await received(() => m.run(['balance'], { env: { MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl } }));
+    expect(result.exitCode).toBe(0);
+    expect(reqs[0].headers['x-api-key']).toBe(SANDBOX_KEYS.campaign);
+  });
+
+  it('the hidden prompt stores the key on a terminal; without one set-key refuses (exit 2) and points to stdin', async () => {
+    const m = machine();
+    const prompter = scriptedPrompter(['typed-key-abcdef123456']);
+    const typed = await m.run(['config', 'set-key', '--service', 'notify'], { tty: true, prompter });
+    expect(typed.exitCode).toBe(0);
+    expect(prompter.asked).toHaveLength(1);
+    expect(fs.readFileSync(await m.configPath(), 'utf8')).toContain('typed-key-abcdef123456');
+
+    const piped = await m.run(['config', 'set-key', '--service', 'notify']);
+    expect(piped.exitCode).toBe(2);
+    expect(piped.stderr).toContain('--with-key-stdin');
+  });
+
+  it('an empty key on stdin is refused (exit 2) and nothing is saved', async () => {
+    const m = machine();
+    const r = await m.run(['config', 'set-key', '--with-key-stdin'], { stdin: '\n' });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('empty');
+    expect((await m.run(['config', 'list'])).stdout).toMatch(/^campaign-key\t\(not set\)/m);
+  });
+
+  it('the config file is created with mode 0600 and its directory 0700', async () => {
+    const m = machine();
+    expect((await m.setKey('secret-key-0123456789')).exitCode).toBe(0);
+    const file = await m.configPath();
+    expect(fs.existsSync(file)).toBe(true);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(m.dir).mode & 0o777).toBe(0o700);
+  });
+
+  it('`config list` shows keys masked (table, TSV and --json), never the full key', async () => {
+    const m = machine();
+    const campaignKey = 'campaign-secret-0123456789';
+    const notifyKey = 'notify-secret-9876543210';
+    await m.setKey(campaignKey, '--service', 'campaign');
+    await m.setKey(notifyKey, '--service', 'notify');
+    for (const o of [{}, { tty: true }] as CliOptions[]) {
+      for (const argv of [['config', 'list'], ['config', 'list', '--json'], ['-v', 'config', 'list']]) {
+        const r = await m.run(argv, o);
+        expect(r.exitCode).toBe(0);
+        const all = r.stdout + r.stderr;
+        expect(all).not.toContain(campaignKey);
+        expect(all).not.toContain(notifyKey);
+        expect(all).toContain('camp…89');
+        expect(all).toContain('noti…10');
+      }
+    }
+  });
+
+  it('a missing key fails with exit 3 naming `mailctl config set-key`, before anything is sent', async () => {
+    const m = machine();
+    const { result, reqs } = await received(() => m.run(['balance'], { env: { MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl } }));
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toContain('mailctl config set-key --service campaign');
+    expect(result.stdout).toBe('');
+    expect(reqs).toEqual([]);
+  });
+});
+
+describe('the environment beats the profile', () => {
+  it('MAILCTL_CAMPAIGN_URL and MAILCTL_CAMPAIGN_API_KEY override the profile\'s URL and key', async () => {
+    const m = machine();
+    await m.setKey('profile-key-that-is-wrong', '--service', 'campaign');
+    await m.run(['config', 'set', 'campaign-url', deadUrl]);
+    const env = { MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign };
+    const { result, reqs } = await received(() => m.run(['balance'], { env }));
+    expect(result.exitCode).toBe(0);
+    expect(reqs.map((r) => r.headers['x-api-key'])).toEqual([SANDBOX_KEYS.campaign]);
+    const list = await m.run(['config', 'list'], { env });
+    expect(list.stdout).toMatch(/^campaign-key\tsand…ey\tMAILCTL_CAMPAIGN_API_KEY$/m);
+    expect(list.stdout).toContain(`campaign-url\t${sb.get().campaignUrl}\tMAILCTL_CAMPAIGN_URL`);
+  });
+
+  it('MAILCTL_API_KEY beats the profile key, and the per-service variable beats MAILCTL_API_KEY', async () => {
+    const m = machine();
+    await m.setKey('profile-key-that-is-wrong');
+    await m.run(['config', 'set', 'campaign-url', sb.get().campaignUrl]);
+    const shared = await received(() => m.run(['balance'], { env: { MAILCTL_API_KEY: SANDBOX_KEYS.campaign } }));
+    expect(shared.result.exitCode).toBe(0);
+    expect(shared.reqs[0].headers['x-api-key']).toBe(SANDBOX_KEYS.campaign);
+
+    const specific = await received(() => m.run(['balance'], { env: { MAILCTL_API_KEY: 'shared-key-that-is-wrong', MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign } }));
+    expect(specific.result.exitCode).toBe(0);
+    expect(specific.reqs[0].headers['x-api-key']).toBe(SANDBOX_KEYS.campaign);
+
+    // Control: with no environment the (wrong) profile key is what goes out.
+    const profileOnly = await received(() => m.run(['balance']));
+    expect(profileOnly.result.exitCode).toBe(3);
+    expect(profileOnly.reqs[0].headers['x-api-key']).toBe('profile-key-that-is-wrong');
+  });
+});
