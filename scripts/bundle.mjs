@@ -19,7 +19,6 @@ await build({
   target: 'node20',
   logLevel: 'warning',
   external: ['ky', 'conf', 'ora', '@inquirer/prompts', 'csv-parse', 'csv-parse/*', 'cli-table3'],
-  banner: { js: "import { createRequire as __mailctlRequire } from 'node:module'; const require = __mailctlRequire(import.meta.url);" },
   plugins: [
     {
       // commander loads child_process only for executable subcommands, which mailctl does not
@@ -27,6 +26,20 @@ await build({
       name: 'no-child-process-for-commander',
       setup(b) {
         b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (args.importer.includes(`${path.sep}commander${path.sep}`) ? { path: stub } : undefined));
+      },
+    },
+    {
+      // commander is CommonJS and require()s a few built-ins. Serving them as bundled ESM
+      // re-exports avoids a createRequire() at start-up (it initialises the whole CJS loader).
+      name: 'builtins-as-esm-for-commander',
+      setup(b) {
+        b.onResolve({ filter: /^(node:)?(events|path|fs|process)$/ }, (args) =>
+          args.importer.includes(`${path.sep}commander${path.sep}`) ? { path: args.path.replace(/^node:/, ''), namespace: 'builtin-esm' } : undefined,
+        );
+        b.onLoad({ filter: /.*/, namespace: 'builtin-esm' }, (args) => ({
+          contents: `import * as ns from 'node:${args.path}'; export * from 'node:${args.path}'; export default ns.default;`,
+          loader: 'js',
+        }));
       },
     },
   ],
