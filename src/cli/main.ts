@@ -83,7 +83,7 @@ export async function main(o: RunOptions): Promise<number> {
     await program.parseAsync(o.argv, { from: 'user' });
     return ExitCode.OK;
   } catch (e) {
-    return reportError(e, io, signal);
+    return reportError(e, io, signal, o.argv);
   }
 }
 
@@ -102,10 +102,13 @@ function makeIO(o: RunOptions, g: Partial<Globals>): IO {
   });
 }
 
-function reportError(e: unknown, io: IO, signal: AbortSignal): number {
+function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string[]): number {
   if (e instanceof CommanderError) {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.OK;
-    // Commander already printed the message and the usage hint.
+    // Commander already printed the message and the usage hint on stderr. A script that asked
+    // for --json still gets its one document, even when parsing failed before globals existed.
+    const flags = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+    if (flags.includes('--json')) io.printJson({ error: { message: e.message.replace(/^error: /, ''), exitCode: ExitCode.USAGE } });
     return ExitCode.USAGE;
   }
   if (e instanceof SilentExit) return e.exitCode;
