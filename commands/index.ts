@@ -7,7 +7,8 @@ import { register as groups } from './groups/index.js';
 import { register as template } from './template/index.js';
 import { register as config } from './config/index.js';
 import { register as sandbox } from './sandbox/index.js';
+import { register as send } from './send/index.js';
 
 export function registerAll(program: Command, action: ActionFactory): void {
-  for (const register of [groups, template, balance, config, sandbox]) register(program, action);
+  for (const register of [groups, template, balance, config, sandbox, send]) register(program, action);
 }

@@ -1,0 +1,131 @@
+// What `send` (email) and `send sms` share: the batch flags, --var, reading text from a flag or
+// a file, and the {{variable}} checks that stop a run before any request.
+import fs from 'node:fs';
+import type { Context } from '../../src/cli/context.js';
+import { UsageError } from '../../src/cli/errors.js';
+import { parseWhole } from '../../src/cli/parse.js';
+import { readAll } from '../../src/cli/stdin.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../src/send/batches.js';
+import type { Recipient } from '../../src/send/recipients.js';
+import { DEFAULT_SETTLE_AFTER_MS } from '../../src/send/settle.js';
+import type { SessionOptions } from '../../src/send/session.js';
+import { campaignSyntax, missingValues, placeholders, summarise, valueProblems } from '../../src/send/variables.js';
+
+export interface BatchFlags {
+  concurrency?: string;
+  journal?: string;
+  resume?: string | true;
+  settleAfter?: string;
+  dryRun?: boolean;
+  allowMissing?: boolean;
+  var?: string[];
+  recipients?: string;
+  to?: string;
+}
+
+export function sessionOptions(o: BatchFlags): SessionOptions {
+  return {
+    concurrency: o.concurrency === undefined ? DEFAULT_CONCURRENCY : parseWhole(o.concurrency, '--concurrency', 1, MAX_CONCURRENCY),
+    settleAfterMs: o.settleAfter === undefined ? DEFAULT_SETTLE_AFTER_MS : parseDuration(o.settleAfter, '--settle-after'),
+    dryRun: o.dryRun,
+    journal: o.journal,
+  };
+}
+
+/** "90s", "5m", "1h", "0" → ms. */
+export function parseDuration(v: string, flag: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(v);
+  if (!m) throw new UsageError(`${flag} takes a duration such as 30s, 5m or 1h; got "${v}".`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  return Math.round(Number(m[1]) * unit);
+}
+
+/** --resume takes everything from the journal; message flags next to it are a mistake. */
+export function refuseWithResume(o: Record<string, unknown>, flags: Record<string, string>): void {
+  const given = Object.entries(flags).filter(([k]) => o[k] !== undefined).map(([, f]) => f);
+  if (given.length) throw new UsageError(`--resume takes the message and recipients from the journal; leave out ${given.join(', ')}.`);
+  if (o.journal !== undefined) throw new UsageError('--journal names the journal of a new send; give the journal to resume as --resume FILE.');
+}
+
+/** --var name=value, repeatable. */
+export function parseVars(list: string[] = []): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of list) {
+    const i = item.indexOf('=');
+    if (i <= 0) throw new UsageError(`--var takes name=value; got "${item}".`, 'For example: --var code=A1B2 --var name=Alice');
+    out[item.slice(0, i).trim()] = item.slice(i + 1);
+  }
+  return out;
+}
+
+export function collect(value: string, prev: string[] = []): string[] {
+  return [...prev, value];
+}
+
+/** Text from a flag, or from a file ("-" = stdin). Exactly one of the two. */
+export async function textFrom(ctx: Context, inline: string | undefined, file: string | undefined, what: string, flags: [string, string]): Promise<string> {
+  if (inline !== undefined && file !== undefined) throw new UsageError(`Give the ${what} either with ${flags[0]} or with ${flags[1]}, not both.`);
+  if (inline === undefined && file === undefined) throw new UsageError(`No ${what}.`, `Give it with ${flags[0]} "…" or ${flags[1]} FILE ("-" reads standard input).`);
+  let text: string;
+  if (file !== undefined) {
+    if (file === '-') text = await readAll(ctx.io.stdin);
+    else {
+      try {
+        text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+      } catch (e) {
+        throw new UsageError((e as NodeJS.ErrnoException).code === 'ENOENT' ? `${file} (${flags[1]}) does not exist.` : `Cannot read ${file}: ${(e as Error).message}.`);
+      }
+    }
+  } else {
+    text = inline!;
+    // "--html mail.html" sends the words "mail.html": almost certainly meant the file.
+    if (!/[<\s{]/.test(text) && /\.\w{2,5}$/.test(text) && fs.existsSync(text)) {
+      throw new UsageError(`${flags[0]} "${text}" looks like a file name, and its text would be sent as the ${what}.`, `To send the file's content, use ${flags[1]} ${text}.`);
+    }
+  }
+  if (!text.trim()) throw new UsageError(`The ${what} is empty.`);
+  return text;
+}
+
+/**
+ * The checks of spec section 4 and GAPS row 18, before any request: placeholders that are not
+ * names, recipients without a value for a placeholder, names and values the service refuses
+ * (errors, nothing sent); values that break the spec's other rules and the campaign service's
+ * ${FIELD} syntax (warnings).
+ */
+export function checkVariables(ctx: Context, texts: string[], recipients: Recipient[], allowMissing: boolean): void {
+  const { names, invalid } = placeholders(...texts);
+  if (invalid.length) {
+    throw new UsageError(`The message uses ${invalid.join(', ')}, which ${invalid.length === 1 ? 'is not a valid variable' : 'are not valid variables'}.`, 'Variable names are letters, digits and _ only, not starting with a digit: {{code}}, {{first_name}}.');
+  }
+  const other = campaignSyntax(...texts);
+  if (other.length) ctx.io.warn(`The message contains ${other.join(', ')} — that is the campaign service's syntax; this service fills {{name}} and will send ${other.length === 1 ? 'it' : 'them'} as written.`);
+
+  const missing = missingValues(recipients, names);
+  if (missing.length) {
+    const list = summarise(missing, (m) => `${m.label} (${m.missing.join(', ')})`);
+    const msg = `${missing.length === 1 ? '1 recipient has' : `${missing.length} recipients have`} no value for variables used in the message: ${list}.`;
+    if (!allowMissing) throw new UsageError(`${msg} Nothing was sent.`, 'Add the values (a column per variable in --recipients, or --var name=value), or pass --allow-missing to send with those placeholders left as written.');
+    ctx.io.warn(`${msg} Sending anyway (--allow-missing).`);
+  }
+
+  const p = valueProblems(recipients);
+  if (p.badNames.length) {
+    throw new UsageError(`Variable names must be letters, digits and _ and not start with a digit; these are not: ${summarise(uniq(p.badNames.map((f) => f.name)), (n) => `"${n}"`)}.`, 'Rename the columns (or --var names); the service refuses recipients carrying such names.');
+  }
+  if (p.tooLong.length) {
+    throw new UsageError(`Variable values are limited to 100 characters and the service refuses longer ones: ${summarise(p.tooLong, (f) => `${f.label} ${f.name} (${[...f.value].length})`)}. Nothing was sent.`, 'Shorten those values and run the command again.');
+  }
+  if (p.leadingDigit.length) ctx.io.warn(`The spec says variable values must not start with a digit; the service may refuse these: ${summarise(p.leadingDigit, (f) => `${f.label} ${f.name}="${f.value}"`)}.`);
+  if (p.expression.length) ctx.io.warn(`The spec forbids mathematical expressions in variable values; the service may refuse these: ${summarise(p.expression, (f) => `${f.label} ${f.name}="${f.value}"`)}.`);
+}
+
+/** Spec section 4 lists the recipient's `name` beside its variables; {{name}} is filled from it when no variable says otherwise. */
+export function nameAsVariable(recipients: Recipient[], texts: string[]): void {
+  if (!placeholders(...texts).names.includes('name')) return;
+  for (const r of recipients) if (r.name && !Object.hasOwn(r.variables, 'name')) r.variables.name = r.name;
+}
+
+function uniq<T>(a: T[]): T[] {
+  return [...new Set(a)];
+}

@@ -1,0 +1,70 @@
+// mailctl send — transactional email (spec 001 section 4, POST /v1/messages).
+import type { Context } from '../../src/cli/context.js';
+import { UsageError } from '../../src/cli/errors.js';
+import { BATCH_SIZE } from '../../src/send/batches.js';
+import type { PlanRecord, WireRecipient } from '../../src/send/journal.js';
+import { checkRecipients, isEmail, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
+import { resumeSend, startSend } from '../../src/send/session.js';
+import { checkVariables, nameAsVariable, parseVars, refuseWithResume, sessionOptions, textFrom, type BatchFlags } from './common.js';
+
+interface Opts extends BatchFlags {
+  name?: string;
+  subject?: string;
+  from?: string;
+  fromName?: string;
+  html?: string;
+  htmlFile?: string;
+  unsubscribeUrl?: string;
+}
+
+const MESSAGE_FLAGS = { to: '--to', name: '--name', var: '--var', recipients: '--recipients', subject: '--subject', from: '--from', fromName: '--from-name', html: '--html', htmlFile: '--html-file', unsubscribeUrl: '--unsubscribe-url', allowMissing: '--allow-missing' };
+
+export async function run(ctx: Context, opts: Opts): Promise<void> {
+  const session = sessionOptions(opts);
+  if (opts.resume !== undefined) {
+    refuseWithResume(opts as Record<string, unknown>, MESSAGE_FLAGS);
+    return resumeSend(ctx, opts.resume, session);
+  }
+  const plan = await buildPlan(ctx, opts);
+  await startSend(ctx, plan, session);
+}
+
+async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {
+  const recipients = recipientsOf(ctx, opts);
+  if (opts.subject === undefined || !opts.subject.trim()) throw new UsageError('No subject.', 'Give one with --subject "…" (it may hold {{variables}}).');
+  const html = await textFrom(ctx, opts.html, opts.htmlFile, 'html content', ['--html', '--html-file']);
+  const { profile } = await ctx.settings();
+  const fromAddress = (opts.from ?? profile.fromAddress)?.trim();
+  if (!fromAddress) throw new UsageError('No sender address.', 'Give --from ADDRESS, or set a default: mailctl config set from-address ADDRESS.');
+  if (!isEmail(fromAddress)) throw new UsageError(`The sender "${fromAddress}" is not an email address.`);
+  const fromName = opts.fromName ?? profile.fromName;
+  if (opts.unsubscribeUrl !== undefined && !/^(https?:\/\/\S+|mailto:\S+)$/i.test(opts.unsubscribeUrl)) {
+    throw new UsageError(`--unsubscribe-url "${opts.unsubscribeUrl}" is not an http(s) or mailto: link.`);
+  }
+
+  const texts = [opts.subject, html];
+  nameAsVariable(recipients, texts);
+  checkVariables(ctx, texts, recipients, !!opts.allowMissing);
+
+  const message: Record<string, unknown> = { subject: opts.subject, fromAddress, content: html };
+  if (fromName) message.fromName = fromName;
+  if (opts.unsubscribeUrl) message.unsubscribedLink = opts.unsubscribeUrl;
+  return { t: 'plan', v: 1, kind: 'email', createdAt: new Date(ctx.clock.now()).toISOString(), batchSize: BATCH_SIZE, message, recipients: recipients.map(wire) };
+}
+
+function recipientsOf(ctx: Context, opts: Opts): Recipient[] {
+  if (opts.recipients !== undefined && opts.to !== undefined) throw new UsageError('Give either --to (one recipient) or --recipients FILE (many), not both.');
+  if (opts.recipients !== undefined) {
+    if (opts.name !== undefined || opts.var !== undefined) throw new UsageError('--name and --var describe the single --to recipient; with --recipients put names and variables in the file.');
+    const parsed = readRecipientsFile(opts.recipients, 'email');
+    parsed.warnings.forEach((w) => ctx.io.warn(w));
+    return parsed.recipients;
+  }
+  if (opts.to === undefined) throw new UsageError('No recipient.', 'Give --to ADDRESS for one recipient, or --recipients FILE (CSV or JSON) for many.');
+  return checkRecipients([{ address: opts.to, name: opts.name, variables: parseVars(opts.var), where: '--to' }], 'email').recipients;
+}
+
+function wire(r: Recipient): WireRecipient {
+  // `name` is sent only when known: the spec's payload description requires only `address`.
+  return { ...(r.name ? { name: r.name } : {}), address: r.address, ...(Object.keys(r.variables).length ? { variables: r.variables } : {}) };
+}

@@ -1,0 +1,78 @@
+import type { Command } from 'commander';
+import type { ActionFactory } from '../../src/cli/main.js';
+import { collect } from './common.js';
+
+const BATCH_HELP = `
+Batches and resume:
+  More than 100 recipients go out as requests of 100, --concurrency at a time (default 4).
+  Every send writes a journal (JSONL, fsync'd) under the config directory, or --journal FILE:
+  each batch is recorded before its request and again when answered. If the run is killed,
+  \`mailctl send --resume [FILE]\` (default: the latest unfinished one) sends only what was never
+  sent. A batch that was in flight is "in doubt": each of its recipients is looked up in the
+  event log first. Found (an event no older than the request minus 5 minutes, same subject or
+  text) → counted as sent. Not found, the lookup complete (under 50 rows) and the request at
+  least --settle-after ago (default 5m) → sent again. Anything else stays in doubt, is
+  reported, and is tried again by a later --resume. Nobody gets the message twice.
+
+Exit codes: 0 all accepted · 1 none accepted · 2 bad input, nothing sent · 5 some failed,
+not sent or in doubt (the report says which).`;
+
+function batchOptions(c: Command): Command {
+  return c
+    .option('--var <name=value>', 'a variable of the --to recipient (repeatable)', collect)
+    .option('--recipients <file>', 'many recipients: CSV (address column + one column per variable) or JSON')
+    .option('--allow-missing', 'send even when a recipient has no value for a {{variable}}')
+    .option('--concurrency <n>', 'requests in flight at once (1-16, default 4)')
+    .option('--journal <file>', 'write the journal here instead of the config directory')
+    .option('--resume [journal]', 'continue a killed or interrupted send from its journal')
+    .option('--settle-after <duration>', 'how old an in-doubt request must be before "no event" means "not sent" (default 5m)')
+    .option('--dry-run', 'print the exact requests (key masked) and send nothing');
+}
+
+export function register(program: Command, action: ActionFactory): void {
+  const send = program.command('send').description('send transactional email (default) or SMS, batched and resumable');
+  batchOptions(
+    send
+      .command('email', { isDefault: true })
+      .description('send a transactional email to one recipient or a recipients file')
+      .option('--to <address>', 'one recipient')
+      .option('--name <name>', 'name of the --to recipient (also fills {{name}})')
+      .option('--subject <text>', 'subject; may hold {{variables}}')
+      .option('--html <html>', 'html content as a string')
+      .option('--html-file <file>', 'html content from a file ("-" reads stdin)')
+      .option('--from <address>', 'sender address (default: the profile\'s from-address); its domain must be verified')
+      .option('--from-name <name>', 'sender name (default: the profile\'s from-name)')
+      .option('--unsubscribe-url <url>', 'List-Unsubscribe link placed in the mail header'),
+  )
+    .addHelpText('after', `
+Examples:
+  mailctl send --to ci@example.com --subject smoke --html "<p>ok</p>"
+  mailctl send --to a@example.com --var code=A1B2 --subject "Your code" --html "<p>{{code}}</p>"
+  mailctl send --recipients people.csv --subject "Hi {{name}}" --html-file mail.html
+  mailctl send --resume
+${BATCH_HELP}`)
+    .action(action(() => import('./email.js')));
+
+  batchOptions(
+    send
+      .command('sms')
+      .description('send a transactional SMS to one number or a recipients file')
+      .option('--to <number>', 'one number, in national form (digits; spaces and hyphens are ignored)')
+      .option('--country-code <code>', 'calling code of --to, and the default for file rows without one (e.g. 886)')
+      .option('--text <text>', 'the SMS text; may hold {{variables}}')
+      .option('--text-file <file>', 'the SMS text from a file ("-" reads stdin)')
+      .option('--alive-mins <minutes>', 'how long the operator keeps retrying (5-480; clamped, default 5)')
+      .option('--brand <name>', 'your sender identity, for the check that the text names it at its start or end'),
+  )
+    .addHelpText('after', `
+Carriers require the sender's identity (company, brand or campaign name, e.g. 【Acme】) at the
+start or end of the text, and a link's domain must be on their allow-list beforehand (ask the
+provider's support; 5-7 business days). mailctl warns about both; it never rewrites the text.
+A country code outside the service's documented list (such as 886) is sent with a warning.
+
+Examples:
+  mailctl send sms --to 0912345678 --country-code 886 --text "【Acme】Your code is {{code}}" --var code=A1B2
+  mailctl send sms --recipients phones.csv --country-code 886 --text-file sms.txt --alive-mins 60
+${BATCH_HELP}`)
+    .action(action(() => import('./sms.js')));
+}

@@ -1,0 +1,76 @@
+// mailctl send sms — transactional SMS (GAPS row 3: POST /v1/sms/messages).
+import type { Context } from '../../src/cli/context.js';
+import { UsageError } from '../../src/cli/errors.js';
+import { BATCH_SIZE } from '../../src/send/batches.js';
+import type { PlanRecord, WireRecipient } from '../../src/send/journal.js';
+import { checkRecipients, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
+import { resumeSend, startSend } from '../../src/send/session.js';
+import { checkCountryCode, clampAliveMins, hasSenderIdentity, linkDomains, LONG_SMS } from '../../src/send/sms-rules.js';
+import { checkVariables, parseVars, refuseWithResume, sessionOptions, textFrom, type BatchFlags } from './common.js';
+
+interface Opts extends BatchFlags {
+  countryCode?: string;
+  text?: string;
+  textFile?: string;
+  aliveMins?: string;
+  brand?: string;
+}
+
+const MESSAGE_FLAGS = { to: '--to', countryCode: '--country-code', var: '--var', recipients: '--recipients', text: '--text', textFile: '--text-file', aliveMins: '--alive-mins', brand: '--brand', allowMissing: '--allow-missing' };
+
+export async function run(ctx: Context, opts: Opts): Promise<void> {
+  const session = sessionOptions(opts);
+  if (opts.resume !== undefined) {
+    refuseWithResume(opts as Record<string, unknown>, MESSAGE_FLAGS);
+    return resumeSend(ctx, opts.resume, session);
+  }
+  const plan = await buildPlan(ctx, opts);
+  await startSend(ctx, plan, session);
+}
+
+async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {
+  if (opts.countryCode !== undefined) {
+    const c = checkCountryCode(opts.countryCode);
+    if ('error' in c) throw new UsageError(`--country-code: ${c.error}.`, 'Give the calling code without "+", for example --country-code 886 (Taiwan) or 81 (Japan).');
+  }
+  const recipients = recipientsOf(ctx, opts);
+  const text = await textFrom(ctx, opts.text, opts.textFile, 'SMS text', ['--text', '--text-file']);
+  const message: Record<string, unknown> = { content: text };
+  if (opts.aliveMins !== undefined) {
+    const { minutes, notice } = clampAliveMins(opts.aliveMins);
+    if (notice) ctx.io.warn(notice);
+    message.alive_mins = minutes;
+  }
+
+  checkVariables(ctx, [text], recipients, !!opts.allowMissing);
+  const { profile } = await ctx.settings();
+  if (!hasSenderIdentity(text, [opts.brand, profile.fromName])) {
+    ctx.io.warn('The text does not start or end with the sender\'s identity (for example 【Acme】); carriers require the company, brand or campaign name at the start or end and may block it.');
+  }
+  const domains = linkDomains(text);
+  if (domains.length) {
+    ctx.io.warn(`The text contains a link (${domains.join(', ')}). A link's domain must be on the carriers' allow-list (ask the provider's support; review takes 5 to 7 business days), otherwise the message cannot be sent.`);
+  }
+  if ([...text].length > LONG_SMS) ctx.io.warn(`The text is ${[...text].length} characters; some clients cap SMS at ${LONG_SMS}, and long texts are billed as several messages.`);
+
+  return { t: 'plan', v: 1, kind: 'sms', createdAt: new Date(ctx.clock.now()).toISOString(), batchSize: BATCH_SIZE, message, recipients: recipients.map(wire) };
+}
+
+function recipientsOf(ctx: Context, opts: Opts): Recipient[] {
+  if (opts.recipients !== undefined && opts.to !== undefined) throw new UsageError('Give either --to (one number) or --recipients FILE (many), not both.');
+  let parsed;
+  if (opts.recipients !== undefined) {
+    if (opts.var !== undefined) throw new UsageError('--var describes the single --to recipient; with --recipients put variables in the file.');
+    parsed = readRecipientsFile(opts.recipients, 'sms', opts.countryCode);
+  } else {
+    if (opts.to === undefined) throw new UsageError('No recipient.', 'Give --to NUMBER --country-code CODE for one recipient, or --recipients FILE (CSV or JSON) for many.');
+    if (opts.countryCode === undefined) throw new UsageError('--to needs --country-code.', 'For example: --to 0912345678 --country-code 886.');
+    parsed = checkRecipients([{ address: opts.to, countryCode: opts.countryCode, variables: parseVars(opts.var), where: '--to' }], 'sms');
+  }
+  parsed.warnings.forEach((w) => ctx.io.warn(w));
+  return parsed.recipients;
+}
+
+function wire(r: Recipient): WireRecipient {
+  return { address: r.address, country_code: r.countryCode!, ...(Object.keys(r.variables).length ? { variables: r.variables } : {}) };
+}
