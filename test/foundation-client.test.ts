@@ -5,7 +5,7 @@ import net from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAST, runCli, scriptedPrompter, tempDir, type CliResult } from './helpers/cli.js';
-import { useSandbox } from './helpers/sandbox.js';
+import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { main } from '../src/cli/main.js';
 import { Context, type Env } from '../src/cli/context.js';
 import { IO } from '../src/cli/io.js';
@@ -89,13 +89,16 @@ describe('the x-api-key header (spec 000 §5: "Every request carries header x-ap
     expect(reqs).toEqual([]);
   });
 
-  it('sends no key to a host that is not an API (the transport used for upload URLs and download links)', async () => {
+  it('sends no key to an upload URL (GAPS row 12): the transport for non-API hosts carries none', async () => {
     const ctx = contextFor({ ...urls(), MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign, MAILCTL_NOTIFY_API_KEY: SANDBOX_KEYS.notify });
-    await ctx.campaign(); // the API clients exist in this run; the transport must still be key-free
+    const client = await ctx.campaign();
+    const { sn } = await client.createGroup('Upload target');
+    const { url } = await client.startFileImport(sn); // spec 000 endpoint 3: {importSn, url}
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
     const fetch = await ctx.transport();
-    const { reqs } = await received(async () => (await fetch(`${sb.get().url}/files/d/no-such-file`)).arrayBuffer());
+    const { reqs } = await received(async () => (await fetch(url!, { method: 'PUT', body: 'NAME,MAIL_ADDRESS\nAda,ada@example.com\n' })).arrayBuffer());
     expect(reqs).toHaveLength(1);
-    expect(reqs[0].service).toBe('files');
+    expect(reqs[0]).toMatchObject({ service: 'files', method: 'PUT', status: 200 });
     expect(reqs[0].headers['x-api-key']).toBeUndefined();
     expect(JSON.stringify(reqs[0].headers)).not.toMatch(/sandbox-(campaign|notify)-key/);
   });
@@ -108,6 +111,15 @@ describe('retries (issue 2 item 3: only where safe)', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^email\t\d+$/m);
     expect(reqs.map((r) => `${r.path} ${r.status}`)).toEqual(['/v1/balance 429', '/v1/balance 200']);
+  });
+
+  it('stops after 3 retries of "too many requests": 4 requests in all, exit 4 with what to do', async () => {
+    sandbox().injectFault({ kind: 'status', status: 429, body: { message: 'too many requests' }, times: 10, match: { path: '/v1/balance' } });
+    const { result, reqs } = await received(() => runCli(['balance'], { sandbox: sb.get() }));
+    expect(result.exitCode).toBe(4);
+    expect(reqs).toHaveLength(4);
+    expect(result.stderr).toContain('too many requests');
+    expect(result.stderr).toContain('run the command again');
   });
 
   it('does not retry a create-type POST that timed out, and says it may or may not have been carried out (exit 4)', async () => {
@@ -204,6 +216,19 @@ describe('limits and refusals become exit codes with a fix', () => {
     expect(fails(result)).toEqual({ code: 4, out: '' });
     expect(reqs).toHaveLength(1);
     expect(result.stderr).toMatch(/daily request limit/);
+  });
+
+  it('the sandbox\'s real daily cap (spec 000 §8 "300,000 requests per day", here 1): the next call exits 4 after one request', async () => {
+    const capped = await startTestSandbox({ limits: { daily: 1 } });
+    try {
+      expect((await runCli(['balance'], { sandbox: capped })).exitCode).toBe(0);
+      const r = await runCli(['groups', 'create', 'Over the cap'], { sandbox: capped });
+      expect(r.exitCode).toBe(4);
+      expect(r.stderr).toMatch(/daily request limit/);
+      expect(capped.sandbox.requests().map((q) => q.status)).toEqual([200, 429]);
+    } finally {
+      await capped.close();
+    }
   });
 
   it('"Limit Exceeded" is known by its body whatever the status (GAPS row 5): not mistaken for a bad key', async () => {

@@ -56,6 +56,15 @@ describe('--json prints exactly one JSON document on stdout', () => {
     expect(parse(r.stdout)).toEqual({ error: expect.objectContaining({ exitCode: 1, message: expect.stringContaining('The code (sn) is invalid') }) }); // 40007
   });
 
+  it('a usage error caught while parsing flags: still one document, exit 2, nothing sent', async () => {
+    const from = sandbox().requests().length;
+    const r = await runCli(['--json', 'groups', 'list', '--bogus'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(parse(r.stdout)).toEqual({ error: { message: "unknown option '--bogus'", exitCode: 2 } });
+    expect(r.stderr).toContain('Usage: mailctl groups list');
+    expect(sandbox().requests().length).toBe(from);
+  });
+
   it('-v traces on stderr and leaves stdout a single document', async () => {
     const r = await runCli(['-v', '--json', 'balance'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
