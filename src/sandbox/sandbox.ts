@@ -288,6 +288,11 @@ export class Sandbox {
         state.downloads[token] = { file, contentType, name };
         return `${o.publicBase}/files/d/${token}`;
       },
+      publishStoredFile: (file, name, contentType = 'text/csv; charset=utf-8') => {
+        const token = crypto.randomBytes(12).toString('hex');
+        state.downloads[token] = { file, contentType, name };
+        return `${o.publicBase}/files/d/${token}`;
+      },
       filePath: (file) => path.join(o.dataDir, 'files', file),
       queueWebhook: (w) => state.pendingWebhooks.push(w),
     };

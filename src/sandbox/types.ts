@@ -118,6 +118,8 @@ export interface SbContext {
   uploadUrl(kind: UploadTarget['kind'], ref: string): string;
   /** Write a file for download and return its URL. */
   publishFile(name: string, content: string | Buffer, contentType?: string): string;
+  /** Serve a file already written under dataDir/files (see filePath) and return its URL: big files need not pass through memory. */
+  publishStoredFile(file: string, name: string, contentType?: string): string;
   /** Absolute path of a stored file. */
   filePath(file: string): string;
   /** Queue a webhook POST (delivered by the core, signed when `signWith` is given). */
