@@ -1,0 +1,26 @@
+// What counts as an email address on import. The spec only says "invalid EMAIL format" fails a
+// row; this is the practical rule mail systems accept: an ASCII local part of letters, digits and
+// !#$%&'*+/=?^_`{|}~.- (no leading, trailing or doubled dot, at most 64 characters), one @, and a
+// domain of dot-separated labels (letters, digits, inner hyphens) ending in a 2+ letter top-level
+// label, 254 characters at most in all. Quoted local parts and IP-literal domains are refused:
+// no bulk-mail list needs them and many receiving systems reject them.
+
+const LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const DOMAIN = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
+export function isValidEmail(s: string): boolean {
+  if (s.length > 254 || s.length < 6) return false;
+  const at = s.lastIndexOf('@');
+  if (at < 1 || at > 64 || s.indexOf('@') !== at) return false;
+  return LOCAL.test(s.slice(0, at)) && DOMAIN.test(s.slice(at + 1));
+}
+
+/** Why an address fails, in a few words for the rejects file. */
+export function emailProblem(s: string): string {
+  if (!s) return 'EMAIL is empty';
+  if (/\s/.test(s)) return `EMAIL "${s}" contains a space`;
+  const ats = s.split('@').length - 1;
+  if (ats === 0) return `EMAIL "${s}" has no @`;
+  if (ats > 1) return `EMAIL "${s}" has more than one @`;
+  return `EMAIL "${s}" is not a valid address`;
+}

@@ -1,0 +1,108 @@
+// Stage 1 of the spec's two-stage validation (section 2, Import): the header line. A file that
+// fails here is refused whole (exit 2) and nothing is uploaded. Also decides, once, what the
+// service will ignore (reserved and unknown columns) so the user hears it once, by name.
+import { UsageError } from '../cli/errors.js';
+import { isValidEmail } from './email.js';
+
+export type FieldType = 'string' | 'number' | 'date';
+
+/** Spec section 2, Contact: "Reserved column names (case-insensitive; such a column is ignored…)". */
+export const RESERVED_COLUMNS: ReadonlySet<string> = new Set([
+  'NAME', 'EMAIL', 'GENDER', 'PHONE', 'COUNTRY_CODE', 'COUNTRY', 'CITY', 'ADDRESS', 'REGISTER_DATE', 'BIRTHDAY', 'USER',
+  'REPORTTYPE', 'ONCEMODE', 'CAMPAIGN', 'APP_HOST', 'SUBJECT', 'CAMPAIGNNAME', 'MAIL_HASH', 'SCHEDULE_DATE', 'LINK_URL',
+  'LINK_TEXT', 'S__ID', 'S:WH', 'NL_IS_RECIPIENT_UNIQUE', 'NL_ESTIMATE_POINT', 'NL_SUBSCRIBE_FORM_SN', 'UNSUBSCRIBE',
+  'UNSUBSCRIBE_EN', 'UNSUBSCRIBE_JA',
+]);
+
+export interface HeaderPlan {
+  /** Column names as written (trimmed). */
+  names: string[];
+  /** Custom columns whose values are checked: index and type. */
+  typed: Array<{ index: number; name: string; type: Exclude<FieldType, 'string'> }>;
+  /** Columns without a name: dropped from the upload (the service would ignore them anyway). */
+  unnamed: number[];
+  warnings: string[];
+}
+
+const HEADER_HINT = 'The first line must be the header: EMAIL,NAME then any custom field names (keep the NAME column even when names are empty).';
+
+export function checkHeader(raw: string[], source: string, fieldTypes?: Record<string, FieldType>): HeaderPlan {
+  const names = raw.map((n) => n.trim());
+  const first = names[0] ?? '';
+  if (isValidEmail(first)) {
+    throw new UsageError(`${source} has no header line: its first line is a contact (${first}).`, HEADER_HINT);
+  }
+  if (first.toUpperCase() !== 'EMAIL') {
+    throw new UsageError(`The first column of ${source} is "${first}", not EMAIL.`, HEADER_HINT);
+  }
+  if (names.length < 2 || names[1].toUpperCase() !== 'NAME') {
+    const got = names.length < 2 ? 'missing' : `"${names[1]}"`;
+    throw new UsageError(`The second column of ${source} must be NAME; it is ${got}.`, HEADER_HINT);
+  }
+  const seen = new Map<string, number>();
+  const dups: string[] = [];
+  names.forEach((n, i) => {
+    if (!n) return;
+    const key = n.toUpperCase();
+    if (seen.has(key)) dups.push(`"${n}" (columns ${seen.get(key)! + 1} and ${i + 1})`);
+    else seen.set(key, i);
+  });
+  if (dups.length) {
+    throw new UsageError(
+      `${source} has duplicate column names: ${dups.join(', ')}. The service refuses such a file whole (DUPLICATE_HEADER).`,
+      'Rename or delete the repeated columns and run again.',
+    );
+  }
+
+  const plan: HeaderPlan = { names, typed: [], unnamed: [], warnings: [] };
+  const reserved: string[] = [];
+  const unknown: string[] = [];
+  const types = fieldTypes ? new Map(Object.entries(fieldTypes).map(([k, v]) => [k.toUpperCase(), v])) : undefined;
+  for (let i = 2; i < names.length; i++) {
+    const n = names[i];
+    if (!n) {
+      plan.unnamed.push(i);
+      continue;
+    }
+    const key = n.toUpperCase();
+    if (RESERVED_COLUMNS.has(key)) {
+      reserved.push(n);
+      continue;
+    }
+    const t = types?.get(key);
+    if (types && !t) unknown.push(n);
+    if (t === 'number' || t === 'date') plan.typed.push({ index: i, name: n, type: t });
+  }
+  if (plan.unnamed.length) {
+    plan.warnings.push(`Column${plan.unnamed.length > 1 ? 's' : ''} ${plan.unnamed.map((i) => i + 1).join(', ')} ha${plan.unnamed.length > 1 ? 've' : 's'} no name in the header; ${plan.unnamed.length > 1 ? 'they are' : 'it is'} left out of the upload.`);
+  }
+  if (reserved.length) {
+    plan.warnings.push(`Reserved column name${reserved.length > 1 ? 's' : ''} ${reserved.join(', ')}: the service ignores ${reserved.length > 1 ? 'these columns' : 'this column'} (rows are still imported).`);
+  }
+  if (unknown.length) {
+    plan.warnings.push(`${unknown.join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not among the known custom fields; the service ignores columns that are not custom fields. Create the field in the back office first, or declare it with --field NAME:TYPE.`);
+  }
+  return plan;
+}
+
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const DATE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Whether a custom field value fits its type. An empty value always fits (no value). */
+export function fitsType(value: string, type: 'number' | 'date'): boolean {
+  if (value.length === 0) return true;
+  const v = value.trim();
+  if (!v) return true;
+  if (type === 'number') return NUMBER.test(v);
+  const m = DATE.exec(v);
+  if (!m) return false;
+  const y = +m[1];
+  const mo = +m[2];
+  const d = +m[3];
+  if (mo < 1 || mo > 12 || d < 1 || d > DAYS[mo - 1]) return false;
+  if (mo === 2 && d === 29 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) return false;
+  if (m[4] !== undefined && (+m[4] > 23 || +m[5] > 59 || +(m[6] ?? 0) > 59)) return false;
+  return true;
+}

@@ -1,0 +1,180 @@
+// The local two-stage check of a contacts file (spec 000 section 2, Import: "Validation is
+// two-stage. Stage 1 checks file structure… Stage 2 checks rows"), on files in a temp folder.
+import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse/sync';
+import { validateContacts, type ValidateOptions } from '../src/import/validate.js';
+import { Utf8Check } from '../src/import/encoding.js';
+import { SeenEmails } from '../src/import/seen-emails.js';
+import { fitsType } from '../src/import/header.js';
+import { UsageError } from '../src/cli/errors.js';
+import { tempDir } from './helpers/cli.js';
+
+async function check(content: string | Buffer, o: Partial<ValidateOptions> & { chunk?: number } = {}) {
+  const dir = tempDir('mailctl-validate-');
+  const buf = Buffer.isBuffer(content) ? content : Buffer.from(content);
+  const size = o.chunk ?? buf.length;
+  const chunks: Buffer[] = [];
+  for (let i = 0; i < buf.length; i += size) chunks.push(buf.subarray(i, i + size));
+  const result = await validateContacts({
+    input: Readable.from(chunks), source: 'contacts.csv', nameMaxLength: 100,
+    cleanedPath: path.join(dir, 'clean.csv'), rejectsPath: path.join(dir, 'rejects.csv'), ...o,
+  });
+  const cleaned = fs.existsSync(path.join(dir, 'clean.csv')) ? fs.readFileSync(path.join(dir, 'clean.csv'), 'utf8') : undefined;
+  const rejects = result.rejectsPath ? (parse(fs.readFileSync(result.rejectsPath), { relax_column_count: true }) as string[][]) : [];
+  return { result, cleaned, rejects, dir };
+}
+
+async function refusal(content: string | Buffer, o: Partial<ValidateOptions> = {}): Promise<UsageError> {
+  const e = await check(content, o).then(() => undefined, (err) => err);
+  expect(e).toBeInstanceOf(UsageError);
+  return e as UsageError;
+}
+
+describe('stage 2: every kind of bad row goes to the rejects file with its line and reason', () => {
+  it('rejects invalid emails, in-file duplicates (first kept), long names, wrong types and wrong column counts', async () => {
+    const file = [
+      'EMAIL,NAME,AGE,JOINED',
+      'ann@example.com,Ann,30,2024-01-31', // 2 ok
+      'not-an-email,Bob,31,2024-02-01', // 3 invalid email
+      'ANN@Example.com,Ann again,32,2024-02-02', // 4 duplicate of 2
+      `cat@example.com,${'x'.repeat(101)},33,2024-02-03`, // 5 NAME over 100
+      'dan@example.com,Dan,thirty,2024-02-04', // 6 AGE not a number
+      'eve@example.com,Eve,35,2024-02-30', // 7 no such date
+      'fay@example.com,Fay,36', // 8 one column short
+      '  gus@example.com  ,Gus,,', // 9 ok: spaces trimmed, empty values fit any type
+      '',
+    ].join('\n');
+    const { result, cleaned, rejects } = await check(file, { fieldTypes: { AGE: 'number', JOINED: 'date' } });
+    expect(result).toMatchObject({ read: 8, valid: 2, rejected: 6, blank: 0 });
+    expect(result.reasons).toEqual({ 'invalid-email': 1, 'duplicate-email': 1, 'name-too-long': 1, 'field-type': 2, 'column-count': 1 });
+    expect(cleaned).toBe('EMAIL,NAME,AGE,JOINED\nann@example.com,Ann,30,2024-01-31\ngus@example.com,Gus,,\n');
+    expect(rejects[0]).toEqual(['LINE', 'REASON', 'EMAIL', 'NAME', 'AGE', 'JOINED']);
+    expect(rejects.slice(1).map((r) => r[0])).toEqual(['3', '4', '5', '6', '7', '8']);
+    expect(rejects[2][1]).toMatch(/duplicate of line 2/);
+    expect(rejects[3][1]).toMatch(/NAME is 101 characters; the limit is 100/);
+    expect(rejects[6].slice(2)).toEqual(['fay@example.com', 'Fay', '36']); // original columns kept
+  });
+
+  it('keeps the first valid occurrence when an earlier copy was rejected for another reason', async () => {
+    const { result, cleaned } = await check(`EMAIL,NAME\na@example.com,${'n'.repeat(101)}\nA@example.com,ok\n`);
+    expect(result).toMatchObject({ valid: 1, rejected: 1, reasons: { 'name-too-long': 1 } });
+    expect(cleaned).toContain('A@example.com,ok');
+  });
+
+  it('counts NAME length in characters (a 100-character Chinese name fits), and the limit is adjustable', async () => {
+    const name = '中'.repeat(100);
+    expect((await check(`EMAIL,NAME\na@example.com,${name}\n`)).result.valid).toBe(1);
+    expect((await check(`EMAIL,NAME\na@example.com,${name}\n`, { nameMaxLength: 50 })).result.reasons).toEqual({ 'name-too-long': 1 });
+  });
+});
+
+describe('input realities', () => {
+  it('reads a UTF-8 BOM, CRLF line ends, quoted commas/quotes/newlines and blank trailing lines, with true line numbers', async () => {
+    const file = '\ufeffEMAIL,NAME,NOTE\r\n' +
+      'a@example.com,"Lin, Mei","said ""hi""\r\nthen left"\r\n' + // lines 2-3
+      'bad,"x",y\r\n' + // line 4
+      'b@example.com,B,\r\n\r\n\r\n';
+    const { result, cleaned, rejects } = await check(file, { chunk: 7 });
+    expect(result).toMatchObject({ read: 3, valid: 2, rejected: 1, blank: 2 });
+    expect(result.header).toEqual(['EMAIL', 'NAME', 'NOTE']);
+    expect(rejects[1][0]).toBe('4');
+    const back = parse(cleaned!) as string[][];
+    expect(back[1]).toEqual(['a@example.com', 'Lin, Mei', 'said "hi"\r\nthen left']);
+  });
+
+  it('refuses a Big5 file with a sentence naming --encoding big5, and converts it when asked', async () => {
+    // 中文 in Big5 is A4 A4 A4 E5.
+    const big5 = Buffer.concat([Buffer.from('EMAIL,NAME\na@example.com,'), Buffer.from([0xa4, 0xa4, 0xa4, 0xe5]), Buffer.from('\n')]);
+    const e = await refusal(big5);
+    expect(e.message).toMatch(/Big5/);
+    expect(e.hint).toMatch(/--encoding big5/);
+    const { cleaned } = await check(big5, { encoding: 'big5' });
+    expect(cleaned).toBe('EMAIL,NAME\na@example.com,中文\n');
+  });
+
+  it('finds invalid UTF-8 far into the file, not only at the start', async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => `u${i}@example.com,User ${i}`).join('\n');
+    const bad = Buffer.concat([Buffer.from(`EMAIL,NAME\n${rows}\nz@example.com,`), Buffer.from([0xa4, 0xa4, 0xa4, 0xe5]), Buffer.from('\n')]);
+    const e = await refusal(bad, { chunk: 1000 } as never);
+    expect(e.hint).toMatch(/--encoding big5/);
+  });
+
+  it('reads UTF-16LE with a byte-order mark and refuses UTF-16 without one', async () => {
+    const text = 'EMAIL,NAME\r\na@example.com,王小明\r\n';
+    const withBom = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const { cleaned, result } = await check(withBom, { chunk: 3 } as never);
+    expect(result.encoding).toBe('utf16le');
+    expect(cleaned).toBe('EMAIL,NAME\na@example.com,王小明\n');
+    const e = await refusal(Buffer.from(text, 'utf16le'));
+    expect(e.hint).toMatch(/--encoding utf16le/);
+  });
+
+  it('checks UTF-8 split across chunks at every byte boundary', () => {
+    const buf = Buffer.from('ab中文😀x');
+    for (let cut = 1; cut < buf.length; cut++) {
+      const c = new Utf8Check('f');
+      c.push(buf.subarray(0, cut));
+      c.push(buf.subarray(cut));
+      c.end();
+    }
+    const c = new Utf8Check('f');
+    c.push(Buffer.from([0x61, 0xe4, 0xb8]));
+    expect(() => c.end()).toThrow(UsageError); // cut off mid-character at the end of the file
+  });
+});
+
+describe('stage 1: the whole file is refused', () => {
+  it('an empty file', async () => {
+    expect((await refusal('')).message).toMatch(/empty/);
+    expect((await refusal('\n\n')).message).toMatch(/empty/);
+  });
+  it('a header with no rows', async () => {
+    expect((await refusal('EMAIL,NAME\r\n\r\n')).message).toMatch(/no contacts/);
+  });
+  it('no header line, or EMAIL/NAME not first (case-insensitive match accepted)', async () => {
+    expect((await refusal('a@example.com,Ann\n')).message).toMatch(/no header line/);
+    expect((await refusal('NAME,EMAIL\nAnn,a@example.com\n')).message).toMatch(/first column .* "NAME", not EMAIL/);
+    expect((await refusal('EMAIL\na@example.com\n')).message).toMatch(/second column .* must be NAME/);
+    expect((await check('email,name\na@example.com,Ann\n')).result.valid).toBe(1);
+  });
+  it('duplicate column names (case-insensitive), and nothing is left on disk', async () => {
+    const dir = tempDir();
+    const e = await check('EMAIL,NAME,City,CITY\na@example.com,A,x,y\n', { cleanedPath: path.join(dir, 'c.csv'), rejectsPath: path.join(dir, 'r.csv') }).catch((x) => x);
+    expect(e).toBeInstanceOf(UsageError);
+    expect(e.message).toMatch(/duplicate column names: "CITY" \(columns 3 and 4\)/);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+  it('a quoted field that is never closed', async () => {
+    expect((await refusal('EMAIL,NAME\na@example.com,"Ann\nb@example.com,B\n')).message).toMatch(/not valid CSV.*never closed/);
+  });
+});
+
+describe('warnings once, by name', () => {
+  it('reserved columns and unknown custom fields (when types are known); unnamed columns are dropped', async () => {
+    const { result, cleaned } = await check('EMAIL,NAME,PHONE,AGE,Shoe,\na@example.com,A,123,5,42,\n', { fieldTypes: { AGE: 'number' } });
+    expect(result.warnings.join('\n')).toMatch(/Reserved column name PHONE/);
+    expect(result.warnings.join('\n')).toMatch(/Shoe is not among the known custom fields/);
+    expect(result.warnings.join('\n')).toMatch(/Column 6 has no name/);
+    expect(cleaned).toBe('EMAIL,NAME,PHONE,AGE,Shoe\na@example.com,A,123,5,42\n');
+  });
+});
+
+describe('helpers', () => {
+  it('remembers addresses case-insensitively with their first line, across growth', () => {
+    const s = new SeenEmails(16);
+    for (let i = 0; i < 5000; i++) expect(s.firstLine(`user${i}@example.com`, i + 2)).toBe(0);
+    expect(s.firstLine('USER42@EXAMPLE.COM', 9999)).toBe(44);
+    expect(s.size).toBe(5000);
+  });
+  it('date and number custom fields', () => {
+    expect(fitsType('2024-02-29', 'date')).toBe(true);
+    expect(fitsType('2023-02-29', 'date')).toBe(false);
+    expect(fitsType('2024/12/01 09:30', 'date')).toBe(true);
+    expect(fitsType('12/01/2024', 'date')).toBe(false);
+    expect(fitsType('-1.5e3', 'number')).toBe(true);
+    expect(fitsType('1,000', 'number')).toBe(false);
+  });
+});
