@@ -8,7 +8,11 @@ import { register as template } from './template/index.js';
 import { register as config } from './config/index.js';
 import { register as sandbox } from './sandbox/index.js';
 import { register as send } from './send/index.js';
+import { register as webhook } from './webhook/index.js';
+import { register as events } from './events/index.js';
+import { register as sms } from './sms/index.js';
+import { register as domain } from './domain/index.js';
 
 export function registerAll(program: Command, action: ActionFactory): void {
-  for (const register of [groups, template, balance, config, sandbox, send]) register(program, action);
+  for (const register of [groups, template, balance, config, sandbox, send, webhook, events, sms, domain]) register(program, action);
 }

@@ -1,0 +1,17 @@
+import type { Context } from '../../src/cli/context.js';
+import { ServiceError } from '../../src/cli/errors.js';
+import { zoneLines } from '../../src/output/zone.js';
+import { checkDomain } from './common.js';
+
+export async function run(ctx: Context, _opts: unknown, input: string): Promise<void> {
+  const domain = checkDomain(input);
+  const records = await (await ctx.notify()).addDomain(domain);
+  if (ctx.io.json) {
+    ctx.io.printJson({ domain, records });
+    return;
+  }
+  if (!records.length) throw new ServiceError(`The service added ${domain} but returned no DNS records to publish.`, { hint: 'Contact the provider\'s support for the records.' });
+  ctx.io.info(`Publish these DNS records for ${domain}, then run \`mailctl domain verify ${domain}\`:`);
+  ctx.io.out(`; mailctl domain add ${domain}`);
+  for (const l of zoneLines(records, domain)) ctx.io.out(l);
+}

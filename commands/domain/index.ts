@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import type { ActionFactory } from '../../src/cli/main.js';
+
+const NOTE = `
+Based on public material about the service, not on its spec (the spec leaves sender-domain
+settings "not shown"): POST/PUT/DELETE /v1/domains/{domain}.`;
+
+export function register(program: Command, action: ActionFactory): void {
+  const d = program.command('domain').alias('domains').description('sender domains for transactional email (from public material, not the spec)');
+  d.command('add')
+    .description('add a sender domain and print the DNS records to publish')
+    .argument('<domain>')
+    .addHelpText('after', `
+Prints the records as zone-file lines (paste them into the zone, or copy name/type/value into
+your DNS provider's form); --json gives them as the service returned them. Then run
+\`mailctl domain verify <domain>\` once DNS has updated.
+${NOTE}`)
+    .action(action(() => import('./add.js')));
+  d.command('verify').description('ask the service to check the published DNS records').argument('<domain>').addHelpText('after', NOTE).action(action(() => import('./verify.js')));
+  d.command('remove')
+    .alias('rm')
+    .description('remove a sender domain')
+    .argument('<domain>')
+    .option('--yes', 'do not ask for confirmation')
+    .addHelpText('after', NOTE)
+    .action(action(() => import('./remove.js')));
+}

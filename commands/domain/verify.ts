@@ -1,0 +1,23 @@
+import type { Context } from '../../src/cli/context.js';
+import { ServiceError } from '../../src/cli/errors.js';
+import { checkDomain } from './common.js';
+
+export async function run(ctx: Context, _opts: unknown, input: string): Promise<void> {
+  const domain = checkDomain(input);
+  let res: unknown;
+  try {
+    res = await (await ctx.notify()).verifyDomain(domain);
+  } catch (e) {
+    if (e instanceof ServiceError && e.status !== undefined && e.status < 500) {
+      throw new ServiceError(`${domain} is not verified: ${e.message}`, { status: e.status, hint: `Check the records from \`mailctl domain add ${domain}\` are published (DNS can take a while to update), then try again.` });
+    }
+    throw e;
+  }
+  // The response shape is not documented; a body saying success/verified false is a failure.
+  const o = (res ?? {}) as Record<string, unknown>;
+  if (o.success === false || o.verified === false) {
+    throw new ServiceError(`${domain} is not verified yet.`, { body: res, hint: `Check the records from \`mailctl domain add ${domain}\` are published, then try again.` });
+  }
+  if (ctx.io.json) ctx.io.printJson({ domain, verified: true, response: res ?? null });
+  else ctx.io.out(`${ctx.io.paint('green', '✓')} ${domain} is verified; email can be sent from addresses @${domain}.`);
+}

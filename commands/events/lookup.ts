@@ -1,0 +1,96 @@
+// mailctl events: delivery-status lookup for email (GET /v1/events) or SMS (GET /v1/sms/events).
+import type { Context } from '../../src/cli/context.js';
+import { UsageError } from '../../src/cli/errors.js';
+import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
+import { printList, type Column } from '../../src/output/format.js';
+import { checkCountryCode } from '../../src/send/sms-rules.js';
+import { EMAIL_STATUSES, parseStatuses, parseTime, SMS_STATUSES } from './query.js';
+import { toCsv } from './csv.js';
+
+interface Opts {
+  sms?: boolean;
+  id?: string;
+  recipient?: string;
+  countryCode?: string;
+  from?: string;
+  to?: string;
+  status?: string;
+  csv?: boolean;
+}
+
+/** Spec section 8: SMS lookup covers only the last 30 days and returns at most the first 50 rows. */
+const SMS_WINDOW_DAYS = 30;
+const SMS_ROW_CAP = 50;
+
+export async function run(ctx: Context, opts: Opts): Promise<void> {
+  if (opts.csv && ctx.io.json) throw new UsageError('--csv and --json are two different outputs; choose one.');
+  const now = ctx.clock.now();
+  const from = opts.from === undefined ? undefined : parseTime(opts.from, '--from', now);
+  const to = opts.to === undefined ? undefined : parseTime(opts.to, '--to', now, true);
+  if (from && to && from > to) throw new UsageError(`--from (${from}) is later than --to (${to}).`);
+  const client = await ctx.notify();
+
+  if (!opts.sms) {
+    if (opts.countryCode !== undefined) throw new UsageError('--country-code is for SMS lookups; add --sms.');
+    const status = opts.status === undefined ? undefined : parseStatuses(opts.status, EMAIL_STATUSES, false);
+    const logs = await client.emailEvents({ id: opts.id, recipient: opts.recipient, from, to, status });
+    return output(ctx, opts, logs, EMAIL_COLUMNS);
+  }
+
+  if (!opts.id && !(opts.recipient && opts.countryCode)) {
+    throw new UsageError('An SMS lookup needs --id, or --recipient with --country-code.', 'For example: mailctl events --sms --recipient 0912345678 --country-code 886');
+  }
+  let cc: string | undefined;
+  if (opts.countryCode !== undefined) {
+    const c = checkCountryCode(opts.countryCode);
+    if ('error' in c) throw new UsageError(`--country-code: ${c.error}.`);
+    cc = c.code;
+  }
+  if (opts.id && opts.recipient) ctx.io.warn('Both --id and --recipient given: the service uses --id.');
+  const status = opts.status === undefined ? undefined : parseStatuses(opts.status, SMS_STATUSES, true);
+  if (from && Date.parse(from) < now - SMS_WINDOW_DAYS * 86_400_000) {
+    ctx.io.warn(`The service keeps SMS events for the last ${SMS_WINDOW_DAYS} days only; nothing before ${new Date(now - SMS_WINDOW_DAYS * 86_400_000).toISOString().slice(0, 10)} is returned.`);
+  }
+  const logs = await client.smsEvents({ id: opts.id, recipient: opts.id ? undefined : opts.recipient, country_code: opts.id ? undefined : cc, from, to, status });
+  if (logs.length >= SMS_ROW_CAP) {
+    ctx.io.warn(`The service returns at most the first ${SMS_ROW_CAP} rows, and this lookup hit that cap: there may be more. Narrow it with --from/--to or --status.`);
+  }
+  return output(ctx, opts, logs, SMS_COLUMNS);
+}
+
+async function output<T>(ctx: Context, opts: Opts, rows: T[], columns: Array<Column<T> & { csv?: (r: T) => unknown }>): Promise<void> {
+  if (opts.csv) {
+    ctx.io.stdout.write(toCsv(columns.map((c) => c.header.toLowerCase().replace(/ /g, '_')), rows.map((r) => columns.map((c) => (c.csv ?? c.value)(r)))));
+    return;
+  }
+  if (!rows.length && !ctx.io.json) {
+    ctx.io.info('No events matched.');
+    return;
+  }
+  await printList(ctx.io, rows, columns, { logs: rows });
+}
+
+function detail(raw: Record<string, unknown> | undefined): string {
+  if (!raw) return '';
+  const parts: string[] = [];
+  for (const k of ['type', 'code', 'reason', 'linkUrl', 'point', 'srcaddr']) if (raw[k] !== undefined && raw[k] !== '') parts.push(k === 'type' ? (String(raw[k]) === '1' ? 'permanent' : 'temporary') : String(raw[k]));
+  return parts.join(' ');
+}
+
+const EMAIL_COLUMNS: Array<Column<EmailEvent> & { csv?: (r: EmailEvent) => unknown }> = [
+  { header: 'TIME', value: (e) => e.eventTime, date: true, csv: (e) => e.eventTime },
+  { header: 'STATUS', value: (e) => e.status },
+  { header: 'MESSAGE ID', value: (e) => e.messageId },
+  { header: 'RECIPIENT', value: (e) => e.mail?.to ?? e.mail?.recipient },
+  { header: 'SUBJECT', value: (e) => e.mail?.subject },
+  { header: 'DETAIL', value: (e) => detail(e.rawEvent) },
+];
+
+const SMS_COLUMNS: Array<Column<SmsEvent> & { csv?: (r: SmsEvent) => unknown }> = [
+  { header: 'TIME', value: (e) => e.eventTime, date: true, csv: (e) => e.eventTime },
+  { header: 'STATUS', value: (e) => e.status },
+  { header: 'MESSAGE ID', value: (e) => e.messageId },
+  { header: 'RECIPIENT', value: (e) => e.recipient ?? (e.countryCode ? `+${e.countryCode} ${e.address ?? ''}` : e.address) },
+  { header: 'CONTENT', value: (e) => e.content },
+  { header: 'DETAIL', value: (e) => detail(e.rawEvent) },
+];

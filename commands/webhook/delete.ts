@@ -1,0 +1,27 @@
+import type { Context } from '../../src/cli/context.js';
+import { ServiceError } from '../../src/cli/errors.js';
+import { parseWebhookType, typeName } from '../../src/webhook/types.js';
+
+export async function run(ctx: Context, opts: { sms?: boolean; yes?: boolean }, typeArg: string): Promise<void> {
+  const sms = !!opts.sms;
+  const type = parseWebhookType(typeArg, sms);
+  const what = `the ${sms ? 'SMS' : 'email'} ${typeName(type, sms)} webhook (type ${type})`;
+  if (!opts.yes) {
+    ctx.requirePrompt(`Deleting ${what}`, '--yes');
+    if (!(await ctx.prompter.confirm(`Delete ${what}? Events of this type will no longer be delivered.`, false))) {
+      ctx.io.info('Nothing deleted.');
+      return;
+    }
+  }
+  try {
+    await (await ctx.notify()).deleteWebhook(type, sms);
+  } catch (e) {
+    // Spec: deletion failure is 500 {success: false}, with no reason given.
+    if (e instanceof ServiceError && e.status === 500) {
+      throw new ServiceError(`The service could not delete ${what}.`, { status: 500, hint: `Check that it is registered: mailctl webhook list${sms ? ' --sms' : ''}` });
+    }
+    throw e;
+  }
+  if (ctx.io.json) ctx.io.printJson({ success: true, channel: sms ? 'sms' : 'email', type, event: typeName(type, sms) });
+  else ctx.io.out(`${ctx.io.paint('green', '✓')} Deleted ${what}`);
+}

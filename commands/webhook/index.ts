@@ -1,0 +1,46 @@
+import type { Command } from 'commander';
+import type { ActionFactory } from '../../src/cli/main.js';
+
+const TYPES = 'email: delivery (3), open (4), click (5), bounce (6), complaint (7); with --sms: delivery (3), bounce (6)';
+
+export function register(program: Command, action: ActionFactory): void {
+  const w = program.command('webhook').alias('webhooks').description('register, receive and verify notification-service webhooks');
+  w.command('list').alias('ls').description('list registered webhooks').option('--sms', 'the SMS webhooks').action(action(() => import('./list.js')));
+  w.command('set')
+    .description('register (or replace) the webhook of one event type')
+    .argument('<type>', TYPES)
+    .argument('<url>', 'where the service POSTs the events')
+    .option('--sms', 'an SMS webhook (delivery or bounce only)')
+    .action(action(() => import('./set.js')));
+  w.command('delete')
+    .description('remove the webhook of one event type')
+    .argument('<type>', TYPES)
+    .option('--sms', 'an SMS webhook (delivery or bounce only)')
+    .option('--yes', 'do not ask for confirmation')
+    .action(action(() => import('./delete.js')));
+  w.command('verify')
+    .description('check a webhook payload against its signature (exit 0 valid, 1 invalid)')
+    .argument('[payload]', 'the request body as received: a file, or "-"/nothing for stdin')
+    .requiredOption('--signature <hex>', 'the x-service-signature (or x-surenotify-signature) header value')
+    .addHelpText('after', `
+The signature is the hex HMAC-SHA256 of the message id (mail.id or sms_data.id) followed by the
+event name (event, or eventType), keyed with the notification-service key of the profile.`)
+    .action(action(() => import('./verify.js')));
+  w.command('listen')
+    .description('receive webhooks locally: verify, store as JSONL, optionally forward')
+    .option('--port <n>', 'port to listen on (default 8787; 0 picks a free one)')
+    .option('--host <address>', 'address to listen on (default 127.0.0.1)')
+    .option('--out <file>', 'JSONL file the verified events are appended to (default ./webhook-events.jsonl)')
+    .option('--forward <url>', 're-post each verified event (same body and signature header) to a local app')
+    .option('--max-body <bytes>', 'largest body accepted; bigger ones get 413 (default 1048576)')
+    .addHelpText('after', `
+Requests without a valid signature get 401 and are not stored. Each stored event is on disk
+(fsync'd) before the 200 goes back; the file is only ever appended to.
+
+The service must reach the listener from the internet. Tunnels are not part of mailctl; start
+one next to it and register the tunnel's public https URL, for example:
+  mailctl webhook listen --port 8787 --forward http://127.0.0.1:3000/hooks
+  cloudflared tunnel --url http://127.0.0.1:8787      (or: ngrok http 8787)
+  mailctl webhook set delivery https://<your-tunnel-host>/`)
+    .action(action(() => import('./listen.js')));
+}

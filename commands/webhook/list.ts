@@ -1,0 +1,21 @@
+import type { Context } from '../../src/cli/context.js';
+import type { Webhook } from '../../src/api/notify-types.js';
+import { printList, type Column } from '../../src/output/format.js';
+import { typeName } from '../../src/webhook/types.js';
+
+export async function run(ctx: Context, opts: { sms?: boolean }): Promise<void> {
+  const sms = !!opts.sms;
+  const hooks = await (await ctx.notify()).listWebhooks(sms);
+  const columns: Column<Webhook>[] = [
+    { header: 'TYPE', value: (w) => w.type },
+    { header: 'EVENT', value: (w) => typeName(w.type, sms) },
+    { header: 'URL', value: (w) => w.url },
+    { header: 'DOMAIN', value: (w) => w.domain },
+    { header: 'CREATED', value: (w) => w.createDate, date: true },
+  ];
+  if (!hooks.length && !ctx.io.json) {
+    ctx.io.info(`No ${sms ? 'SMS ' : 'email '}webhooks are registered. Add one with \`mailctl webhook set${sms ? ' --sms' : ''} delivery https://…\`.`);
+    return;
+  }
+  await printList(ctx.io, hooks, columns);
+}

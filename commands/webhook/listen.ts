@@ -1,0 +1,73 @@
+// mailctl webhook listen: a local receiver for signed webhook calls, until Ctrl-C.
+import path from 'node:path';
+import type { Context } from '../../src/cli/context.js';
+import { UsageError } from '../../src/cli/errors.js';
+import { parseWhole } from '../../src/cli/parse.js';
+import { DEFAULT_MAX_BODY, startListener, type StoredEvent } from '../../src/webhook/listener.js';
+import { isLocalHost } from '../../src/webhook/types.js';
+
+interface Opts {
+  port?: string;
+  host?: string;
+  out?: string;
+  forward?: string;
+  maxBody?: string;
+}
+
+export const DEFAULT_PORT = 8787;
+
+export async function run(ctx: Context, opts: Opts): Promise<void> {
+  const port = opts.port === undefined ? DEFAULT_PORT : parseWhole(opts.port, '--port', 0, 65535);
+  const maxBody = opts.maxBody === undefined ? DEFAULT_MAX_BODY : parseWhole(opts.maxBody, '--max-body', 1024);
+  const host = opts.host ?? '127.0.0.1';
+  if (!isLocalHost(host)) ctx.io.warn(`Listening on ${host} exposes the listener beyond this machine.`);
+  if (opts.forward !== undefined) {
+    let u: URL | undefined;
+    try {
+      u = new URL(opts.forward);
+    } catch {
+      /* below */
+    }
+    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new UsageError(`--forward "${opts.forward}" is not an http(s) URL.`, 'For example: --forward http://127.0.0.1:3000/hooks/mail');
+  }
+  const outFile = path.resolve(opts.out ?? 'webhook-events.jsonl');
+  const key = await ctx.apiKey('notify');
+  const io = ctx.io;
+
+  let listener;
+  try {
+    listener = await startListener({
+      host, port, key, outFile, maxBody, forward: opts.forward, fetch: await ctx.transport(), now: () => ctx.clock.now(),
+      onEvent: (e) => {
+        if (!io.json) io.out(line(e));
+      },
+      onReject: (status, reason) => io.warn(`rejected (${status}): ${reason}`),
+      onForward: (ok, detail) => {
+        if (!ok) io.warn(`forward to ${opts.forward} failed: ${detail}`);
+      },
+    });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} on ${host} is already in use.`, 'Choose another with --port (0 picks a free one).');
+    if (code === 'EACCES' || code === 'EPERM') throw new UsageError(`Cannot open ${opts.out ?? 'the events file'} or port ${port}: ${(e as Error).message}.`);
+    throw e;
+  }
+  io.info(`Listening on ${listener.url} — events go to ${outFile}${opts.forward ? ` and are forwarded to ${opts.forward}` : ''}. Ctrl-C stops.`);
+
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) return resolve();
+    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await listener.close();
+  const s = listener.stats;
+  if (io.json) io.printJson({ url: listener.url, out: outFile, ...s });
+  else io.info(`Stopped. ${s.stored} event${s.stored === 1 ? '' : 's'} stored in ${outFile}, ${s.rejected} rejected${opts.forward ? `, ${s.forwarded} forwarded, ${s.forwardFailed} not forwarded` : ''}.`);
+}
+
+function line(e: StoredEvent): string {
+  const p = (e.payload ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const who = e.channel === 'sms' ? p.sms_data?.recipient ?? p.sms_data?.address : p.mail?.to;
+  const detail = p[e.event] as Record<string, unknown> | undefined;
+  const extra = e.event === 'bounce' ? detail?.reason : e.event === 'click' ? detail?.link_url : undefined;
+  return [e.receivedAt, e.channel ?? '', e.event, e.id, who ?? '', extra ?? ''].map((v) => String(v).replace(/[\t\r\n]+/g, ' ')).join('\t');
+}

@@ -1,0 +1,23 @@
+import type { Context } from '../../src/cli/context.js';
+import { UsageError } from '../../src/cli/errors.js';
+import { isLocalHost, parseWebhookType, typeName } from '../../src/webhook/types.js';
+
+export async function run(ctx: Context, opts: { sms?: boolean }, typeArg: string, url: string): Promise<void> {
+  const sms = !!opts.sms;
+  const type = parseWebhookType(typeArg, sms);
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new UsageError(`"${url}" is not a URL.`, 'Give the full address the service should POST to, e.g. https://example.com/hooks/mail.');
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new UsageError(`The webhook URL must start with https:// or http://; got "${url}".`);
+  if (isLocalHost(u.hostname)) {
+    ctx.io.warn(`${u.hostname} is not reachable from the internet, so the service cannot deliver to it. For a local listener, register a tunnel's public URL instead (see \`mailctl webhook listen --help\`).`);
+  }
+  // Upsert by type (spec section 4): setting a type again replaces its URL.
+  await (await ctx.notify()).setWebhook(type, url, sms);
+  const event = typeName(type, sms);
+  if (ctx.io.json) ctx.io.printJson({ success: true, channel: sms ? 'sms' : 'email', type, event, url });
+  else ctx.io.out(`${ctx.io.paint('green', '✓')} ${sms ? 'SMS' : 'Email'} ${event} events (type ${type}) now go to ${url}`);
+}

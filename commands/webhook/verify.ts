@@ -1,0 +1,42 @@
+// mailctl webhook verify: is this payload signed with our notification key?
+import fs from 'node:fs';
+import type { Context } from '../../src/cli/context.js';
+import { SilentExit, UsageError } from '../../src/cli/errors.js';
+import { readAll } from '../../src/cli/stdin.js';
+import { verifyPayload } from '../../src/webhook/signature.js';
+
+export async function run(ctx: Context, opts: { signature?: string }, file?: string): Promise<void> {
+  if (opts.signature === undefined) throw new UsageError('No signature to check.', 'Pass the x-service-signature (or x-surenotify-signature) header value with --signature HEX.');
+  let body: string;
+  if (file === undefined || file === '-') {
+    if (file === undefined && ctx.io.stdinTTY) throw new UsageError('No payload.', 'Give the payload file, or pipe it in: mailctl webhook verify --signature HEX < payload.json');
+    body = await readAll(ctx.io.stdin);
+  } else {
+    try {
+      body = fs.readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new UsageError((e as NodeJS.ErrnoException).code === 'ENOENT' ? `The payload file ${file} does not exist.` : `Cannot read ${file}: ${(e as Error).message}.`);
+    }
+  }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(body);
+  } catch {
+    throw new UsageError('The payload is not JSON.', 'Give the request body exactly as the webhook received it.');
+  }
+  const key = await ctx.apiKey('notify');
+  const v = verifyPayload(key, payload, opts.signature);
+  if (ctx.io.json) {
+    ctx.io.printJson(v.valid
+      ? { valid: true, id: v.id, event: v.event, idField: v.fields.idField, eventField: v.fields.eventField }
+      : { valid: false, reason: v.reason, causes: v.causes, id: v.fields.id, event: v.fields.event });
+  } else if (v.valid) {
+    ctx.io.out('valid');
+    ctx.io.info(`${ctx.io.paint('green', '✓')} Signed with this profile's notification key: ${v.fields.idField}=${v.id}, ${v.fields.eventField}=${v.event}.`);
+  } else {
+    ctx.io.out('invalid');
+    ctx.io.error(`${ctx.io.paint('red', '✗')} Invalid: ${v.reason}. Usual causes:`);
+    for (const c of v.causes) ctx.io.error(`  - ${c}`);
+  }
+  if (!v.valid) throw new SilentExit(1);
+}
