@@ -1,0 +1,143 @@
+// mailctl send (email): batching, the {{variable}} checks that stop a run before any request,
+// per-recipient failures and exit codes, --dry-run — against the sandbox over loopback.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
+
+const sb = useSandbox();
+const FROM = ['--from', 'noreply@example.com'];
+
+function csv(prefix: string, n: number, extra = ''): string {
+  const file = path.join(tempDir('mailctl-send-'), 'people.csv');
+  const rows = Array.from({ length: n }, (_, i) => `${prefix}${i}.quiet@example.com,Person ${i},C${i}${extra}`);
+  fs.writeFileSync(file, ['address,name,code', ...rows].join('\n'));
+  return file;
+}
+
+const sends = (prefix: string) => sb.get().sandbox.requests('notify').filter((r) => r.method === 'POST' && r.path === '/v1/messages' && (JSON.stringify(r.body) ?? '').includes(prefix));
+
+describe('mailctl send (email)', () => {
+  it('CI smoke step: one recipient from flags, message id on stdout, exit 0', async () => {
+    const r = await runCli(['send', '--to', 'ci-smoke@example.com', '--subject', 'smoke', '--html', '<p>ok</p>', ...FROM], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    const [address, status, id] = r.stdout.trim().split('\t');
+    expect([address, status]).toEqual(['ci-smoke@example.com', 'sent']);
+    const req = sends('ci-smoke@')[0];
+    expect(req.body).toEqual({ subject: 'smoke', fromAddress: 'noreply@example.com', content: '<p>ok</p>', recipients: [{ address: 'ci-smoke@example.com' }] });
+    expect(req.status).toBe(200);
+    expect(Object.values(sb.get().sandbox.state.notify.messages).some((m) => m.id === id)).toBe(true);
+  });
+
+  it('250 recipients go out as 3 requests of at most 100 ("at most 100 per request"), each recipient once', async () => {
+    const r = await runCli(['send', '--recipients', csv('b250-', 250), '--subject', 'Hi {{name}}', '--html', '<p>{{code}}</p>', ...FROM, '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    const reqs = sends('b250-');
+    expect(reqs.map((q) => (q.body as { recipients: unknown[] }).recipients.length).sort()).toEqual([100, 100, 50]);
+    const addrs = reqs.flatMap((q) => (q.body as { recipients: Array<{ address: string }> }).recipients.map((x) => x.address));
+    expect(new Set(addrs).size).toBe(250);
+    const first = (reqs[0].body as { recipients: Array<Record<string, unknown>> }).recipients.find((x) => x.address === 'b250-0.quiet@example.com');
+    // The CSV's name column is the recipient's name and, because the subject uses {{name}}, its variable too.
+    if (first) expect(first).toEqual({ name: 'Person 0', address: 'b250-0.quiet@example.com', variables: { code: 'C0', name: 'Person 0' } });
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ total: 250, sent: 250, failed: 0, notSent: 0, unsettled: 0 });
+    expect(out.requestIds).toHaveLength(3);
+    expect(out.recipients.every((x: { messageId?: string }) => typeof x.messageId === 'string')).toBe(true);
+  });
+
+  it('a recipient without a value for a {{variable}} stops the run before any request (exit 2), naming who misses what', async () => {
+    const file = path.join(tempDir(), 'r.csv');
+    fs.writeFileSync(file, 'email,code,city\nmiss-a@example.com,A1,Taipei\nmiss-b@example.com,,Tainan\nmiss-c@example.com,C3,\n');
+    const before = sb.get().sandbox.requests('notify').length;
+    const r = await runCli(['send', '--recipients', file, '--subject', 'Code {{code}}', '--html', '<p>{{ city }}</p>', ...FROM], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('2 recipients have no value');
+    expect(r.stderr).toContain('miss-b@example.com (code)');
+    expect(r.stderr).toContain('miss-c@example.com (city)');
+    expect(r.stderr).toContain('--allow-missing');
+    expect(sb.get().sandbox.requests('notify').length).toBe(before);
+    // …and --allow-missing sends anyway, with a warning.
+    const ok = await runCli(['send', '--recipients', file, '--subject', 'Code {{code}}', '--html', '<p>{{ city }}</p>', ...FROM, '--allow-missing'], { sandbox: sb.get() });
+    expect(ok.exitCode).toBe(0);
+    expect(ok.stderr).toContain('Sending anyway');
+  });
+
+  it('refuses a value over 100 characters and an invalid {{#name}} before sending; warns about ${FIELD} and leading digits', async () => {
+    const before = sb.get().sandbox.requests('notify').length;
+    const long = await runCli(['send', '--to', 'v@example.com', '--var', `code=${'x'.repeat(101)}`, '--subject', 's', '--html', '{{code}}', ...FROM], { sandbox: sb.get() });
+    expect(long.exitCode).toBe(2);
+    expect(long.stderr).toMatch(/100 characters.*v@example\.com code \(101\)/);
+    const bad = await runCli(['send', '--to', 'v@example.com', '--subject', '{{#subject}}', '--html', 'x', ...FROM], { sandbox: sb.get() });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('{{#subject}}');
+    expect(sb.get().sandbox.requests('notify').length).toBe(before);
+    const warn = await runCli(['send', '--to', 'warn-v@example.com', '--var', 'code=042917', '--subject', 'Hi ${NAME}', '--html', '{{code}}', ...FROM], { sandbox: sb.get() });
+    expect(warn.exitCode).toBe(0);
+    expect(warn.stderr).toContain("${NAME} — that is the campaign service's syntax");
+    expect(warn.stderr).toContain('must not start with a digit');
+  });
+
+  it('refuses a bad address before any request, with its row', async () => {
+    const file = path.join(tempDir(), 'r.csv');
+    fs.writeFileSync(file, 'address\nok@example.com\nnot-an-address\n');
+    const r = await runCli(['send', '--recipients', file, '--subject', 's', '--html', 'x', ...FROM], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('row 3: "not-an-address" is not an email address');
+  });
+
+  it('per-recipient failures are listed with the service\'s reason and exit 5; all failed exits 1', async () => {
+    const file = path.join(tempDir(), 'r.json');
+    fs.writeFileSync(file, JSON.stringify([{ address: 'pf-ok@example.com' }, { address: 'pf-bad@example.com' }]));
+    const reason = 'Invalid: the value of recipient variables should under 100 characters';
+    sb.get().sandbox.injectFault({ kind: 'status', status: 200, body: { id: 'req-x', success: [{ id: 'm-1', address: 'pf-ok@example.com' }], failure: { 'pf-bad@example.com': reason } }, match: { service: 'notify', path: '/v1/messages' } });
+    const r = await runCli(['send', '--recipients', file, '--subject', 's', '--html', 'x', ...FROM], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(5);
+    expect(r.stdout).toContain('pf-ok@example.com\tsent\tm-1\t');
+    expect(r.stdout).toContain(`pf-bad@example.com\tfailed\t\t${reason}`);
+    expect(r.stderr).toContain('1 of 2 recipients were accepted; 1 failed');
+
+    sb.get().sandbox.injectFault({ kind: 'status', status: 200, body: { id: 'req-y', success: [], failure: { 'pf-ok@example.com': 'Invalid: address is not a valid email format', 'pf-bad@example.com': reason } }, match: { service: 'notify', path: '/v1/messages' } });
+    const none = await runCli(['send', '--recipients', file, '--subject', 's', '--html', 'x', ...FROM, '--json'], { sandbox: sb.get() });
+    expect(none.exitCode).toBe(1);
+    const doc = JSON.parse(none.stdout);
+    expect(doc.recipients).toEqual([
+      { address: 'pf-ok@example.com', status: 'failed', reason: 'Invalid: address is not a valid email format' },
+      { address: 'pf-bad@example.com', status: 'failed', reason },
+    ]);
+  });
+
+  it('a request refused as a whole (unverified sender domain) exits 1 with the service\'s words', async () => {
+    const r = await runCli(['send', '--to', 'x@example.com', '--subject', 's', '--html', 'x', '--from', 'news@unverified.example.net'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/unverified\.example\.net is not verified/);
+    expect(r.stdout).toMatch(/^x@example\.com\tnot sent\t\t.*not verified/);
+    expect(r.stderr).toContain('--resume'); // once the domain is verified, the same send can continue
+  });
+
+  it('--dry-run prints every request with the key masked and sends nothing', async () => {
+    const before = sb.get().sandbox.requests('notify').length;
+    const r = await runCli(['send', '--recipients', csv('dry-', 150), '--subject', 'Hi', '--html', '<p>{{code}}</p>', ...FROM, '--dry-run', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.dryRun).toBe(true);
+    expect(doc.requests).toHaveLength(2);
+    expect(doc.requests[0]).toMatchObject({ method: 'POST', url: `${sb.get().notifyUrl}/v1/messages` });
+    expect(doc.requests[1].body.recipients).toHaveLength(50);
+    expect(r.stdout).not.toContain(SANDBOX_KEYS.notify);
+    expect(sb.get().sandbox.requests('notify').length).toBe(before);
+  });
+
+  it('takes the sender from the profile when --from is absent, and says how to set one when there is none', async () => {
+    const none = await runCli(['send', '--to', 'x@example.com', '--subject', 's', '--html', 'x'], { sandbox: sb.get() });
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain('mailctl config set from-address');
+    const dir = tempDir();
+    await runCli(['config', 'set', 'from-address', 'noreply@example.com'], { configDir: dir });
+    await runCli(['config', 'set', 'from-name', 'Acme'], { configDir: dir });
+    const r = await runCli(['send', '--to', 'prof@example.com', '--subject', 's', '--html', 'x'], { sandbox: sb.get(), configDir: dir });
+    expect(r.exitCode).toBe(0);
+    expect(sends('prof@')[0].body).toMatchObject({ fromAddress: 'noreply@example.com', fromName: 'Acme' });
+  });
+});

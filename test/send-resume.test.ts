@@ -1,0 +1,176 @@
+// `mailctl send --resume`: a journal left by a run that died at each step — before a batch was
+// sent, while it was in flight, after the service took it but before the answer was recorded —
+// is replayed so that nobody gets the message twice. Crashes are simulated by writing the
+// journal states a dead run leaves, and by faults ('hang', 'drop') injected into the sandbox.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
+import type { JournalRecord, PlanRecord, WireRecipient } from '../src/send/journal.js';
+
+const sb = useSandbox();
+
+const MESSAGE = { subject: 'Order {{code}}', fromAddress: 'noreply@example.com', content: '<p>{{code}}</p>' };
+
+function plan(prefix: string, n: number): PlanRecord {
+  const recipients = Array.from({ length: n }, (_, i) => ({ address: `${prefix}${i}.quiet@example.com`, variables: { code: `C${i}` } }));
+  return { t: 'plan', v: 1, kind: 'email', createdAt: new Date().toISOString(), batchSize: 100, message: MESSAGE, recipients };
+}
+
+function writeJournal(records: JournalRecord[], tail = ''): string {
+  const file = path.join(tempDir('mailctl-journal-'), 'send.jsonl');
+  fs.writeFileSync(file, records.map((r) => JSON.stringify(r) + '\n').join('') + tail);
+  return file;
+}
+
+/** What a run that died right after the service answered would have sent. */
+async function postDirect(recipients: WireRecipient[]): Promise<{ id: string; success: Array<{ id: string; address: string }> }> {
+  const res = await fetch(`${sb.get().notifyUrl}/v1/messages`, { method: 'POST', headers: { 'x-api-key': SANDBOX_KEYS.notify, 'content-type': 'application/json' }, body: JSON.stringify({ ...MESSAGE, recipients }) });
+  expect(res.status).toBe(200);
+  return res.json() as never;
+}
+
+/** Accepted messages per address, from the sandbox's own records. */
+function timesSent(prefix: string): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const msg of Object.values(sb.get().sandbox.state.notify.messages)) if (msg.channel === 'email' && msg.address.startsWith(prefix)) m.set(msg.address, (m.get(msg.address) ?? 0) + 1);
+  return m;
+}
+
+function expectEachOnce(prefix: string, n: number): void {
+  const m = timesSent(prefix);
+  expect(m.size).toBe(n);
+  expect([...m.values()].filter((c) => c !== 1)).toEqual([]);
+}
+
+const posts = (prefix: string) => sb.get().sandbox.requests('notify').filter((r) => r.method === 'POST' && r.path === '/v1/messages' && (JSON.stringify(r.body) ?? '').includes(prefix));
+
+describe('send --resume', () => {
+  it('killed between batches (batch 1 answered and recorded): sends only batches 2 and 3', async () => {
+    const p = plan('kb-', 250);
+    const first = p.recipients.slice(0, 100);
+    const res = await postDirect(first);
+    const success = Object.fromEntries(res.success.map((s) => [s.address.toLowerCase(), s.id]));
+    const file = writeJournal([p, { t: 'intent', b: '1', keys: first.map((r) => r.address), at: new Date().toISOString() }, { t: 'result', b: '1', at: new Date().toISOString(), requestId: res.id, success, failure: {} }]);
+    const before = posts('kb-').length;
+    const r = await runCli(['send', '--resume', file, '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    const resumed = posts('kb-').slice(before);
+    expect(resumed.map((q) => (q.body as { recipients: unknown[] }).recipients.length).sort()).toEqual([100, 50]);
+    expectEachOnce('kb-', 250);
+    expect(JSON.parse(r.stdout)).toMatchObject({ total: 250, sent: 250 });
+    // Done: a further resume sends nothing.
+    const again = await runCli(['send', '--resume', file], { sandbox: sb.get() });
+    expect(again.exitCode).toBe(0);
+    expect(again.stderr).toContain('nothing to do');
+    expect(posts('kb-').length).toBe(before + 2);
+  });
+
+  it('killed after the service took a batch but before its answer was recorded: the event lookup proves it was sent', async () => {
+    const p = plan('ks-', 250);
+    const first = p.recipients.slice(0, 100);
+    const file = writeJournal([p, { t: 'intent', b: '1', keys: first.map((r) => r.address), at: new Date().toISOString() }]);
+    const res = await postDirect(first); // the request that was in flight when the run died
+    const before = posts('ks-').length;
+    const r = await runCli(['send', '--resume', file, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('Checking 100 recipients in doubt against the event log');
+    const resumedAddrs = posts('ks-').slice(before).flatMap((q) => (q.body as { recipients: Array<{ address: string }> }).recipients.map((x) => x.address));
+    expect(resumedAddrs).toHaveLength(150);
+    expect(resumedAddrs.some((a) => first.some((f) => f.address === a))).toBe(false);
+    expectEachOnce('ks-', 250);
+    // The message ids reported for batch 1 are the ones the service gave out, found through the lookup.
+    const doc = JSON.parse(r.stdout);
+    const ids = new Map(doc.recipients.map((x: { address: string; messageId: string }) => [x.address, x.messageId]));
+    for (const s of res.success) expect(ids.get(s.address)).toBe(s.id);
+    expect(sb.get().sandbox.requests('notify').some((q) => q.method === 'GET' && q.path === '/v1/events' && q.query.recipient === first[0].address)).toBe(true);
+  });
+
+  it('killed while a request was in flight that never arrived: reported as in doubt until --settle-after has passed, then sent once', async () => {
+    const dir = tempDir();
+    const journal = path.join(dir, 'j.jsonl');
+    const file = path.join(dir, 'r.csv');
+    fs.writeFileSync(file, ['address,code', ...Array.from({ length: 250 }, (_, i) => `kf-${i}.quiet@example.com,C${i}`)].join('\n'));
+    sb.get().sandbox.injectFault({ kind: 'hang', match: { service: 'notify', method: 'POST', path: '/v1/messages' } });
+    const ac = new AbortController();
+    const watch = setInterval(() => {
+      if (sb.get().sandbox.requests('notify').some((q) => q.status === -1 && q.path === '/v1/messages')) ac.abort();
+    }, 5);
+    const killed = await runCli(['send', '--recipients', file, '--subject', MESSAGE.subject, '--html', MESSAGE.content, '--from', MESSAGE.fromAddress, '--journal', journal, '--concurrency', '1'], { sandbox: sb.get(), signal: ac.signal });
+    clearInterval(watch);
+    expect(killed.exitCode).toBe(130);
+    expect(killed.stderr).toContain(`mailctl send --resume ${journal}`);
+    expect(timesSent('kf-').size).toBe(0);
+
+    // Too early to tell: batch 1 stays in doubt (reported, not sent); batches 2 and 3 go out.
+    const early = await runCli(['send', '--resume', journal, '--json'], { sandbox: sb.get() });
+    expect(early.exitCode).toBe(5);
+    expect(JSON.parse(early.stdout)).toMatchObject({ total: 250, sent: 150, unsettled: 100, notSent: 0 });
+    expect(JSON.parse(early.stdout).recipients[0].reason).toMatch(/no event yet/);
+    expect(timesSent('kf-').size).toBe(150);
+
+    const late = await runCli(['send', '--resume', journal, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+    expect(late.exitCode).toBe(0);
+    expectEachOnce('kf-', 250);
+  });
+
+  it('a dropped connection mid-run leaves its batch in doubt (exit 5); the resume settles and sends it once', async () => {
+    const dir = tempDir();
+    const journal = path.join(dir, 'j.jsonl');
+    const file = path.join(dir, 'r.json');
+    fs.writeFileSync(file, JSON.stringify(Array.from({ length: 120 }, (_, i) => ({ address: `kd-${i}.quiet@example.com`, variables: { code: `C${i}` } }))));
+    sb.get().sandbox.injectFault({ kind: 'drop', match: { service: 'notify', method: 'POST', path: '/v1/messages' } });
+    const r = await runCli(['send', '--recipients', file, '--subject', MESSAGE.subject, '--html', MESSAGE.content, '--from', MESSAGE.fromAddress, '--journal', journal, '--concurrency', '1'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(5);
+    expect(r.stdout).toMatch(/kd-0\.quiet@example\.com\tunsettled/);
+    expect(r.stderr).toContain('--resume');
+    const resumed = await runCli(['send', '--resume', journal, '--settle-after', '0s'], { sandbox: sb.get() });
+    expect(resumed.exitCode).toBe(0);
+    expectEachOnce('kd-', 120);
+  });
+
+  it('a journal whose last line was cut short by the kill is still used; the torn line is ignored', async () => {
+    const p = plan('kt-', 150);
+    const first = p.recipients.slice(0, 100);
+    const res = await postDirect(first);
+    const success = Object.fromEntries(res.success.map((s) => [s.address.toLowerCase(), s.id]));
+    const file = writeJournal([p, { t: 'intent', b: '1', keys: first.map((r) => r.address), at: new Date().toISOString() }, { t: 'result', b: '1', at: new Date().toISOString(), requestId: res.id, success, failure: {} }], '{"t":"intent","b":"2","keys":["kt-1');
+    const r = await runCli(['send', '--resume', file], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('was cut short');
+    expectEachOnce('kt-', 150);
+    // The journal stays parseable line by line after the repair.
+    const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    expect(lines.filter((l) => { try { JSON.parse(l); return false; } catch { return true; } })).toHaveLength(1);
+  });
+
+  it('refuses a journal another live mailctl holds, and message flags next to --resume', async () => {
+    const p = plan('kl-', 3);
+    const file = writeJournal([p]);
+    fs.writeFileSync(`${file}.lock`, String(process.ppid));
+    const held = await runCli(['send', '--resume', file], { sandbox: sb.get() });
+    expect(held.exitCode).toBe(2);
+    expect(held.stderr).toContain(`in use by another mailctl (process ${process.ppid})`);
+    fs.rmSync(`${file}.lock`);
+    const flags = await runCli(['send', '--resume', file, '--subject', 'x'], { sandbox: sb.get() });
+    expect(flags.exitCode).toBe(2);
+    expect(flags.stderr).toContain('leave out --subject');
+    expect(timesSent('kl-').size).toBe(0);
+  });
+
+  it('a bare --resume picks the latest unfinished journal in the config directory', async () => {
+    const configDir = tempDir();
+    const file = path.join(configDir, 'journals', 'send-email-x.jsonl');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(plan('kr-', 5)) + '\n');
+    const r = await runCli(['send', '--resume'], { sandbox: sb.get(), configDir });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain(file);
+    expectEachOnce('kr-', 5);
+    const none = await runCli(['send', '--resume'], { sandbox: sb.get(), configDir });
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain('no unfinished send');
+  });
+});
