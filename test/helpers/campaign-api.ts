@@ -45,3 +45,52 @@ export async function pollUntil<T>(probe: () => Promise<T>, done: (v: T) => bool
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+export type CampaignApi = ReturnType<typeof campaignApi>;
+
+/** A group with these members (EMAIL,NAME rows), imported by text and COMPLETE. */
+export async function groupWith(api: CampaignApi, emails: string[], name = 'G'): Promise<string> {
+  const sn = (await api.post('/v1/contacts/lists/insert', { name })).json.sn as string;
+  if (emails.length) {
+    const started = await api.post(`/v1/contacts/imports/${sn}/text`, { contacts: ['EMAIL,NAME', ...emails.map((e) => `${e},${e.split('@')[0]}`)].join('\n') });
+    await pollUntil(() => api.get(`/v1/contacts/imports/result/${started.json.importSn}`), (r) => r.json.status === 'COMPLETE');
+  }
+  return sn;
+}
+
+export const emails = (n: number, prefix = 'p'): string[] => Array.from({ length: n }, (_, i) => `${prefix}${i}@example.org`);
+
+/** A valid endpoint-7 body (send now) for these groups. */
+export function campaignBody(selectedLists: string[], excludeLists: string[] = []) {
+  return {
+    form: { name: 'Autumn sale', selectedLists, excludeLists },
+    content: { subject: 'Hello ${NAME}', preheader: 'Our autumn offers', fromName: 'News', fromAddress: 'news@example.com', htmlContent: '<p>Hi ${NAME}</p>', footerLang: 0 },
+    config: { schedule: { type: 0 }, ga: { enable: false, ecommerceEnable: false } },
+  } as any;
+}
+
+/** A valid endpoint-9 body: a subject test. */
+export function abBody(selectedLists: string[], proportion = 40) {
+  const b = campaignBody(selectedLists);
+  Object.assign(b.content, { testingOn: 1, testing: { proportion, time: 1, unit: 0 }, subjectA: 'Version A', subjectB: 'Version B' });
+  delete b.content.subject;
+  return b;
+}
+
+export const statusOf = async (api: CampaignApi, sn: string): Promise<string> => (await api.get(`/v1/campaign/normal/${sn}`)).json[0]?.status;
+
+/** Polls a campaign until it reaches `want`, returning every status seen on the way. */
+export async function campaignUntil(api: CampaignApi, sn: string, want: string, timeoutMs = 8000): Promise<string[]> {
+  const seen: string[] = [];
+  await pollUntil(
+    async () => {
+      const s = await statusOf(api, sn);
+      if (seen[seen.length - 1] !== s) seen.push(s);
+      return s;
+    },
+    (s) => s === want,
+    timeoutMs,
+    10,
+  );
+  return seen;
+}

@@ -7,6 +7,10 @@ import { fieldRoutes } from './fields.js';
 import { advanceImports, importRoutes, importUploaded } from './imports.js';
 import { removeRoutes } from './contacts-remove.js';
 import { accountRoutes } from './account.js';
+import { automationRoutes } from './automation.js';
+import { campaignRoutes } from './campaigns.js';
+import { advanceExports, reportRoutes } from './reports.js';
+import { advanceCampaigns, onceListUploaded } from './campaign-send.js';
 
 /** A state saved by an older sandbox lacks newer collections: add them empty. */
 function upgradeState(st: CampaignState): void {
@@ -33,12 +37,15 @@ export const campaignModule: ServiceModule<CampaignState> = {
     templates: structuredClone(SEED_TEMPLATES),
     capacity: TEMPLATE_CAPACITY,
   }),
-  routes: [...groupRoutes, ...fieldRoutes, ...importRoutes, ...removeRoutes, ...accountRoutes],
+  routes: [...groupRoutes, ...fieldRoutes, ...importRoutes, ...removeRoutes, ...campaignRoutes, ...reportRoutes, ...automationRoutes, ...accountRoutes],
   advance(ctx) {
     upgradeState(ctx.state.campaign);
     advanceImports(ctx);
+    advanceCampaigns(ctx);
+    advanceExports(ctx);
   },
   onUpload(ctx, _token, target) {
     if (target.kind === 'import') importUploaded(ctx, target);
+    else if (target.kind === 'once-campaign') onceListUploaded(ctx, target);
   },
 };

@@ -120,6 +120,8 @@ export interface SbCampaign {
   sentBeginAt?: number;
   sentEndAt?: number;
   winner?: 'A' | 'B';
+  /** A/B: when the test window ended and the winner was chosen (ms). */
+  testEndAt?: number;
   /** Once-campaigns: the uploaded list (file under dataDir/files) and its row count once counted. */
   listFile?: string;
   listRows?: number;
