@@ -12,7 +12,9 @@ import { register as webhook } from './webhook/index.js';
 import { register as events } from './events/index.js';
 import { register as sms } from './sms/index.js';
 import { register as domain } from './domain/index.js';
+import { register as importer } from './import/index.js';
+import { register as contacts } from './contacts/index.js';
 
 export function registerAll(program: Command, action: ActionFactory): void {
-  for (const register of [groups, template, balance, config, sandbox, send, webhook, events, sms, domain]) register(program, action);
+  for (const register of [groups, template, balance, config, sandbox, send, webhook, events, sms, domain, importer, contacts]) register(program, action);
 }

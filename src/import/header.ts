@@ -85,7 +85,8 @@ export function checkHeader(raw: string[], source: string, fieldTypes?: Record<s
   return plan;
 }
 
-const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+// Plain decimal notation only: exponents and thousands separators are not numbers to every service.
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 const DATE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

@@ -26,6 +26,8 @@ export interface ValidateOptions {
   cleanedPath?: string;
   rejectsPath: string;
   signal?: AbortSignal;
+  /** Called after each input chunk with the data rows read so far (progress display). */
+  onProgress?(rows: number): void;
 }
 
 export interface ValidationResult {
@@ -120,9 +122,11 @@ async function run(o: ValidateOptions, cleaned: CsvFile | undefined, setRejects:
     if (email.length > 254 || !EMAIL.test(email) || email.indexOf('@') > 64) {
       return reject(at, 'invalid-email', emailProblem(email), rec);
     }
+    // Length in UTF-16 units of the trimmed name, as a Java-style service counts it; for Chinese
+    // and other BMP text that is the number of characters.
     const name = rec[1];
     if (name.length > nameMax) {
-      const chars = codePoints(name);
+      const chars = name.trim().length;
       if (chars > nameMax) return reject(at, 'name-too-long', `NAME is ${chars} characters; the limit is ${nameMax}`, rec);
     }
     for (let t = 0; t < typed.length; t++) {
@@ -173,6 +177,7 @@ async function run(o: ValidateOptions, cleaned: CsvFile | undefined, setRejects:
     } else {
       feed(decoder.push(chunk), false);
     }
+    o.onProgress?.(read);
     await cleaned?.drain();
     await rejects?.drain();
   }
@@ -218,15 +223,6 @@ function isBlank(rec: string[]): boolean {
 function countNewlines(s: string): number {
   let n = 0;
   for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
-  return n;
-}
-
-function codePoints(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdbff) n++;
-  }
   return n;
 }
 

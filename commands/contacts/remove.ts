@@ -1,0 +1,98 @@
+// `mailctl contacts remove --group G (--email … | --emails-file F | --where "…")`: spec 000
+// endpoint 6. Removes membership in one group only ("does not delete the contact elsewhere").
+// Destructive, so it asks first on a terminal and needs --yes anywhere else.
+import fs from 'node:fs';
+import type { Context } from '../../src/cli/context.js';
+import { CliError, ExitCode, UsageError } from '../../src/cli/errors.js';
+import type { RemovalBody } from '../../src/api/campaign-types.js';
+import { isValidEmail } from '../../src/import/email.js';
+import { readAll } from '../../src/cli/stdin.js';
+import { printDryRun } from '../../src/output/dry-run.js';
+import { resolveGroup } from '../import/group.js';
+import { describeFilter, parseWhere } from './filters.js';
+
+interface Opts {
+  group?: string;
+  email?: string[];
+  emailsFile?: string;
+  where?: string[];
+  yes?: boolean;
+  dryRun?: boolean;
+}
+
+export async function run(ctx: Context, opts: Opts): Promise<void> {
+  const given = opts.group?.trim();
+  if (!given) throw new UsageError('Say which group to remove contacts from with --group NAME_OR_CODE.');
+  const byEmail = !!(opts.email?.length || opts.emailsFile);
+  const byFilter = !!opts.where?.length;
+  if (byEmail && byFilter) throw new UsageError('Give either addresses (--email / --emails-file) or filters (--where), not both: the service takes one or the other.');
+  if (!byEmail && !byFilter) throw new UsageError('Say which contacts to remove.', 'Use --email ADDRESS (repeatable), --emails-file FILE (one address per line), or --where "DOMAIN like example.com".');
+
+  let body: RemovalBody;
+  let what: string;
+  if (byEmail) {
+    const keys = await collectEmails(ctx, opts);
+    body = { keys };
+    what = keys.length === 1 ? keys[0] : `${keys.length} contacts`;
+  } else {
+    const fieldTypes = (await ctx.settings()).profile.fieldTypes;
+    const filters = opts.where!.map((w) => parseWhere(w, fieldTypes));
+    body = { filters };
+    what = `every contact where ${filters.map(describeFilter).join(' and ')}`;
+  }
+
+  if (opts.dryRun) {
+    ctx.io.info(`Dry run: group "${given}" was not looked up; it is shown as given.`);
+    await printDryRun(ctx, 'campaign', 'DELETE', `/v1/contacts/${encodeURIComponent(given)}`, body);
+    return;
+  }
+
+  const group = await resolveGroup(ctx, given);
+  if (!opts.yes) {
+    ctx.requirePrompt('Removing contacts from a group', '--yes');
+    const ok = await ctx.prompter.confirm(`Remove ${what} from group "${group.name}" (${group.sn})?`, false);
+    if (!ok) throw new CliError('Cancelled; nothing was removed.', ExitCode.USAGE);
+  }
+  const client = await ctx.campaign();
+  const r = await client.removeContacts(group.sn, body);
+  const count = Number(r?.updated_count ?? 0);
+  if (ctx.io.json) {
+    ctx.io.printJson({ group: { sn: group.sn, name: group.name }, updated_count: count, ...('keys' in body ? { requested: body.keys.length } : { filters: body.filters }) });
+    return;
+  }
+  if (ctx.io.isTTY) ctx.io.out(`${ctx.io.paint('green', '✓')} Removed ${count} contact${count === 1 ? '' : 's'} from group "${group.name}" (${group.sn}).`);
+  else ctx.io.out(String(count));
+  if ('keys' in body && count < body.keys.length) {
+    ctx.io.info(`${body.keys.length - count} of the ${body.keys.length} addresses were not in the group.`);
+  }
+}
+
+/** --email (repeatable, commas allowed) and --emails-file (one per line, or a CSV whose first column is the address). */
+async function collectEmails(ctx: Context, opts: Opts): Promise<string[]> {
+  const found: Array<{ email: string; where: string }> = [];
+  for (const e of opts.email ?? []) for (const part of e.split(',')) if (part.trim()) found.push({ email: part.trim(), where: `--email ${part.trim()}` });
+  if (opts.emailsFile) {
+    const f = opts.emailsFile;
+    let text: string;
+    try {
+      text = f === '-' ? await readAll(ctx.io.stdin) : await fs.promises.readFile(f, 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new UsageError(code === 'ENOENT' ? `There is no file ${f}.` : `Cannot read ${f} (${code ?? (e as Error).message}).`);
+    }
+    text.replace(/^\ufeff/, '').split(/\r?\n/).forEach((line, i) => {
+      const first = line.split(',')[0].replace(/^"|"$/g, '').trim();
+      if (!first || first.startsWith('#') || (i === 0 && first.toUpperCase() === 'EMAIL')) return;
+      found.push({ email: first, where: `${f === '-' ? 'standard input' : f} line ${i + 1}` });
+    });
+  }
+  const bad = found.filter((x) => !isValidEmail(x.email));
+  if (bad.length) {
+    const shown = bad.slice(0, 5).map((x) => `"${x.email}" (${x.where})`).join(', ');
+    throw new UsageError(`${bad.length} address${bad.length === 1 ? ' is' : 'es are'} not valid: ${shown}${bad.length > 5 ? ', …' : ''}.`, 'Correct or remove them and run again; nothing was sent.');
+  }
+  const seen = new Set<string>();
+  const keys = found.map((x) => x.email).filter((e) => !seen.has(e.toLowerCase()) && !!seen.add(e.toLowerCase()));
+  if (!keys.length) throw new UsageError(`${opts.emailsFile} holds no addresses.`, 'Put one address per line.');
+  return keys;
+}

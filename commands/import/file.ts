@@ -1,0 +1,255 @@
+// `mailctl import FILE --group G`: check the file locally (src/import/validate.ts), then send
+// only the valid rows (text import below 100 rows, file import + PUT from 100 on, spec 000
+// endpoints 3–4), then wait for the result (endpoint 5). Rejected rows go to a rejects file, so
+// every row read is either uploaded or listed there.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Context } from '../../src/cli/context.js';
+import { CliError, ExitCode, InterruptedError, ServiceError, UsageError } from '../../src/cli/errors.js';
+import { parseWhole } from '../../src/cli/parse.js';
+import { parseDuration } from '../../src/cli/duration.js';
+import { parseFieldTypes } from '../../src/config/keys.js';
+import type { ImportStarted } from '../../src/api/campaign-types.js';
+import { hostOf, putFile } from '../../src/api/files.js';
+import { parseEncoding } from '../../src/import/encoding.js';
+import { defaultRejectsPath } from '../../src/import/rejects.js';
+import { DEFAULT_NAME_MAX_LENGTH, validateContacts, type ValidationResult } from '../../src/import/validate.js';
+import { defaultFailuresPath, localJson, localSummary } from '../../src/import/report.js';
+import { DEFAULT_WAIT_TIMEOUT_MS, fetchImport, waitForImport } from '../../src/import/wait.js';
+import { printRecord } from '../../src/output/format.js';
+import { resolveGroup, type ResolvedGroup } from './group.js';
+import { finishImport } from './finish.js';
+
+interface Opts {
+  group?: string;
+  createGroup?: boolean;
+  rejects?: string;
+  strict?: boolean;
+  dryRun?: boolean;
+  wait?: boolean;
+  timeout?: string;
+  webhookUrl?: string;
+  downloadFailures?: boolean | string;
+  field?: string[];
+  nameMaxLength?: string;
+  encoding?: string;
+}
+
+/** Spec section 8: "file import recommended above 100 rows (text import below 100)". */
+export const FILE_IMPORT_FROM_ROWS = 100;
+/** Spec endpoint 4: "Payload at most 10 MB." */
+export const TEXT_IMPORT_MAX_BYTES = 10 * 1024 * 1024;
+
+export async function run(ctx: Context, opts: Opts, file: string): Promise<void> {
+  const plan = await readOptions(ctx, opts, file);
+  const stdin = file === '-';
+  const source = stdin ? 'standard input' : file;
+  const input = stdin ? (ctx.io.stdin as Readable) : await openInput(file);
+  const work = opts.dryRun ? undefined : await fs.promises.mkdtemp(path.join(os.tmpdir(), 'mailctl-import-'));
+  try {
+    const checked = await check(ctx, plan, input, source, work);
+    if (opts.dryRun) return dryRunReport(ctx, plan, checked, source);
+    await upload(ctx, plan, checked, source, stdin ? undefined : file);
+  } finally {
+    if (work) await fs.promises.rm(work, { recursive: true, force: true });
+  }
+}
+
+interface Plan {
+  group: string;
+  createGroup: boolean;
+  rejectsPath: string;
+  strict: boolean;
+  nameMaxLength: number;
+  fieldTypes?: Record<string, 'string' | 'number' | 'date'>;
+  encoding?: ReturnType<typeof parseEncoding>;
+  wait: boolean;
+  timeoutMs: number;
+  webhookUrl?: string;
+  failuresTo?: string;
+}
+
+async function readOptions(ctx: Context, opts: Opts, file: string): Promise<Plan> {
+  if (!opts.group?.trim()) throw new UsageError('Say which group to import into with --group NAME_OR_CODE.', 'List groups with `mailctl groups list --all`; add --create-group to create a new one.');
+  const profile = (await ctx.settings()).profile;
+  let fieldTypes = profile.fieldTypes;
+  if (opts.field?.length) {
+    try {
+      fieldTypes = { ...fieldTypes, ...parseFieldTypes(opts.field) };
+    } catch (e) {
+      throw new UsageError(`--field ${(e as Error).message}`, 'For example: --field AGE:number --field JOINED:date');
+    }
+  }
+  const webhookUrl = opts.webhookUrl?.trim();
+  if (webhookUrl !== undefined && !/^https?:\/\/[^\s/]+/i.test(webhookUrl)) {
+    throw new UsageError(`--webhook-url "${opts.webhookUrl}" is not an http(s) URL.`);
+  }
+  if (opts.wait === false && opts.downloadFailures !== undefined) {
+    throw new UsageError('--download-failures needs the final result, so it cannot be used with --no-wait.', 'Drop --no-wait, or fetch the file later with `mailctl import status IMPORT_SN --wait --download-failures`.');
+  }
+  const rejectsPath = opts.rejects ? path.resolve(opts.rejects) : defaultRejectsPath(file);
+  if (file !== '-' && rejectsPath === path.resolve(file)) throw new UsageError('--rejects names the input file itself; choose another file for the rejected rows.');
+  return {
+    group: opts.group.trim(),
+    createGroup: !!opts.createGroup,
+    rejectsPath,
+    strict: !!opts.strict,
+    nameMaxLength: opts.nameMaxLength !== undefined ? parseWhole(opts.nameMaxLength, '--name-max-length', 1) : profile.nameMaxLength ?? DEFAULT_NAME_MAX_LENGTH,
+    fieldTypes,
+    encoding: opts.encoding === undefined ? undefined : parseEncoding(opts.encoding),
+    // Wait by default only when someone is watching; --download-failures implies waiting.
+    wait: opts.wait ?? (opts.downloadFailures !== undefined || ctx.io.isTTY),
+    timeoutMs: opts.timeout === undefined ? DEFAULT_WAIT_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout'),
+    webhookUrl: webhookUrl || undefined,
+    failuresTo: opts.downloadFailures === undefined ? undefined : typeof opts.downloadFailures === 'string' ? opts.downloadFailures : 'default',
+  };
+}
+
+async function openInput(file: string): Promise<Readable> {
+  let stat: fs.Stats;
+  try {
+    stat = await fs.promises.stat(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UsageError(`There is no file ${file}.`, 'Check the path; use - to read the contacts from standard input.');
+    throw new UsageError(`Cannot read ${file} (${code ?? (e as Error).message}).`);
+  }
+  if (stat.isDirectory()) throw new UsageError(`${file} is a folder, not a CSV file.`);
+  await fs.promises.access(file, fs.constants.R_OK).catch(() => {
+    throw new UsageError(`Cannot read ${file}: permission denied.`);
+  });
+  return fs.createReadStream(file, { highWaterMark: 1 << 18 });
+}
+
+async function check(ctx: Context, plan: Plan, input: Readable, source: string, work: string | undefined): Promise<ValidationResult> {
+  const spin = await ctx.io.spinner(`Checking ${source}…`);
+  let checked: ValidationResult;
+  try {
+    checked = await validateContacts({
+      input, source,
+      encoding: plan.encoding,
+      nameMaxLength: plan.nameMaxLength,
+      fieldTypes: plan.fieldTypes,
+      cleanedPath: work ? path.join(work, 'contacts.csv') : undefined,
+      rejectsPath: plan.rejectsPath,
+      signal: ctx.signal,
+      onProgress: (rows) => spin.text(`Checking ${source}… ${rows.toLocaleString('en-US')} rows`),
+    });
+  } finally {
+    spin.stop();
+  }
+  if (checked.encoding !== 'utf8' && !plan.encoding) ctx.io.info(`Read ${source} as ${checked.encoding === 'utf16le' ? 'UTF-16LE' : 'UTF-16BE'} (it starts with a byte-order mark).`);
+  for (const w of checked.warnings) ctx.io.warn(w);
+  for (const line of localSummary(checked, source)) ctx.io.info(line);
+  if (plan.strict && checked.rejected) {
+    throw new UsageError(`${checked.rejected} row${checked.rejected === 1 ? ' was' : 's were'} rejected, and --strict uploads nothing unless every row is valid.`, `Fix the rows listed in ${checked.rejectsPath} and run again.`);
+  }
+  return checked;
+}
+
+function dryRunReport(ctx: Context, plan: Plan, checked: ValidationResult, source: string): void {
+  const method = checked.valid < FILE_IMPORT_FROM_ROWS && !plan.webhookUrl ? 'text' : 'file';
+  const how = method === 'text' ? 'text import (endpoint 4)' : 'file import (endpoint 3, then a PUT of the file)';
+  ctx.io.info(`Dry run: nothing was sent, and group "${plan.group}" was not looked up.`);
+  printRecord(ctx.io, [
+    ['File', source],
+    ['Encoding', checked.encoding],
+    ['Rows read', checked.read],
+    ['Valid', checked.valid],
+    ['Rejected', checked.rejected],
+    ['Rejects file', checked.rejectsPath ?? 'none'],
+    ['Would upload', `${checked.valid} rows by ${how} to group "${plan.group}"`],
+  ], {
+    dryRun: true,
+    file: source,
+    group: { given: plan.group, lookedUp: false },
+    method,
+    local: localJson(checked),
+    rejectsPath: checked.rejectsPath ?? null,
+    warnings: checked.warnings,
+  });
+}
+
+async function upload(ctx: Context, plan: Plan, checked: ValidationResult, source: string, file: string | undefined): Promise<void> {
+  const group = await resolveGroup(ctx, plan.group, { create: plan.createGroup });
+  if (group.status === 'PROCESSING') {
+    throw new CliError(
+      `Group "${group.name}" (${group.sn}) is PROCESSING: another import into it is still running, and the spec says to let an import finish before using the group.`,
+      ExitCode.FAILED,
+      'Wait until `mailctl groups list` shows it GENERAL again, then run this import.',
+    );
+  }
+  const client = await ctx.campaign();
+  const cleaned = checked.cleanedPath!;
+  let method: 'text' | 'file' = checked.valid < FILE_IMPORT_FROM_ROWS ? 'text' : 'file';
+  let contacts = '';
+  if (method === 'text') {
+    contacts = (await fs.promises.readFile(cleaned, 'utf8')).replace(/\n$/, '');
+    if (plan.webhookUrl) {
+      method = 'file';
+      ctx.io.info('Using the file import: only it accepts --webhook-url (the text import has no webhook).');
+    } else if (Buffer.byteLength(JSON.stringify({ contacts })) > TEXT_IMPORT_MAX_BYTES) {
+      method = 'file';
+      ctx.io.info('Using the file import: these rows are over the text import\'s 10 MB limit.');
+    }
+  }
+
+  let started: ImportStarted;
+  try {
+    started = method === 'text' ? await client.startTextImport(group.sn, contacts) : await client.startFileImport(group.sn, plan.webhookUrl);
+  } catch (e) {
+    // Spec section 7: "import start failure: 500, no content". Not retried: a second start could
+    // create a second import.
+    if (e instanceof ServiceError && e.status === 500) {
+      throw new ServiceError(`The service could not start the import into group "${group.name}" (${group.sn}): HTTP 500 with no explanation.`, { status: 500, hint: 'Check that the group still exists (`mailctl groups list`) and try again later.' });
+    }
+    throw e;
+  }
+  const sn = started.importSn;
+  if (!sn) throw new ServiceError('The service started the import but returned no import code.', { hint: 'Check the group in the back office before importing again.' });
+
+  if (method === 'file') {
+    if (!started.url) throw new ServiceError(`The service started import ${sn} but gave no upload address.`, { hint: 'Try again; the import will end MISSING_REQUIRED_DATA on its own.' });
+    await putCleaned(ctx, started.url, cleaned, sn, checked.cleanedBytes);
+  }
+  ctx.io.info(`Import ${sn} started: ${checked.valid.toLocaleString('en-US')} rows sent to group "${group.name}" (${group.sn}) by ${method} import.`);
+
+  const finish = { source, local: checked, group, method };
+  if (!plan.wait) {
+    // One look at the status, so what is printed is what the service says, not a guess.
+    const result = await fetchImport(ctx, sn).catch(() => ({ importSn: sn, status: 'PROCESSING' }));
+    return finishImport(ctx, { ...finish, result, brief: true });
+  }
+  const result = await waitForImport(ctx, sn, plan.timeoutMs);
+  const failuresTo = plan.failuresTo === 'default' ? defaultFailuresPath(file, sn) : plan.failuresTo;
+  await finishImport(ctx, { ...finish, result, failuresTo });
+}
+
+async function putCleaned(ctx: Context, url: string, cleaned: string, sn: string, bytes: number): Promise<void> {
+  const spin = await ctx.io.spinner('Uploading…');
+  const mb = (b: number) => (b / 1048576).toFixed(1);
+  try {
+    await putFile({
+      fetch: await ctx.transport(),
+      url, file: cleaned, contentType: 'text/csv; charset=utf-8',
+      clock: ctx.clock, signal: ctx.signal,
+      retryBaseMs: ctx.tuning.retryBaseMs,
+      stallMs: Math.max(ctx.tuning.timeoutMs, 30_000),
+      onProgress: (sent, total) => spin.text(`Uploading to ${hostOf(url)}: ${mb(sent)} of ${mb(total)} MB (${total ? Math.floor((sent / total) * 100) : 100}%)`),
+      onRetry: (attempt, reason) => ctx.io.warn(`Upload attempt ${attempt} failed (${reason}); trying again.`),
+    });
+    spin.succeed(`Uploaded ${mb(bytes)} MB.`);
+  } catch (e) {
+    spin.stop();
+    if (e instanceof InterruptedError) {
+      throw new InterruptedError(`Interrupted during the upload of import ${sn}; the service did not get the whole file.`, 'Run the import again (the unfinished import ends MISSING_REQUIRED_DATA on its own).');
+    }
+    if (e instanceof CliError) {
+      throw new CliError(`${e.message} Import ${sn} will not go ahead without its file.`, e.exitCode, e.hint);
+    }
+    throw e;
+  }
+}
+

@@ -1,0 +1,63 @@
+// The end of `import` and `import status`: print what happened, save the failure file when
+// asked, and pick the exit code: 0 every row imported · 1 the import failed as a whole ·
+// 5 it ran but some rows were rejected (locally or by the service).
+import type { Context } from '../../src/cli/context.js';
+import { PartialError } from '../../src/cli/errors.js';
+import { IMPORT_TERMINAL, type ImportResult } from '../../src/api/campaign-types.js';
+import type { ValidationResult } from '../../src/import/validate.js';
+import { downloadFailures, localJson, printResult, resultPairs, serviceRejected } from '../../src/import/report.js';
+import { failureFor, statusWords } from '../../src/import/wait.js';
+import type { ResolvedGroup } from './group.js';
+
+export interface Finish {
+  result: ImportResult;
+  source?: string;
+  local?: ValidationResult;
+  group?: ResolvedGroup;
+  method?: 'text' | 'file';
+  /** --download-failures: where to save the service's failure file. */
+  failuresTo?: string;
+  /** Piped and still running (`import --no-wait | …`): print just the import code. */
+  brief?: boolean;
+}
+
+export async function finishImport(ctx: Context, f: Finish): Promise<void> {
+  const r = f.result;
+  const ended = IMPORT_TERMINAL.has(r.status);
+  const failed = ended && r.status !== 'COMPLETE';
+  const failuresPath = r.status === 'COMPLETE' && f.failuresTo ? await downloadFailures(ctx, r, f.failuresTo) : undefined;
+
+  const pairs: Array<[string, unknown]> = [];
+  if (f.source) pairs.push(['File', f.source]);
+  if (f.group) pairs.push(['Group', `${f.group.name} (${f.group.sn})`]);
+  pairs.push(...resultPairs(r));
+  if (!ended) pairs.splice(pairs.findIndex(([k]) => k === 'Rows in file'), 5);
+  if (f.local) {
+    pairs.push(['Rejected locally', f.local.rejected]);
+    if (f.local.rejectsPath) pairs.push(['Rejects file', f.local.rejectsPath]);
+  }
+  if (failuresPath) pairs.push(['Failures saved to', failuresPath]);
+  const json = {
+    importSn: r.importSn,
+    status: r.status,
+    ...(f.group ? { group: { sn: f.group.sn, name: f.group.name, created: !!f.group.created } } : {}),
+    ...(f.source ? { file: f.source } : {}),
+    ...(f.method ? { method: f.method } : {}),
+    ...(f.local ? { local: localJson(f.local), rejectsPath: f.local.rejectsPath ?? null, warnings: f.local.warnings } : {}),
+    result: r,
+    ...(failuresPath ? { failuresPath } : {}),
+  };
+  if (f.brief && !ended && !ctx.io.json && !ctx.io.isTTY) ctx.io.out(r.importSn);
+  else printResult(ctx, pairs, json);
+
+  if (failed) throw failureFor(r);
+  if (!ended) {
+    ctx.io.info(`Import ${r.importSn} is ${statusWords(r.status)}. Follow it with: mailctl import status ${r.importSn} --wait`);
+  }
+  const local = f.local?.rejected ?? 0;
+  const remote = ended ? serviceRejected(r) : 0;
+  if (local || remote) {
+    const parts = [local ? `${local} rejected locally (see ${f.local!.rejectsPath})` : '', remote ? `${remote} refused by the service${r.errorDownloadLink && !failuresPath ? ' (--download-failures saves its list)' : ''}` : ''].filter(Boolean);
+    throw new PartialError(`Not every row was imported: ${parts.join('; ')}.`);
+  }
+}

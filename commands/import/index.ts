@@ -1,0 +1,35 @@
+import type { Command } from 'commander';
+import type { ActionFactory } from '../../src/cli/main.js';
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+// `--group` is checked by the command, not commander: a required option here would also be
+// demanded by `import status`.
+export function register(program: Command, action: ActionFactory): void {
+  const imp = program
+    .command('import')
+    .description('check a contacts CSV locally, upload it into a group, and wait for the result')
+    .argument('<file>', 'CSV file with the header EMAIL,NAME[,custom fields…]; - reads standard input')
+    .option('--group <name-or-code>', 'group to import into, by name or code (required)')
+    .option('--create-group', 'create the group when no group has that name')
+    .option('--rejects <file>', 'where to write rejected rows (default: <file>.rejects.csv beside the input)')
+    .option('--strict', 'upload nothing when any row is rejected (exit 2)')
+    .option('--dry-run', 'check the file and report; send nothing (the group is not looked up)')
+    .option('--wait', 'wait for the import to finish (default on a terminal)')
+    .option('--no-wait', 'return once the file is uploaded')
+    .option('--timeout <duration>', 'give up waiting after this long, e.g. 90s, 10m (default 30m)')
+    .option('--webhook-url <url>', 'ask the service to POST the result here when the import ends')
+    .option('--download-failures [file]', "save the service's failure file (default <file>.failures.csv)")
+    .option('--field <name:type>', 'type of a custom field, checked locally: string, number or date (repeatable)', collect)
+    .option('--name-max-length <n>', 'longest NAME accepted (default 100, or the profile setting name-max-length)')
+    .option('--encoding <encoding>', 'text encoding of the file: utf8, big5 or utf16le (default UTF-8; UTF-16 with a byte-order mark is detected)')
+    .action(action(() => import('./file.js')));
+  imp
+    .command('status')
+    .description('show an import by its code, or wait for it to finish')
+    .argument('<import-sn>', 'import code, as printed when the import started')
+    .option('--wait', 'wait until the import finishes')
+    .option('--timeout <duration>', 'give up waiting after this long (default 30m)')
+    .option('--download-failures [file]', "save the service's failure file (default import-<code>.failures.csv)")
+    .action(action(() => import('./status.js')));
+}

@@ -1,0 +1,147 @@
+// Moving files to and from hosts that are not the API: the import upload address (HTTP PUT,
+// spec 000 endpoint 3) and download links (failure files). These requests go through the plain
+// transport with no x-api-key or service header (GAPS row 12): such hosts are not the API, and a
+// pre-signed address needs no key. URLs are never printed whole: their query strings are the
+// signature.
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { Clock } from '../cli/clock.js';
+import { InterruptedError, LimitError, ServiceError } from '../cli/errors.js';
+import type { FetchLike } from './http.js';
+
+export interface PutFileOptions {
+  fetch: FetchLike;
+  url: string;
+  file: string;
+  contentType?: string;
+  clock: Clock;
+  signal?: AbortSignal;
+  /** Attempts after the first. The PUT is idempotent: sending the same file again is harmless. */
+  retries?: number;
+  retryBaseMs: number;
+  /** Give up on an attempt when no byte moves and no answer comes for this long. */
+  stallMs: number;
+  onProgress?(sent: number, total: number): void;
+  /** Told before each retry, with the reason. */
+  onRetry?(attempt: number, reason: string): void;
+}
+
+class RetryableUpload extends Error {}
+
+/** Where a URL points, without path or query (safe to print). */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'the upload address';
+  }
+}
+
+/** PUTs a file from disk, streaming with a Content-Length, retrying with backoff. */
+export async function putFile(o: PutFileOptions): Promise<void> {
+  const total = (await fs.promises.stat(o.file)).size;
+  const retries = o.retries ?? 4;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await putOnce(o, total);
+      return;
+    } catch (e) {
+      if (o.signal?.aborted) throw new InterruptedError('Interrupted during the upload.');
+      if (!(e instanceof RetryableUpload)) throw e;
+      if (attempt >= retries) {
+        throw new LimitError(`Uploading the file to ${hostOf(o.url)} failed ${attempt + 1} times (${e.message}).`, 'Check the network and run the import again; a new upload address is issued each time.');
+      }
+      o.onRetry?.(attempt + 1, e.message);
+      const delay = o.retryBaseMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
+      await o.clock.sleep(Math.min(delay, 30_000), o.signal).catch(() => {
+        throw new InterruptedError('Interrupted during the upload.');
+      });
+    }
+  }
+}
+
+async function putOnce(o: PutFileOptions, total: number): Promise<void> {
+  const ac = new AbortController();
+  const onAbort = () => ac.abort(o.signal?.reason);
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  let stalled = false;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      stalled = true;
+      ac.abort();
+    }, o.stallMs);
+  };
+  let sent = 0;
+  const source = fs.createReadStream(o.file, { highWaterMark: 1 << 20 });
+  async function* chunks() {
+    for await (const c of source) {
+      sent += c.length;
+      arm();
+      o.onProgress?.(sent, total);
+      yield c as Buffer;
+    }
+  }
+  arm();
+  try {
+    const res = await o.fetch(o.url, {
+      method: 'PUT',
+      // Streamed from disk: memory stays flat whatever the size. The explicit length keeps the
+      // request un-chunked, which pre-signed storage addresses require.
+      body: Readable.toWeb(Readable.from(chunks())) as unknown as ReadableStream,
+      headers: { 'content-type': o.contentType ?? 'text/csv', 'content-length': String(total) },
+      signal: ac.signal,
+      duplex: 'half',
+    } as RequestInit);
+    clearTimeout(timer);
+    const text = await res.text().catch(() => '');
+    if (res.ok) return;
+    const detail = `HTTP ${res.status}${text ? `: ${text.replace(/\s+/g, ' ').slice(0, 200)}` : ''}`;
+    if (res.status >= 500 || res.status === 408 || res.status === 429) throw new RetryableUpload(detail);
+    throw new ServiceError(`The upload address at ${hostOf(o.url)} refused the file (${detail}).`, {
+      status: res.status,
+      hint: 'Upload addresses expire; run the import again to get a fresh one.',
+    });
+  } catch (e) {
+    if (e instanceof ServiceError || e instanceof RetryableUpload) throw e;
+    if (o.signal?.aborted) throw new InterruptedError('Interrupted during the upload.');
+    if (stalled) throw new RetryableUpload(`no progress for ${Math.round(o.stallMs / 1000)} s`);
+    throw new RetryableUpload(networkReason(e));
+  } finally {
+    clearTimeout(timer);
+    source.destroy();
+    o.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function networkReason(e: unknown): string {
+  let cur: unknown = e;
+  for (let i = 0; i < 4 && cur; i++) {
+    const c = (cur as { code?: unknown }).code;
+    if (typeof c === 'string') return c;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return (e as Error)?.message ?? String(e);
+}
+
+/** GETs a download link (no key) into a file; returns the bytes written. */
+export async function downloadFile(fetchFn: FetchLike, url: string, dest: string, signal?: AbortSignal): Promise<number> {
+  let res: Response;
+  try {
+    res = await fetchFn(url, { signal });
+  } catch (e) {
+    if (signal?.aborted) throw new InterruptedError();
+    throw new LimitError(`Cannot download from ${hostOf(url)} (${networkReason(e)}).`, 'Check the network and try again.');
+  }
+  if (!res.ok || !res.body) {
+    await res.text().catch(() => '');
+    throw new ServiceError(`The download link at ${hostOf(url)} answered HTTP ${res.status}.`, { status: res.status, hint: 'Links expire; fetch the import status again for a fresh one.' });
+  }
+  const tmp = `${dest}.part`;
+  await pipeline(Readable.fromWeb(res.body as unknown as WebReadableStream), fs.createWriteStream(tmp, { mode: 0o600 }));
+  await fs.promises.rename(tmp, dest);
+  return (await fs.promises.stat(dest)).size;
+}

@@ -1,0 +1,66 @@
+// What an import tells the operator: the local check (rows read, valid, rejected by reason),
+// the service's result (spec section 2 Import fields), and the failure file when asked for.
+import path from 'node:path';
+import type { Context } from '../cli/context.js';
+import type { ImportResult } from '../api/campaign-types.js';
+import { downloadFile } from '../api/files.js';
+import { printRecord } from '../output/format.js';
+import { REASON_LABEL, type RejectReason } from './rejects.js';
+import type { ValidationResult } from './validate.js';
+
+const n = (x: number) => x.toLocaleString('en-US');
+
+/** The local counts as the JSON document carries them. */
+export function localJson(v: ValidationResult) {
+  return { read: v.read, valid: v.valid, rejected: v.rejected, blankLines: v.blank, rejectedBy: v.reasons, encoding: v.encoding };
+}
+
+/** Lines for stderr after the check: counts, reasons, where the rejected rows are. */
+export function localSummary(v: ValidationResult, source: string): string[] {
+  const lines = [`Checked ${source}: ${n(v.read)} row${v.read === 1 ? '' : 's'} read, ${n(v.valid)} valid, ${n(v.rejected)} rejected.`];
+  const reasons = Object.entries(v.reasons) as Array<[RejectReason, number]>;
+  if (reasons.length) lines.push(`  Rejected: ${reasons.map(([r, c]) => `${n(c)} ${REASON_LABEL[r]}`).join(', ')}.`);
+  if (v.rejectsPath) lines.push(`  Rejected rows, with line numbers and reasons: ${v.rejectsPath}`);
+  if (v.blank) lines.push(`  ${n(v.blank)} blank line${v.blank === 1 ? '' : 's'} skipped.`);
+  return lines;
+}
+
+export function resultPairs(r: ImportResult): Array<[string, unknown]> {
+  return [
+    ['Import', r.importSn],
+    ['Status', r.status],
+    ['Rows in file', r.fileCnt],
+    ['Inserted or updated', r.insertCnt],
+    ['Duplicates', r.duplicateCnt],
+    ['Errors', r.errCnt],
+    ['Failure file', r.errorDownloadLink ?? 'none'],
+  ];
+}
+
+/** Prints the service's result: key/value lines on stdout, or the JSON document. */
+export function printResult(ctx: Context, pairs: Array<[string, unknown]>, json: unknown): void {
+  printRecord(ctx.io, pairs.filter(([, v]) => v !== undefined && v !== ''), json);
+}
+
+/** Rows that reached the service but were not imported, by its own count. */
+export function serviceRejected(r: ImportResult): number {
+  return (r.errCnt ?? 0) + (r.duplicateCnt ?? 0);
+}
+
+/** --download-failures: saves the service's failure file (no key is sent: GAPS row 12). */
+export async function downloadFailures(ctx: Context, r: ImportResult, dest: string): Promise<string | undefined> {
+  if (!r.errorDownloadLink) {
+    ctx.io.info('The service produced no failure file for this import (no row failed there).');
+    return undefined;
+  }
+  const file = path.resolve(dest);
+  const bytes = await downloadFile(await ctx.transport(), r.errorDownloadLink, file, ctx.signal);
+  ctx.io.info(`Saved the service's failure file (${n(bytes)} bytes) to ${file}`);
+  return file;
+}
+
+/** `contacts.csv` → `contacts.failures.csv` beside it; no input file → `import-SN.failures.csv` here. */
+export function defaultFailuresPath(input: string | undefined, importSn: string): string {
+  if (!input || input === '-') return path.resolve(`import-${importSn}.failures.csv`);
+  return path.join(path.dirname(path.resolve(input)), `${path.basename(input).replace(/\.(csv|txt|tsv)$/i, '')}.failures.csv`);
+}

@@ -1,0 +1,78 @@
+// Waiting for an import to end (spec 000 endpoint 5). Every terminal status ends the wait
+// (GAPS row 13: COMPLETE succeeds; DUPLICATE_HEADER, ERROR, MISSING_REQUIRED_DATA fail), so a
+// failed import never spins until the timeout. Polls back off from tuning.pollMinMs to
+// pollMaxMs, well inside the 2 requests per second the client enforces anyway.
+import type { Context } from '../cli/context.js';
+import { InterruptedError, LimitError, ServiceError } from '../cli/errors.js';
+import { IMPORT_TERMINAL, type ImportResult } from '../api/campaign-types.js';
+
+export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
+
+const STATUS_WORDS: Record<string, string> = {
+  UPLOADING: 'waiting for the file to arrive',
+  PROCESSING: 'processing',
+  COMPLETE: 'complete',
+  DUPLICATE_HEADER: 'refused: duplicate column names',
+  ERROR: 'failed',
+  MISSING_REQUIRED_DATA: 'refused: required file missing',
+};
+
+export function statusWords(status: string): string {
+  return STATUS_WORDS[status] ?? status;
+}
+
+/** What a failed terminal status means and what to do, as one error (exit 1). */
+export function failureFor(r: ImportResult): ServiceError {
+  const sn = r.importSn;
+  switch (r.status) {
+    case 'DUPLICATE_HEADER':
+      return new ServiceError(`Import ${sn} was refused: the file has duplicate column names (DUPLICATE_HEADER), so nothing was imported.`, { hint: 'Rename or delete the repeated columns and import the file again.' });
+    case 'MISSING_REQUIRED_DATA':
+      return new ServiceError(`Import ${sn} was refused: the service is missing required data (MISSING_REQUIRED_DATA): the file never arrived, or it lacks the EMAIL and NAME columns.`, { hint: 'Check that the header starts with EMAIL,NAME and import the file again.' });
+    default:
+      return new ServiceError(`Import ${sn} failed on the service (${r.status}); it gives no reason, and nothing was imported.`, { hint: `Check the file and import it again; if it keeps failing, contact the provider's support with the import code ${sn}.` });
+  }
+}
+
+export function resumeHint(importSn: string): string {
+  return `The import continues on the service. Resume waiting with: mailctl import status ${importSn} --wait`;
+}
+
+export async function fetchImport(ctx: Context, importSn: string): Promise<ImportResult> {
+  const client = await ctx.campaign();
+  try {
+    return await client.importResult(importSn);
+  } catch (e) {
+    if (e instanceof ServiceError && e.status === 400) {
+      throw new ServiceError(`No import ${importSn} was found; the service keeps import results for 30 days.`, { status: 400, hint: 'Check the import code (it was printed when the import started).' });
+    }
+    throw e;
+  }
+}
+
+export async function waitForImport(ctx: Context, importSn: string, timeoutMs: number): Promise<ImportResult> {
+  const spin = await ctx.io.spinner(`Import ${importSn}: checking…`);
+  const deadline = ctx.clock.now() + timeoutMs;
+  let delay = ctx.tuning.pollMinMs;
+  try {
+    for (;;) {
+      const r = await fetchImport(ctx, importSn);
+      if (IMPORT_TERMINAL.has(r.status)) {
+        spin.stop();
+        return r;
+      }
+      spin.text(`Import ${importSn}: ${statusWords(r.status)}…`);
+      const left = deadline - ctx.clock.now();
+      if (left <= 0) {
+        throw new LimitError(`Import ${importSn} was still ${r.status} after ${Math.round(timeoutMs / 1000)} s.`, resumeHint(importSn));
+      }
+      await ctx.clock.sleep(Math.min(delay, left), ctx.signal);
+      delay = Math.min(Math.round(delay * 1.5), ctx.tuning.pollMaxMs);
+    }
+  } catch (e) {
+    if (ctx.signal.aborted) throw new InterruptedError(`Stopped waiting for import ${importSn}.`, resumeHint(importSn));
+    throw e;
+  } finally {
+    spin.stop();
+  }
+}
