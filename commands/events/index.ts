@@ -10,7 +10,7 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--recipient <address>', 'an email address, or with --sms a national number')
     .option('--country-code <code>', 'with --sms --recipient: the calling code (e.g. 886)')
     .option('--from <time>', 'start: 2024-05-01, 2024-05-01T08:00Z, or a span back such as 7d (UTC)')
-    .option('--to <time>', 'end: a date (to its last second), a time, or a span back such as 1h (UTC)')
+    .option('--to <time>', 'end: a date (to its last second), a time, or a span back such as 1h (UTC; default now)')
     .option('--status <list>', 'comma-separated: accept,retry,delivery,open,click,bounce,complaint (SMS: accept,delivery,bounce)')
     .option('--csv', 'CSV with a header row, for spreadsheets')
     .addHelpText('after', `

@@ -51,7 +51,11 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   if (from && Date.parse(from) < now - SMS_WINDOW_DAYS * 86_400_000) {
     ctx.io.warn(`The service keeps SMS events for the last ${SMS_WINDOW_DAYS} days only; nothing before ${new Date(now - SMS_WINDOW_DAYS * 86_400_000).toISOString().slice(0, 10)} is returned.`);
   }
-  const logs = await client.smsEvents({ id: opts.id, recipient: opts.id ? undefined : opts.recipient, country_code: opts.id ? undefined : cc, from, to, status });
+  // The service's default end is "one month after from", which can stop short of today;
+  // someone asking "since X" means up to now.
+  // Rounded up to the second so the events of the last moments are inside it.
+  const until = to ?? (from ? new Date(Math.ceil(now / 1000) * 1000).toISOString().replace(/\.000Z$/, 'Z') : undefined);
+  const logs = await client.smsEvents({ id: opts.id, recipient: opts.id ? undefined : opts.recipient, country_code: opts.id ? undefined : cc, from, to: until, status });
   if (logs.length >= SMS_ROW_CAP) {
     ctx.io.warn(`The service returns at most the first ${SMS_ROW_CAP} rows, and this lookup hit that cap: there may be more. Narrow it with --from/--to or --status.`);
   }

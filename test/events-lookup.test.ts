@@ -1,0 +1,88 @@
+// mailctl events (spec 001 section 4 lookups), sms numbers, and domain add|verify|remove (GAPS row 21).
+import { describe, expect, it } from 'vitest';
+import { runCli, scriptedPrompter } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+
+const sb = useSandbox();
+const last = (p: string) => sb.get().sandbox.requests('notify').filter((r) => r.path === p).at(-1)!;
+
+describe('mailctl events', () => {
+  it('email lookup: filters become the query (times as UTC ISO 8601), TSV piped, --json and --csv', async () => {
+    const sent = await runCli(['send', '--to', 'ev-1.bounce@example.com', '--subject', 'Hello, "world"', '--html', 'x', '--from', 'noreply@example.com', '--json'], { sandbox: sb.get() });
+    const id = JSON.parse(sent.stdout).recipients[0].messageId;
+    const r = await runCli(['events', '--recipient', 'ev-1.bounce@example.com', '--status', 'accept,delivery', '--from', '2024-05-01', '--to', '2099-12-31'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(last('/v1/events').query).toEqual({ recipient: 'ev-1.bounce@example.com', status: 'accept,delivery', from: '2024-05-01T00:00:00Z', to: '2099-12-31T23:59:59Z' });
+    expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`^\\d{4}-.*Z\\taccept\\t${id}\\tev-1\\.bounce@example\\.com\\tHello, "world"\\t$`));
+
+    const json = await runCli(['events', '--id', id, '--json'], { sandbox: sb.get() });
+    expect(JSON.parse(json.stdout).logs[0]).toMatchObject({ messageId: id, status: 'accept' });
+    const csv = await runCli(['events', '--id', id, '--csv'], { sandbox: sb.get() });
+    const rows = csv.stdout.split('\r\n');
+    expect(rows[0]).toBe('time,status,message_id,recipient,subject,detail');
+    expect(rows[1]).toContain(`,accept,${id},ev-1.bounce@example.com,"Hello, ""world""",`);
+  });
+
+  it('refuses an unknown status and --csv with --json before any request', async () => {
+    const before = sb.get().sandbox.requests('notify').length;
+    const bad = await runCli(['events', '--status', 'delivered'], { sandbox: sb.get() });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('"delivered" is not one');
+    expect((await runCli(['events', '--sms', '--status', 'open', '--id', 'x'], { sandbox: sb.get() })).exitCode).toBe(2);
+    expect((await runCli(['events', '--csv', '--json'], { sandbox: sb.get() })).exitCode).toBe(2);
+    expect(sb.get().sandbox.requests('notify').length).toBe(before);
+  });
+
+  it('SMS lookup needs --id or --recipient with --country-code, and states the 30-day window and 50-row cap when hit', async () => {
+    const none = await runCli(['events', '--sms', '--recipient', '0912345678'], { sandbox: sb.get() });
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain('--recipient with --country-code');
+
+    for (let i = 0; i < 26; i++) await runCli(['send', 'sms', '--to', '0966000001', '--country-code', '886', '--text', `【Acme】n${i}`], { sandbox: sb.get() });
+    // 26 messages × (accept + delivery) = 52 events; the service returns the first 50.
+    await new Promise((r) => setTimeout(r, 150));
+    const r = await runCli(['events', '--sms', '--recipient', '0966000001', '--country-code', '886', '--from', '45d'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    // With only --from, the lookup runs up to now (the service's own default end is a month after from).
+    const q = last('/v1/sms/events').query;
+    expect(q).toMatchObject({ recipient: '0966000001', country_code: '886' });
+    expect(Date.parse(q.to) - Date.parse(q.from)).toBeGreaterThan(44 * 86_400_000);
+    expect(r.stdout.trim().split('\n')).toHaveLength(50);
+    expect(r.stderr).toContain('last 30 days only');
+    expect(r.stderr).toContain('at most the first 50 rows');
+  });
+});
+
+describe('mailctl sms numbers / domain', () => {
+  it('sms numbers lists the exclusive numbers', async () => {
+    const r = await runCli(['sms', 'numbers', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).phoneNumbers.map((n: { phoneNumber: string }) => n.phoneNumber)).toEqual(['0911000111', '0911000222']);
+    expect(last('/v1/sms/exclusive-number').method).toBe('GET');
+  });
+
+  it('domain add prints zone-file records; verify and remove (with --yes or a confirmation)', async () => {
+    const add = await runCli(['domain', 'add', 'Mail.Acme.test'], { sandbox: sb.get() });
+    expect(add.exitCode).toBe(0);
+    expect(last('/v1/domains/mail.acme.test').method).toBe('POST');
+    const lines = add.stdout.trim().split('\n');
+    expect(lines[0]).toBe('; mailctl domain add mail.acme.test');
+    expect(lines[1]).toMatch(/^mail\.acme\.test\.\s+3600\s+IN\s+TXT\s+"v=spf1 [^"]+"$/);
+    expect(lines.some((l) => /^track\.mail\.acme\.test\.\s+3600\s+IN\s+CNAME\s+\S+\.$/.test(l))).toBe(true);
+    expect((await runCli(['domain', 'add', 'https://x.com'], { sandbox: sb.get() })).exitCode).toBe(2);
+
+    const v = await runCli(['domain', 'verify', 'mail.acme.test'], { sandbox: sb.get() });
+    expect(v.exitCode).toBe(0);
+    await runCli(['domain', 'add', 'nodns.acme.test'], { sandbox: sb.get() });
+    const nv = await runCli(['domain', 'verify', 'nodns.acme.test'], { sandbox: sb.get() });
+    expect(nv.exitCode).toBe(1);
+    expect(nv.stderr).toContain('nodns.acme.test is not verified');
+
+    expect((await runCli(['domain', 'remove', 'mail.acme.test'], { sandbox: sb.get() })).exitCode).toBe(2);
+    const rm = await runCli(['domain', 'remove', 'mail.acme.test'], { sandbox: sb.get(), tty: true, prompter: scriptedPrompter([true]) });
+    expect(rm.exitCode).toBe(0);
+    expect(last('/v1/domains/mail.acme.test').method).toBe('DELETE');
+    const help = await runCli(['domain', 'add', '--help']);
+    expect(help.stdout).toContain('public material');
+  });
+});

@@ -1,0 +1,102 @@
+// mailctl send sms: country codes (spec 001 section 2, GAPS row 24), alive_mins (section 8),
+// the regulatory content warnings (section 2, GAPS row 17) and the {{variable}} checks.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+
+const sb = useSandbox();
+const smsPosts = () => sb.get().sandbox.requests('notify').filter((r) => r.method === 'POST' && r.path === '/v1/sms/messages');
+const TEXT = ['--text', '【Acme】Your code is {{code}}'];
+
+describe('mailctl send sms', () => {
+  it('sends one number with its country code; a code outside the documented list (886) is sent with a warning', async () => {
+    const r = await runCli(['send', 'sms', '--to', '0912-345-678', '--country-code', '+886', ...TEXT, '--var', 'code=A1B2'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('Country code 886 is not in the service\'s documented list');
+    expect(smsPosts().at(-1)!.body).toEqual({ content: '【Acme】Your code is {{code}}', recipients: [{ address: '0912345678', country_code: '886', variables: { code: 'A1B2' } }] });
+    expect(r.stdout).toMatch(/^\+886 0912345678\tsent\t\S+/);
+  });
+
+  it('a documented code (81) gets no warning', async () => {
+    const r = await runCli(['send', 'sms', '--to', '9012345678', '--country-code', '81', ...TEXT, '--var', 'code=X'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).not.toContain('documented list');
+  });
+
+  it('refuses, before any request, a code that is no calling code and a number with non-digits', async () => {
+    const before = smsPosts().length;
+    const code = await runCli(['send', 'sms', '--to', '0912345678', '--country-code', '999', ...TEXT, '--var', 'code=X'], { sandbox: sb.get() });
+    expect(code.exitCode).toBe(2);
+    expect(code.stderr).toContain('"999" is not a country calling code');
+    const letters = await runCli(['send', 'sms', '--to', '0912ABC678', '--country-code', '886', ...TEXT, '--var', 'code=X'], { sandbox: sb.get() });
+    expect(letters.exitCode).toBe(2);
+    expect(letters.stderr).toContain('is not a phone number');
+    const plus = await runCli(['send', 'sms', '--to', '+886912345678', '--country-code', '886', ...TEXT, '--var', 'code=X'], { sandbox: sb.get() });
+    expect(plus.exitCode).toBe(2);
+    expect(plus.stderr).toContain('includes a country code');
+    expect(smsPosts().length).toBe(before);
+  });
+
+  it('"alive_mins: 5 to 480 … clamped to the nearest bound": clamps locally and says so', async () => {
+    const high = await runCli(['send', 'sms', '--to', '0911111111', '--country-code', '886', ...TEXT, '--var', 'code=X', '--alive-mins', '900'], { sandbox: sb.get() });
+    expect(high.exitCode).toBe(0);
+    expect(high.stderr).toContain('--alive-mins 900 is above the maximum; using 480 minutes');
+    expect((smsPosts().at(-1)!.body as { alive_mins: number }).alive_mins).toBe(480);
+    const low = await runCli(['send', 'sms', '--to', '0911111112', '--country-code', '886', ...TEXT, '--var', 'code=X', '--alive-mins', '1'], { sandbox: sb.get() });
+    expect(low.stderr).toContain('using 5 minutes');
+    expect((smsPosts().at(-1)!.body as { alive_mins: number }).alive_mins).toBe(5);
+    const bad = await runCli(['send', 'sms', '--to', '0911111113', '--country-code', '886', ...TEXT, '--var', 'code=X', '--alive-mins', 'soon'], { sandbox: sb.get() });
+    expect(bad.exitCode).toBe(2);
+  });
+
+  it('warns when no sender identity is at the start or end, and when the text holds a link (allow-list rule)', async () => {
+    const r = await runCli(['send', 'sms', '--to', '0922222222', '--country-code', '886', '--text', 'Your parcel is here: https://track.example.com/p/1 thanks'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('does not start or end with the sender\'s identity');
+    expect(r.stderr).toContain('contains a link (track.example.com)');
+    expect(r.stderr).toContain('allow-list');
+    // The text is never rewritten.
+    expect((smsPosts().at(-1)!.body as { content: string }).content).toBe('Your parcel is here: https://track.example.com/p/1 thanks');
+    const named = await runCli(['send', 'sms', '--to', '0922222223', '--country-code', '886', '--text', 'Parcel arrived. Acme Logistics', '--brand', 'Acme Logistics'], { sandbox: sb.get() });
+    expect(named.stderr).not.toContain('identity');
+  });
+
+  it('a recipients file: rows use their own country code or --country-code; a missing {{variable}} stops the run', async () => {
+    const file = path.join(tempDir(), 'phones.csv');
+    fs.writeFileSync(file, 'phone,country_code,code\n0933000001,,A1\n9012000002,81,B2\n0933000003,886,\n');
+    const before = smsPosts().length;
+    const miss = await runCli(['send', 'sms', '--recipients', file, '--country-code', '886', ...TEXT], { sandbox: sb.get() });
+    expect(miss.exitCode).toBe(2);
+    expect(miss.stderr).toContain('+886 0933000003 (code)');
+    expect(smsPosts().length).toBe(before);
+    fs.writeFileSync(file, 'phone,country_code,code\n0933000001,,A1\n9012000002,81,B2\n');
+    const ok = await runCli(['send', 'sms', '--recipients', file, '--country-code', '886', ...TEXT, '--json'], { sandbox: sb.get() });
+    expect(ok.exitCode).toBe(0);
+    expect((smsPosts().at(-1)!.body as { recipients: unknown[] }).recipients).toEqual([
+      { address: '0933000001', country_code: '886', variables: { code: 'A1' } },
+      { address: '9012000002', country_code: '81', variables: { code: 'B2' } },
+    ]);
+    expect(JSON.parse(ok.stdout).recipients.map((r: { status: string }) => r.status)).toEqual(['sent', 'sent']);
+  });
+
+  it('batches and resumes like email: 150 numbers → 2 requests; an in-doubt SMS batch is checked with the SMS lookup', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'phones.csv');
+    fs.writeFileSync(file, ['address,code', ...Array.from({ length: 150 }, (_, i) => `0955${String(i).padStart(6, '0')},C${i}`)].join('\n'));
+    const journal = path.join(dir, 'j.jsonl');
+    sb.get().sandbox.injectFault({ kind: 'drop', match: { service: 'notify', method: 'POST', path: '/v1/sms/messages' } });
+    const r = await runCli(['send', 'sms', '--recipients', file, '--country-code', '886', ...TEXT, '--journal', journal, '--concurrency', '1'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(5);
+    const resumed = await runCli(['send', 'sms', '--resume', journal, '--settle-after', '0s'], { sandbox: sb.get() });
+    expect(resumed.exitCode).toBe(0);
+    const lookups = sb.get().sandbox.requests('notify').filter((q) => q.path === '/v1/sms/events');
+    expect(lookups.length).toBe(100);
+    expect(lookups[0].query).toMatchObject({ recipient: '0955000000', country_code: '886' });
+    const counts = new Map<string, number>();
+    for (const m of Object.values(sb.get().sandbox.state.notify.messages)) if (m.channel === 'sms' && m.address.startsWith('0955')) counts.set(m.address, (counts.get(m.address) ?? 0) + 1);
+    expect(counts.size).toBe(150);
+    expect([...counts.values()].every((c) => c === 1)).toBe(true);
+  });
+});

@@ -1,0 +1,111 @@
+// mailctl webhook listen: receives the sandbox's signed deliveries, stores them as JSONL,
+// forwards them unchanged, and turns away what is not signed right (401) or too big (413).
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+
+const sb = useSandbox();
+
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const { port } = s.address() as net.AddressInfo;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+async function until<T>(what: string, fn: () => T | undefined | false | Promise<T | undefined | false>, ms = 5000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A stand-in for the developer's local app, recording what the listener forwards. */
+async function localApp(): Promise<{ url: string; got: Array<{ body: string; headers: http.IncomingHttpHeaders }>; close: () => Promise<void> }> {
+  const got: Array<{ body: string; headers: http.IncomingHttpHeaders }> = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      got.push({ body, headers: req.headers });
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return { url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hooks`, got, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+describe('mailctl webhook listen', () => {
+  it('stores signed deliveries (fsync\'d JSONL, appended), forwards them unchanged, rejects tampered (401) and oversized (413) bodies, stops on Ctrl-C', async () => {
+    const port = await freePort();
+    const out = path.join(tempDir(), 'events.jsonl');
+    // Left by an earlier listener that was killed mid-write: kept, and the torn line closed off.
+    fs.writeFileSync(out, '{"old":true}\n{"torn":');
+    const app = await localApp();
+    const ac = new AbortController();
+    const listening = runCli(['webhook', 'listen', '--port', String(port), '--out', out, '--forward', app.url, '--max-body', '2048'], { sandbox: sb.get(), signal: ac.signal });
+    const url = `http://127.0.0.1:${port}/`;
+    await until('the listener', () => fetch(url).then((r) => r.ok).catch(() => false));
+
+    const set = await runCli(['webhook', 'set', 'delivery', url], { sandbox: sb.get() });
+    expect(set.exitCode).toBe(0);
+    const sent = await runCli(['send', '--to', 'lw-1.quiet@example.com', '--subject', 'hi', '--html', 'x', '--from', 'noreply@example.com', '--json'], { sandbox: sb.get() });
+    const messageId = JSON.parse(sent.stdout).recipients[0].messageId;
+    const delivered = await until('the signed delivery', () => sb.get().sandbox.webhookLog.find((w) => w.url === url && w.status !== undefined));
+    expect(delivered.status).toBe(200);
+    expect(delivered.headers['x-service-signature']).toMatch(/^[0-9a-f]{64}$/);
+
+    // The same body with the recipient changed, under the original signature: 401, not stored.
+    const body = delivered.body as { mail: Record<string, unknown> };
+    const tampered = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': delivered.headers['x-service-signature'] }, body: JSON.stringify({ ...body, event: 'click' }) });
+    expect(tampered.status).toBe(401);
+    const unsigned = await fetch(url, { method: 'POST', body: JSON.stringify(body) });
+    expect(unsigned.status).toBe(401);
+    // GAPS row 14: the header name public code uses is accepted too.
+    const other = await fetch(url, { method: 'POST', headers: { 'x-surenotify-signature': delivered.headers['x-service-signature'] }, body: JSON.stringify(body) });
+    expect(other.status).toBe(200);
+    const big = await fetch(url, { method: 'POST', headers: { 'x-service-signature': 'ab' }, body: 'x'.repeat(4096) });
+    expect(big.status).toBe(413);
+
+    await until('two forwards', () => app.got.length >= 2);
+    ac.abort();
+    const r = await listening;
+    await app.close();
+    expect(r.exitCode).toBe(0);
+
+    const lines = fs.readFileSync(out, 'utf8').split('\n').filter(Boolean);
+    expect(lines.slice(0, 2)).toEqual(['{"old":true}', '{"torn":']);
+    const stored = lines.slice(2).map((l) => JSON.parse(l));
+    expect(stored).toHaveLength(2);
+    expect(stored[0]).toMatchObject({ event: 'delivery', id: messageId, channel: 'email', signatureHeader: 'x-service-signature', payload: delivered.body });
+    expect(stored[1].signatureHeader).toBe('x-surenotify-signature');
+    // Forwarded byte for byte, with the signature header it came with.
+    expect(app.got[0].body).toBe(JSON.stringify(delivered.body));
+    expect(app.got[0].headers['x-service-signature']).toBe(delivered.headers['x-service-signature']);
+    expect(app.got[1].headers['x-surenotify-signature']).toBe(delivered.headers['x-service-signature']);
+    // One line per event on stdout; rejections and the summary on stderr.
+    expect(r.stdout.trim().split('\n')).toHaveLength(2);
+    expect(r.stdout).toContain(`\temail\tdelivery\t${messageId}\tlw-1.quiet@example.com`);
+    expect(r.stderr).toContain('rejected (401)');
+    expect(r.stderr).toContain('rejected (413)');
+    expect(r.stderr).toContain('2 events stored');
+  });
+
+  it('a port already in use is a clear usage error', async () => {
+    const s = net.createServer();
+    await new Promise<void>((res) => s.listen(0, '127.0.0.1', () => res()));
+    const port = (s.address() as net.AddressInfo).port;
+    const r = await runCli(['webhook', 'listen', '--port', String(port), '--out', path.join(tempDir(), 'e.jsonl')], { sandbox: sb.get() });
+    await new Promise<void>((res) => s.close(() => res()));
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+  });
+});
