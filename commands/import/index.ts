@@ -1,7 +1,29 @@
 import type { Command } from 'commander';
+import { UsageError } from '../../src/cli/errors.js';
 import type { ActionFactory } from '../../src/cli/main.js';
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+const STATUS_OPTIONS = ['wait', 'timeout', 'downloadFailures'];
+
+/**
+ * Commander gives `import`'s own options precedence, so in `import status SN --wait` the
+ * --wait, --timeout and --download-failures land on `import`. Hand them to `status`, and
+ * refuse the import-only options there.
+ */
+function withParentOptions(cmd: Command, args: unknown[]): unknown[] {
+  const parent = cmd.parent!;
+  for (const [key, value] of Object.entries(parent.opts())) {
+    if (value === undefined) continue;
+    if (STATUS_OPTIONS.includes(key)) {
+      if (cmd.getOptionValue(key) === undefined) cmd.setOptionValue(key, value);
+      continue;
+    }
+    const flag = parent.options.find((o) => o.attributeName() === key)?.long ?? key;
+    throw new UsageError(`${flag} does not apply to \`import status\`.`, 'Usage: mailctl import status IMPORT_SN [--wait] [--timeout DUR] [--download-failures [FILE]]');
+  }
+  return args;
+}
 
 // `--group` is checked by the command, not commander: a required option here would also be
 // demanded by `import status`.
@@ -24,6 +46,7 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--name-max-length <n>', 'longest NAME accepted (default 100, or the profile setting name-max-length)')
     .option('--encoding <encoding>', 'text encoding of the file: utf8, big5 or utf16le (default UTF-8; UTF-16 with a byte-order mark is detected)')
     .action(action(() => import('./file.js')));
+  const status = action(() => import('./status.js'));
   imp
     .command('status')
     .description('show an import by its code, or wait for it to finish')
@@ -31,5 +54,5 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--wait', 'wait until the import finishes')
     .option('--timeout <duration>', 'give up waiting after this long (default 30m)')
     .option('--download-failures [file]', "save the service's failure file (default import-<code>.failures.csv)")
-    .action(action(() => import('./status.js')));
+    .action((...args: unknown[]) => status(...withParentOptions(args[args.length - 1] as Command, args)));
 }

@@ -1,0 +1,218 @@
+// `mailctl import FILE --group G` against the sandbox over loopback: what is checked locally,
+// what the service receives (spec 000 endpoints 3–5), and that every row read ends up either
+// uploaded or in the rejects file.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+import { campaignApi, pollUntil } from './helpers/campaign-api.js';
+
+const sb = useSandbox();
+const api = campaignApi(sb.get);
+
+async function newGroup(name: string): Promise<string> {
+  return (await api.post('/v1/contacts/lists/insert', { name })).json.sn;
+}
+
+function write(name: string, content: string | Buffer): string {
+  const file = path.join(tempDir('mailctl-import-'), name);
+  fs.writeFileSync(file, content);
+  return file;
+}
+
+const rows = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}@example.com,Person ${i}`);
+const importPosts = (sn: string) => sb.get().sandbox.requests('campaign').filter((r) => r.method === 'POST' && r.path.startsWith(`/v1/contacts/imports/${sn}/`));
+
+describe('a file with every kind of bad row', () => {
+  it('uploads only the valid rows, lists the others with line and reason, and its counts match the sandbox judging the raw file', async () => {
+    await api.post('/_sandbox/fields', { name: 'AGE', type: 'number' });
+    await api.post('/_sandbox/fields', { name: 'JOINED', type: 'date' });
+    const good = Array.from({ length: 120 }, (_, i) => `u${i}@example.com,User ${i},${20 + i},2024-01-${String((i % 28) + 1).padStart(2, '0')}`);
+    const bad = [
+      'not-an-email,Bad Email,30,2024-01-01',
+      'U3@Example.com,Duplicate of line 5,30,2024-01-01',
+      `long@example.com,${'n'.repeat(101)},30,2024-01-01`,
+      'age@example.com,Age,thirty,2024-01-01',
+      'date@example.com,Date,30,2024-02-30',
+      'short@example.com,Short row',
+    ];
+    const lines = ['EMAIL,NAME,AGE,JOINED', ...good.slice(0, 60), ...bad, ...good.slice(60)];
+    const file = write('contacts.csv', lines.join('\n') + '\n');
+    const sn = await newGroup('Every bad row');
+
+    const r = await runCli(['import', file, '--group', sn, '--field', 'AGE:number', '--field', 'JOINED:date', '--wait', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(5); // ran, but rows were rejected
+    const doc = JSON.parse(r.stdout);
+    expect(doc.local).toMatchObject({ read: 126, valid: 120, rejected: 6 });
+    expect(doc.local.rejectedBy).toEqual({ 'invalid-email': 1, 'duplicate-email': 1, 'name-too-long': 1, 'field-type': 2, 'column-count': 1 });
+    expect(doc.method).toBe('file');
+    // The service got exactly the valid rows: nothing left for it to refuse.
+    expect(doc.result).toMatchObject({ status: 'COMPLETE', fileCnt: 120, insertCnt: 120, duplicateCnt: 0, errCnt: 0 });
+
+    // Nothing lost: uploaded + rejected = read, and the rejects file names the lines.
+    const rejects = parse(fs.readFileSync(doc.rejectsPath), { relax_column_count: true }) as string[][];
+    expect(path.dirname(doc.rejectsPath)).toBe(path.dirname(file));
+    expect(rejects.slice(1).map((x) => Number(x[0]))).toEqual([62, 63, 64, 65, 66, 67]);
+
+    // The sandbox's own verdict on the raw file (text import, straight over HTTP) agrees row for row.
+    const raw = await api.post(`/v1/contacts/imports/${await newGroup('Raw')}/text`, { contacts: lines.join('\n') });
+    const done = await pollUntil(() => api.get(`/v1/contacts/imports/result/${raw.json.importSn}`), (x) => x.json.status === 'COMPLETE');
+    expect(done.json.insertCnt).toBe(doc.local.valid);
+    expect(done.json.duplicateCnt).toBe(doc.local.rejectedBy['duplicate-email']);
+    expect(done.json.errCnt).toBe(doc.local.rejected - doc.local.rejectedBy['duplicate-email']);
+    const failures = parse(Buffer.from(await (await fetch(done.json.errorDownloadLink)).arrayBuffer()), { relax_column_count: true }) as string[][];
+    expect(failures.slice(1).map((x) => Number(x[0])).sort((a, b) => a - b)).toEqual(rejects.slice(1).map((x) => Number(x[0])));
+  });
+});
+
+describe('text import below 100 rows, file import from 100 (spec section 8)', () => {
+  it('99 valid rows go as one text import whose contacts are the cleaned file', async () => {
+    const sn = await newGroup('Ninety-nine');
+    const file = write('99.csv', ['EMAIL,NAME', ...rows(99, 't')].join('\r\n'));
+    const r = await runCli(['import', file, '--group', 'Ninety-nine', '--no-wait'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    const posts = importPosts(sn);
+    expect(posts.map((p) => p.path)).toEqual([`/v1/contacts/imports/${sn}/text`]);
+    const contacts = (posts[0].body as { contacts: string }).contacts;
+    expect(contacts.split('\n')).toHaveLength(100);
+    expect(contacts).not.toContain('\r');
+    expect(r.stdout.trim()).toMatch(/^IM/); // piped --no-wait: just the import code
+  });
+
+  it('100 valid rows go as a file import, then a PUT of the file that carries no API key', async () => {
+    const sn = await newGroup('Hundred');
+    const file = write('100.csv', ['EMAIL,NAME', ...rows(100, 'h')].join('\n') + '\n');
+    const before = sb.get().sandbox.requests('files').length;
+    const r = await runCli(['import', file, '--group', sn, '--wait', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).result).toMatchObject({ status: 'COMPLETE', fileCnt: 100, insertCnt: 100 });
+    expect(importPosts(sn).map((p) => p.path)).toEqual([`/v1/contacts/imports/${sn}/file`]);
+    const puts = sb.get().sandbox.requests('files').slice(before).filter((q) => q.method === 'PUT');
+    expect(puts).toHaveLength(1);
+    expect(puts[0].headers['x-api-key']).toBeUndefined();
+    expect(Object.keys(puts[0].headers).join(' ')).not.toMatch(/api-key|authorization/i);
+    expect(Number(puts[0].headers['content-length'])).toBe(puts[0].bodyBytes);
+    expect(puts[0].headers['transfer-encoding']).toBeUndefined();
+  });
+
+  it('a failed PUT is sent again (it is idempotent); the import start is not repeated', async () => {
+    const sn = await newGroup('Retry');
+    sb.get().sandbox.injectFault({ kind: 'status', status: 503, match: { service: 'files', method: 'PUT' } });
+    const before = sb.get().sandbox.requests('files').length;
+    const r = await runCli(['import', write('r.csv', ['EMAIL,NAME', ...rows(150, 'r')].join('\n')), '--group', sn, '--wait'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(/Upload attempt 1 failed \(HTTP 503/);
+    expect(sb.get().sandbox.requests('files').slice(before).map((q) => q.status)).toEqual([503, 200]);
+    expect(importPosts(sn)).toHaveLength(1);
+  });
+});
+
+describe('input realities', () => {
+  it('BOM, CRLF, quoted commas, quotes and line breaks, blank trailing lines and padded emails arrive intact', async () => {
+    const sn = await newGroup('Realities');
+    const csv = '\ufeffEMAIL,NAME,NOTE\r\n  lin@example.com ,"Lin, Mei","said ""hi""\r\nthen left"\r\nwu@example.com,Wu,\r\n\r\n\r\n';
+    const r = await runCli(['import', write('excel.csv', csv), '--group', sn, '--wait'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(/2 rows read, 2 valid, 0 rejected/);
+    const sent = (importPosts(sn)[0].body as { contacts: string }).contacts;
+    expect(parse(sent)).toEqual([['EMAIL', 'NAME', 'NOTE'], ['lin@example.com', 'Lin, Mei', 'said "hi"\r\nthen left'], ['wu@example.com', 'Wu', '']]);
+  });
+
+  it('a Big5 file is refused with the flag that converts it, and converted with --encoding big5', async () => {
+    const sn = await newGroup('Big5');
+    // 中文 in Big5 is A4 A4 A4 E5.
+    const file = write('big5.csv', Buffer.concat([Buffer.from('EMAIL,NAME\r\nchen@example.com,'), Buffer.from([0xa4, 0xa4, 0xa4, 0xe5]), Buffer.from('\r\n')]));
+    const refused = await runCli(['import', file, '--group', sn], { sandbox: sb.get() });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/Big5/);
+    expect(refused.stderr).toMatch(/--encoding big5/);
+    expect(importPosts(sn)).toHaveLength(0);
+
+    const ok = await runCli(['import', file, '--group', sn, '--encoding', 'big5', '--wait'], { sandbox: sb.get() });
+    expect(ok.exitCode).toBe(0);
+    expect((importPosts(sn)[0].body as { contacts: string }).contacts).toBe('EMAIL,NAME\nchen@example.com,中文');
+  });
+
+  it('reads standard input when the file is -', async () => {
+    const sn = await newGroup('Stdin');
+    const r = await runCli(['import', '-', '--group', sn, '--wait', '--json'], { sandbox: sb.get(), stdin: 'EMAIL,NAME\npiped@example.com,Piped\n' });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ file: 'standard input', result: { status: 'COMPLETE', insertCnt: 1 } });
+  });
+});
+
+describe('whole-file refusals: exit 2 and nothing is sent', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['an empty file', '', /empty/],
+    ['a header-only file', 'EMAIL,NAME\r\n', /no contacts/],
+    ['duplicate column names', 'EMAIL,NAME,City,CITY\na@example.com,A,x,y\n', /duplicate column names.*DUPLICATE_HEADER/],
+    ['no header line', 'a@example.com,Ann\n', /no header line/],
+  ];
+  for (const [what, content, message] of cases) {
+    it(what, async () => {
+      const before = sb.get().sandbox.requests().length;
+      const r = await runCli(['import', write('f.csv', content), '--group', 'Anything'], { sandbox: sb.get() });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(sb.get().sandbox.requests().length).toBe(before);
+    });
+  }
+
+  it('--strict uploads nothing when any row is rejected', async () => {
+    const sn = await newGroup('Strict');
+    const r = await runCli(['import', write('s.csv', 'EMAIL,NAME\nok@example.com,Ok\nnope,No\n'), '--group', sn, '--strict'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/1 row was rejected, and --strict uploads nothing/);
+    expect(importPosts(sn)).toHaveLength(0);
+  });
+
+  it('--dry-run checks and reports with no key and no request at all', async () => {
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(['import', write('d.csv', ['EMAIL,NAME', ...rows(150, 'd'), 'bad,Bad'].join('\n')), '--group', 'Whatever', '--dry-run', '--json']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ dryRun: true, method: 'file', group: { given: 'Whatever', lookedUp: false }, local: { read: 151, valid: 150, rejected: 1 } });
+    expect(sb.get().sandbox.requests().length).toBe(before);
+  });
+});
+
+describe('the group, by name or code', () => {
+  it('refuses a name shared by two groups, listing their codes', async () => {
+    const a = await newGroup('Twins');
+    const b = await newGroup('Twins');
+    const r = await runCli(['import', write('t.csv', 'EMAIL,NAME\na@example.com,A\n'), '--group', 'twins'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`2 groups are named "twins": ${a}, ${b}`);
+  });
+
+  it('creates a missing group with --create-group, and names the flag without it', async () => {
+    const file = write('n.csv', 'EMAIL,NAME\nnew@example.com,New\n');
+    const missing = await runCli(['import', file, '--group', 'Brand new'], { sandbox: sb.get() });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toMatch(/No group has the name or code "Brand new"[\s\S]*--create-group/);
+    const r = await runCli(['import', file, '--group', 'Brand new', '--create-group', '--wait', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).group).toMatchObject({ name: 'Brand new', created: true });
+  });
+});
+
+describe('the failure file', () => {
+  it('--download-failures saves the service\'s failure file without sending the key', async () => {
+    // A type the CLI was not told about: only the service can catch it.
+    await api.post('/_sandbox/fields', { name: 'SCORE', type: 'number' });
+    const sn = await newGroup('Failures');
+    const dir = tempDir();
+    const file = path.join(dir, 'scores.csv');
+    fs.writeFileSync(file, 'EMAIL,NAME,SCORE\na@example.com,A,1\nb@example.com,B,lots\n');
+    const before = sb.get().sandbox.requests('files').length;
+    const r = await runCli(['import', file, '--group', sn, '--download-failures'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(5);
+    expect(r.stderr).toMatch(/1 refused by the service/);
+    const saved = path.join(dir, 'scores.failures.csv');
+    expect(fs.readFileSync(saved, 'utf8')).toMatch(/lots/);
+    const gets = sb.get().sandbox.requests('files').slice(before).filter((q) => q.method === 'GET');
+    expect(gets).toHaveLength(1);
+    expect(gets[0].headers['x-api-key']).toBeUndefined();
+  });
+});

@@ -1,0 +1,105 @@
+// Waiting for an import (spec 000 endpoint 5; GAPS row 13: "Terminal statuses: COMPLETE
+// (success), DUPLICATE_HEADER, ERROR, MISSING_REQUIRED_DATA (failures)… don't" poll failures
+// until the timeout), the resume command after Ctrl-C, and a PROCESSING group.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+import { campaignApi } from './helpers/campaign-api.js';
+
+function write(content: string): string {
+  const file = path.join(tempDir('mailctl-wait-'), 'contacts.csv');
+  fs.writeFileSync(file, content);
+  return file;
+}
+
+describe('every terminal status ends the wait', () => {
+  const sb = useSandbox();
+  const api = campaignApi(sb.get);
+
+  /** An import started straight over HTTP, as another tool would, with a raw (unchecked) body. */
+  async function rawImport(contacts: string): Promise<string> {
+    const sn = (await api.post('/v1/contacts/lists/insert', { name: 'Raw' })).json.sn;
+    return (await api.post(`/v1/contacts/imports/${sn}/text`, { contacts })).json.importSn;
+  }
+
+  const failures: Array<[string, string, RegExp]> = [
+    ['DUPLICATE_HEADER', 'EMAIL,NAME,CITY,city\na@example.com,A,x,y', /duplicate column names \(DUPLICATE_HEADER\)/],
+    ['MISSING_REQUIRED_DATA', 'NAME,EMAIL\nA,a@example.com', /missing required data \(MISSING_REQUIRED_DATA\)/],
+    ['ERROR', '', /failed on the service \(ERROR\)/],
+  ];
+  for (const [status, contacts, words] of failures) {
+    it(`${status} → exit 1 with its meaning in words`, async () => {
+      const importSn = await rawImport(contacts);
+      const r = await runCli(['import', 'status', importSn, '--wait'], { sandbox: sb.get() });
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout).toContain(`Status\t${status}`);
+      expect(r.stderr).toMatch(words);
+    });
+  }
+
+  it('COMPLETE → the summary: rows in file, inserted, duplicates, errors, failure file', async () => {
+    const importSn = await rawImport('EMAIL,NAME\na@example.com,A\nA@example.com,again\nbad,B');
+    const r = await runCli(['import', 'status', importSn, '--wait', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(5); // the service refused two rows
+    const doc = JSON.parse(r.stdout);
+    expect(doc.result).toMatchObject({ status: 'COMPLETE', fileCnt: 3, insertCnt: 1, duplicateCnt: 1, errCnt: 1 });
+    expect(doc.result.errorDownloadLink).toMatch(/^http/);
+  });
+
+  it('the import command itself stops at a failed status instead of polling to the timeout', async () => {
+    await api.post('/v1/contacts/lists/insert', { name: 'Fails' });
+    sb.get().sandbox.injectFault({ kind: 'status', status: 200, body: { importSn: 'IMX', status: 'ERROR', fileCnt: 0, insertCnt: 0, duplicateCnt: 0, errCnt: 0 }, match: { path: /^\/v1\/contacts\/imports\/result\// } });
+    const r = await runCli(['import', write('EMAIL,NAME\na@example.com,A\n'), '--group', 'Fails', '--wait', '--timeout', '1h'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/failed on the service \(ERROR\)/);
+  });
+
+  it('an unknown import code is explained', async () => {
+    const r = await runCli(['import', 'status', 'IMnope'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/No import IMnope was found; the service keeps import results for 30 days/);
+  });
+});
+
+describe('a long import', () => {
+  const sb = useSandbox({ delays: { importProcessing: 60_000 } });
+  const api = campaignApi(sb.get);
+
+  it('Ctrl-C while waiting exits 130 and prints the command that resumes the wait', async () => {
+    await api.post('/v1/contacts/lists/insert', { name: 'Slow' });
+    const ac = new AbortController();
+    const run = runCli(['import', write('EMAIL,NAME\na@example.com,A\n'), '--group', 'Slow', '--wait'], { sandbox: sb.get(), signal: ac.signal });
+    // Interrupt once the CLI is polling the status.
+    while (!sb.get().sandbox.requests('campaign').some((q) => q.path.startsWith('/v1/contacts/imports/result/'))) await new Promise((r) => setTimeout(r, 5));
+    ac.abort();
+    const r = await run;
+    expect(r.exitCode).toBe(130);
+    const sn = /Import (IM\w+) started/.exec(r.stderr)![1];
+    expect(r.stderr).toContain(`mailctl import status ${sn} --wait`);
+  });
+
+  it('refuses to import into a group that is PROCESSING, and says why', async () => {
+    const sn = (await api.post('/v1/contacts/lists/insert', { name: 'Busy' })).json.sn;
+    const first = await runCli(['import', write('EMAIL,NAME\na@example.com,A\n'), '--group', sn, '--no-wait'], { sandbox: sb.get() });
+    expect(first.exitCode).toBe(0);
+    const before = sb.get().sandbox.requests('campaign').length;
+    const second = await runCli(['import', write('EMAIL,NAME\nb@example.com,B\n'), '--group', sn], { sandbox: sb.get() });
+    expect(second.exitCode).toBe(1);
+    expect(second.stderr).toMatch(/is PROCESSING: another import into it is still running/);
+    expect(sb.get().sandbox.requests('campaign').slice(before).map((q) => q.method)).toEqual(['GET']); // the group list only
+
+    const status = await runCli(['import', 'status', first.stdout.trim()], { sandbox: sb.get() });
+    expect(status.exitCode).toBe(0);
+    expect(status.stdout).toContain('Status\tPROCESSING');
+  });
+
+  it('--timeout ends the wait with exit 4 and the resume command', async () => {
+    await api.post('/v1/contacts/lists/insert', { name: 'Timeout' });
+    const r = await runCli(['import', write('EMAIL,NAME\nc@example.com,C\n'), '--group', 'Timeout', '--wait', '--timeout', '0.1'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toMatch(/still PROCESSING after/);
+    expect(r.stderr).toMatch(/mailctl import status IM\w+ --wait/);
+  });
+});
