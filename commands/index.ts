@@ -14,7 +14,10 @@ import { register as sms } from './sms/index.js';
 import { register as domain } from './domain/index.js';
 import { register as importer } from './import/index.js';
 import { register as contacts } from './contacts/index.js';
+import { register as campaign } from './campaign/index.js';
+import { register as report } from './report/index.js';
+import { register as automation } from './automation/index.js';
 
 export function registerAll(program: Command, action: ActionFactory): void {
-  for (const register of [groups, template, balance, config, sandbox, send, webhook, events, sms, domain, importer, contacts]) register(program, action);
+  for (const register of [groups, template, balance, config, sandbox, send, webhook, events, sms, domain, importer, contacts, campaign, report, automation]) register(program, action);
 }

@@ -1,0 +1,119 @@
+import type { Command } from 'commander';
+import type { ActionFactory } from '../../src/cli/main.js';
+
+const collect = (value: string, prev: string[] = []) => [...prev, value];
+
+const CREATE_HELP = `
+Sending to groups needs at least one --group (name or code); --exclude groups are never sent to.
+A group still importing (PROCESSING) is refused. --once --list FILE sends to a one-time list
+instead (CSV, header EMAIL,NAME; not stored, not de-duplicated): the list is uploaded with a plain
+PUT to the address the service returns, without your API key.
+
+Scheduling: --at "YYYY-MM-DD HH:MM" is a wall-clock time in --timezone (default: the profile's
+timezone), converted to UTC with that zone's daylight-saving rules. --timezone takes an IANA zone
+(Asia/Taipei; Europe/Madrid maps to a city with the same clock), a city (TAIPEI) or a code (21);
+\`mailctl campaign timezones\` lists all 88.
+Without --at the campaign is sent now. A time in the past is refused before anything is sent.
+
+A/B tests: --ab subject (--subject-a/-b, --preheader-a/-b), --ab sender (--from-name-a/-b,
+--from-a/-b; addresses default to --from), --ab content (--html-file-a/-b), with --test-percent
+0..100 and --test-duration 4h|2d. After the test the better version goes to everyone else.
+
+Campaign file (--file campaign.json; flags override its values). Either the service's own
+request body, used as is:
+  {"form": {"name": "...", "selectedLists": ["LS1"], "excludeLists": []},
+   "content": {"subject": "...", "fromName": "...", "fromAddress": "...", "htmlContent": "...", "footerLang": 0},
+   "config": {"schedule": {"type": 1, "timezone": 21, "scheduleDate": "2026-12-01T01:00:00Z"},
+              "ga": {"enable": false, "ecommerceEnable": false}}}
+or a flat object whose keys are the flags in camelCase (file paths relative to the JSON file):
+  {"name": "December news", "groups": ["Newsletter"], "exclude": ["Bounced"], "subject": "...",
+   "preheader": "...", "from": "news@example.com", "fromName": "Acme", "htmlFile": "mail.html",
+   "footerLang": "en", "at": "2026-12-01 09:00", "timezone": "Asia/Taipei",
+   "ga": true, "utmCampaign": "dec", "utmContent": "mail", "ecommerce": false,
+   "ab": "subject", "subjectA": "...", "subjectB": "...", "testPercent": 20, "testDuration": "4h",
+   "once": true, "list": "people.csv"}
+(also: html, template, htmlA/htmlB, htmlFileA/htmlFileB, preheaderA/B, fromA/B, fromNameA/B).
+
+Examples:
+  mailctl campaign create --name "Dec news" --group Newsletter --subject "December" --html-file dec.html
+  mailctl campaign create --name "Dec news" --group Newsletter --subject "December" --template tpl_monthly \\
+      --at "2026-12-01 09:00" --timezone Asia/Taipei
+  mailctl campaign create --file campaign.json --dry-run
+  mailctl campaign create --name "Subject test" --group Newsletter --ab subject --subject-a "Hi" \\
+      --subject-b "Hello" --html-file mail.html --test-percent 20 --test-duration 4h
+  mailctl campaign create --name "Event invite" --once --list guests.csv --subject "You're invited" --html-file invite.html
+  mailctl campaign create --wizard
+
+Exit codes: 0 created · 1 the service refused (reason in words) · 2 invalid input, nothing sent.`;
+
+export function register(program: Command, action: ActionFactory): void {
+  const campaign = program.command('campaign').alias('campaigns').description('create, schedule, follow, pause and delete email campaigns');
+  campaign
+    .command('create')
+    .description('create a campaign (sent now, or scheduled with --at) from flags, a JSON file, or a wizard')
+    .option('--name <name>', 'campaign name (never shown in the mail)')
+    .option('--group <nameOrCode>', 'group to send to (repeatable)', collect)
+    .option('--exclude <nameOrCode>', 'group whose members never get it (repeatable)', collect)
+    .option('--subject <text>', 'subject, at most 150 characters; may hold ${FIELD} variables')
+    .option('--preheader <text>', 'preview line, at most 60 characters')
+    .option('--from <address>', "sender address, verified in the back office (default: profile's from-address)")
+    .option('--from-name <name>', "sender name, at most 50 characters (default: profile's from-name)")
+    .option('--html <html>', 'html content as a string')
+    .option('--html-file <file>', 'html content from a file')
+    .option('--template <id>', 'use a saved template as the html content')
+    .option('--footer-lang <lang>', "footer language: en or zh (default: profile's footer-lang, else en)")
+    .option('--at <datetime>', 'schedule: "YYYY-MM-DD HH:MM" in --timezone (absent: send now)')
+    .option('--timezone <zone>', "time zone of --at: Asia/Taipei, TAIPEI or 21 (default: profile's timezone)")
+    .option('--ga', 'turn on Google Analytics tracking (needs --utm-campaign and --utm-content)')
+    .option('--utm-campaign <value>', 'utm_campaign tag')
+    .option('--utm-content <value>', 'utm_content tag')
+    .option('--ecommerce', 'also track e-commerce transactions (needs --ga)')
+    .option('--ab <dimension>', 'A/B test: subject, sender or content')
+    .option('--subject-a <text>', 'subject of version A (--ab subject)')
+    .option('--subject-b <text>', 'subject of version B (--ab subject)')
+    .option('--preheader-a <text>', 'preheader of version A (--ab subject)')
+    .option('--preheader-b <text>', 'preheader of version B (--ab subject)')
+    .option('--from-name-a <name>', 'sender name of version A (--ab sender)')
+    .option('--from-name-b <name>', 'sender name of version B (--ab sender)')
+    .option('--from-a <address>', 'sender address of version A (--ab sender)')
+    .option('--from-b <address>', 'sender address of version B (--ab sender)')
+    .option('--html-file-a <file>', 'html of version A (--ab content)')
+    .option('--html-file-b <file>', 'html of version B (--ab content)')
+    .option('--test-percent <n>', 'A/B: percent of contacts (0-100) that get version A or B')
+    .option('--test-duration <d>', 'A/B: how long the test runs, in hours or days: 4h, 2d')
+    .option('--once', 'send to a one-time uploaded list instead of groups (needs --list)')
+    .option('--list <file>', 'the one-time list: CSV with the header EMAIL,NAME')
+    .option('--file <campaign.json>', 'read the campaign from a JSON file (flags override it)')
+    .option('--wizard', 'ask for everything that flags and --file leave open (needs a terminal)')
+    .option('--dry-run', 'print the exact request (key masked) and send nothing')
+    .addHelpText('after', CREATE_HELP)
+    .action(action(() => import('./create.js')));
+  campaign
+    .command('timezones')
+    .description("list the service's 88 time zone codes with their cities and current UTC offsets")
+    .action(action(() => import('./timezones.js')));
+  campaign
+    .command('status')
+    .description('show a campaign\'s status in words; --wait follows it until it is sent or stops')
+    .argument('<code>', 'campaign code')
+    .option('--wait', 'poll until the campaign is sent, stopped, paused, or scheduled for later')
+    .option('--timeout <duration>', 'with --wait: give up after this long (e.g. 30m)')
+    .addHelpText('after', `
+With --wait the exit code is 1 when the campaign ends in a failed state (OVER_LIMIT,
+EMPTY_RECIPIENT, INSUFFICIENT_RECIPIENT_FOR_TESTING, UNAUTHENTICATED_SENDER), else 0.`)
+    .action(action(() => import('./status.js')));
+  campaign
+    .command('pause')
+    .description('pause a scheduled campaign (only before its send time; there is no resume)')
+    .argument('<code>', 'campaign code')
+    .action(action(() => import('./pause.js')));
+  campaign
+    .command('delete')
+    .alias('rm')
+    .description('delete campaigns that are sent, scheduled or paused (not while preparing or sending)')
+    .argument('<codes...>', 'campaign codes')
+    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+    .addHelpText('after', `
+Exit codes: 0 all deleted · 5 some could not be deleted · 1 none deleted · 2 not confirmed.`)
+    .action(action(() => import('./delete.js')));
+}

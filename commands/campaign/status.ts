@@ -1,0 +1,49 @@
+import type { Context } from '../../src/cli/context.js';
+import { ServiceError, UsageError } from '../../src/cli/errors.js';
+import type { Campaign } from '../../src/api/campaign-types.js';
+import { parseWaitDuration, pollUntil } from '../../src/campaign/poll.js';
+import { describeStatus, FAILED_STATUSES, isSettled } from '../../src/campaign/statuses.js';
+import { printRecord } from '../../src/output/format.js';
+
+interface Opts {
+  wait?: boolean;
+  timeout?: string;
+}
+
+export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
+  const timeoutMs = opts.timeout === undefined ? undefined : parseWaitDuration(opts.timeout);
+  if (opts.timeout !== undefined && !timeoutMs) throw new UsageError(`--timeout takes a duration such as 90s, 30m or 2h; got "${opts.timeout}".`);
+  if (opts.timeout !== undefined && !opts.wait) throw new UsageError('--timeout only applies with --wait.');
+  const client = await ctx.campaign();
+  const lookup = async (): Promise<Campaign> => {
+    const [c] = await client.campaignStatus(sn);
+    if (!c) throw new ServiceError(`There is no campaign ${sn}.`, { hint: 'Check the code; finished campaigns are listed by `mailctl report list`.' });
+    return c;
+  };
+  let c = await lookup();
+  if (opts.wait && !isSettled(c, ctx.clock.now())) {
+    c = await pollUntil(ctx, lookup, (v) => isSettled(v, ctx.clock.now()), {
+      label: `Waiting for campaign ${sn}…`,
+      describe: (v) => v.status,
+      timeoutMs,
+      timeoutMessage: (v) => `Campaign ${sn} is still ${v.status} (${describeStatus(v.status)}) after ${opts.timeout}; run the command again to keep waiting.`,
+    });
+  }
+  show(ctx, c);
+  if (opts.wait && FAILED_STATUSES.has(c.status)) throw new ServiceError(`Campaign ${sn} ended ${c.status}: ${describeStatus(c.status)}.`);
+}
+
+function show(ctx: Context, c: Campaign): void {
+  printRecord(ctx.io, [
+    ['code', c.sn],
+    ['name', c.name],
+    ['status', c.status],
+    ['meaning', describeStatus(c.status)],
+    ['type', c.type === 'A_B_TEST' ? `A/B test (${c.proportion ?? '?'}% test share)` : c.type],
+    ['send time', c.sendTimeType],
+    ['scheduled', c.scheduledDate],
+    ['sent from', c.sentBeginDate],
+    ['sent until', c.sentEndDate],
+    ['updated', c.updateDate],
+  ].filter(([, v]) => v !== undefined && v !== '') as Array<[string, unknown]>, { ...c, meaning: describeStatus(c.status) });
+}

@@ -1,0 +1,70 @@
+import type { Context } from '../../src/cli/context.js';
+import { UsageError } from '../../src/cli/errors.js';
+import type { ReportLink } from '../../src/api/campaign-types.js';
+import { parseWaitDuration, pollUntil } from '../../src/campaign/poll.js';
+import { downloadLinks, type Saved } from '../../src/report/download.js';
+import { printList } from '../../src/output/format.js';
+
+interface Opts {
+  wait?: boolean;
+  out?: string;
+  force?: boolean;
+  webhookUrl?: string;
+  timeout?: string;
+}
+
+// Endpoint 16 starts the export (GAPS row 7: any 2xx means accepted; its body is not shown),
+// then endpoint 17 is polled until links appear. The client paces exports to 1 per 10 s.
+export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
+  if (opts.webhookUrl !== undefined) checkUrl(opts.webhookUrl);
+  const timeoutMs = opts.timeout === undefined ? 10 * 60_000 : parseWaitDuration(opts.timeout);
+  if (!timeoutMs) throw new UsageError(`--timeout takes a duration such as 90s or 10m; got "${opts.timeout}".`);
+  const client = await ctx.campaign();
+  const requestedAt = ctx.clock.now();
+  await client.exportReport(sn, opts.webhookUrl);
+  if (!opts.wait && !opts.out) {
+    if (ctx.io.json) ctx.io.printJson({ sn, exportRequested: true, webhookUrl: opts.webhookUrl ?? null });
+    else ctx.io.info(`Export of ${sn} requested. The files take a while; get their links with \`mailctl report links ${sn}\` (or run this with --wait).`);
+    if (!ctx.io.json && !ctx.io.isTTY) ctx.io.out(sn);
+    return;
+  }
+  const links = await pollUntil(ctx, () => client.reportLinks(sn), (l) => l.length > 0, {
+    label: `Waiting for the report files of ${sn}…`,
+    timeoutMs,
+    timeoutMessage: () => `The report files of ${sn} were not ready after ${opts.timeout ?? '10m'}; check later with \`mailctl report links ${sn}\`.`,
+  });
+  // "Re-export regenerates files only when new data exists; otherwise the earlier files are reused."
+  const newest = Math.max(...links.map((l) => Date.parse(l.createdDate ?? '') || 0));
+  if (newest && newest < requestedAt - 60_000) ctx.io.info(`These files were made at ${new Date(newest).toISOString()}: the service reuses earlier files when there is no new data (and ignores a repeat export within an hour).`);
+  if (opts.out) printSaved(ctx, sn, await downloadLinks(ctx, sn, links, opts.out, opts.force));
+  else await printLinks(ctx, links);
+}
+
+async function printLinks(ctx: Context, links: ReportLink[]): Promise<void> {
+  await printList(ctx.io, links, [
+    { header: 'TYPE', value: (l) => l.reportType },
+    { header: 'CREATED', value: (l) => l.createdDate, date: true },
+    { header: 'LINK', value: (l) => l.link },
+  ]);
+}
+
+export function printSaved(ctx: Context, sn: string, saved: Saved[]): void {
+  if (ctx.io.json) {
+    ctx.io.printJson({ sn, files: saved });
+    return;
+  }
+  for (const s of saved) ctx.io.out(s.file);
+  ctx.io.info(`Saved ${saved.length} report file${saved.length === 1 ? '' : 's'} of ${sn}.`);
+}
+
+function checkUrl(v: string): void {
+  let u: URL | undefined;
+  try {
+    u = new URL(v);
+  } catch {
+    u = undefined;
+  }
+  if (!u || (u.protocol !== 'https:' && u.protocol !== 'http:')) {
+    throw new UsageError(`--webhook-url "${v}" is not an http(s) URL; give the full address the service should POST to, e.g. https://hooks.example.com/report.`);
+  }
+}

@@ -1,0 +1,26 @@
+import type { Context } from '../../src/cli/context.js';
+import type { ReportLink } from '../../src/api/campaign-types.js';
+import { printList, type Column } from '../../src/output/format.js';
+import { downloadLinks } from '../../src/report/download.js';
+import { printSaved } from './export.js';
+
+const COLUMNS: Column<ReportLink>[] = [
+  { header: 'TYPE', value: (l) => l.reportType },
+  { header: 'CREATED', value: (l) => l.createdDate, date: true },
+  { header: 'LINK', value: (l) => l.link },
+];
+
+export async function run(ctx: Context, opts: { out?: string; force?: boolean }, sn: string): Promise<void> {
+  const client = await ctx.campaign();
+  const links = await client.reportLinks(sn);
+  if (!links.length) {
+    if (ctx.io.json) ctx.io.printJson([]);
+    ctx.io.info(`No report files for ${sn} yet; request them with \`mailctl report export ${sn} --wait\`.`);
+    return;
+  }
+  if (opts.out) {
+    printSaved(ctx, sn, await downloadLinks(ctx, sn, links, opts.out, opts.force));
+    return;
+  }
+  await printList(ctx.io, links, COLUMNS);
+}

@@ -1,0 +1,19 @@
+import type { Context } from '../../src/cli/context.js';
+import type { CampaignCode } from '../../src/api/campaign-types.js';
+import { printList, type Column } from '../../src/output/format.js';
+import { reportRange } from '../../src/report/dates.js';
+
+const COLUMNS: Column<CampaignCode>[] = [
+  { header: 'CODE', value: (c) => c.sn },
+  { header: 'NAME', value: (c) => c.name },
+  { header: 'SENT FROM', value: (c) => c.sentBeginDate, date: true },
+  { header: 'SENT UNTIL', value: (c) => c.sentEndDate, date: true },
+];
+
+export async function run(ctx: Context, opts: { from?: string; to?: string }): Promise<void> {
+  const { startDate, endDate } = reportRange(opts.from, opts.to);
+  const client = await ctx.campaign();
+  const rows = await client.listFinishedCampaigns(startDate, endDate);
+  if (!startDate && ctx.io.isTTY && !ctx.io.json && rows.length) ctx.io.info('The 10 most recent finished campaigns (give --from and --to for a date range):');
+  await printList(ctx.io, rows, COLUMNS);
+}

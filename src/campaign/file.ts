@@ -1,0 +1,175 @@
+// `campaign create --file campaign.json`. Two shapes are accepted:
+//  1. the spec's request structure as is: {"form": {...}, "content": {...}, "config": {...}}
+//     (endpoints 7-10; `content` nested inside `config`, as one spec sample shows, is read too);
+//  2. a flat form whose keys are the flags in camelCase: {"name", "groups", "exclude", "subject",
+//     "from", "fromName", "htmlFile", "at", "timezone", "ab", "subjectA", "testPercent", ...}.
+// Both may be mixed (e.g. a spec-shaped body plus "list" for a one-time upload). File paths in the
+// file are relative to the file itself.
+import fs from 'node:fs';
+import path from 'node:path';
+import { UsageError } from '../cli/errors.js';
+import { DRAFT_KEYS, type Draft } from './draft.js';
+
+const SPEC_KEYS = new Set(['form', 'content', 'config']);
+const PATH_KEYS = ['htmlFile', 'htmlFileA', 'htmlFileB', 'list'] as const;
+const STRING_KEYS = new Set([
+  'name', 'list', 'subject', 'preheader', 'from', 'fromName', 'html', 'htmlFile', 'template', 'at', 'timezone', 'utmCampaign',
+  'utmContent', 'ab', 'subjectA', 'subjectB', 'preheaderA', 'preheaderB', 'fromNameA', 'fromNameB', 'fromA', 'fromB', 'htmlA',
+  'htmlB', 'htmlFileA', 'htmlFileB', 'testDuration',
+]);
+const BOOL_KEYS = new Set(['once', 'ga', 'ecommerce']);
+
+const SCHEMA_HINT = 'See `mailctl campaign create --help` for both accepted shapes of the campaign file.';
+
+export function readCampaignFile(file: string): Draft {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(code === 'ENOENT' ? `The campaign file ${file} does not exist.` : `Cannot read the campaign file ${file}: ${(e as Error).message}.`);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`The campaign file ${file} is not valid JSON: ${(e as Error).message}.`, SCHEMA_HINT);
+  }
+  if (!isObj(doc)) throw new UsageError(`The campaign file ${file} must hold one JSON object.`, SCHEMA_HINT);
+  const problems: string[] = [];
+  const draft = parseCampaignDoc(doc, problems);
+  if (problems.length) {
+    throw new UsageError(`The campaign file ${file} has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}:\n  ${problems.join('\n  ')}`, SCHEMA_HINT);
+  }
+  const dir = path.dirname(path.resolve(file));
+  for (const k of PATH_KEYS) if (typeof draft[k] === 'string') draft[k] = path.resolve(dir, draft[k] as string);
+  return draft;
+}
+
+/** The document (either shape) as a draft; type problems are pushed as sentences. */
+export function parseCampaignDoc(doc: Record<string, unknown>, problems: string[]): Draft {
+  const d: Draft = {};
+  for (const [k, v] of Object.entries(doc)) {
+    if (SPEC_KEYS.has(k)) continue;
+    if (!DRAFT_KEYS.has(k)) {
+      problems.push(`"${k}" is not a campaign file key (known keys: form, content, config, ${[...DRAFT_KEYS].join(', ')}).`);
+      continue;
+    }
+    setFlat(d, k, v, problems);
+  }
+  if ([...SPEC_KEYS].some((k) => k in doc)) Object.assign(d, fromSpecShape(doc, problems), withoutUndefined(d));
+  return d;
+}
+
+function setFlat(d: Draft, k: string, v: unknown, problems: string[]): void {
+  const rec = d as Record<string, unknown>;
+  if (STRING_KEYS.has(k)) {
+    if (typeof v === 'string') rec[k] = v;
+    else problems.push(`"${k}" must be a string.`);
+  } else if (BOOL_KEYS.has(k)) {
+    if (typeof v === 'boolean') rec[k] = v;
+    else problems.push(`"${k}" must be true or false.`);
+  } else if (k === 'groups' || k === 'exclude') {
+    const list = stringList(v);
+    if (list) rec[k] = list;
+    else problems.push(`"${k}" must be a list of group names or codes, e.g. ["Newsletter"].`);
+  } else if (k === 'testPercent') {
+    if (typeof v === 'number' || typeof v === 'string') rec[k] = v;
+    else problems.push('"testPercent" must be a number from 0 to 100.');
+  } else if (k === 'footerLang') {
+    if (typeof v === 'number' || typeof v === 'string') rec[k] = v;
+    else problems.push('"footerLang" must be "en", "zh", 0 or 1.');
+  }
+}
+
+/** The spec's {form, content, config} → draft fields. */
+function fromSpecShape(doc: Record<string, unknown>, problems: string[]): Draft {
+  const d: Draft = {};
+  const form = objAt(doc, 'form', problems);
+  const config = objAt(doc, 'config', problems);
+  // One spec sample nests `content` inside `config` (endpoint 9); read it from either place.
+  const content = { ...(isObj(config.content) ? config.content : {}), ...objAt(doc, 'content', problems) };
+  const str = (o: Record<string, unknown>, k: string, where: string): string | undefined => {
+    const v = o[k];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v === 'string') return v;
+    problems.push(`${where}.${k} must be a string.`);
+    return undefined;
+  };
+  d.name = str(form, 'name', 'form');
+  for (const [k, to] of [['selectedLists', 'groups'], ['excludeLists', 'exclude']] as const) {
+    if (form[k] === undefined) continue;
+    const list = stringList(form[k]);
+    if (list) d[to] = list;
+    else problems.push(`form.${k} must be a list of group codes.`);
+  }
+  const map: Array<[string, keyof Draft]> = [
+    ['subject', 'subject'], ['preheader', 'preheader'], ['fromName', 'fromName'], ['fromAddress', 'from'], ['htmlContent', 'html'],
+    ['subjectA', 'subjectA'], ['subjectB', 'subjectB'], ['preheaderA', 'preheaderA'], ['preheaderB', 'preheaderB'],
+    ['fromNameA', 'fromNameA'], ['fromNameB', 'fromNameB'], ['fromAddressA', 'fromA'], ['fromAddressB', 'fromB'],
+    ['htmlContentA', 'htmlA'], ['htmlContentB', 'htmlB'],
+  ];
+  for (const [from, to] of map) (d as Record<string, unknown>)[to] = str(content, from, 'content');
+  if (content.footerLang !== undefined) d.footerLang = content.footerLang as number;
+  if (content.testingOn !== undefined) {
+    const dim = { 1: 'subject', 2: 'sender', 3: 'content' }[Number(content.testingOn) as 1 | 2 | 3];
+    if (dim) d.ab = dim;
+    else problems.push('content.testingOn must be 1 (subject), 2 (sender) or 3 (content).');
+  }
+  if (content.testing !== undefined) {
+    if (!isObj(content.testing)) problems.push('content.testing must be an object {proportion, time, unit}.');
+    else {
+      const t = content.testing;
+      if (t.proportion !== undefined) d.testPercent = t.proportion as number;
+      if (t.time !== undefined) d.testTime = t.time as number;
+      if (t.unit !== undefined) d.testUnit = t.unit as number;
+    }
+  }
+  const schedule = isObj(config.schedule) ? config.schedule : undefined;
+  if (config.schedule !== undefined && !schedule) problems.push('config.schedule must be an object {type, timezone, scheduleDate}.');
+  if (schedule && Number(schedule.type) === 1) {
+    if (typeof schedule.scheduleDate === 'string') d.scheduleDate = schedule.scheduleDate;
+    else problems.push('config.schedule.scheduleDate must be a UTC ISO 8601 date-time when config.schedule.type is 1.');
+    if (typeof schedule.timezone === 'number') d.timezoneCode = schedule.timezone;
+    else problems.push('config.schedule.timezone must be a time zone code (a number from 0 to 87) when config.schedule.type is 1.');
+  } else if (schedule && schedule.type !== undefined && Number(schedule.type) !== 0) {
+    problems.push('config.schedule.type must be 0 (send now) or 1 (scheduled).');
+  }
+  const ga = isObj(config.ga) ? config.ga : undefined;
+  if (config.ga !== undefined && !ga) problems.push('config.ga must be an object {enable, ecommerceEnable, utmCampaign, utmContent}.');
+  if (ga) {
+    // Section 9: an older revision sent these as the strings "true"/"false"; read both.
+    d.ga = truthy(ga.enable);
+    d.ecommerce = truthy(ga.ecommerceEnable);
+    d.utmCampaign = str(ga, 'utmCampaign', 'config.ga');
+    d.utmContent = str(ga, 'utmContent', 'config.ga');
+  }
+  return withoutUndefined(d);
+}
+
+function truthy(v: unknown): boolean | undefined {
+  if (v === undefined || v === null) return undefined;
+  return v === true || v === 'true';
+}
+
+function objAt(doc: Record<string, unknown>, k: string, problems: string[]): Record<string, unknown> {
+  const v = doc[k];
+  if (v === undefined) return {};
+  if (isObj(v)) return v;
+  problems.push(`"${k}" must be an object.`);
+  return {};
+}
+
+function stringList(v: unknown): string[] | undefined {
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v as string[];
+  return undefined;
+}
+
+function isObj(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function withoutUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}

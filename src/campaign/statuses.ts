@@ -1,0 +1,36 @@
+// Campaign statuses (spec section 3) in words, and which ones end a `campaign status --wait`.
+import type { Campaign } from '../api/campaign-types.js';
+
+export const STATUS_WORDS: Record<string, string> = {
+  DRAFT: 'draft: created but not going out yet (a one-time campaign waits for its list upload)',
+  PREPARE: 'scheduled: waiting for its send time (it can still be paused with `mailctl campaign pause`)',
+  PREPARE_TO_SENT: 'preparing: the lists are being turned into recipients',
+  TESTING: 'A/B testing: versions A and B are out to the test share; the better one goes to the rest when the test time ends',
+  SENDING: 'sending',
+  COMPLETE: 'sent: every recipient has been handled; see `mailctl report metrics`',
+  STOP: 'paused: it will not go out (the API has no resume; create it again to send)',
+  OVER_LIMIT: 'stopped: the balance is too low for this campaign; check it with `mailctl balance` and top up in the back office',
+  EMPTY_RECIPIENT: 'stopped: there was nobody to send to (empty groups, everyone excluded, or no list uploaded)',
+  INSUFFICIENT_RECIPIENT_FOR_TESTING: 'stopped: too few contacts for the A/B test share; raise --test-percent or send to larger groups',
+  UNAUTHENTICATED_SENDER: 'stopped: the sender address is not verified; verify it in the back office and create the campaign again',
+};
+
+/** Statuses the campaign will not leave by itself: the mail went out, or it never will. */
+export const FAILED_STATUSES: ReadonlySet<string> = new Set(['OVER_LIMIT', 'EMPTY_RECIPIENT', 'INSUFFICIENT_RECIPIENT_FOR_TESTING', 'UNAUTHENTICATED_SENDER']);
+
+export function describeStatus(status: string): string {
+  return STATUS_WORDS[status] ?? `${status} (a status the spec does not describe)`;
+}
+
+/**
+ * Whether --wait can stop: an end state, or one that only a person changes (paused, draft,
+ * scheduled for later). A scheduled campaign whose time has come is still worth waiting on.
+ */
+export function isSettled(c: Campaign, now: number): boolean {
+  if (c.status === 'COMPLETE' || c.status === 'STOP' || c.status === 'DRAFT' || FAILED_STATUSES.has(c.status)) return true;
+  if (c.status === 'PREPARE') {
+    const at = c.scheduledDate ? Date.parse(c.scheduledDate) : NaN;
+    return Number.isNaN(at) || at > now;
+  }
+  return false;
+}

@@ -1,0 +1,77 @@
+// Endpoint 15's numbers with the rates people ask for, as table columns, JSON or CSV.
+// Rates follow the spec's own definitions where it gives one (section 2, Group: "total opens /
+// total deliveries"): opens and clicks over delivered; bounces over recipients.
+import type { CampaignMetrics } from '../api/campaign-types.js';
+import type { Column } from '../output/format.js';
+
+export interface Rates {
+  deliveryRate: number | null;
+  openRate: number | null;
+  clickRate: number | null;
+  bounceRate: number | null;
+  unsubscribeRate: number | null;
+  complaintRate: number | null;
+}
+
+const ratio = (a: number | undefined, b: number | undefined): number | null => (b ? Number(a ?? 0) / Number(b) : null);
+
+export function ratesOf(m: CampaignMetrics): Rates {
+  return {
+    deliveryRate: ratio(m.delivered, m.recipientCnt),
+    openRate: ratio(m.opened, m.delivered),
+    clickRate: ratio(m.clicked, m.delivered),
+    bounceRate: ratio(m.bounced, m.recipientCnt),
+    unsubscribeRate: ratio(m.unsubscribed, m.delivered),
+    complaintRate: ratio(m.complained, m.delivered),
+  };
+}
+
+const pct = (r: number | null) => (r === null ? '' : `${(r * 100).toFixed(1)}%`);
+
+/** TOTAL first, then TEST_A, TEST_B, WINNING (spec endpoint 15), per campaign in the order asked. */
+export function orderRows(rows: CampaignMetrics[], sns: string[]): CampaignMetrics[] {
+  const rank = { TOTAL: 0, TEST_A: 1, TEST_B: 2, WINNING: 3 } as Record<string, number>;
+  const pos = (sn: string) => (sns.indexOf(sn) < 0 ? sns.length : sns.indexOf(sn));
+  return [...rows].sort((a, b) => pos(a.campaignSn) - pos(b.campaignSn) || (rank[a.reportType] ?? 9) - (rank[b.reportType] ?? 9));
+}
+
+export const VERSION_WORDS: Record<string, string> = { TOTAL: 'total', TEST_A: 'test A', TEST_B: 'test B', WINNING: 'winner' };
+
+export const METRIC_COLUMNS: Column<CampaignMetrics>[] = [
+  { header: 'CAMPAIGN', value: (m) => m.campaignSn },
+  { header: 'NAME', value: (m) => m.name },
+  { header: 'ROWS', value: (m) => VERSION_WORDS[m.reportType] ?? m.reportType },
+  { header: 'RECIPIENTS', value: (m) => m.recipientCnt },
+  { header: 'DELIVERED', value: (m) => `${m.delivered} (${pct(ratesOf(m).deliveryRate)})` },
+  { header: 'OPENED', value: (m) => `${m.opened} (${pct(ratesOf(m).openRate)})` },
+  { header: 'CLICKED', value: (m) => `${m.clicked} (${pct(ratesOf(m).clickRate)})` },
+  { header: 'BOUNCED', value: (m) => `${m.bounced} (${pct(ratesOf(m).bounceRate)})` },
+  { header: 'UNSUBSCRIBED', value: (m) => m.unsubscribed },
+  { header: 'COMPLAINED', value: (m) => m.complained },
+];
+
+const CSV_FIELDS: Array<[string, (m: CampaignMetrics, r: Rates) => unknown]> = [
+  ['campaignSn', (m) => m.campaignSn], ['name', (m) => m.name], ['reportType', (m) => m.reportType], ['channel', (m) => m.channel],
+  ['subject', (m) => m.subject], ['sentStartAt', (m) => m.sentStartAt], ['sentEndAt', (m) => m.sentEndAt],
+  ['recipientCnt', (m) => m.recipientCnt], ['delivered', (m) => m.delivered], ['bounced', (m) => m.bounced],
+  ['opened', (m) => m.opened], ['clicked', (m) => m.clicked], ['distinctClickCnt', (m) => m.distinctClickCnt],
+  ['duplicateClickCnt', (m) => m.duplicateClickCnt], ['complained', (m) => m.complained], ['unsubscribed', (m) => m.unsubscribed],
+  ['transactions', (m) => m.transactions], ['transactionRevenue', (m) => m.transactionRevenue],
+  ['deliveryRate', (_m, r) => r.deliveryRate], ['openRate', (_m, r) => r.openRate], ['clickRate', (_m, r) => r.clickRate],
+  ['bounceRate', (_m, r) => r.bounceRate], ['unsubscribeRate', (_m, r) => r.unsubscribeRate], ['complaintRate', (_m, r) => r.complaintRate],
+];
+
+/** RFC 4180 CSV with a header; rates as fractions (0.1234) so spreadsheets can format them. */
+export function metricsCsv(rows: CampaignMetrics[]): string {
+  const cell = (v: unknown) => {
+    if (v === undefined || v === null) return '';
+    const s = typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : String(v);
+    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  const lines = [CSV_FIELDS.map(([h]) => h).join(',')];
+  for (const m of rows) {
+    const r = ratesOf(m);
+    lines.push(CSV_FIELDS.map(([, f]) => cell(f(m, r))).join(','));
+  }
+  return lines.join('\r\n') + '\r\n';
+}

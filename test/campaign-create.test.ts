@@ -1,0 +1,206 @@
+// `campaign create` from flags and from a JSON file, as the sandbox receives it: the spec's
+// request structure (endpoints 7-10), send-now without timezone/scheduleDate and scheduled with
+// both (GAPS row 10), A/B content at top level (GAPS row 9), the one-time list PUT without the
+// key (GAPS row 12), and the service's refusals in words.
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+import { campaignFixtures, writeFiles } from './helpers/campaign-setup.js';
+import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
+
+const sb = useSandbox();
+const fx = campaignFixtures(sb.get);
+let news: string;
+let vip: string;
+let bounced: string;
+const dir = writeFiles({
+  'mail.html': '<p>Hello ${NAME}</p>',
+  'a.html': '<p>Version A</p>',
+  'b.html': '<p>Version B</p>',
+  'guests.csv': 'EMAIL,NAME\nann@example.org,Ann\nann@example.org,Ann again\nbob@example.org,Bob\n',
+});
+const file = (n: string) => path.join(dir, n);
+const base = ['--subject', 'December news', '--from', 'news@example.com', '--from-name', 'Acme'];
+
+beforeAll(async () => {
+  news = await fx.group('Newsletter');
+  vip = await fx.group('VIP', 3);
+  bounced = await fx.group('Bounced', 2);
+});
+
+describe('regular campaign from flags (endpoint 7)', () => {
+  it('send now: the spec body, groups by name turned into codes, no timezone or scheduleDate; prints the code', async () => {
+    const from = fx.mark();
+    const r = await runCli(['campaign', 'create', '--name', 'Dec', '--group', 'Newsletter', '--group', vip, '--exclude', 'bounced', ...base, '--html-file', file('mail.html')], { sandbox: sb.get() });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    const [req] = fx.submits(from);
+    expect(req.path).toBe('/v1/campaign/normal/submit');
+    expect(req.body).toEqual({
+      form: { name: 'Dec', selectedLists: [news, vip], excludeLists: [bounced] },
+      content: { footerLang: 0, subject: 'December news', fromName: 'Acme', fromAddress: 'news@example.com', htmlContent: '<p>Hello ${NAME}</p>' },
+      config: { schedule: { type: 0 }, ga: { enable: false, ecommerceEnable: false } },
+    });
+    expect(r.stdout.trim()).toMatch(/^CP\w+$/);
+  });
+
+  it('scheduled: type 1 with the time zone code and the UTC scheduleDate; footer zh; analytics on', async () => {
+    const from = fx.mark();
+    const r = await runCli([
+      'campaign', 'create', '--name', 'Later', '--group', news, ...base, '--html', '<p>x</p>', '--footer-lang', 'zh',
+      '--at', '2035-12-01 09:00', '--timezone', 'Asia/Taipei', '--ga', '--utm-campaign', 'dec', '--utm-content', 'mail', '--ecommerce',
+    ], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    const body = fx.submits(from)[0].body as any;
+    expect(body.config).toEqual({
+      schedule: { type: 1, timezone: 21, scheduleDate: '2035-12-01T01:00:00Z' },
+      ga: { enable: true, ecommerceEnable: true, utmCampaign: 'dec', utmContent: 'mail' },
+    });
+    expect(body.content.footerLang).toBe(1);
+    expect(body.form.excludeLists).toEqual([]);
+  });
+
+  it('sender and footer come from the profile when no flag gives them', async () => {
+    const env = { MAILCTL_CONFIG_DIR: writeFiles({}) };
+    for (const [k, v] of [['from-address', 'marketing@example.com'], ['from-name', 'Acme Marketing'], ['footer-lang', 'zh']]) {
+      expect((await runCli(['config', 'set', k, v], { env })).exitCode).toBe(0);
+    }
+    const from = fx.mark();
+    const r = await runCli(['campaign', 'create', '--name', 'P', '--group', news, '--subject', 'S', '--html', '<p>x</p>'], { sandbox: sb.get(), env });
+    expect(r.exitCode).toBe(0);
+    expect((fx.submits(from)[0].body as any).content).toMatchObject({ fromAddress: 'marketing@example.com', fromName: 'Acme Marketing', footerLang: 1 });
+  });
+
+  it('--template puts the template html in the body', async () => {
+    const from = fx.mark();
+    const r = await runCli(['campaign', 'create', '--name', 'T', '--group', news, ...base, '--template', 'tpl_welcome'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect((fx.submits(from)[0].body as any).content.htmlContent).toContain('Welcome, ${NAME}!');
+  });
+
+  it('--dry-run prints the exact request with the key masked and creates nothing', async () => {
+    const from = fx.mark();
+    const r = await runCli(['campaign', 'create', '--name', 'Dry', '--group', 'Newsletter', ...base, '--html', '<p>x</p>', '--dry-run'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(fx.submits(from)).toEqual([]);
+    expect(r.stdout).toContain(`POST ${sb.get().campaignUrl}/v1/campaign/normal/submit`);
+    expect(r.stdout).toContain(`"selectedLists": [\n      "${news}"`);
+    expect(r.stdout).not.toContain(SANDBOX_KEYS.campaign);
+  });
+
+  it('on a terminal: a confirmation with the code, and the status command as the next step', async () => {
+    const r = await runCli(['campaign', 'create', '--name', 'Tty', '--group', news, ...base, '--html', '<p>x</p>'], { sandbox: sb.get(), tty: true });
+    expect(r.exitCode).toBe(0);
+    const sn = /(CP\w+)/.exec(r.stdout)![1];
+    expect(r.stderr).toContain(`mailctl campaign status ${sn} --wait`);
+  });
+});
+
+describe('from a JSON file', () => {
+  it("the spec's own {form, content, config} is sent as is", async () => {
+    const spec = {
+      form: { name: 'From file', selectedLists: [news], excludeLists: [bounced] },
+      content: { subject: 'S', preheader: 'P', fromName: 'Acme', fromAddress: 'news@example.com', htmlContent: '<p>f</p>', footerLang: 1 },
+      config: { schedule: { type: 1, timezone: 72, scheduleDate: '2035-06-01T13:00:00Z' }, ga: { enable: false, ecommerceEnable: false } },
+    };
+    const d = writeFiles({ 'c.json': JSON.stringify(spec) });
+    const from = fx.mark();
+    const r = await runCli(['campaign', 'create', '--file', path.join(d, 'c.json')], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(fx.submits(from)[0].body).toEqual(spec);
+  });
+
+  it('the flat form (flag names in camelCase, paths relative to the file), with flags overriding it', async () => {
+    const d = writeFiles({
+      'c.json': JSON.stringify({ name: 'Flat', groups: ['Newsletter'], subject: 'From file', from: 'news@example.com', fromName: 'Acme', htmlFile: 'body.html', at: '2035-07-01 09:00', timezone: 'America/New_York' }),
+      'body.html': '<p>flat</p>',
+    });
+    const from = fx.mark();
+    const r = await runCli(['campaign', 'create', '--file', path.join(d, 'c.json'), '--subject', 'From flag'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(fx.submits(from)[0].body).toEqual({
+      form: { name: 'Flat', selectedLists: [news], excludeLists: [] },
+      content: { footerLang: 0, subject: 'From flag', fromName: 'Acme', fromAddress: 'news@example.com', htmlContent: '<p>flat</p>' },
+      config: { schedule: { type: 1, timezone: 72, scheduleDate: '2035-07-01T13:00:00Z' }, ga: { enable: false, ecommerceEnable: false } },
+    });
+  });
+
+  it('an unknown key is refused with its name, and nothing is sent', async () => {
+    const d = writeFiles({ 'c.json': JSON.stringify({ name: 'X', groups: ['Newsletter'], subjct: 'typo' }) });
+    const from = fx.mark();
+    const r = await runCli(['campaign', 'create', '--file', path.join(d, 'c.json')], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('"subjct" is not a campaign file key');
+    expect(sb.get().sandbox.requests('campaign').length).toBe(from);
+  });
+});
+
+describe('A/B tests (endpoint 9)', () => {
+  it('subject test: testingOn 1 and testing {proportion, time, unit} inside a top-level content (GAPS row 9)', async () => {
+    const from = fx.mark();
+    const r = await runCli([
+      'campaign', 'create', '--name', 'AB', '--group', news, '--ab', 'subject', '--subject-a', 'Hi', '--subject-b', 'Hello',
+      '--from', 'news@example.com', '--from-name', 'Acme', '--html-file', file('mail.html'), '--test-percent', '40', '--test-duration', '2d',
+    ], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    const req = fx.submits(from)[0];
+    expect(req.path).toBe('/v1/campaign/testing/submit');
+    expect((req.body as any).content).toEqual({
+      footerLang: 0, subjectA: 'Hi', subjectB: 'Hello', fromName: 'Acme', fromAddress: 'news@example.com', htmlContent: '<p>Hello ${NAME}</p>',
+      testingOn: 1, testing: { proportion: 40, time: 2, unit: 1 },
+    });
+    expect((req.body as any).config.content).toBeUndefined();
+  });
+
+  it('content test: htmlContentA/B from the two files, 4h → time 4 unit 0', async () => {
+    const from = fx.mark();
+    const r = await runCli([
+      'campaign', 'create', '--name', 'AB2', '--group', news, ...base, '--ab', 'content', '--html-file-a', file('a.html'), '--html-file-b', file('b.html'),
+      '--test-percent', '50', '--test-duration', '4h',
+    ], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect((fx.submits(from)[0].body as any).content).toMatchObject({ testingOn: 3, htmlContentA: '<p>Version A</p>', htmlContentB: '<p>Version B</p>', testing: { proportion: 50, time: 4, unit: 0 } });
+  });
+});
+
+describe('one-time upload (endpoints 8 and 10)', () => {
+  it('creates without groups, then PUTs the list file to the upload address without the API key', async () => {
+    const from = fx.mark();
+    const filesFrom = sb.get().sandbox.requests('files').length;
+    const r = await runCli(['campaign', 'create', '--name', 'Once', '--once', '--list', file('guests.csv'), ...base, '--html', '<p>x</p>'], { sandbox: sb.get() });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    const req = fx.submits(from)[0];
+    expect(req.path).toBe('/v1/campaign/normal/once');
+    expect((req.body as any).form).toEqual({ name: 'Once' });
+    const puts = sb.get().sandbox.requests('files').slice(filesFrom).filter((x) => x.method === 'PUT');
+    expect(puts).toHaveLength(1);
+    expect(puts[0].headers['x-api-key']).toBeUndefined();
+    expect(JSON.stringify(puts[0].headers)).not.toContain(SANDBOX_KEYS.campaign);
+    // The whole file, duplicates included: a one-time list is sent as is.
+    expect(puts[0].bodyBytes).toBe(fs.statSync(file('guests.csv')).size);
+    const status = await runCli(['campaign', 'status', r.stdout.trim(), '--json'], { sandbox: sb.get() });
+    expect(JSON.parse(status.stdout).status).not.toBe('DRAFT'); // the service has its list
+  });
+
+  it('an A/B test with a one-time list goes to endpoint 10', async () => {
+    const from = fx.mark();
+    const r = await runCli([
+      'campaign', 'create', '--name', 'Once AB', '--list', file('guests.csv'), ...base, '--ab', 'content', '--html-file-a', file('a.html'), '--html-file-b', file('b.html'),
+      '--test-percent', '50', '--test-duration', '1h',
+    ], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(fx.submits(from)[0].path).toBe('/v1/campaign/testing/once');
+  });
+});
+
+describe('refusals of the service, in words', () => {
+  it('40011: an unverified sender exits 1 with the sentence', async () => {
+    const r = await runCli(['campaign', 'create', '--name', 'U', '--group', news, '--subject', 'S', '--from', 'someone@unverified-sender.com', '--from-name', 'X', '--html', '<p>x</p>'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('The sender address is not verified.');
+    expect(r.stderr).not.toMatch(/at .*\.ts:\d+/);
+  });
+});
