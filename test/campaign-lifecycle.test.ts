@@ -1,0 +1,128 @@
+// Following a campaign after it is created: status (endpoint 13) in words and --wait until it
+// settles, pause (endpoint 12; section 3 rule 1: "Pause applies to scheduled campaigns") and
+// delete (endpoint 11; rule 2: preparing or sending campaigns come back in `sendingCampaign`).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, scriptedPrompter } from './helpers/cli.js';
+import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
+import { campaignFixtures } from './helpers/campaign-setup.js';
+import type { RunningSandbox } from '../src/sandbox/server.js';
+
+const sb = useSandbox();
+const fx = campaignFixtures(sb.get);
+const flags = ['--group', 'Newsletter', '--subject', 'S', '--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>x</p>'];
+/** A sandbox where preparing takes a minute: campaigns stay "preparing" for the whole test. */
+let slow: RunningSandbox;
+
+async function create(extra: string[] = [], sandbox: RunningSandbox = sb.get()): Promise<string> {
+  const r = await runCli(['campaign', 'create', '--name', 'L', ...flags, ...extra], { sandbox });
+  expect(r.exitCode).toBe(0);
+  return r.stdout.trim();
+}
+const scheduled = () => create(['--at', '2035-12-01 09:00', '--timezone', 'TAIPEI']);
+const deletes = (s: RunningSandbox) => s.sandbox.requests('campaign').filter((r) => r.method === 'DELETE' && r.path === '/v1/campaign/normal');
+
+beforeAll(async () => {
+  await fx.group('Newsletter', 4);
+  slow = await startTestSandbox({ delays: { campaignPrepare: 60_000 } });
+  await campaignFixtures(() => slow).group('Newsletter', 2);
+});
+afterAll(() => slow?.close());
+
+describe('campaign status', () => {
+  it('--wait follows a send-now campaign to COMPLETE and explains it', async () => {
+    const sn = await create();
+    const r = await runCli(['campaign', 'status', sn, '--wait'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/status\tCOMPLETE/);
+    expect(r.stdout).toContain('sent: every recipient has been handled');
+    // It really polled: more than one status lookup reached the sandbox.
+    expect(sb.get().sandbox.requests('campaign').filter((x) => x.path === `/v1/campaign/normal/${sn}`).length).toBeGreaterThan(1);
+  });
+
+  it('--wait stops at once on a campaign scheduled for later', async () => {
+    const sn = await scheduled();
+    const r = await runCli(['campaign', 'status', sn, '--wait', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ sn, status: 'PREPARE', sendTimeType: 'SCHEDULED', scheduledDate: '2035-12-01T01:00:00.000Z' });
+  });
+
+  it('--wait exits 1 with the reason in words when the campaign stops unsent (EMPTY_RECIPIENT)', async () => {
+    const quick = await startTestSandbox({ delays: { campaignPrepare: 400 } });
+    try {
+      const q = campaignFixtures(() => quick);
+      const group = await q.group('Newsletter', 2);
+      const sn = await create([], quick);
+      // Everyone leaves the group while the list is being turned into recipients.
+      const gone = await q.api.del(`/v1/contacts/${group}`, { keys: ['newsletter0@example.org', 'newsletter1@example.org'] });
+      expect(gone.status).toBe(200);
+      const r = await runCli(['campaign', 'status', sn, '--wait'], { sandbox: quick });
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toContain(`Campaign ${sn} ended EMPTY_RECIPIENT: stopped: there was nobody to send to`);
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('an unknown code exits 1', async () => {
+    const r = await runCli(['campaign', 'status', 'CP_NOPE'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('There is no campaign CP_NOPE.');
+  });
+});
+
+describe('campaign pause', () => {
+  it('pauses a scheduled campaign: PATCH, then its status is STOP', async () => {
+    const sn = await scheduled();
+    const r = await runCli(['campaign', 'pause', sn], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(sb.get().sandbox.requests('campaign').some((x) => x.method === 'PATCH' && x.path === `/v1/campaign/normal/${sn}`)).toBe(true);
+    const s = await runCli(['campaign', 'status', sn, '--json'], { sandbox: sb.get() });
+    expect(JSON.parse(s.stdout).status).toBe('STOP');
+  });
+
+  it('refuses a campaign that is not scheduled, saying why, without sending the PATCH', async () => {
+    const sn = await create([], slow);
+    const r = await runCli(['campaign', 'pause', sn], { sandbox: slow });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`Campaign ${sn} cannot be paused: it is PREPARE_TO_SENT`);
+    expect(r.stderr).toContain('Only a scheduled campaign');
+    expect(slow.sandbox.requests('campaign').some((x) => x.method === 'PATCH')).toBe(false);
+  });
+});
+
+describe('campaign delete', () => {
+  it('without a terminal and without --yes: refused, nothing sent', async () => {
+    const sn = await scheduled();
+    const before = deletes(sb.get()).length;
+    const r = await runCli(['campaign', 'delete', sn], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--yes');
+    expect(deletes(sb.get()).length).toBe(before);
+  });
+
+  it('on a terminal it asks first; yes deletes (body campaignSnList, GAPS row 22)', async () => {
+    const sn = await scheduled();
+    const prompter = scriptedPrompter([true]);
+    const r = await runCli(['campaign', 'delete', sn], { sandbox: sb.get(), tty: true, prompter });
+    expect(r.exitCode).toBe(0);
+    expect(prompter.asked[0]).toContain(`Delete campaign ${sn}?`);
+    expect(deletes(sb.get()).at(-1)!.body).toEqual({ campaignSnList: [sn] });
+  });
+
+  it('some deleted, one still preparing, one unknown: each reported, exit 5', async () => {
+    const busy = await create([], slow);
+    const later = await create(['--at', '2035-12-01 09:00', '--timezone', 'TAIPEI'], slow);
+    const r = await runCli(['campaign', 'delete', later, busy, 'CP_NOPE', '--yes'], { sandbox: slow });
+    expect(r.exitCode).toBe(5);
+    expect(r.stdout).toContain(`${later}\tdeleted`);
+    expect(r.stdout).toContain(`${busy}\tnot deleted: preparing or sending`);
+    expect(r.stdout).toContain('CP_NOPE\tnot deleted: no such campaign');
+    expect(r.stderr).toContain('Deleted 1 of 3 campaigns');
+  });
+
+  it('none deleted: exit 1', async () => {
+    const r = await runCli(['campaign', 'delete', 'CP_X', 'CP_Y', '--yes', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual({ success: [], sendingCampaign: [], badCampaigns: ['CP_X', 'CP_Y'] });
+  });
+});
