@@ -140,4 +140,12 @@ describe('mailctl send (email)', () => {
     expect(r.exitCode).toBe(0);
     expect(sends('prof@')[0].body).toMatchObject({ fromAddress: 'noreply@example.com', fromName: 'Acme' });
   });
+
+  it('on a terminal: a progress bar on stderr, and only the recipients that were not accepted in the table', async () => {
+    const r = await runCli(['send', '--recipients', csv('tty-', 150), '--subject', 'Hi', '--html', '<p>{{code}}</p>', ...FROM], { sandbox: sb.get(), tty: true });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(/Sending .*█.* 150\/150 \(100%\)/);
+    expect(r.stderr).toContain('150 accepted recipients not listed');
+    expect(r.stdout).toBe('');
+  });
 });

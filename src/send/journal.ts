@@ -13,6 +13,7 @@
 //   done     every recipient is either sent or failed for good
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { UsageError } from '../cli/errors.js';
 import type { Channel } from './recipients.js';
 
@@ -82,7 +83,7 @@ export class Journal {
     }
     const j = new Journal(file, fd);
     j.lock();
-    j.append(plan);
+    j.appendSync(plan);
     syncDir(path.dirname(file));
     return j;
   }
@@ -109,13 +110,44 @@ export class Journal {
     return { journal: j, plan, records, torn };
   }
 
-  /** One record per line, on disk before this returns. */
-  append(rec: JournalRecord): void {
+  /** One record per line, on disk (written and fdatasync'd) before the promise resolves. */
+  append(rec: JournalRecord): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ line: JSON.stringify(rec) + '\n', resolve, reject });
+      this.flushing ??= this.flush();
+    });
+  }
+
+  private queue: Array<{ line: string; resolve: () => void; reject: (e: unknown) => void }> = [];
+  private flushing?: Promise<void>;
+
+  /**
+   * Group commit: records queued while a write+sync is under way go out together in the next
+   * one. The sync runs off the event loop, so batches in flight are not held up by each
+   * other's journal writes — and still no request starts before its intent is on disk.
+   */
+  private async flush(): Promise<void> {
+    while (this.queue.length) {
+      const group = this.queue.splice(0);
+      try {
+        await writeAsync(this.fd, group.map((g) => g.line).join(''));
+        await datasyncAsync(this.fd);
+        group.forEach((g) => g.resolve());
+      } catch (e) {
+        group.forEach((g) => g.reject(e));
+      }
+    }
+    this.flushing = undefined;
+  }
+
+  /** The first line, synchronously: nothing else happens before the plan is on disk. */
+  private appendSync(rec: JournalRecord): void {
     fs.writeSync(this.fd, JSON.stringify(rec) + '\n');
     fs.fsyncSync(this.fd);
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    await this.flushing;
     try {
       fs.closeSync(this.fd);
     } catch {
@@ -146,6 +178,9 @@ export class Journal {
     }
   }
 }
+
+const writeAsync = promisify(fs.write) as (fd: number, s: string) => Promise<unknown>;
+const datasyncAsync = promisify(fs.fdatasync);
 
 function alive(pid: number): boolean {
   try {

@@ -41,7 +41,7 @@ export async function sendPending(o: RunnerOptions): Promise<RunnerOutcome> {
     const b = String(nextId++);
     const keys = wires.map((w) => keyOf(plan.kind, w));
     const at = iso();
-    journal.append({ t: 'intent', b, keys, at });
+    await journal.append({ t: 'intent', b, keys, at });
     for (const key of keys) states.set(key, { s: 'inflight', b, at });
     let res: SendResult;
     try {
@@ -49,13 +49,13 @@ export async function sendPending(o: RunnerOptions): Promise<RunnerOutcome> {
     } catch (e) {
       const fate = requestFate(e);
       const reason = (e as Error).message || String(e);
-      journal.append({ t: fate, b, at: iso(), reason });
+      await journal.append({ t: fate, b, at: iso(), reason });
       for (const key of keys) states.set(key, fate === 'unsent' ? { s: 'pending', lastError: reason } : { s: 'doubt', b, at, reason });
       stoppedBy ??= e as Error;
       return;
     }
     const { success, failure, unmatched } = byKey(plan, wires, res);
-    journal.append({ t: 'result', b, at: iso(), requestId: res.id, success, failure, ...(unmatched.length ? { unmatched } : {}) });
+    await journal.append({ t: 'result', b, at: iso(), requestId: res.id, success, failure, ...(unmatched.length ? { unmatched } : {}) });
     if (res.id) requestIds.push(res.id);
     for (const key of keys) {
       if (Object.hasOwn(success, key)) states.set(key, { s: 'sent', id: success[key], b, requestId: res.id });

@@ -40,7 +40,7 @@ export async function resumeSend(ctx: Context, given: string | true, o: SessionO
   if (!file) throw new UsageError('There is no unfinished send to resume.', 'Give the journal file: mailctl send --resume FILE (a run prints its journal path when it ends).');
   if (o.dryRun) {
     const { journal, plan, records } = Journal.open(file);
-    journal.close();
+    await journal.close();
     const states = replay(plan, records);
     const pending = plan.recipients.filter((r) => states.get(keyOf(plan.kind, r))?.s === 'pending');
     const doubt = [...states.values()].filter((s) => s.s === 'doubt').length;
@@ -71,7 +71,7 @@ async function execute(
         ctx.io.info(`Checking ${doubts} recipient${doubts === 1 ? '' : 's'} in doubt against the event log…`);
         const settled = await settleDoubts({ plan, states, client, now, settleAfterMs: o.settleAfterMs, concurrency: o.concurrency, signal: ctx.signal });
         if (settled) {
-          journal.append(settled);
+          await journal.append(settled);
           applySettlement(states, settled);
         }
       }
@@ -84,13 +84,13 @@ async function execute(
       } finally {
         bar.stop();
       }
-      if (summary.notSent === 0 && summary.unsettled === 0) journal.append({ t: 'done', at: new Date(now()).toISOString() });
+      if (summary.notSent === 0 && summary.unsettled === 0) await journal.append({ t: 'done', at: new Date(now()).toISOString() });
     } else {
       ctx.io.info('Every recipient of this journal was already sent or failed; nothing to do.');
       summary = summarise(plan, states, journal.file, requestIdsOf(records));
     }
   } finally {
-    journal.close();
+    await journal.close();
   }
   if (ctx.signal.aborted) throw new InterruptedError('Interrupted; batches already answered are recorded.', `Run \`mailctl send --resume ${journal.file}\` to send the rest; requests that were in flight are checked before anything is sent again.`);
   await printSummary(ctx, plan, summary);

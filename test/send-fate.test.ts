@@ -1,0 +1,75 @@
+// Which failed send requests may be sent again without a lookup: only those that certainly
+// never reached the service. Each failure is produced for real over loopback (a refusal, a
+// closed port, a hang, a dropped connection, a 500) and classified as the resume will treat it.
+import net from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { NotifyClient } from '../src/api/notify.js';
+import { requestFate } from '../src/send/runner.js';
+import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
+import { useSandbox } from './helpers/sandbox.js';
+import { replay, type PlanRecord } from '../src/send/journal.js';
+
+const sb = useSandbox();
+
+function client(baseUrl = sb.get().notifyUrl, apiKey: string = SANDBOX_KEYS.notify): NotifyClient {
+  return new NotifyClient({ baseUrl, apiKey, fetch: globalThis.fetch, timeoutMs: 300, retryBaseMs: 5, keyHint: 'set the key' });
+}
+
+const message = { subject: 's', fromAddress: 'noreply@example.com', content: 'x', recipients: [{ address: 'fate@example.com' }] };
+
+async function fateOf(send: () => Promise<unknown>): Promise<string> {
+  try {
+    await send();
+  } catch (e) {
+    return requestFate(e);
+  }
+  return 'answered';
+}
+
+async function closedPort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const { port } = s.address() as net.AddressInfo;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+const onSend = { service: 'notify' as const, method: 'POST', path: '/v1/messages' };
+
+describe('the fate of a failed send request', () => {
+  it('refused with an answer (400, Forbidden, 429 "too many requests") or never connected: certainly not sent', async () => {
+    expect(await fateOf(() => client().sendEmail({ ...message, fromAddress: 'a@unverified.example.net' }))).toBe('unsent');
+    expect(await fateOf(() => client(undefined, 'wrong-key').sendEmail(message))).toBe('unsent');
+    sb.get().sandbox.injectFault({ kind: 'status', status: 429, body: { message: 'too many requests' }, times: 10, match: onSend });
+    expect(await fateOf(() => client().sendEmail(message))).toBe('unsent');
+    sb.get().sandbox.faults.splice(0);
+    const port = await closedPort();
+    expect(await fateOf(() => client(`http://127.0.0.1:${port}/notify`).sendEmail(message))).toBe('unsent');
+  });
+
+  it('no answer (time-out, dropped connection) or a 500: may have been sent — in doubt, and never retried by the HTTP layer', async () => {
+    const posts = () => sb.get().sandbox.requests('notify').filter((r) => r.method === 'POST' && r.path === '/v1/messages').length;
+    for (const fault of [{ kind: 'hang' as const }, { kind: 'drop' as const }, { kind: 'status' as const, status: 500 }]) {
+      const before = posts();
+      sb.get().sandbox.injectFault({ ...fault, match: onSend });
+      expect(await fateOf(() => client().sendEmail(message))).toBe('doubt');
+      expect(posts() - before).toBe(1);
+    }
+  });
+
+  it('replaying a journal: an intent without an outcome is in doubt; unsent goes back to pending; a result settles each recipient', () => {
+    const plan: PlanRecord = { t: 'plan', v: 1, kind: 'email', createdAt: '', batchSize: 2, message: {}, recipients: ['a', 'b', 'c', 'd', 'e'].map((x) => ({ address: `${x}@example.com` })) };
+    const at = '2024-05-01T00:00:00.000Z';
+    const states = replay(plan, [
+      plan,
+      { t: 'intent', b: '1', keys: ['a@example.com', 'b@example.com'], at },
+      { t: 'result', b: '1', at, success: { 'a@example.com': 'm1' }, failure: { 'b@example.com': 'Invalid: address is not a valid email format' } },
+      { t: 'intent', b: '2', keys: ['c@example.com', 'd@example.com'], at },
+      { t: 'unsent', b: '2', at, reason: 'Forbidden' },
+      { t: 'intent', b: '3', keys: ['c@example.com', 'd@example.com'], at },
+    ]);
+    expect(Object.fromEntries([...states].map(([k, v]) => [k, v.s]))).toEqual({
+      'a@example.com': 'sent', 'b@example.com': 'failed', 'c@example.com': 'doubt', 'd@example.com': 'doubt', 'e@example.com': 'pending',
+    });
+  });
+});
