@@ -2,7 +2,7 @@ import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import type { ReportLink } from '../../src/api/campaign-types.js';
 import { parseWaitDuration, pollUntil } from '../../src/campaign/poll.js';
-import { downloadLinks, type Saved } from '../../src/report/download.js';
+import { checkOutDir, downloadLinks, type Saved } from '../../src/report/download.js';
 import { printList } from '../../src/output/format.js';
 
 interface Opts {
@@ -19,6 +19,7 @@ export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
   if (opts.webhookUrl !== undefined) checkUrl(opts.webhookUrl);
   const timeoutMs = opts.timeout === undefined ? 10 * 60_000 : parseWaitDuration(opts.timeout);
   if (!timeoutMs) throw new UsageError(`--timeout takes a duration such as 90s or 10m; got "${opts.timeout}".`);
+  if (opts.out) checkOutDir(opts.out, sn, opts.force);
   const client = await ctx.campaign();
   const requestedAt = ctx.clock.now();
   await client.exportReport(sn, opts.webhookUrl);

@@ -14,15 +14,30 @@ export interface Saved {
   bytes: number;
 }
 
+/** Spec section 2: the report types of endpoint 17. */
+export const REPORT_TYPES = ['delivery', 'open', 'click', 'bounce', 'unsubscribe', 'complain'] as const;
+
+export const reportFileName = (sn: string, reportType: string) => `${safe(sn)}_${safe(reportType)}.csv`;
+
+/** Before an export is even requested: would --out overwrite anything? */
+export function checkOutDir(dir: string, sn: string, force = false): void {
+  if (force) return;
+  refuseExisting(REPORT_TYPES.map((t) => path.join(dir, reportFileName(sn, t))));
+}
+
+function refuseExisting(files: string[]): void {
+  const existing = files.filter((f) => fs.existsSync(f));
+  if (existing.length) throw new UsageError(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}.`, 'Pass --force to overwrite, or choose another --out directory.');
+}
+
 export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[], dir: string, force = false): Promise<Saved[]> {
   try {
     fs.mkdirSync(dir, { recursive: true });
   } catch (e) {
     throw new UsageError(`Cannot create the directory ${dir}: ${(e as Error).message}.`);
   }
-  const targets = links.map((l) => ({ link: l, file: path.join(dir, `${safe(sn)}_${safe(l.reportType)}.csv`) }));
-  const existing = targets.filter((t) => fs.existsSync(t.file)).map((t) => t.file);
-  if (existing.length && !force) throw new UsageError(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}.`, 'Pass --force to overwrite, or choose another --out directory.');
+  const targets = links.map((l) => ({ link: l, file: path.join(dir, reportFileName(sn, l.reportType)) }));
+  if (!force) refuseExisting(targets.map((t) => t.file));
   const fetchFn = await ctx.transport();
   const saved: Saved[] = [];
   const spin = await ctx.io.spinner('Downloading report files…');

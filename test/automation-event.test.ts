@@ -1,0 +1,88 @@
+// Automation events (endpoint 20, GAPS row 23: body {workflow, event, recipients}): at most 100
+// recipients per request (section 8) so larger files go in sequential batches; variables are
+// checked first (at most 100 long, no mathematical expressions, not starting with a digit);
+// recipients the service refuses are listed with its reason. Exit 0 / 5 some refused / 1 none.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+import { writeFiles } from './helpers/campaign-setup.js';
+
+const sb = useSandbox();
+const events = (from: number) => sb.get().sandbox.requests('campaign').slice(from).filter((r) => r.path === '/v1/automation/event');
+const mark = () => sb.get().sandbox.requests('campaign').length;
+
+function csv(rows: string[]): string {
+  const dir = writeFiles({ 'r.csv': ['email,name,plan', ...rows].join('\n') + '\n' });
+  return path.join(dir, 'r.csv');
+}
+
+describe('automation trigger / terminate', () => {
+  it('one recipient with --to, --name and --var: the spec body', async () => {
+    const from = mark();
+    const r = await runCli(['automation', 'trigger', '--workflow', 'welcome', '--to', 'ann@example.org', '--name', 'Ann', '--var', 'plan=pro'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(events(from).map((e) => e.body)).toEqual([
+      { workflow: 'welcome', event: 'TRIGGER', recipients: [{ address: 'ann@example.org', name: 'Ann', variables: { plan: 'pro' } }] },
+    ]);
+  });
+
+  it('terminate sends event TERMINATE', async () => {
+    const from = mark();
+    const r = await runCli(['automation', 'terminate', '--workflow', 'welcome', '--to', 'ann@example.org'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect((events(from)[0].body as any).event).toBe('TERMINATE');
+  });
+
+  it('250 recipients go as 100 + 100 + 50, one request after another', async () => {
+    const file = csv(Array.from({ length: 250 }, (_, i) => `p${i}@example.org,P${i},basic`));
+    const from = mark();
+    const r = await runCli(['automation', 'trigger', '--workflow', 'onboard', '--recipients', file, '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    const sent = events(from);
+    expect(sent.map((e) => (e.body as any).recipients.length)).toEqual([100, 100, 50]);
+    expect((sent[2].body as any).recipients[49]).toEqual({ address: 'p249@example.org', name: 'P249', variables: { plan: 'basic' } });
+    for (let i = 1; i < sent.length; i++) expect(sent[i].at).toBeGreaterThanOrEqual(sent[i - 1].at);
+    expect(JSON.parse(r.stdout)).toMatchObject({ workflow: 'onboard', event: 'TRIGGER', requested: 250, failed: [] });
+  });
+
+  it("a recipient the service refuses is listed with the service's reason; exit 5", async () => {
+    // "x@example.c" passes mailctl's address check but not the service's (one-letter top-level domain).
+    const file = csv([...Array.from({ length: 120 }, (_, i) => `q${i}@example.org,Q${i},pro`), 'x@example.c,X,pro']);
+    const r = await runCli(['automation', 'trigger', '--workflow', 'onboard', '--recipients', file], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(5);
+    expect(r.stdout.trim()).toBe('x@example.c\tInvalid: address is not a valid email format');
+    expect(r.stderr).toContain('Started 120 of 121 recipients in workflow onboard');
+  });
+
+  it('every recipient refused: exit 1', async () => {
+    const r = await runCli(['automation', 'trigger', '--workflow', 'w', '--to', 'y@example.c'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('Invalid: address is not a valid email format');
+  });
+
+  it.each([
+    ['a value over 100 characters', `plan=${'x'.repeat(101)}`, 'at most 100 characters'],
+    ['a value starting with a digit', 'plan=3 months', 'must not start with a digit'],
+    ['a mathematical expression', 'plan=basic 2*3', 'must not hold mathematical expressions'],
+  ])('%s is refused before any request (exit 2)', async (_what, v, sentence) => {
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(['automation', 'trigger', '--workflow', 'w', '--to', 'ann@example.org', '--var', v], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(sentence);
+    expect(sb.get().sandbox.requests().length).toBe(before);
+  });
+
+  it('a file with an invalid address is refused whole, naming the row', async () => {
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients', csv(['ok@example.org,A,b', 'not-an-address,B,b'])], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('row 3');
+    expect(sb.get().sandbox.requests().length).toBe(before);
+  });
+
+  it('no workflow, or no recipient: exit 2', async () => {
+    expect((await runCli(['automation', 'trigger', '--to', 'a@example.org'], { sandbox: sb.get() })).exitCode).toBe(2);
+    expect((await runCli(['automation', 'trigger', '--workflow', 'w'], { sandbox: sb.get() })).exitCode).toBe(2);
+  });
+});

@@ -1,0 +1,147 @@
+// Reports from cron: finished campaigns (endpoint 14, both dates or neither), metrics with rates
+// (endpoint 15), export (16) → links (17, GAPS rows 7 and 8) → the six CSV files downloaded
+// without the API key.
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import { runCli, tempDir } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+import { campaignFixtures } from './helpers/campaign-setup.js';
+import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
+
+const sb = useSandbox();
+const fx = campaignFixtures(sb.get);
+const sender = ['--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>x</p>'];
+let regular: string;
+let ab: string;
+
+async function sent(args: string[]): Promise<string> {
+  const r = await runCli(['campaign', 'create', ...args, ...sender], { sandbox: sb.get() });
+  expect(r.exitCode).toBe(0);
+  const sn = r.stdout.trim();
+  expect((await runCli(['campaign', 'status', sn, '--wait'], { sandbox: sb.get() })).exitCode).toBe(0);
+  return sn;
+}
+
+beforeAll(async () => {
+  await fx.group('Readers', 40);
+  [regular, ab] = await Promise.all([
+    sent(['--name', 'Monthly', '--group', 'Readers', '--subject', 'News']),
+    sent(['--name', 'Subject test', '--group', 'Readers', '--ab', 'subject', '--subject-a', 'A', '--subject-b', 'B', '--test-percent', '50', '--test-duration', '1h']),
+  ]);
+});
+
+describe('report list', () => {
+  it('without dates: the most recent finished campaigns', async () => {
+    const r = await runCli(['report', 'list'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    const codes = r.stdout.trim().split('\n').map((l) => l.split('\t')[0]);
+    expect(codes).toEqual(expect.arrayContaining([regular, ab]));
+  });
+
+  it('one date alone is refused (the service would quietly return the 10 most recent); nothing sent', async () => {
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(['report', 'list', '--from', '2026-01-01'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--from needs --to too');
+    expect(sb.get().sandbox.requests().length).toBe(before);
+  });
+
+  it('both dates: sent as UTC ISO 8601, the --to day included whole', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const r = await runCli(['report', 'list', '--from', '2020-01-01', '--to', today, '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).map((c: { sn: string }) => c.sn)).toEqual(expect.arrayContaining([regular, ab]));
+    const q = sb.get().sandbox.requests('campaign').filter((x) => x.path === '/v1/report/campaigns').at(-1)!.query;
+    expect(q).toEqual({ startDate: '2020-01-01T00:00:00Z', endDate: `${today}T23:59:59Z` });
+  });
+});
+
+describe('report metrics', () => {
+  it('a row per version of an A/B campaign (TOTAL, TEST_A, TEST_B, WINNING) with rates', async () => {
+    const r = await runCli(['report', 'metrics', regular, ab], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    expect(rows.map((x) => [x[0], x[2]])).toEqual([[regular, 'total'], [ab, 'total'], [ab, 'test A'], [ab, 'test B'], [ab, 'winner']]);
+    expect(rows[0][4]).toMatch(/^\d+ \(\d+\.\d%\)$/); // delivered (delivery rate)
+    expect(sb.get().sandbox.requests('campaign').filter((x) => x.path === '/v1/report/campaigns/metrics').at(-1)!.body).toEqual({ campaignSns: [regular, ab] });
+  });
+
+  it('--csv for spreadsheets: a header and numbers, rates as fractions', async () => {
+    const r = await runCli(['report', 'metrics', regular, '--csv'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    const [row] = parse(r.stdout, { columns: true }) as Array<Record<string, string>>;
+    expect(row.campaignSn).toBe(regular);
+    expect(row.reportType).toBe('TOTAL');
+    expect(Number(row.recipientCnt)).toBe(40);
+    expect(Number(row.openRate)).toBeCloseTo(Number(row.opened) / Number(row.delivered), 3);
+  });
+
+  it('--json: the service items plus rates', async () => {
+    const r = await runCli(['report', 'metrics', regular, '--json'], { sandbox: sb.get() });
+    const [item] = JSON.parse(r.stdout);
+    expect(item).toMatchObject({ campaignSn: regular, reportType: 'TOTAL', rates: { openRate: expect.any(Number) } });
+  });
+
+  it('an unknown code: the service says 40303, exit 1 with the sentence', async () => {
+    const r = await runCli(['report', 'metrics', 'CP_NOPE'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('The campaign code is invalid for this operation');
+  });
+});
+
+describe('report export and links', () => {
+  it('--out: export, wait for the links, download the six CSV files, never sending the key to the file host', async () => {
+    const out = tempDir('mailctl-reports-');
+    const filesFrom = sb.get().sandbox.requests('files').length;
+    const r = await runCli(['report', 'export', regular, '--out', out], { sandbox: sb.get() });
+    expect(r.stderr).not.toContain('error');
+    expect(r.exitCode).toBe(0);
+    const names = fs.readdirSync(out).sort();
+    expect(names).toEqual(['bounce', 'click', 'complain', 'delivery', 'open', 'unsubscribe'].map((t) => `${regular}_${t}.csv`));
+    expect(fs.readFileSync(path.join(out, `${regular}_delivery.csv`), 'utf8').split('\n').length).toBeGreaterThan(2);
+    expect(r.stdout.trim().split('\n')).toHaveLength(6);
+    const downloads = sb.get().sandbox.requests('files').slice(filesFrom);
+    expect(downloads).toHaveLength(6);
+    for (const d of downloads) {
+      expect(d.headers['x-api-key']).toBeUndefined();
+      expect(JSON.stringify(d.headers)).not.toContain(SANDBOX_KEYS.campaign);
+    }
+  });
+
+  it('--out refuses to overwrite files already there unless --force', async () => {
+    const out = tempDir('mailctl-reports-');
+    fs.writeFileSync(path.join(out, `${ab}_open.csv`), 'mine');
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(['report', 'export', ab, '--out', out], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('already exists');
+    expect(fs.readFileSync(path.join(out, `${ab}_open.csv`), 'utf8')).toBe('mine');
+    expect(sb.get().sandbox.requests().length).toBe(before); // not even the export was requested
+  });
+
+  it('links lists the six files; --wait prints them after an export', async () => {
+    const w = await runCli(['report', 'export', ab, '--wait', '--json'], { sandbox: sb.get() });
+    expect(w.exitCode).toBe(0);
+    expect(JSON.parse(w.stdout)).toHaveLength(6);
+    const r = await runCli(['report', 'links', ab], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    const types = r.stdout.trim().split('\n').map((l) => l.split('\t')[0]).sort();
+    expect(types).toEqual(['bounce', 'click', 'complain', 'delivery', 'open', 'unsubscribe']);
+  });
+
+  it('export without waiting: accepted, and the webhook URL is passed on', async () => {
+    const r = await runCli(['report', 'export', regular, '--webhook-url', 'http://127.0.0.1:9/hook', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ sn: regular, exportRequested: true });
+    expect(sb.get().sandbox.requests('campaign').filter((x) => x.path === `/v1/report/${regular}/export`).at(-1)!.body).toEqual({ webhookUrl: 'http://127.0.0.1:9/hook' });
+  });
+
+  it('a webhook URL that is not http(s) is refused before sending', async () => {
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(['report', 'export', regular, '--webhook-url', 'hooks.example.com'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(sb.get().sandbox.requests().length).toBe(before);
+  });
+});
