@@ -196,7 +196,31 @@ describe('one-time upload (endpoints 8 and 10)', () => {
   });
 });
 
+describe('sender test and --json', () => {
+  it('--ab sender: names from -a/-b, addresses default to --from; --json reports the code and schedule', async () => {
+    const from = fx.mark();
+    const r = await runCli([
+      'campaign', 'create', '--name', 'Sender AB', '--group', news, '--subject', 'S', '--from', 'news@example.com', '--html', '<p>x</p>',
+      '--ab', 'sender', '--from-name-a', 'Acme', '--from-name-b', 'Ann at Acme', '--from-b', 'marketing@example.com', '--test-percent', '20', '--test-duration', '4h', '--json',
+    ], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect((fx.submits(from)[0].body as any).content).toEqual({
+      footerLang: 0, subject: 'S', htmlContent: '<p>x</p>', testingOn: 2, testing: { proportion: 20, time: 4, unit: 0 },
+      fromNameA: 'Acme', fromNameB: 'Ann at Acme', fromAddressA: 'news@example.com', fromAddressB: 'marketing@example.com',
+    });
+    expect(JSON.parse(r.stdout)).toMatchObject({ sn: expect.stringMatching(/^CP/), type: 'A_B_TEST', abTest: 'sender', schedule: null });
+  });
+});
+
 describe('refusals of the service, in words', () => {
+  it('a failed list upload: exit 1, naming the campaign left without a list', async () => {
+    sb.get().sandbox.injectFault({ kind: 'status', status: 500, match: { service: 'files', method: 'PUT' } });
+    const r = await runCli(['campaign', 'create', '--name', 'Once', '--list', file('guests.csv'), ...base, '--html', '<p>x</p>'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/The upload address refused the list .*guests\.csv \(HTTP 500\)/);
+    expect(r.stderr).toMatch(/The campaign CP\w+ exists but has no list/);
+  });
+
   it('40011: an unverified sender exits 1 with the sentence', async () => {
     const r = await runCli(['campaign', 'create', '--name', 'U', '--group', news, '--subject', 'S', '--from', 'someone@unverified-sender.com', '--from-name', 'X', '--html', '<p>x</p>'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(1);
