@@ -57,6 +57,8 @@ export async function processImportFile(input: ImportJobInput): Promise<ImportOu
   // Line numbers are counted here rather than with csv-parse's `info` option, which slows
   // parsing about 2.5×: every record is one line plus the line breaks inside its quoted cells.
   const parser = source.pipe(parse({ bom: true, relax_column_count: true }));
+  // pipe() does not forward read errors (file gone, sandbox closed): end the parse with them.
+  source.on('error', (e) => parser.destroy(e));
   let lines = 0;
   const failures = new FailureWriter(input.failureFile);
   let header: string[] | undefined;
@@ -171,12 +173,16 @@ export function isDate(v: string): boolean {
 /** Writes failure rows as CSV, opening the file only when the first failure comes. */
 class FailureWriter {
   private stream?: fs.WriteStream;
+  private error?: Error;
   used = false;
   constructor(private readonly file: string) {}
 
   async write(header: string[], row: string[]): Promise<void> {
+    if (this.error) throw this.error;
     if (!this.stream) {
       this.stream = fs.createWriteStream(this.file);
+      // A write error (disk full, sandbox closed) fails the import instead of the process.
+      this.stream.on('error', (e) => (this.error = e));
       this.used = true;
       this.stream.write(csvLine(header));
     }

@@ -40,7 +40,9 @@ export async function readList(file: string, keep = 0): Promise<{ rows: number; 
   const first: Recipient[] = [];
   let rows = 0;
   let header = true;
-  const parser = fs.createReadStream(file, { highWaterMark: 1 << 20 }).pipe(parse({ bom: true, relax_column_count: true, relax_quotes: true }));
+  const source = fs.createReadStream(file, { highWaterMark: 1 << 20 });
+  const parser = source.pipe(parse({ bom: true, relax_column_count: true, relax_quotes: true }));
+  source.on('error', (e) => parser.destroy(e));
   for await (const rec of parser as AsyncIterable<string[]>) {
     if (rec.length === 1 && !rec[0].trim()) continue;
     if (header) {

@@ -40,7 +40,10 @@ export async function campaignAudience(c: SbCampaign, members: Recipient[], list
 /** Writes the six files; returns the written file paths by report type. */
 export async function writeReportFiles(c: SbCampaign, people: Recipient[], now: number, pathFor: (t: ReportType) => string): Promise<Record<ReportType, string>> {
   const streams = Object.fromEntries(REPORT_TYPES.map((t) => [t, fs.createWriteStream(pathFor(t))])) as Record<ReportType, fs.WriteStream>;
+  let failed: Error | undefined;
+  for (const s of Object.values(streams)) s.on('error', (e) => (failed ??= e));
   const write = async (t: ReportType, cells: Array<string | number>) => {
+    if (failed) throw failed;
     if (!streams[t].write(csvLine(cells))) await once(streams[t], 'drain');
   };
   for (const t of REPORT_TYPES) await write(t, HEADERS[t]);
@@ -76,5 +79,6 @@ export async function writeReportFiles(c: SbCampaign, people: Recipient[], now: 
     if (e.complained) await write('complain', [p.email, p.name, version, at(sent, `${key}:k`, span)]);
   }
   await Promise.all(REPORT_TYPES.map((t) => new Promise<void>((r) => streams[t].end(() => r()))));
+  if (failed) throw failed;
   return Object.fromEntries(REPORT_TYPES.map((t) => [t, pathFor(t)])) as Record<ReportType, string>;
 }
