@@ -30,7 +30,15 @@ function batchOptions(c: Command): Command {
 }
 
 export function register(program: Command, action: ActionFactory): void {
-  const send = program.command('send').description('send transactional email (default) or SMS, batched and resumable');
+  const send = program
+    .command('send')
+    .description('send transactional email (default) or SMS, batched and resumable')
+    .addHelpText('after', `
+\`mailctl send …\` is \`mailctl send email …\`: see \`mailctl send email --help\` for its options
+(--to, --recipients, --subject, --html/--html-file, --from, --resume, --dry-run …).
+
+  mailctl send --to ci@example.com --subject smoke --html "<p>ok</p>"
+  mailctl send sms --to 0912345678 --country-code 886 --text "【Acme】Your code is {{code}}" --var code=A1B2`);
   batchOptions(
     send
       .command('email', { isDefault: true })
