@@ -15,7 +15,7 @@ export const CAMPAIGN_CODES: Record<string, string> = {
   '40014': 'The campaign content is invalid. Check the subject and html content.',
   '40015': 'The sending information is invalid. Check the sender name, sender address and schedule.',
   '40017': 'The balance is too low for the A/B test share. Lower the test proportion or top up in the back office.',
-  '40019': 'The schedule time is wrong: it must be a valid time in the future. Give a later --schedule time.',
+  '40019': 'The schedule time is wrong: it must be a valid time in the future. Give a later time (campaign create --at).',
   '40020': 'A date is in the wrong format. Use ISO 8601 (for example 2026-12-01T09:00:00Z).',
   '40303': 'The campaign code is invalid for this operation (bad operation with invalid user state). Check the code with `mailctl report list`.',
 };
