@@ -91,6 +91,10 @@ async function readOptions(ctx: Context, opts: Opts, file: string): Promise<Plan
   }
   const rejectsPath = opts.rejects ? path.resolve(opts.rejects) : defaultRejectsPath(file);
   if (file !== '-' && rejectsPath === path.resolve(file)) throw new UsageError('--rejects names the input file itself; choose another file for the rejected rows.');
+  // Rejected rows must have somewhere to go before any row is read.
+  await fs.promises.access(path.dirname(rejectsPath), fs.constants.W_OK).catch(() => {
+    throw new UsageError(`Cannot write the rejects file in ${path.dirname(rejectsPath)} (missing or not writable).`, 'Name a writable place for rejected rows with --rejects FILE.');
+  });
   return {
     group: opts.group.trim(),
     createGroup: !!opts.createGroup,
@@ -160,7 +164,7 @@ function dryRunReport(ctx: Context, plan: Plan, checked: ValidationResult, sourc
     ['Valid', checked.valid],
     ['Rejected', checked.rejected],
     ['Rejects file', checked.rejectsPath ?? 'none'],
-    ['Would upload', `${checked.valid} rows by ${how} to group "${plan.group}"`],
+    ['Would upload', `${checked.valid} row${checked.valid === 1 ? '' : 's'} by ${how} to group "${plan.group}"`],
   ], {
     dryRun: true,
     file: source,
@@ -185,15 +189,17 @@ async function upload(ctx: Context, plan: Plan, checked: ValidationResult, sourc
   const cleaned = checked.cleanedPath!;
   let method: 'text' | 'file' = checked.valid < FILE_IMPORT_FROM_ROWS ? 'text' : 'file';
   let contacts = '';
-  if (method === 'text') {
+  if (method === 'text' && plan.webhookUrl) {
+    method = 'file';
+    ctx.io.info('Using the file import: only it accepts --webhook-url (the text import has no webhook).');
+  }
+  if (method === 'text' && checked.cleanedBytes <= TEXT_IMPORT_MAX_BYTES) {
     contacts = (await fs.promises.readFile(cleaned, 'utf8')).replace(/\n$/, '');
-    if (plan.webhookUrl) {
-      method = 'file';
-      ctx.io.info('Using the file import: only it accepts --webhook-url (the text import has no webhook).');
-    } else if (Buffer.byteLength(JSON.stringify({ contacts })) > TEXT_IMPORT_MAX_BYTES) {
-      method = 'file';
-      ctx.io.info('Using the file import: these rows are over the text import\'s 10 MB limit.');
-    }
+  }
+  if (method === 'text' && (checked.cleanedBytes > TEXT_IMPORT_MAX_BYTES || Buffer.byteLength(JSON.stringify({ contacts })) > TEXT_IMPORT_MAX_BYTES)) {
+    method = 'file';
+    contacts = '';
+    ctx.io.info('Using the file import: these rows are over the text import\'s 10 MB limit.');
   }
 
   let started: ImportStarted;
@@ -214,7 +220,7 @@ async function upload(ctx: Context, plan: Plan, checked: ValidationResult, sourc
     if (!started.url) throw new ServiceError(`The service started import ${sn} but gave no upload address.`, { hint: 'Try again; the import will end MISSING_REQUIRED_DATA on its own.' });
     await putCleaned(ctx, started.url, cleaned, sn, checked.cleanedBytes);
   }
-  ctx.io.info(`Import ${sn} started: ${checked.valid.toLocaleString('en-US')} rows sent to group "${group.name}" (${group.sn}) by ${method} import.`);
+  ctx.io.info(`Import ${sn} started: ${checked.valid.toLocaleString('en-US')} row${checked.valid === 1 ? '' : 's'} sent to group "${group.name}" (${group.sn}) by ${method} import.`);
 
   const finish = { source, local: checked, group, method };
   if (!plan.wait) {

@@ -1,0 +1,148 @@
+// Contact import (issue 4), measured through the built CLI (`npm run build` first):
+//  (a) `mailctl import big.csv --group G --dry-run` wall time as a ratio to a bare csv-parse
+//      loop over the same file, both as fresh node processes, median of interleaved runs.
+//      Target ≤ 1.3×. The dry run sends nothing and needs no key: the group is not looked up.
+//  (b) peak RSS of that dry run. Target ≤ 200 MiB at 1M rows; `--rows 10000000` for the
+//      10M-row case (target ≤ 400 MiB).
+//  (c) `--upload`: peak RSS of a real import of a ~500 MB file into a `mailctl sandbox serve`
+//      instance (check, then PUT streamed from disk). Target ≤ 150 MiB. The file has 1M wide
+//      rows (a ~440-byte NOTE column), so the number measured is the upload's, not the memory
+//      the duplicate check needs for many rows (that is (b)).
+// Generated files live in bench/.data/ (not committed) and are reused between runs.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = path.join(root, 'bin', 'mailctl.js');
+const dataDir = path.join(root, 'bench', '.data');
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const ROWS = Number(arg('--rows', process.env.BENCH_IMPORT_ROWS ?? 1_000_000));
+const RUNS = Number(arg('--runs', process.env.BENCH_RUNS ?? 3));
+const UPLOAD = process.argv.includes('--upload');
+const MiB = 1024 * 1024;
+if (!fs.existsSync(path.join(root, 'dist'))) throw new Error('dist/ is missing: run `npm run build` first.');
+fs.mkdirSync(dataDir, { recursive: true });
+
+/** A contacts file: EMAIL,NAME,AGE,JOINED[,NOTE]; 0.1 % invalid addresses and 0.1 % duplicates. */
+function generate(file, rows, note = '') {
+  const stamp = `${file}.rows`;
+  if (fs.existsSync(file) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === String(rows)) return;
+  const fd = fs.openSync(file, 'w');
+  let buf = note ? 'EMAIL,NAME,AGE,JOINED,NOTE\n' : 'EMAIL,NAME,AGE,JOINED\n';
+  for (let i = 1; i <= rows; i++) {
+    const id = String(i).padStart(8, '0');
+    let email = `user${id}@mail${i % 97}.example.com`;
+    if (i % 1000 === 7) email = `broken${id}.example.com`;
+    if (i % 1000 === 13) email = `USER${String(i - 1).padStart(8, '0')}@mail${(i - 1) % 97}.example.com`;
+    buf += `${email},User ${id},${20 + (i % 60)},2024-0${1 + (i % 9)}-1${i % 10}${note ? `,${note}` : ''}\n`;
+    if (buf.length > 4 * MiB) {
+      fs.writeSync(fd, buf);
+      buf = '';
+    }
+  }
+  fs.writeSync(fd, buf);
+  fs.closeSync(fd);
+  fs.writeFileSync(stamp, String(rows));
+}
+
+const hasTime = fs.existsSync('/usr/bin/time');
+
+/** Runs a node process; returns wall ms and peak RSS (MiB) from /usr/bin/time -v or /proc polling. */
+function measure(args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const cmd = hasTime ? '/usr/bin/time' : process.execPath;
+    const full = hasTime ? ['-v', process.execPath, ...args] : args;
+    const t0 = process.hrtime.bigint();
+    const child = spawn(cmd, full, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c) => (err += c));
+    let peakKb = 0;
+    const poll = hasTime ? undefined : setInterval(() => {
+      try {
+        const m = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (m) peakKb = Math.max(peakKb, Number(m[1]));
+      } catch { /* exited */ }
+    }, 20);
+    child.on('close', (code) => {
+      clearInterval(poll);
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(err);
+      if (m) peakKb = Number(m[1]);
+      const status = hasTime ? Number(/Exit status: (\d+)/.exec(err)?.[1] ?? code) : code;
+      resolve({ ms, rssMiB: peakKb / 1024, status, stderr: err });
+    });
+    child.on('error', reject);
+  });
+}
+
+const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+const fmt = (x, d = 0) => x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+const results = [];
+
+// (a) and (b)
+const big = path.join(dataDir, ROWS === 1_000_000 ? 'big.csv' : `big-${ROWS}.csv`);
+process.stdout.write(`generating ${fmt(ROWS)} rows… `);
+generate(big, ROWS);
+console.log(`${fmt(fs.statSync(big).size / MiB, 1)} MiB in ${path.relative(root, big)}`);
+const bare = ['--input-type=module', '-e', `
+  import fs from 'node:fs';
+  import { parse } from 'csv-parse';
+  let n = 0;
+  for await (const r of fs.createReadStream(process.argv[1]).pipe(parse())) n++;
+`, big];
+const cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'mailctl-bench-import-'));
+const noKeys = { MAILCTL_CONFIG_DIR: cfg, MAILCTL_API_KEY: '', MAILCTL_CAMPAIGN_API_KEY: '', MAILCTL_NOTIFY_API_KEY: '' };
+const dry = [bin, 'import', big, '--group', 'G', '--dry-run'];
+const times = { bare: [], dry: [] };
+let peak = 0;
+await measure(bare); // warm the file cache
+for (let i = 0; i < RUNS; i++) {
+  const b = await measure(bare);
+  if (b.status !== 0) throw new Error(`bare csv-parse loop failed: ${b.stderr}`);
+  times.bare.push(b.ms);
+  const d = await measure(dry, noKeys);
+  if (d.status !== 0) throw new Error(`dry run exited ${d.status}: ${d.stderr}`);
+  times.dry.push(d.ms);
+  peak = Math.max(peak, d.rssMiB);
+}
+const ratio = median(times.dry) / median(times.bare);
+const rssTarget = ROWS > 1_000_000 ? 400 : 200;
+results.push([`(a) dry run / bare csv-parse, ${fmt(ROWS)} rows`, `${fmt(median(times.dry))} / ${fmt(median(times.bare))} ms = ${ratio.toFixed(2)}×`, '≤ 1.30×', ratio <= 1.3]);
+results.push([`(b) peak RSS of the dry run, ${fmt(ROWS)} rows`, `${fmt(peak, 1)} MiB`, `≤ ${rssTarget} MiB`, peak <= rssTarget]);
+
+// (c)
+if (UPLOAD) {
+  const wide = path.join(dataDir, 'upload-500mb.csv');
+  process.stdout.write('generating the 500 MB upload file… ');
+  generate(wide, 1_000_000, 'n'.repeat(440));
+  console.log(`${fmt(fs.statSync(wide).size / MiB, 1)} MiB`);
+  const serve = spawn(process.execPath, [bin, 'sandbox', 'serve', '--no-rate-limit'], { cwd: root, env: { ...process.env, MAILCTL_CONFIG_DIR: cfg }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const env = await new Promise((resolve, reject) => {
+    let out = '';
+    serve.stdout.on('data', (c) => {
+      out += c;
+      if (/MAILCTL_NOTIFY_API_KEY=.*\n/.test(out)) resolve(Object.fromEntries(out.trim().split('\n').map((l) => l.split('='))));
+    });
+    serve.on('exit', (code) => reject(new Error(`sandbox serve exited ${code}`)));
+  });
+  try {
+    const u = await measure([bin, 'import', wide, '--group', 'Bench', '--create-group', '--no-wait'], { ...env, MAILCTL_CONFIG_DIR: cfg });
+    if (u.status !== 0 && u.status !== 5) throw new Error(`upload exited ${u.status}: ${u.stderr}`);
+    results.push([`(c) peak RSS, check + upload of ${fmt(fs.statSync(wide).size / MiB)} MiB`, `${fmt(u.rssMiB, 1)} MiB (${fmt(u.ms / 1000, 1)} s)`, '≤ 150 MiB', u.rssMiB <= 150]);
+  } finally {
+    serve.kill('SIGINT');
+  }
+}
+fs.rmSync(cfg, { recursive: true, force: true });
+
+const w = [Math.max(...results.map((r) => r[0].length)), Math.max(...results.map((r) => r[1].length)), 9];
+console.log(`\nimport benchmark${hasTime ? '' : ' (RSS by /proc polling)'}: median of ${RUNS} interleaved runs`);
+console.log(`  ${'measure'.padEnd(w[0])}  ${'measured'.padEnd(w[1])}  ${'target'.padEnd(w[2])}`);
+for (const [name, got, target, ok] of results) console.log(`  ${name.padEnd(w[0])}  ${got.padEnd(w[1])}  ${target.padEnd(w[2])}  ${ok ? 'ok' : 'OVER TARGET'}`);
+process.exitCode = results.every((r) => r[3]) ? 0 : 1;
