@@ -55,8 +55,11 @@ describe('mailctl webhook', () => {
     expect(yes.exitCode).toBe(0);
     expect(asked.asked[0]).toContain('email complaint webhook (type 7)');
     expect(hookRequests().filter((r) => r.method === 'DELETE').at(-1)!.body).toEqual({ type: 7 });
+    const deletesBefore = hookRequests().filter((r) => r.method === 'DELETE').length;
     const gone = await runCli(['webhook', 'delete', '7', '--yes'], { sandbox: sb.get() });
     expect(gone.exitCode).toBe(1);
+    // The documented failure answer is final: asked once, not retried.
+    expect(hookRequests().filter((r) => r.method === 'DELETE')).toHaveLength(deletesBefore + 1);
     expect(gone.stderr).toContain('could not delete the email complaint webhook');
   });
 });

@@ -172,6 +172,9 @@ async function shouldRetry(error: Error, idempotent: boolean): Promise<boolean> 
     if (text.includes(DAILY)) return false; // daily cap: retrying only burns the next day's budget
     // A per-second "too many requests" is the gate refusing before any work: safe to repeat.
     if (status === 429 || text.includes(PER_SECOND)) return true;
+    // A 5xx carrying {success:false} is the service's documented answer (spec 001: webhook
+    // deletion failure is 500 {success: false}), not a passing fault: asking again changes nothing.
+    if (status >= 500 && /"success"\s*:\s*false/.test(text)) return false;
     return status >= 500 && idempotent;
   }
   if (error instanceof TimeoutError) return idempotent; // a timed-out send may have been sent
