@@ -216,3 +216,17 @@ describe('the failure file', () => {
     expect(gets[0].headers['x-api-key']).toBeUndefined();
   });
 });
+
+describe('--sandbox (the in-process sandbox behind ctx.transport())', () => {
+  it('uploads the file through the same transport, with no server and no key', async () => {
+    const configDir = tempDir();
+    const file = write('inproc.csv', ['EMAIL,NAME', ...rows(120, 'ip')].join('\n'));
+    const opts = { configDir, tuning: { rateLimit: true } }; // the in-process sandbox keeps the 2/s limit
+    const r = await runCli(['--sandbox', 'import', file, '--group', 'Local', '--create-group', '--no-wait', '--json'], opts);
+    expect(r.exitCode).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.method).toBe('file');
+    // The file arrived: the import left UPLOADING.
+    expect(['PROCESSING', 'COMPLETE']).toContain(doc.status);
+  });
+});
