@@ -1,23 +1,76 @@
-// Every noun registers its subcommands here. Registration loads only commander; the code
-// that runs a command is imported when that command runs (keeps --help and --version fast).
+// The nouns of mailctl. Start-up builds only the noun being run (each verb's code still loads
+// lazily, when it runs); the others appear as one-line entries so `mailctl --help` can list them and commander can
+// suggest a near miss. test/commands-registry.test.ts keeps these lines equal to what each
+// noun registers.
 import type { Command } from 'commander';
 import type { ActionFactory } from '../src/cli/main.js';
-import { register as balance } from './balance/index.js';
+import { register as importer } from './import/index.js';
+import { register as contacts } from './contacts/index.js';
 import { register as groups } from './groups/index.js';
+import { register as campaign } from './campaign/index.js';
+import { register as report } from './report/index.js';
 import { register as template } from './template/index.js';
-import { register as config } from './config/index.js';
-import { register as sandbox } from './sandbox/index.js';
+import { register as automation } from './automation/index.js';
+import { register as balance } from './balance/index.js';
 import { register as send } from './send/index.js';
 import { register as webhook } from './webhook/index.js';
 import { register as events } from './events/index.js';
 import { register as sms } from './sms/index.js';
 import { register as domain } from './domain/index.js';
-import { register as importer } from './import/index.js';
-import { register as contacts } from './contacts/index.js';
-import { register as campaign } from './campaign/index.js';
-import { register as report } from './report/index.js';
-import { register as automation } from './automation/index.js';
+import { register as config } from './config/index.js';
+import { register as sandbox } from './sandbox/index.js';
 
-export function registerAll(program: Command, action: ActionFactory): void {
-  for (const register of [groups, template, balance, config, sandbox, send, webhook, events, sms, domain, importer, contacts, campaign, report, automation]) register(program, action);
+type Register = (program: Command, action: ActionFactory) => void;
+
+export interface Noun {
+  name: string;
+  aliases: string[];
+  summary: string;
+  /** Registration only (commander calls); each verb's code still loads when it runs. */
+  register: Register;
+}
+
+export const NOUNS: Noun[] = [
+  { name: 'import', aliases: [], summary: 'check a contacts CSV locally, upload it into a group, and wait for the result', register: importer },
+  { name: 'contacts', aliases: ['contact'], summary: 'contacts in groups (import them with `mailctl import`)', register: contacts },
+  { name: 'groups', aliases: ['group'], summary: 'contact groups (lists)', register: groups },
+  { name: 'campaign', aliases: ['campaigns'], summary: 'create, schedule, follow, pause and delete email campaigns', register: campaign },
+  { name: 'report', aliases: ['reports'], summary: 'campaign reports: finished campaigns, metrics, detail files', register: report },
+  { name: 'template', aliases: ['templates'], summary: 'email templates', register: template },
+  { name: 'automation', aliases: [], summary: 'start or stop recipients in automation workflows', register: automation },
+  { name: 'balance', aliases: [], summary: 'show the remaining email and SMS balance', register: balance },
+  { name: 'send', aliases: [], summary: 'send transactional email (default) or SMS, batched and resumable', register: send },
+  { name: 'webhook', aliases: ['webhooks'], summary: 'register, receive and verify notification-service webhooks', register: webhook },
+  { name: 'events', aliases: [], summary: 'look up delivery events of transactional email (or SMS with --sms)', register: events },
+  { name: 'sms', aliases: [], summary: 'SMS account settings (to send SMS: mailctl send sms)', register: sms },
+  { name: 'domain', aliases: ['domains'], summary: 'sender domains for transactional email (from public material, not the spec)', register: domain },
+  { name: 'config', aliases: [], summary: 'profiles, API keys and defaults', register: config },
+  { name: 'sandbox', aliases: [], summary: 'the built-in emulator of both services (no account needed)', register: sandbox },
+];
+
+/** Global options that take a value, so their value is not mistaken for the noun. */
+const VALUE_OPTIONS = new Set(['--profile']);
+
+/** The noun argv runs (`mailctl --profile x groups list` → groups; `help groups` → groups). */
+export function nounOf(argv: string[]): Noun | undefined {
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length && positional.length < 2; i++) {
+    const a = argv[i];
+    if (a === '--') break;
+    if (a.startsWith('-')) {
+      if (VALUE_OPTIONS.has(a)) i++;
+      continue;
+    }
+    positional.push(a);
+  }
+  const name = positional[0] === 'help' ? positional[1] : positional[0];
+  return NOUNS.find((n) => n.name === name || n.aliases.includes(name ?? ''));
+}
+
+export function registerFor(argv: string[], program: Command, action: ActionFactory): void {
+  const chosen = nounOf(argv);
+  for (const noun of NOUNS) {
+    if (noun === chosen) noun.register(program, action);
+    else program.command(noun.name).aliases(noun.aliases).description(noun.summary);
+  }
 }

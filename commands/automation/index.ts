@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
+import { collect } from '../../src/cli/collect.js';
 
-const collect = (value: string, prev: string[] = []) => [...prev, value];
 
 const HELP = `
 Recipients: one with --to (plus --name and --var k=v), or many with --recipients: a CSV with an

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
+import { collect } from '../../src/cli/collect.js';
 
-const collect = (value: string, prev: string[] = []) => [...prev, value];
 
 const CREATE_HELP = `
 Sending to groups needs at least one --group (name or code); --exclude groups are never sent to.

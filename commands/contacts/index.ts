@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
+import { collect } from '../../src/cli/collect.js';
 
-const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 export function register(program: Command, action: ActionFactory): void {
   const contacts = program.command('contacts').alias('contact').description('contacts in groups (import them with `mailctl import`)');

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../src/cli/errors.js';
 import type { ActionFactory } from '../../src/cli/main.js';
-
-const collect = (v: string, prev: string[] = []) => [...prev, v];
+import { collect } from '../../src/cli/collect.js';
 
 const STATUS_OPTIONS = ['wait', 'timeout', 'downloadFailures'];
 

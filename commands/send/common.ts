@@ -58,10 +58,6 @@ export function parseVars(list: string[] = []): Record<string, string> {
   return out;
 }
 
-export function collect(value: string, prev: string[] = []): string[] {
-  return [...prev, value];
-}
-
 /** Text from a flag, or from a file ("-" = stdin). Exactly one of the two. */
 export async function textFrom(ctx: Context, inline: string | undefined, file: string | undefined, what: string, flags: [string, string]): Promise<string> {
   if (inline !== undefined && file !== undefined) throw new UsageError(`Give the ${what} either with ${flags[0]} or with ${flags[1]}, not both.`);

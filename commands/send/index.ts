@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
-import { collect } from './common.js';
+import { collect } from '../../src/cli/collect.js';
 
 const BATCH_HELP = `
 Batches and resume:

@@ -9,7 +9,7 @@ import { Context, type Env, type Globals, type Tuning } from './context.js';
 import { systemClock, type Clock } from './clock.js';
 import { inquirerPrompter, type Prompter } from './prompter.js';
 import type { FetchLike } from '../api/http.js';
-import { registerAll } from '../../commands/index.js';
+import { registerFor } from '../../commands/index.js';
 import { version } from './version.js';
 
 export interface RunOptions {
@@ -73,7 +73,7 @@ export async function main(o: RunOptions): Promise<number> {
     await mod.run(ctx, opts, ...args.slice(0, -2));
   };
 
-  registerAll(program, action);
+  registerFor(o.argv, program, action);
   // Commander's own usage errors must not exit the process: make every subcommand throw.
   // After a usage error, show that command's usage line (not just "see --help").
   const walk = (c: Command) => { c.exitOverride(); c.showHelpAfterError(usageHint(c)); c.commands.forEach(walk); };
