@@ -19,6 +19,10 @@ await build({
   target: 'node20',
   logLevel: 'warning',
   external: ['ky', 'conf', 'ora', '@inquirer/prompts', 'csv-parse', 'csv-parse/*', 'cli-table3'],
+  // commander is CommonJS and require()s only Node built-ins. process.getBuiltinModule
+  // (Node ≥ 20.16; engines say ≥ 20.17) hands them over without createRequire(), which would
+  // initialise the CommonJS loader, and without ESM facades of the built-ins.
+  banner: { js: 'const require = (id) => process.getBuiltinModule(id);' },
   plugins: [
     {
       // commander loads child_process only for executable subcommands, which mailctl does not
@@ -26,20 +30,6 @@ await build({
       name: 'no-child-process-for-commander',
       setup(b) {
         b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (args.importer.includes(`${path.sep}commander${path.sep}`) ? { path: stub } : undefined));
-      },
-    },
-    {
-      // commander is CommonJS and require()s a few built-ins. Serving them as bundled ESM
-      // re-exports avoids a createRequire() at start-up (it initialises the whole CJS loader).
-      name: 'builtins-as-esm-for-commander',
-      setup(b) {
-        b.onResolve({ filter: /^(node:)?(events|path|fs|process)$/ }, (args) =>
-          args.importer.includes(`${path.sep}commander${path.sep}`) ? { path: args.path.replace(/^node:/, ''), namespace: 'builtin-esm' } : undefined,
-        );
-        b.onLoad({ filter: /.*/, namespace: 'builtin-esm' }, (args) => ({
-          contents: `import * as ns from 'node:${args.path}'; export * from 'node:${args.path}'; export default ns.default;`,
-          loader: 'js',
-        }));
       },
     },
   ],

@@ -24,35 +24,53 @@ export interface IOOptions {
 }
 
 export class IO {
-  readonly stdin: Readable;
-  readonly stdout: Writable;
-  readonly stderr: Writable;
-  /** stdout is a terminal: tables and relative dates instead of TSV. */
-  readonly isTTY: boolean;
-  readonly stderrTTY: boolean;
-  readonly stdinTTY: boolean;
   readonly json: boolean;
   readonly quiet: boolean;
-  readonly color: boolean;
   /** CI or --no-input: never ask. */
   readonly nonInteractive: boolean;
 
   constructor(o: IOOptions) {
-    this.stdin = o.stdin;
-    this.stdout = o.stdout;
-    this.stderr = o.stderr;
-    this.isTTY = o.stdoutTTY;
-    this.stderrTTY = o.stderrTTY;
-    this.stdinTTY = o.stdinTTY;
+    this.src = o;
     this.json = !!o.json;
     this.quiet = !!o.quiet;
     const ci = isTruthy(o.env.CI);
     this.nonInteractive = ci || !!o.noInput;
-    this.color = o.stderrTTY && o.env.NO_COLOR === undefined && o.env.TERM !== 'dumb';
     this.ci = ci;
   }
 
   private readonly ci: boolean;
+  private readonly src: IOOptions;
+
+  // The streams are read through the options on demand: creating process.stdin or stderr
+  // loads net/tty and streams, a cost every start-up would pay though few runs use them.
+  get stdout(): Writable {
+    return this.src.stdout;
+  }
+
+  get stderr(): Writable {
+    return this.src.stderr;
+  }
+
+  /** stdout is a terminal: tables and relative dates instead of TSV. */
+  get isTTY(): boolean {
+    return this.src.stdoutTTY;
+  }
+
+  get stderrTTY(): boolean {
+    return this.src.stderrTTY;
+  }
+
+  get color(): boolean {
+    return this.src.stderrTTY && this.src.env.NO_COLOR === undefined && this.src.env.TERM !== 'dumb';
+  }
+
+  get stdin(): Readable {
+    return this.src.stdin;
+  }
+
+  get stdinTTY(): boolean {
+    return this.src.stdinTTY;
+  }
   /** Set once the --json document is out, so an error does not print a second one. */
   jsonWritten = false;
 

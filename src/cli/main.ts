@@ -66,7 +66,7 @@ export async function main(o: RunOptions): Promise<number> {
     io = makeIO(o, globals);
     const ctx = new Context({
       io, env: o.env, globals, clock: o.clock ?? systemClock, signal,
-      prompter: o.prompter ?? inquirerPrompter(o.stdin, o.stderr),
+      prompter: o.prompter ?? inquirerPrompter(() => o.stdin, o.stderr),
       fetch: o.fetch, tuning: o.tuning,
     });
     const mod = await load();
@@ -96,8 +96,24 @@ function usageHint(c: Command): string {
 
 function makeIO(o: RunOptions, g: Partial<Globals>): IO {
   return new IO({
-    stdin: o.stdin, stdout: o.stdout, stderr: o.stderr,
-    stdinTTY: !!o.stdinTTY, stdoutTTY: !!o.stdoutTTY, stderrTTY: !!o.stderrTTY,
+    get stdin() {
+      return o.stdin;
+    },
+    get stdinTTY() {
+      return !!o.stdinTTY;
+    },
+    get stdout() {
+      return o.stdout;
+    },
+    get stderr() {
+      return o.stderr;
+    },
+    get stdoutTTY() {
+      return !!o.stdoutTTY;
+    },
+    get stderrTTY() {
+      return !!o.stderrTTY;
+    },
     env: o.env, json: g.json, quiet: g.quiet, noInput: g.input === false,
   });
 }

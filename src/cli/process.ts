@@ -10,19 +10,39 @@ export async function runFromProcess(): Promise<void> {
     if (interrupts > 1) process.exit(130);
     controller.abort();
   });
-  // `mailctl … | head` closes stdout early; that is not an error worth a stack trace.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  });
+  let stdoutReady = false;
+  const stdout = () => {
+    if (!stdoutReady) {
+      stdoutReady = true;
+      // `mailctl … | head` closes stdout early; that is not an error worth a stack trace.
+      process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+        if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      });
+    }
+    return process.stdout;
+  };
   const code = await main({
     argv: process.argv.slice(2),
     env: process.env,
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdinTTY: !!process.stdin.isTTY,
-    stdoutTTY: !!process.stdout.isTTY,
-    stderrTTY: !!process.stderr.isTTY,
+    // Getters: each process stream is created (net, tty, streams) only when first used.
+    get stdin() {
+      return process.stdin;
+    },
+    get stdinTTY() {
+      return !!process.stdin.isTTY;
+    },
+    get stdout() {
+      return stdout();
+    },
+    get stderr() {
+      return process.stderr;
+    },
+    get stdoutTTY() {
+      return !!stdout().isTTY;
+    },
+    get stderrTTY() {
+      return !!process.stderr.isTTY;
+    },
     signal: controller.signal,
   });
   process.exitCode = code;

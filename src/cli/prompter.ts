@@ -9,8 +9,8 @@ export interface Prompter {
   select<T extends string>(message: string, choices: Array<{ name: string; value: T }>): Promise<T>;
 }
 
-export function inquirerPrompter(input: Readable, output: Writable): Prompter {
-  const ctx = { input, output, clearPromptOnDone: false };
+export function inquirerPrompter(input: () => Readable, output: Writable): Prompter {
+  const ctx = { get input() { return input(); }, output, clearPromptOnDone: false };
   const load = () => import('@inquirer/prompts');
   return {
     async password(message) {

@@ -1,4 +1,6 @@
-import fs from 'node:fs';
+// Not `import fs from 'node:fs'`: that ESM facade copies every export of fs, and its lazy
+// ReadStream getter then loads all of streams on each start-up (~3 ms).
+const fs = process.getBuiltinModule('node:fs') as typeof import('node:fs');
 
 let cached: string | undefined;
 
