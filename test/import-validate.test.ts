@@ -162,6 +162,19 @@ describe('warnings once, by name', () => {
   });
 });
 
+describe('large files', () => {
+  it('writes every valid row, in order, across many output buffers', async () => {
+    const n = 40_000; // about 2.5 MB of output, several write buffers
+    const rows = Array.from({ length: n }, (_, i) => `person${i}@example.com,名字 ${i},"note, with comma ${i}"`);
+    const { result, cleaned } = await check(['EMAIL,NAME,NOTE', ...rows].join('\n'), { chunk: 65536 } as never);
+    expect(result).toMatchObject({ read: n, valid: n, rejected: 0 });
+    const back = parse(cleaned!) as string[][];
+    expect(back).toHaveLength(n + 1);
+    expect(back[n]).toEqual([`person${n - 1}@example.com`, `名字 ${n - 1}`, `note, with comma ${n - 1}`]);
+    expect(back.every((r, i) => i === 0 || r[0] === `person${i - 1}@example.com`)).toBe(true);
+  });
+});
+
 describe('helpers', () => {
   it('remembers addresses case-insensitively with their first line, across growth', () => {
     const s = new SeenEmails(16);

@@ -47,9 +47,10 @@ export async function run(ctx: Context, opts: Opts, file: string): Promise<void>
   const stdin = file === '-';
   const source = stdin ? 'standard input' : file;
   const input = stdin ? (ctx.io.stdin as Readable) : await openInput(file);
+  const sizeHint = stdin ? undefined : (await fs.promises.stat(file)).size;
   const work = opts.dryRun ? undefined : await fs.promises.mkdtemp(path.join(os.tmpdir(), 'mailctl-import-'));
   try {
-    const checked = await check(ctx, plan, input, source, work);
+    const checked = await check(ctx, plan, input, source, work, sizeHint);
     if (opts.dryRun) return dryRunReport(ctx, plan, checked, source);
     await upload(ctx, plan, checked, source, stdin ? undefined : file);
   } finally {
@@ -127,12 +128,12 @@ async function openInput(file: string): Promise<Readable> {
   return fs.createReadStream(file, { highWaterMark: 1 << 18 });
 }
 
-async function check(ctx: Context, plan: Plan, input: Readable, source: string, work: string | undefined): Promise<ValidationResult> {
+async function check(ctx: Context, plan: Plan, input: Readable, source: string, work: string | undefined, sizeHint: number | undefined): Promise<ValidationResult> {
   const spin = await ctx.io.spinner(`Checking ${source}…`);
   let checked: ValidationResult;
   try {
     checked = await validateContacts({
-      input, source,
+      input, source, sizeHint,
       encoding: plan.encoding,
       nameMaxLength: plan.nameMaxLength,
       fieldTypes: plan.fieldTypes,
