@@ -81,7 +81,7 @@ async function putOnce(o: PutFileOptions, total: number): Promise<void> {
     }, o.stallMs);
   };
   let sent = 0;
-  const source = fs.createReadStream(o.file, { highWaterMark: 1 << 20 });
+  const source = fs.createReadStream(o.file, { highWaterMark: 256 * 1024 });
   async function* chunks() {
     for await (const c of source) {
       sent += c.length;
@@ -143,7 +143,8 @@ function nodePut(url: string, body: AsyncIterable<Buffer>, headers: Record<strin
       res.on('error', reject);
     });
     req.on('error', reject);
-    pipeline(Readable.from(body), req).catch(reject);
+    // Byte mode: at most one chunk waits between the disk and the socket.
+    pipeline(Readable.from(body, { objectMode: false }), req).catch(reject);
   });
 }
 
