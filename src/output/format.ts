@@ -23,9 +23,11 @@ export async function printList<T>(io: IO, rows: T[], columns: Column<T>[], json
     return;
   }
   const { default: Table } = await import('cli-table3');
+  // Colour is decided by IO alone (the run's env and terminal): cli-table3's own styling asks
+  // the colors package, which reads process-wide state (CI, process.stdout) instead.
   const table = new Table({
-    head: columns.map((c) => c.header),
-    style: { head: io.color ? ['cyan'] : [], border: io.color ? ['grey'] : [] },
+    head: columns.map((c) => io.paint('cyan', c.header)),
+    style: { head: [], border: [] },
   });
   for (const row of rows) table.push(columns.map((c) => cell(c, row, true)));
   io.out(table.toString());
