@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { UsageError } from '../../src/cli/errors.js';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
 
@@ -10,7 +9,7 @@ const STATUS_OPTIONS = ['wait', 'timeout', 'downloadFailures'];
  * --wait, --timeout and --download-failures land on `import`. Hand them to `status`, and
  * refuse the import-only options there.
  */
-function withParentOptions(cmd: Command, args: unknown[]): unknown[] {
+async function withParentOptions(cmd: Command, args: unknown[]): Promise<unknown[]> {
   const parent = cmd.parent!;
   for (const [key, value] of Object.entries(parent.opts())) {
     if (value === undefined) continue;
@@ -19,6 +18,8 @@ function withParentOptions(cmd: Command, args: unknown[]): unknown[] {
       continue;
     }
     const flag = parent.options.find((o) => o.attributeName() === key)?.long ?? key;
+    // Raised lazily (dynamic import) so registering `import` keeps start-up free of error classes.
+    const { UsageError } = await import('../../src/cli/errors.js');
     throw new UsageError(`${flag} does not apply to \`import status\`.`, 'Usage: mailctl import status IMPORT_SN [--wait] [--timeout DUR] [--download-failures [FILE]]');
   }
   return args;
@@ -53,5 +54,5 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--wait', 'wait until the import finishes')
     .option('--timeout <duration>', 'give up waiting after this long (default 30m)')
     .option('--download-failures [file]', "save the service's failure file (default import-<code>.failures.csv)")
-    .action((...args: unknown[]) => status(...withParentOptions(args[args.length - 1] as Command, args)));
+    .action(async (...args: unknown[]) => status(...(await withParentOptions(args[args.length - 1] as Command, args))));
 }

@@ -3,11 +3,13 @@
 // where errors become messages and exit codes.
 import { Command, CommanderError, Option } from 'commander';
 import type { Readable, Writable } from 'node:stream';
-import { IO } from './io.js';
-import { CliError, ExitCode, SilentExit, InterruptedError } from './errors.js';
-import { Context, type Env, type Globals, type Tuning } from './context.js';
-import { systemClock, type Clock } from './clock.js';
-import { inquirerPrompter, type Prompter } from './prompter.js';
+// Only types from modules the command chunks share: importing their values here would make
+// every start-up (even --help) load those chunks. They are loaded when an action runs or an
+// error is reported.
+import type { IO } from './io.js';
+import type { Context, Env, Globals, Tuning } from './context.js';
+import type { Clock } from './clock.js';
+import type { Prompter } from './prompter.js';
 import type { FetchLike } from '../api/http.js';
 import { registerFor } from '../../commands/index.js';
 import { version } from './version.js';
@@ -33,7 +35,7 @@ export type ActionFactory = (load: () => Promise<CommandModule>) => (...args: an
 
 export async function main(o: RunOptions): Promise<number> {
   const signal = o.signal ?? new AbortController().signal;
-  let io = makeIO(o, {});
+  let io: IO | undefined;
   const program = new Command('mailctl');
   program
     .description('Drive the campaign and notification email services from the terminal.')
@@ -63,7 +65,8 @@ export async function main(o: RunOptions): Promise<number> {
       input: g.input !== false,
       sandbox: !!g.sandbox,
     };
-    io = makeIO(o, globals);
+    const [{ Context }, { systemClock }, { inquirerPrompter }] = await Promise.all([import('./context.js'), import('./clock.js'), import('./prompter.js')]);
+    io = await makeIO(o, globals);
     const ctx = new Context({
       io, env: o.env, globals, clock: o.clock ?? systemClock, signal,
       prompter: o.prompter ?? inquirerPrompter(() => o.stdin, o.stderr),
@@ -81,9 +84,10 @@ export async function main(o: RunOptions): Promise<number> {
 
   try {
     await program.parseAsync(o.argv, { from: 'user' });
-    return ExitCode.OK;
+    return 0;
   } catch (e) {
-    return reportError(e, io, signal, o.argv);
+    if (e instanceof CommanderError && COMMANDER_OK.has(e.code)) return 0; // help or version shown
+    return reportError(e, io ?? (await makeIO(o, {})), signal, o.argv);
   }
 }
 
@@ -94,7 +98,10 @@ function usageHint(c: Command): string {
   return `Usage: ${full} ${c.usage()}\n(run \`${full} --help\` for details)`;
 }
 
-function makeIO(o: RunOptions, g: Partial<Globals>): IO {
+const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
+
+async function makeIO(o: RunOptions, g: Partial<Globals>): Promise<IO> {
+  const { IO } = await import('./io.js');
   return new IO({
     get stdin() {
       return o.stdin;
@@ -118,9 +125,9 @@ function makeIO(o: RunOptions, g: Partial<Globals>): IO {
   });
 }
 
-function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string[]): number {
+async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string[]): Promise<number> {
+  const { CliError, ExitCode, SilentExit, InterruptedError } = await import('./errors.js');
   if (e instanceof CommanderError) {
-    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.OK;
     // Commander already printed the message and the usage hint on stderr. A script that asked
     // for --json still gets its one document, even when parsing failed before globals existed.
     const flags = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
@@ -128,7 +135,7 @@ function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string[]): n
     return ExitCode.USAGE;
   }
   if (e instanceof SilentExit) return e.exitCode;
-  let err: CliError | undefined = e instanceof CliError ? e : undefined;
+  let err = e instanceof CliError ? e : undefined;
   if (!err && (signal.aborted || (e as Error)?.name === 'AbortError')) err = new InterruptedError();
   if (err) {
     if (io.json && !io.jsonWritten) io.printJson({ error: { message: err.message, hint: err.hint, exitCode: err.exitCode } });
