@@ -10,17 +10,23 @@ export async function runFromProcess(): Promise<void> {
     if (interrupts > 1) process.exit(130);
     controller.abort();
   });
-  let stdoutReady = false;
-  const stdout = () => {
-    if (!stdoutReady) {
-      stdoutReady = true;
-      // `mailctl … | head` closes stdout early; that is not an error worth a stack trace.
-      process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  // `mailctl … | head` (or `2>&1 | head`) closes the pipe early: that ends the run quietly
+  // rather than with an unhandled stream error. Handlers are attached when a stream is first
+  // used, so unused streams are never created.
+  const ready = new Set<NodeJS.WriteStream>();
+  const guarded = (stream: () => NodeJS.WriteStream) => () => {
+    const s = stream();
+    if (!ready.has(s)) {
+      ready.add(s);
+      s.on('error', (e: NodeJS.ErrnoException) => {
         if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+        throw e;
       });
     }
-    return process.stdout;
+    return s;
   };
+  const stdout = guarded(() => process.stdout);
+  const stderr = guarded(() => process.stderr);
   const code = await main({
     argv: process.argv.slice(2),
     env: process.env,
@@ -35,13 +41,13 @@ export async function runFromProcess(): Promise<void> {
       return stdout();
     },
     get stderr() {
-      return process.stderr;
+      return stderr();
     },
     get stdoutTTY() {
       return !!stdout().isTTY;
     },
     get stderrTTY() {
-      return !!process.stderr.isTTY;
+      return !!stderr().isTTY;
     },
     signal: controller.signal,
   });
