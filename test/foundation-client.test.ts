@@ -1,6 +1,7 @@
 // The HTTP layer as the services see it (issue 2, item 3): which key goes where, what is
 // retried and what is not, and how each failure reaches the user as a sentence + exit code.
 // Every test runs the real CLI in-process against the sandbox over loopback.
+import http from 'node:http';
 import net from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -101,6 +102,32 @@ describe('the x-api-key header (spec 000 §5: "Every request carries header x-ap
     expect(reqs[0]).toMatchObject({ service: 'files', method: 'PUT', status: 200 });
     expect(reqs[0].headers['x-api-key']).toBeUndefined();
     expect(JSON.stringify(reqs[0].headers)).not.toMatch(/sandbox-(campaign|notify)-key/);
+  });
+
+  it('does not follow a redirect: the key never reaches the host a Location names (exit 1, says why)', async () => {
+    const seen: Array<Record<string, string | string[] | undefined>> = [];
+    const elsewhere = http.createServer((req, res) => {
+      seen.push(req.headers);
+      res.end('{"email":1,"sms":1}');
+    });
+    await new Promise<void>((r) => elsewhere.listen(0, '127.0.0.1', () => r()));
+    const target = `http://127.0.0.1:${(elsewhere.address() as net.AddressInfo).port}/v1/balance`;
+    const redirecting = http.createServer((_req, res) => {
+      res.writeHead(302, { location: target });
+      res.end();
+    });
+    await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', () => r()));
+    try {
+      const base = `http://127.0.0.1:${(redirecting.address() as net.AddressInfo).port}`;
+      const r = await runCli(['balance'], { env: { MAILCTL_CAMPAIGN_URL: base, MAILCTL_CAMPAIGN_API_KEY: 'secret-campaign-key' } });
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toContain('does not follow redirects');
+      expect(r.stderr).not.toContain('secret-campaign-key');
+      expect(seen).toEqual([]);
+    } finally {
+      elsewhere.close();
+      redirecting.close();
+    }
   });
 });
 

@@ -56,6 +56,9 @@ export class HttpClient {
       fetch: o.fetch,
       timeout: o.timeoutMs ?? 30_000,
       throwHttpErrors: true,
+      // fetch would follow a redirect and, across origins, drop only Authorization: our
+      // x-api-key would go to whatever host the Location names. The API is never redirected.
+      redirect: 'manual',
       headers: { 'x-api-key': o.apiKey, accept: 'application/json' },
       hooks: {
         beforeRequest: [
@@ -141,6 +144,10 @@ export class HttpClient {
       // After the limits: GAPS row 5 says they are known by their body whatever the status.
       if (msg === 'forbidden' || status === 401 || (status === 403 && !code)) {
         return new AuthError(`The ${label} refused the API key (Forbidden).`, this.o.keyHint);
+      }
+      if (status >= 300 && status < 400) {
+        const to = e.response.headers.get('location');
+        return new ServiceError(`The ${label} answered ${method} ${path} with a redirect${to ? ` to ${to}` : ''} (HTTP ${status}); mailctl does not follow redirects, so the API key is never sent to another address.`, { status, hint: 'Check the base URL (`mailctl config list`): it should name the API host itself, without /v1.' });
       }
       const sentence = sentenceForCode(code);
       if (sentence) {
