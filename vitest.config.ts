@@ -7,6 +7,7 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Two cores: forks keep each file's sandbox and env apart.
     pool: 'forks',
+    globalSetup: ['test/helpers/global-setup.ts'],
     // The JSON report lets .ci/run close with a plain "N passed, N failed" line.
     reporters: ['default', ['json', { outputFile: '.test-results/results.json' }]],
   },

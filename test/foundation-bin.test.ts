@@ -5,33 +5,12 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ANSI, tempDir } from './helpers/cli.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'mailctl.js');
-const entry = path.join(root, 'dist', 'cli', 'process.js');
 
-/** Newest modification time of the sources the bundle is built from. */
-function newestSource(): number {
-  let newest = 0;
-  const walk = (dir: string) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.ts')) newest = Math.max(newest, fs.statSync(p).mtimeMs);
-    }
-  };
-  walk(path.join(root, 'src'));
-  walk(path.join(root, 'commands'));
-  return newest;
-}
-
-beforeAll(async () => {
-  // `npm test` builds first (pretest); rebuild the bundle here only when it is missing or stale.
-  if (fs.existsSync(entry) && fs.statSync(entry).mtimeMs >= newestSource()) return;
-  await run(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')], process.env);
-}, 60_000);
 
 interface Spawned { code: number; stdout: string; stderr: string }
 

@@ -6,35 +6,15 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'mailctl.js');
-const entry = path.join(root, 'dist', 'cli', 'process.js');
 const sb = useSandbox();
 
-function newestSource(): number {
-  let newest = 0;
-  const walk = (dir: string) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.ts')) newest = Math.max(newest, fs.statSync(p).mtimeMs);
-    }
-  };
-  walk(path.join(root, 'src'));
-  walk(path.join(root, 'commands'));
-  return newest;
-}
-
-beforeAll(async () => {
-  // `npm test` builds first (pretest); rebuild the bundle here only when it is missing or stale.
-  if (fs.existsSync(entry) && fs.statSync(entry).mtimeMs >= newestSource()) return;
-  await new Promise<void>((resolve, reject) => spawn(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')], { cwd: root, stdio: 'ignore' }).on('exit', (c) => (c === 0 ? resolve() : reject(new Error(`bundle exited ${c}`)))));
-}, 60_000);
 
 function start(args: string[]): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
   const home = tempDir('mailctl-kill-');
