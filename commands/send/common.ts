@@ -8,7 +8,8 @@ import { readAll } from '../../src/cli/stdin.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../src/send/batches.js';
 import type { Recipient } from '../../src/send/recipients.js';
 import { DEFAULT_SETTLE_AFTER_MS } from '../../src/send/settle.js';
-import type { SessionOptions } from '../../src/send/session.js';
+import { resumeSend, startSend, type SessionOptions } from '../../src/send/session.js';
+import type { PlanRecord } from '../../src/send/journal.js';
 import { campaignSyntax, missingValues, placeholders, summarise, valueProblems } from '../../src/send/variables.js';
 
 export interface BatchFlags {
@@ -48,6 +49,19 @@ export function refuseWithResume(o: Record<string, unknown>, flags: Record<strin
 }
 
 /** --var name=value, repeatable. */
+/**
+ * The shape of both send commands: `--resume` picks up a journal (and refuses message flags,
+ * which the journal already fixes); otherwise build the plan from the flags and start.
+ */
+export async function runSend<O extends BatchFlags>(ctx: Context, opts: O, messageFlags: Record<string, string>, buildPlan: (ctx: Context, opts: O) => Promise<PlanRecord>): Promise<void> {
+  const session = sessionOptions(opts);
+  if (opts.resume !== undefined) {
+    refuseWithResume(opts as Record<string, unknown>, messageFlags);
+    return resumeSend(ctx, opts.resume, session);
+  }
+  await startSend(ctx, await buildPlan(ctx, opts), session);
+}
+
 export function parseVars(list: string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
   for (const item of list) {

@@ -4,8 +4,7 @@ import { UsageError } from '../../src/cli/errors.js';
 import { BATCH_SIZE } from '../../src/send/batches.js';
 import type { PlanRecord, WireRecipient } from '../../src/send/journal.js';
 import { checkRecipients, isEmail, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
-import { resumeSend, startSend } from '../../src/send/session.js';
-import { checkVariables, nameAsVariable, parseVars, refuseWithResume, sessionOptions, textFrom, type BatchFlags } from './common.js';
+import { checkVariables, nameAsVariable, parseVars, runSend, textFrom, type BatchFlags } from './common.js';
 
 interface Opts extends BatchFlags {
   name?: string;
@@ -20,13 +19,7 @@ interface Opts extends BatchFlags {
 const MESSAGE_FLAGS = { to: '--to', name: '--name', var: '--var', recipients: '--recipients', subject: '--subject', from: '--from', fromName: '--from-name', html: '--html', htmlFile: '--html-file', unsubscribeUrl: '--unsubscribe-url', allowMissing: '--allow-missing' };
 
 export async function run(ctx: Context, opts: Opts): Promise<void> {
-  const session = sessionOptions(opts);
-  if (opts.resume !== undefined) {
-    refuseWithResume(opts as Record<string, unknown>, MESSAGE_FLAGS);
-    return resumeSend(ctx, opts.resume, session);
-  }
-  const plan = await buildPlan(ctx, opts);
-  await startSend(ctx, plan, session);
+  await runSend(ctx, opts, MESSAGE_FLAGS, buildPlan);
 }
 
 async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {

@@ -4,9 +4,8 @@ import { UsageError } from '../../src/cli/errors.js';
 import { BATCH_SIZE } from '../../src/send/batches.js';
 import type { PlanRecord, WireRecipient } from '../../src/send/journal.js';
 import { checkRecipients, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
-import { resumeSend, startSend } from '../../src/send/session.js';
 import { checkCountryCode, clampAliveMins, hasSenderIdentity, linkDomains, LONG_SMS } from '../../src/send/sms-rules.js';
-import { checkVariables, parseVars, refuseWithResume, sessionOptions, textFrom, type BatchFlags } from './common.js';
+import { checkVariables, parseVars, runSend, textFrom, type BatchFlags } from './common.js';
 
 interface Opts extends BatchFlags {
   countryCode?: string;
@@ -19,13 +18,7 @@ interface Opts extends BatchFlags {
 const MESSAGE_FLAGS = { to: '--to', countryCode: '--country-code', var: '--var', recipients: '--recipients', text: '--text', textFile: '--text-file', aliveMins: '--alive-mins', brand: '--brand', allowMissing: '--allow-missing' };
 
 export async function run(ctx: Context, opts: Opts): Promise<void> {
-  const session = sessionOptions(opts);
-  if (opts.resume !== undefined) {
-    refuseWithResume(opts as Record<string, unknown>, MESSAGE_FLAGS);
-    return resumeSend(ctx, opts.resume, session);
-  }
-  const plan = await buildPlan(ctx, opts);
-  await startSend(ctx, plan, session);
+  await runSend(ctx, opts, MESSAGE_FLAGS, buildPlan);
 }
 
 async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {
