@@ -73,7 +73,15 @@ describe('campaign status', () => {
 describe('campaign pause', () => {
   it('pauses a scheduled campaign: PATCH, then its status is STOP', async () => {
     const sn = await scheduled();
-    const r = await runCli(['campaign', 'pause', sn], { sandbox: sb.get() });
+    // The API has no resume, so without a terminal it needs --yes and sends nothing.
+    const refused = await runCli(['campaign', 'pause', sn], { sandbox: sb.get() });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('--yes');
+    expect(sb.get().sandbox.requests('campaign').some((x) => x.method === 'PATCH' && x.path === `/v1/campaign/normal/${sn}`)).toBe(false);
+    const dry = await runCli(['campaign', 'pause', sn, '--dry-run'], { sandbox: sb.get() });
+    expect(dry.stdout).toContain(`PATCH ${sb.get().campaignUrl}/v1/campaign/normal/${sn}`);
+    expect(sb.get().sandbox.requests('campaign').some((x) => x.method === 'PATCH' && x.path === `/v1/campaign/normal/${sn}`)).toBe(false);
+    const r = await runCli(['campaign', 'pause', sn, '--yes'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     expect(sb.get().sandbox.requests('campaign').some((x) => x.method === 'PATCH' && x.path === `/v1/campaign/normal/${sn}`)).toBe(true);
     const s = await runCli(['campaign', 'status', sn, '--json'], { sandbox: sb.get() });
@@ -82,7 +90,7 @@ describe('campaign pause', () => {
 
   it('refuses a campaign that is not scheduled, saying why, without sending the PATCH', async () => {
     const sn = await create([], slow);
-    const r = await runCli(['campaign', 'pause', sn], { sandbox: slow });
+    const r = await runCli(['campaign', 'pause', sn, '--yes'], { sandbox: slow });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(`Campaign ${sn} cannot be paused: it is PREPARE_TO_SENT`);
     expect(r.stderr).toContain('Only a scheduled campaign');

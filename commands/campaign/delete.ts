@@ -1,8 +1,10 @@
 import type { Context } from '../../src/cli/context.js';
+import { printDryRun } from '../../src/output/dry-run.js';
 import { PartialError, ServiceError, SilentExit, UsageError } from '../../src/cli/errors.js';
 
 interface Opts {
   yes?: boolean;
+  dryRun?: boolean;
 }
 
 // Spec endpoint 11 and section 3 rule 2: sent, scheduled and paused campaigns are deleted;
@@ -10,6 +12,7 @@ interface Opts {
 export async function run(ctx: Context, opts: Opts, sns: string[]): Promise<void> {
   const codes = [...new Set(sns.map((s) => s.trim()).filter(Boolean))];
   if (!codes.length) throw new UsageError('Name the campaigns to delete: mailctl campaign delete CODE...');
+  if (opts.dryRun) return printDryRun(ctx, 'campaign', 'DELETE', '/v1/campaign/normal', { campaignSnList: codes });
   if (!opts.yes) {
     ctx.requirePrompt(`Deleting ${codes.length === 1 ? `campaign ${codes[0]}` : `${codes.length} campaigns`}`, '--yes');
     const ok = await ctx.prompter.confirm(`Delete ${codes.length === 1 ? `campaign ${codes[0]}` : `${codes.length} campaigns (${codes.join(', ')})`}? Their reports go too.`, false);

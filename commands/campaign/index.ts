@@ -106,6 +106,8 @@ EMPTY_RECIPIENT, INSUFFICIENT_RECIPIENT_FOR_TESTING, UNAUTHENTICATED_SENDER), el
     .command('pause')
     .description('pause a scheduled campaign (only before its send time; there is no resume)')
     .argument('<code>', 'campaign code')
+    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+    .option('--dry-run', 'show the request without sending it')
     .action(action(() => import('./pause.js')));
   campaign
     .command('delete')
@@ -113,6 +115,7 @@ EMPTY_RECIPIENT, INSUFFICIENT_RECIPIENT_FOR_TESTING, UNAUTHENTICATED_SENDER), el
     .description('delete campaigns that are sent, scheduled or paused (not while preparing or sending)')
     .argument('<codes...>', 'campaign codes')
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+    .option('--dry-run', 'show the request without sending it')
     .addHelpText('after', `
 Exit codes: 0 all deleted · 5 some could not be deleted · 1 none deleted · 2 not confirmed.`)
     .action(action(() => import('./delete.js')));

@@ -1,10 +1,12 @@
 import type { Context } from '../../src/cli/context.js';
-import { ServiceError } from '../../src/cli/errors.js';
+import { ServiceError, SilentExit } from '../../src/cli/errors.js';
 import { describeStatus } from '../../src/campaign/statuses.js';
+import { printDryRun } from '../../src/output/dry-run.js';
 
 // Spec section 3 rule 1: "Pause applies to scheduled campaigns" (status PREPARE). The status is
 // looked up first so a campaign that is sending or done gets a reason in words, not a bare code.
-export async function run(ctx: Context, _opts: unknown, sn: string): Promise<void> {
+export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean }, sn: string): Promise<void> {
+  if (opts.dryRun) return printDryRun(ctx, 'campaign', 'PATCH', `/v1/campaign/normal/${encodeURIComponent(sn)}`);
   const client = await ctx.campaign();
   const [c] = await client.campaignStatus(sn);
   if (!c) throw new ServiceError(`There is no campaign ${sn}.`, { hint: 'Check the code with `mailctl campaign status CODE`.' });
@@ -17,6 +19,15 @@ export async function run(ctx: Context, _opts: unknown, sn: string): Promise<voi
       `Campaign ${sn} cannot be paused: it is ${c.status} (${describeStatus(c.status)}). Only a scheduled campaign that is still waiting for its send time (PREPARE) can be paused.`,
       { hint: c.status === 'SENDING' || c.status === 'PREPARE_TO_SENT' || c.status === 'TESTING' ? 'Mail that is going out cannot be stopped through the API.' : undefined },
     );
+  }
+  // The API has no resume: a paused campaign does not go out unless it is rescheduled in the
+  // back office, so this asks first like other destructive operations.
+  if (!opts.yes) {
+    ctx.requirePrompt(`Pausing campaign ${sn}`, '--yes');
+    if (!(await ctx.prompter.confirm(`Pause campaign ${sn}? It will not be sent, and the API cannot resume it.`, false))) {
+      ctx.io.info('Nothing was paused.');
+      throw new SilentExit(2);
+    }
   }
   try {
     await client.pauseCampaign(sn);

@@ -1,10 +1,12 @@
 import type { Context } from '../../src/cli/context.js';
 import { ServiceError } from '../../src/cli/errors.js';
 import { zoneLines } from '../../src/output/zone.js';
+import { printDryRun } from '../../src/output/dry-run.js';
 import { checkDomain } from './common.js';
 
-export async function run(ctx: Context, _opts: unknown, input: string): Promise<void> {
+export async function run(ctx: Context, opts: { dryRun?: boolean }, input: string): Promise<void> {
   const domain = checkDomain(input);
+  if (opts.dryRun) return printDryRun(ctx, 'notify', 'POST', `/v1/domains/${encodeURIComponent(domain)}`);
   const records = await (await ctx.notify()).addDomain(domain);
   if (ctx.io.json) {
     ctx.io.printJson({ domain, records });

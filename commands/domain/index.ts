@@ -15,13 +15,20 @@ Prints the records as zone-file lines (paste them into the zone, or copy name/ty
 your DNS provider's form); --json gives them as the service returned them. Then run
 \`mailctl domain verify <domain>\` once DNS has updated.
 ${NOTE}`)
+    .option('--dry-run', 'show the request without sending it')
     .action(action(() => import('./add.js')));
-  d.command('verify').description('ask the service to check the published DNS records').argument('<domain>').addHelpText('after', NOTE).action(action(() => import('./verify.js')));
+  d.command('verify')
+    .description('ask the service to check the published DNS records')
+    .argument('<domain>')
+    .option('--dry-run', 'show the request without sending it')
+    .addHelpText('after', NOTE)
+    .action(action(() => import('./verify.js')));
   d.command('remove')
     .alias('rm')
     .description('remove a sender domain')
     .argument('<domain>')
     .option('--yes', 'do not ask for confirmation')
+    .option('--dry-run', 'show the request without sending it')
     .addHelpText('after', NOTE)
     .action(action(() => import('./remove.js')));
 }

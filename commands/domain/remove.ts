@@ -1,8 +1,10 @@
 import type { Context } from '../../src/cli/context.js';
+import { printDryRun } from '../../src/output/dry-run.js';
 import { checkDomain } from './common.js';
 
-export async function run(ctx: Context, opts: { yes?: boolean }, input: string): Promise<void> {
+export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean }, input: string): Promise<void> {
   const domain = checkDomain(input);
+  if (opts.dryRun) return printDryRun(ctx, 'notify', 'DELETE', `/v1/domains/${encodeURIComponent(domain)}`);
   if (!opts.yes) {
     ctx.requirePrompt(`Removing the sender domain ${domain}`, '--yes');
     if (!(await ctx.prompter.confirm(`Remove ${domain}? Email from @${domain} will be refused until it is added and verified again.`, false))) {

@@ -1,9 +1,11 @@
 import type { Context } from '../../src/cli/context.js';
 import { ServiceError } from '../../src/cli/errors.js';
+import { printDryRun } from '../../src/output/dry-run.js';
 import { checkDomain } from './common.js';
 
-export async function run(ctx: Context, _opts: unknown, input: string): Promise<void> {
+export async function run(ctx: Context, opts: { dryRun?: boolean }, input: string): Promise<void> {
   const domain = checkDomain(input);
+  if (opts.dryRun) return printDryRun(ctx, 'notify', 'PUT', `/v1/domains/${encodeURIComponent(domain)}`);
   let res: unknown;
   try {
     res = await (await ctx.notify()).verifyDomain(domain);

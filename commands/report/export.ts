@@ -4,8 +4,10 @@ import type { ReportLink } from '../../src/api/campaign-types.js';
 import { parseWaitDuration, pollUntil } from '../../src/campaign/poll.js';
 import { checkOutDir, downloadLinks, type Saved } from '../../src/report/download.js';
 import { printList } from '../../src/output/format.js';
+import { printDryRun } from '../../src/output/dry-run.js';
 
 interface Opts {
+  dryRun?: boolean;
   wait?: boolean;
   out?: string;
   force?: boolean;
@@ -20,6 +22,7 @@ export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
   const timeoutMs = opts.timeout === undefined ? 10 * 60_000 : parseWaitDuration(opts.timeout);
   if (!timeoutMs) throw new UsageError(`--timeout takes a duration such as 90s or 10m; got "${opts.timeout}".`);
   if (opts.out) checkOutDir(opts.out, sn, opts.force);
+  if (opts.dryRun) return printDryRun(ctx, 'campaign', 'POST', `/v1/report/${encodeURIComponent(sn)}/export`, opts.webhookUrl ? { webhookUrl: opts.webhookUrl } : {});
   const client = await ctx.campaign();
   const requestedAt = ctx.clock.now();
   await client.exportReport(sn, opts.webhookUrl);

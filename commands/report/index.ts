@@ -26,6 +26,7 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--force', 'with --out: overwrite files already there')
     .option('--webhook-url <url>', 'the service POSTs the links here when the files are ready')
     .option('--timeout <duration>', 'give up waiting after this long (default 10m)')
+    .option('--dry-run', 'show the request without sending it')
     .addHelpText('after', `
 The service takes 1 export per 10 seconds (mailctl paces itself) and ignores a repeat for the same
 campaign within an hour; files are regenerated only when there is new data. Downloads go to the

@@ -1,11 +1,13 @@
 import type { Context } from '../../src/cli/context.js';
 import { ServiceError } from '../../src/cli/errors.js';
+import { printDryRun } from '../../src/output/dry-run.js';
 import { parseWebhookType, typeName } from '../../src/webhook/types.js';
 
-export async function run(ctx: Context, opts: { sms?: boolean; yes?: boolean }, typeArg: string): Promise<void> {
+export async function run(ctx: Context, opts: { sms?: boolean; yes?: boolean; dryRun?: boolean }, typeArg: string): Promise<void> {
   const sms = !!opts.sms;
   const type = parseWebhookType(typeArg, sms);
   const what = `the ${sms ? 'SMS' : 'email'} ${typeName(type, sms)} webhook (type ${type})`;
+  if (opts.dryRun) return printDryRun(ctx, 'notify', 'DELETE', sms ? '/v1/sms/webhooks' : '/v1/webhooks', { type });
   if (!opts.yes) {
     ctx.requirePrompt(`Deleting ${what}`, '--yes');
     if (!(await ctx.prompter.confirm(`Delete ${what}? Events of this type will no longer be delivered.`, false))) {

@@ -11,12 +11,14 @@ export function register(program: Command, action: ActionFactory): void {
     .argument('<type>', TYPES)
     .argument('<url>', 'where the service POSTs the events')
     .option('--sms', 'an SMS webhook (delivery or bounce only)')
+    .option('--dry-run', 'show the request without sending it')
     .action(action(() => import('./set.js')));
   w.command('delete')
     .description('remove the webhook of one event type')
     .argument('<type>', TYPES)
     .option('--sms', 'an SMS webhook (delivery or bounce only)')
     .option('--yes', 'do not ask for confirmation')
+    .option('--dry-run', 'show the request without sending it')
     .action(action(() => import('./delete.js')));
   w.command('verify')
     .description('check a webhook payload against its signature (exit 0 valid, 1 invalid)')

@@ -1,8 +1,9 @@
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
+import { printDryRun } from '../../src/output/dry-run.js';
 import { isLocalHost, parseWebhookType, typeName } from '../../src/webhook/types.js';
 
-export async function run(ctx: Context, opts: { sms?: boolean }, typeArg: string, url: string): Promise<void> {
+export async function run(ctx: Context, opts: { sms?: boolean; dryRun?: boolean }, typeArg: string, url: string): Promise<void> {
   const sms = !!opts.sms;
   const type = parseWebhookType(typeArg, sms);
   let u: URL;
@@ -15,6 +16,7 @@ export async function run(ctx: Context, opts: { sms?: boolean }, typeArg: string
   if (isLocalHost(u.hostname)) {
     ctx.io.warn(`${u.hostname} is not reachable from the internet, so the service cannot deliver to it. For a local listener, register a tunnel's public URL instead (see \`mailctl webhook listen --help\`).`);
   }
+  if (opts.dryRun) return printDryRun(ctx, 'notify', 'POST', sms ? '/v1/sms/webhooks' : '/v1/webhooks', { type, url });
   // Upsert by type (spec section 4): setting a type again replaces its URL.
   await (await ctx.notify()).setWebhook(type, url, sms);
   const event = typeName(type, sms);
