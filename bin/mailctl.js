@@ -1,11 +1,64 @@
 #!/usr/bin/env node
-// Built output lives in dist/ (npm ci runs the build through `prepare`).
-// `mailctl --version` is answered before the CLI loads: scripts call it to probe for mailctl,
-// and it needs nothing but package.json.
+// The only code that touches the real process: its streams and TTY flags, Ctrl-C, and the
+// exit code. Everything else is main() in src/cli/main.ts (built into dist/ by `npm ci`
+// through `prepare`), which tests call in-process.
+
 if (process.argv.length === 3 && process.argv[2] === '--version') {
-  const fs = process.getBuiltinModule('node:fs'); // no ESM facade of fs: see src/cli/version.ts
+  // Answered before the CLI loads: scripts probe for mailctl with it. getBuiltinModule, not an
+  // ESM import of node:fs, whose facade would load all of streams (see src/cli/version.ts).
+  const fs = process.getBuiltinModule('node:fs');
   process.stdout.write(JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version + '\n');
 } else {
-  const { runFromProcess } = await import('../dist/cli/process.js');
-  await runFromProcess();
+  const { main } = await import('../dist/cli/main.js');
+  const controller = new AbortController();
+  let interrupts = 0;
+  process.on('SIGINT', () => {
+    interrupts += 1;
+    // First Ctrl-C: the command stops cleanly and says how to resume. Second: leave now.
+    if (interrupts > 1) process.exit(130);
+    controller.abort();
+  });
+
+  // `mailctl … | head` (or `2>&1 | head`) closes the pipe early: that ends the run quietly
+  // rather than with an unhandled stream error. Handlers are attached when a stream is first
+  // used, so streams a run never uses are never created (each costs net/tty/streams).
+  const ready = new Set();
+  /** @param {() => NodeJS.WriteStream} stream */
+  const guarded = (stream) => () => {
+    const s = stream();
+    if (!ready.has(s)) {
+      ready.add(s);
+      s.on('error', (e) => {
+        if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+        throw e;
+      });
+    }
+    return s;
+  };
+  const stdout = guarded(() => process.stdout);
+  const stderr = guarded(() => process.stderr);
+
+  process.exitCode = await main({
+    argv: process.argv.slice(2),
+    env: process.env,
+    get stdin() {
+      return process.stdin;
+    },
+    get stdinTTY() {
+      return !!process.stdin.isTTY;
+    },
+    get stdout() {
+      return stdout();
+    },
+    get stderr() {
+      return stderr();
+    },
+    get stdoutTTY() {
+      return !!stdout().isTTY;
+    },
+    get stderrTTY() {
+      return !!stderr().isTTY;
+    },
+    signal: controller.signal,
+  });
 }

@@ -10,7 +10,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const stub = path.join(root, 'scripts', 'child-process-stub.cjs');
 
 await build({
-  entryPoints: [path.join(root, 'src/cli/process.ts')],
+  entryPoints: [path.join(root, 'src/cli/main.ts')],
   outdir: path.join(root, 'dist/cli'),
   bundle: true,
   splitting: true,

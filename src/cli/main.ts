@@ -87,7 +87,7 @@ export async function main(o: RunOptions): Promise<number> {
     return 0;
   } catch (e) {
     if (e instanceof CommanderError && COMMANDER_OK.has(e.code)) return 0; // help or version shown
-    return reportError(e, io ?? (await makeIO(o, {})), signal, o.argv);
+    return reportError(e, io ?? (await makeIO(o, {})), signal, o.argv, o.env);
   }
 }
 
@@ -125,7 +125,7 @@ async function makeIO(o: RunOptions, g: Partial<Globals>): Promise<IO> {
   });
 }
 
-async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string[]): Promise<number> {
+async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string[], env: Env): Promise<number> {
   const { CliError, ExitCode, SilentExit, InterruptedError } = await import('./errors.js');
   if (e instanceof CommanderError) {
     // Commander already printed the message and the usage hint on stderr. A script that asked
@@ -147,6 +147,6 @@ async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string
   const msg = e instanceof Error ? e.message : String(e);
   io.error(`${io.paint('red', 'error:')} unexpected failure: ${msg}`);
   io.error('This is a bug in mailctl; rerun with MAILCTL_DEBUG=1 for details and report it.');
-  if (process.env.MAILCTL_DEBUG && e instanceof Error && e.stack) io.error(e.stack);
+  if (env.MAILCTL_DEBUG && e instanceof Error && e.stack) io.error(e.stack);
   return ExitCode.FAILED;
 }

@@ -23,7 +23,7 @@ function newestSource(): number {
 }
 
 export default function setup(): void {
-  const entry = path.join(root, 'dist', 'cli', 'process.js');
+  const entry = path.join(root, 'dist', 'cli', 'main.js');
   if (fs.existsSync(entry) && fs.statSync(entry).mtimeMs >= newestSource()) return;
   const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) throw new Error(`building the bundle for the spawn tests failed (exit ${r.status})`);
