@@ -5,7 +5,8 @@
 // offer comparisons on number or date custom fields.
 import { UsageError } from '../../src/cli/errors.js';
 import type { FilterOperator, RemovalFilter } from '../../src/api/campaign-types.js';
-import { RESERVED_COLUMNS, type FieldType } from '../../src/import/header.js';
+import { type FieldType } from '../../src/import/header.js';
+import { RESERVED_COLUMNS } from '../../src/spec/reserved-columns.js';
 
 const COLUMNS = new Set(['NAME', 'MAIL_ADDRESS', 'DOMAIN', 'LISTSN']);
 /** Names people reach for first; EMAIL is reserved, so it cannot be a custom field. */

@@ -8,13 +8,7 @@ import type { Route, SbResponse } from '../types.js';
 import { isObj, iso } from './common.js';
 import type { CampaignState, FieldType, SbField } from './state.js';
 
-/** Spec section 2: reserved column names (case-insensitive), ignored on import. */
-export const RESERVED_COLUMNS: ReadonlySet<string> = new Set([
-  'NAME', 'EMAIL', 'GENDER', 'PHONE', 'COUNTRY_CODE', 'COUNTRY', 'CITY', 'ADDRESS', 'REGISTER_DATE', 'BIRTHDAY',
-  'USER', 'REPORTTYPE', 'ONCEMODE', 'CAMPAIGN', 'APP_HOST', 'SUBJECT', 'CAMPAIGNNAME', 'MAIL_HASH', 'SCHEDULE_DATE',
-  'LINK_URL', 'LINK_TEXT', 'S__ID', 'S:WH', 'NL_IS_RECIPIENT_UNIQUE', 'NL_ESTIMATE_POINT', 'NL_SUBSCRIBE_FORM_SN',
-  'UNSUBSCRIBE', 'UNSUBSCRIBE_EN', 'UNSUBSCRIBE_JA',
-]);
+import { RESERVED_COLUMNS } from '../../spec/reserved-columns.js';
 
 export const isReserved = (name: string): boolean => RESERVED_COLUMNS.has(name.trim().toUpperCase());
 

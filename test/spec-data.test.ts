@@ -1,0 +1,48 @@
+// Lists mailctl and its sandbox copy from the spec are checked against the spec text itself
+// (../shared/spec), so a typo in a code list cannot hide behind tests that share it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { SPEC_SMS_COUNTRY_CODES } from '../src/spec/sms-country-codes.js';
+import { RESERVED_COLUMNS } from '../src/spec/reserved-columns.js';
+import { TIME_ZONE_CODES } from '../src/campaign/timezones.js';
+import { CAMPAIGN_CODES, REMOVAL_CODES } from '../src/api/error-messages.js';
+
+const specDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'spec');
+const specText = (prefix: string) => fs.readFileSync(path.join(specDir, fs.readdirSync(specDir).find((f) => f.startsWith(prefix))!), 'utf8');
+const campaign = specText('000_');
+const notify = specText('001_');
+
+describe('data copied from the spec matches the spec text', () => {
+  it('SMS country codes: every code of spec 001 "SMS country codes supported", and no other', () => {
+    const section = notify.slice(notify.indexOf('**SMS country codes supported**'), notify.indexOf('**SMS content rules'));
+    const codes = new Set([...section.matchAll(/^- [A-Za-z]+: (.*)$/gm)].flatMap((m) => m[1].split(/,\s*/)));
+    expect(codes.size).toBeGreaterThan(150);
+    expect([...SPEC_SMS_COUNTRY_CODES].sort()).toEqual([...codes].sort());
+  });
+
+  it('reserved column names: the list of spec 000 section 2', () => {
+    const line = campaign.split('\n').find((l) => l.includes('Reserved column names'))!;
+    const names = line.slice(line.indexOf('):') + 2, line.indexOf('. Eight')).split(',').map((s) => s.trim());
+    expect(names).toContain('NL_SUBSCRIBE_FORM_SN');
+    expect([...RESERVED_COLUMNS].sort()).toEqual(names.sort());
+  });
+
+  it('time-zone codes: the 88 codes of spec 000 section 2, each with its city', () => {
+    const line = campaign.split('\n').find((l) => l.includes('Time zone codes'))!;
+    const pairs = [...line.matchAll(/(\d+) ([A-Z_]+)/g)].map((m) => [Number(m[1]), m[2]]);
+    expect(pairs).toHaveLength(88);
+    expect(TIME_ZONE_CODES.map((z) => [z.code, z.city])).toEqual(pairs);
+  });
+
+  it('error codes: every campaign code of section 7 and every contact-removal code has a sentence', () => {
+    const table = campaign.slice(campaign.indexOf('Campaign codes (40012'), campaign.indexOf('Contact removal codes'));
+    const codes = [...table.matchAll(/^\| (\d{5}) \|/gm)].map((m) => m[1]);
+    expect(codes).toHaveLength(15);
+    for (const c of codes) expect(CAMPAIGN_CODES[c], c).toBeTruthy();
+    const removal = [...campaign.matchAll(/(400503\d\d) /g)].map((m) => m[1]);
+    expect(removal).toHaveLength(5);
+    for (const c of removal) expect(REMOVAL_CODES[c], c).toBeTruthy();
+  });
+});
