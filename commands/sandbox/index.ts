@@ -9,6 +9,17 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--daily-limit <n>', 'campaign-service requests allowed per day (spec: 300000)')
     .option('--no-rate-limit', 'turn off the 2 requests/second limit')
     .action(action(() => import('./serve.js')));
+  const field = s
+    .command('field')
+    .alias('fields')
+    .description('custom contact fields of the sandbox (the real service defines them in its back office)');
+  field
+    .command('add')
+    .description('define a custom field; its type is fixed once created, as in the service')
+    .argument('<name>', 'field name, e.g. TIER')
+    .argument('<type>', 'string, number or date')
+    .action(action(() => import('./field-add.js')));
+  field.command('list').alias('ls').description('list the custom fields').action(action(() => import('./field-list.js')));
   s.command('reset')
     .description('forget everything the --sandbox state holds')
     .option('--yes', 'do not ask for confirmation')

@@ -1,0 +1,26 @@
+// Custom fields are made in the service's back office, which the API does not offer; the
+// sandbox has its own route for it (/_sandbox/fields, not part of the spec). This works with
+// --sandbox and against `mailctl sandbox serve`; a real service answers 404.
+import type { Context } from '../../src/cli/context.js';
+import { ServiceError, UsageError } from '../../src/cli/errors.js';
+
+export async function run(ctx: Context, _opts: unknown, name: string, type: string): Promise<void> {
+  const t = type.trim().toLowerCase();
+  if (t !== 'string' && t !== 'number' && t !== 'date') throw new UsageError(`The type is string, number or date; got "${type}".`);
+  const client = await ctx.campaign();
+  let field: { name: string; type: string };
+  try {
+    field = await client.http.call('POST', '/_sandbox/fields', { json: { name: name.trim(), type: t } });
+  } catch (e) {
+    throw notSandbox(e);
+  }
+  if (ctx.io.json) ctx.io.printJson(field);
+  else ctx.io.info(`Field ${field.name} (${field.type}) is defined; import columns named ${field.name} are now checked as ${field.type}.`);
+}
+
+export function notSandbox(e: unknown): unknown {
+  if (e instanceof ServiceError && e.status === 404) {
+    return new ServiceError('This service has no sandbox field route: custom fields of the real service are made in its back office.', { status: 404, hint: 'Use --sandbox, or point MAILCTL_CAMPAIGN_URL at `mailctl sandbox serve`.' });
+  }
+  return e;
+}

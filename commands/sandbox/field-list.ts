@@ -1,0 +1,24 @@
+import type { Context } from '../../src/cli/context.js';
+import { printList } from '../../src/output/format.js';
+import { notSandbox } from './field-add.js';
+
+interface Field {
+  name: string;
+  type: string;
+  createDate?: string;
+}
+
+export async function run(ctx: Context): Promise<void> {
+  const client = await ctx.campaign();
+  let fields: Field[];
+  try {
+    fields = (await client.http.call<{ fields?: Field[] }>('GET', '/_sandbox/fields', { idempotent: true })).fields ?? [];
+  } catch (e) {
+    throw notSandbox(e);
+  }
+  await printList(ctx.io, fields, [
+    { header: 'NAME', value: (f) => f.name },
+    { header: 'TYPE', value: (f) => f.type },
+    { header: 'CREATED', value: (f) => f.createDate, date: true },
+  ]);
+}
