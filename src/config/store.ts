@@ -25,7 +25,7 @@ export async function openConfig(dir: string): Promise<ConfigStore> {
   } catch (e) {
     throw new AuthError(`Cannot create the config directory ${dir}: ${(e as Error).message}.`, 'Set MAILCTL_CONFIG_DIR to a writable directory.');
   }
-  const { default: Conf } = await import('conf');
+  const Conf = await importConfKeepingCtrlC();
   let conf: InstanceType<typeof Conf<FileShape>>;
   try {
     conf = new Conf<FileShape>({
@@ -63,4 +63,18 @@ export async function openConfig(dir: string): Promise<ConfigStore> {
 
 function dropUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/**
+ * conf writes through atomically, whose when-exit dependency hooks SIGINT on import and, after
+ * its clean-up, sends the process SIGINT again: one Ctrl-C would arrive twice, and a second
+ * Ctrl-C means "leave now" (bin/mailctl.js), so commands never got to stop cleanly and print
+ * how to resume. The SIGINT hook it adds is dropped; its 'exit' hook, which does the clean-up
+ * on every normal exit (including after Ctrl-C), stays.
+ */
+async function importConfKeepingCtrlC() {
+  const before = new Set(process.listeners('SIGINT'));
+  const { default: Conf } = await import('conf');
+  for (const l of process.listeners('SIGINT')) if (!before.has(l)) process.removeListener('SIGINT', l);
+  return Conf;
 }
