@@ -100,6 +100,8 @@ export class HttpClient {
           methods: ['get', 'put', 'head', 'delete', 'options', 'post', 'patch'],
           delay: (attempt) => (this.o.retryBaseMs ?? 500) * 2 ** (attempt - 1),
           backoffLimit: 8_000,
+          // A Retry-After longer than this is cut short: we give up after the retries anyway.
+          maxRetryAfter: 10_000,
           jitter: (d) => d * (0.5 + Math.random() * 0.5),
           shouldRetry: async ({ error }) => shouldRetry(error, idempotent),
         },
@@ -172,13 +174,15 @@ export class HttpClient {
   }
 }
 
-async function shouldRetry(error: Error, idempotent: boolean): Promise<boolean> {
+async function shouldRetry(error: Error, idempotent: boolean): Promise<boolean | undefined> {
   if (error instanceof HTTPError) {
     const status = error.response.status;
     const text = (await error.response.clone().text().catch(() => '')).toLowerCase();
     if (text.includes(DAILY)) return false; // daily cap: retrying only burns the next day's budget
     // A per-second "too many requests" is the gate refusing before any work: safe to repeat.
-    if (status === 429 || text.includes(PER_SECOND)) return true;
+    // A real 429 goes through ky's own logic (undefined), which honours a Retry-After header.
+    if (status === 429) return undefined;
+    if (text.includes(PER_SECOND)) return true;
     // A 5xx carrying {success:false} is the service's documented answer (spec 001: webhook
     // deletion failure is 500 {success: false}), not a passing fault: asking again changes nothing.
     if (status >= 500 && /"success"\s*:\s*false/.test(text)) return false;

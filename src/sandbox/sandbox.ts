@@ -21,7 +21,7 @@ export const DEFAULT_LIMITS: SandboxLimits = { perSecond: 2, exportEvery10s: tru
 export const DEFAULT_DELAYS: SandboxDelays = { importProcessing: 3000, campaignPrepare: 2000, campaignSending: 4000, reportExport: 3000, notifyEvents: 1500 };
 
 export type Fault =
-  | { kind: 'status'; status: number; body?: unknown; times?: number; match?: FaultMatch }
+  | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string>; times?: number; match?: FaultMatch }
   | { kind: 'hang'; times?: number; match?: FaultMatch }
   | { kind: 'drop'; times?: number; match?: FaultMatch };
 export interface FaultMatch {
@@ -155,7 +155,7 @@ export class Sandbox {
 
     const fault = this.takeFault(service ?? 'files', rec.method, subPath);
     if (fault) {
-      if (fault.kind === 'status') return finish({ status: fault.status, json: fault.body ?? { message: 'injected failure' } });
+      if (fault.kind === 'status') return finish({ status: fault.status, json: fault.body ?? { message: 'injected failure' }, headers: fault.headers });
       return finish({ fault: fault.kind });
     }
     if (!service) return finish({ status: 404, json: { message: 'Not Found' } });
