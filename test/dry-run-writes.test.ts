@@ -32,3 +32,15 @@ describe('--dry-run on every write', () => {
     expect(sb.get().sandbox.requests().length).toBe(before);
   });
 });
+
+describe('an unknown group', () => {
+  it('contacts remove names the fix it has (no --create-group, which only import offers)', async () => {
+    const r = await runCli(['contacts', 'remove', '--group', 'Nope', '--email', 'a@example.com', '--yes'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('No group has the name or code "Nope"');
+    expect(r.stderr).not.toContain('--create-group');
+    const imp = await runCli(['import', '-', '--group', 'Nope', '--no-wait'], { sandbox: sb.get(), stdin: 'EMAIL,NAME\na@example.com,A\n' });
+    expect(imp.exitCode).toBe(2);
+    expect(imp.stderr).toContain('--create-group');
+  });
+});

@@ -178,7 +178,7 @@ function dryRunReport(ctx: Context, plan: Plan, checked: ValidationResult, sourc
 }
 
 async function upload(ctx: Context, plan: Plan, checked: ValidationResult, source: string, file: string | undefined): Promise<void> {
-  const group = await resolveGroup(ctx, plan.group, { create: plan.createGroup });
+  const group = await resolveGroup(ctx, plan.group, { create: plan.createGroup, canCreate: true });
   if (group.status === 'PROCESSING') {
     throw new CliError(
       `Group "${group.name}" (${group.sn}) is PROCESSING: another import into it is still running, and the spec says to let an import finish before using the group.`,

@@ -12,7 +12,8 @@ export interface ResolvedGroup {
   created?: boolean;
 }
 
-export async function resolveGroup(ctx: Context, given: string, o: { create?: boolean } = {}): Promise<ResolvedGroup> {
+/** `create` makes a missing group; `canCreate` says the command has --create-group to suggest. */
+export async function resolveGroup(ctx: Context, given: string, o: { create?: boolean; canCreate?: boolean } = {}): Promise<ResolvedGroup> {
   const wanted = given.trim();
   if (!wanted) throw new UsageError('--group is empty.', 'Give a group name or code; list them with `mailctl groups list --all`.');
   const groups = await listAllGroups(ctx);
@@ -34,7 +35,9 @@ export async function resolveGroup(ctx: Context, given: string, o: { create?: bo
   }
   throw new UsageError(
     `No group has the name or code "${wanted}".`,
-    `List groups with \`mailctl groups list --all\`, or add --create-group to create "${wanted}".`,
+    o.canCreate
+      ? `List groups with \`mailctl groups list --all\`, or add --create-group to create "${wanted}".`
+      : 'List groups with `mailctl groups list --all`.',
   );
 }
 
