@@ -2,8 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { runCli, scriptedPrompter } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
+import { eventually, notifyApi } from './helpers/notify-api.js';
 
 const sb = useSandbox();
+const notify = notifyApi(sb.get);
 const last = (p: string) => sb.get().sandbox.requests('notify').filter((r) => r.path === p).at(-1)!;
 
 describe('mailctl events', () => {
@@ -39,8 +41,9 @@ describe('mailctl events', () => {
     expect(none.stderr).toContain('--recipient with --country-code');
 
     for (let i = 0; i < 26; i++) await runCli(['send', 'sms', '--to', '0966000001', '--country-code', '886', '--text', `【Acme】n${i}`], { sandbox: sb.get() });
-    // 26 messages × (accept + delivery) = 52 events; the service returns the first 50.
-    await new Promise((r) => setTimeout(r, 150));
+    // 26 messages × (accept + delivery) = 52 events; the service returns the first 50. Wait
+    // (asking the service itself) until all 26 deliveries are there.
+    await eventually(async () => (await notify('GET', '/v1/sms/events?recipient=0966000001&country_code=886&status=delivery')).body.logs.length === 26, '26 SMS deliveries');
     const r = await runCli(['events', '--sms', '--recipient', '0966000001', '--country-code', '886', '--from', '45d'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     // With only --from, the lookup runs up to now (the service's own default end is a month after from).

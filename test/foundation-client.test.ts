@@ -160,7 +160,8 @@ describe('retries (issue 2 item 3: only where safe)', () => {
 
   it('retries a GET that timed out (safe to repeat) and succeeds', async () => {
     sandbox().injectFault({ kind: 'hang', times: 1, match: { path: '/v1/balance' } });
-    const { result, reqs } = await received(() => runCli(['balance'], { sandbox: sb.get(), tuning: { timeoutMs: 300 } }));
+    // Long enough that the retry, which is answered, never times out on a busy machine too.
+    const { result, reqs } = await received(() => runCli(['balance'], { sandbox: sb.get(), tuning: { timeoutMs: 1500 } }));
     expect(result.exitCode).toBe(0);
     expect(reqs.filter((r) => r.path === '/v1/balance')).toHaveLength(2);
   });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { campaignApi } from './helpers/campaign-api.js';
+import { campaignApi, pollUntil } from './helpers/campaign-api.js';
 
 function write(content: string): string {
   const file = path.join(tempDir('mailctl-wait-'), 'contacts.csv');
@@ -72,7 +72,7 @@ describe('a long import', () => {
     const ac = new AbortController();
     const run = runCli(['import', write('EMAIL,NAME\na@example.com,A\n'), '--group', 'Slow', '--wait'], { sandbox: sb.get(), signal: ac.signal });
     // Interrupt once the CLI is polling the status.
-    while (!sb.get().sandbox.requests('campaign').some((q) => q.path.startsWith('/v1/contacts/imports/result/'))) await new Promise((r) => setTimeout(r, 5));
+    await pollUntil(async () => sb.get().sandbox.requests('campaign').some((q) => q.path.startsWith('/v1/contacts/imports/result/')), (polling) => polling, 10_000, 5);
     ac.abort();
     const r = await run;
     expect(r.exitCode).toBe(130);
