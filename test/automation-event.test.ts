@@ -81,8 +81,10 @@ describe('automation trigger / terminate', () => {
     expect(sb.get().sandbox.requests().length).toBe(before);
   });
 
-  it('no workflow, or no recipient: exit 2', async () => {
+  it('no workflow, or no recipient: exit 2, nothing sent', async () => {
+    const before = sb.get().sandbox.requests().length;
     expect((await runCli(['automation', 'trigger', '--to', 'a@example.org'], { sandbox: sb.get() })).exitCode).toBe(2);
     expect((await runCli(['automation', 'trigger', '--workflow', 'w'], { sandbox: sb.get() })).exitCode).toBe(2);
+    expect(sb.get().sandbox.requests().length).toBe(before);
   });
 });

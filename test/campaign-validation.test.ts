@@ -48,8 +48,11 @@ describe('lengths: preheader 60, subject 150, sender name 50 (section 8)', () =>
   it('preheader of 61 characters', () => refused([...ok, '--preheader', 'é'.repeat(61)], 'is 61 characters long; the service allows at most 60'));
   it('sender name of 51 characters', () => refused([...ok, '--from-name', 'n'.repeat(51)], 'is 51 characters long; the service allows at most 50'));
   it('a subject of exactly 150 characters passes the local check', async () => {
-    const r = await runCli(['campaign', 'create', ...ok, '--subject', 'x'.repeat(150), '--dry-run'], { sandbox: sb.get() });
+    const from = fx.mark();
+    const r = await runCli(['campaign', 'create', ...ok, '--subject', 'x'.repeat(150), '--dry-run', '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).requests[0].body.content.subject).toBe('x'.repeat(150));
+    expect(fx.submits(from)).toEqual([]);
   });
 });
 

@@ -104,5 +104,6 @@ describe('confirmation', () => {
     const ok = await runCli(['contacts', 'remove', '--group', 'Ask', '--email', 'i@example.com'], { sandbox: sb.get(), tty: true, prompter: yes });
     expect(ok.exitCode).toBe(0);
     expect(ok.stdout).toMatch(/Removed 1 contact from group "Ask"/);
+    expect(deletes().slice(before).map((d) => d.body)).toEqual([{ keys: ['i@example.com'] }]);
   });
 });

@@ -181,15 +181,19 @@ describe('the group, by name or code', () => {
   it('refuses a name shared by two groups, listing their codes', async () => {
     const a = await newGroup('Twins');
     const b = await newGroup('Twins');
+    const before = sb.get().sandbox.requests('campaign').length;
     const r = await runCli(['import', write('t.csv', 'EMAIL,NAME\na@example.com,A\n'), '--group', 'twins'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`2 groups are named "twins": ${a}, ${b}`);
+    expect(sb.get().sandbox.requests('campaign').slice(before).map((q) => q.method)).toEqual(['GET']); // the group list only
   });
 
   it('creates a missing group with --create-group, and names the flag without it', async () => {
     const file = write('n.csv', 'EMAIL,NAME\nnew@example.com,New\n');
+    const before = sb.get().sandbox.requests('campaign').length;
     const missing = await runCli(['import', file, '--group', 'Brand new'], { sandbox: sb.get() });
     expect(missing.exitCode).toBe(2);
+    expect(sb.get().sandbox.requests('campaign').slice(before).map((q) => q.method)).toEqual(['GET']); // no group made, no import
     expect(missing.stderr).toMatch(/No group has the name or code "Brand new"[\s\S]*--create-group/);
     const r = await runCli(['import', file, '--group', 'Brand new', '--create-group', '--wait', '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);

@@ -23,6 +23,7 @@ describe('mailctl send sms', () => {
     const r = await runCli(['send', 'sms', '--to', '9012345678', '--country-code', '81', ...TEXT, '--var', 'code=X'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).not.toContain('documented list');
+    expect(smsPosts().at(-1)!.body).toMatchObject({ recipients: [{ address: '9012345678', country_code: '81', variables: { code: 'X' } }] });
   });
 
   it('refuses, before any request, a code that is no calling code and a number with non-digits', async () => {

@@ -36,10 +36,14 @@ describe('mailctl webhook', () => {
   });
 
   it('set refuses a non-URL and warns that a local URL cannot be reached by the service', async () => {
+    const before = hookRequests().length;
     expect((await runCli(['webhook', 'set', 'delivery', 'hooks.example.com'], { sandbox: sb.get() })).exitCode).toBe(2);
+    expect(hookRequests().length).toBe(before);
     const local = await runCli(['webhook', 'set', 'delivery', 'http://127.0.0.1:8787/'], { sandbox: sb.get() });
     expect(local.exitCode).toBe(0);
     expect(local.stderr).toContain('not reachable from the internet');
+    // A warning, not a refusal: the URL is still registered.
+    expect(hookRequests().at(-1)).toMatchObject({ method: 'POST', path: '/v1/webhooks', body: { type: 3, url: 'http://127.0.0.1:8787/' } });
   });
 
   it('delete asks on a terminal, needs --yes otherwise, and explains the service\'s 500 {success:false}', async () => {
