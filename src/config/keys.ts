@@ -1,6 +1,8 @@
 // The settings a profile can hold, with their validation. API keys are deliberately not
 // settable through `config set KEY VALUE` (that would put them in argv and shell history).
 
+import { resolveTimeZone } from '../campaign/timezones.js';
+
 export type FooterLang = 'en' | 'zh';
 
 export interface Profile {
@@ -58,7 +60,12 @@ export const SETTINGS: SettingSpec[] = [
     return v;
   } },
   { name: 'footerLang', flag: 'footer-lang', description: 'campaign footer language: en or zh', parse: (v) => parseFooterLang(v) },
-  { name: 'timezone', flag: 'timezone', description: 'default time zone for schedules (IANA name such as Asia/Taipei, or a city code such as TAIPEI)', parse: (v) => v },
+  // Checked now: a typo here would otherwise surface only at the next scheduled `campaign create`.
+  { name: 'timezone', flag: 'timezone', description: 'default time zone for schedules (IANA name such as Asia/Taipei, or a city code such as TAIPEI)', parse: (v) => {
+    const zone = resolveTimeZone(v);
+    if (zone instanceof Error) throw zone;
+    return v.trim();
+  } },
   { name: 'output', flag: 'output', description: 'default output: table or json', parse: (v) => {
     if (v !== 'table' && v !== 'json') throw new Error('output is "table" or "json".');
     return v;
