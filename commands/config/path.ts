@@ -1,5 +1,8 @@
 import type { Context } from '../../src/cli/context.js';
 
 export async function run(ctx: Context): Promise<void> {
-  ctx.io.out((await ctx.config()).path);
+  const path = (await ctx.config()).path;
+  // --json promises one JSON document; a bare path is not one.
+  if (ctx.io.json) ctx.io.printJson({ path });
+  else ctx.io.out(path);
 }

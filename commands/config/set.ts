@@ -13,5 +13,6 @@ export async function run(ctx: Context, _opts: unknown, name: string, value: str
   const store = await ctx.config();
   const profile = await profileInUse(ctx);
   store.setProfile(profile, { ...store.getProfile(profile), [spec.name]: parsed });
-  ctx.io.info(`Set ${spec.flag} in profile "${profile}".`);
+  if (ctx.io.json) ctx.io.printJson({ profile, setting: spec.flag, value: parsed });
+  else ctx.io.info(`Set ${spec.flag} in profile "${profile}".`);
 }

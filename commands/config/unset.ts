@@ -8,5 +8,6 @@ export async function run(ctx: Context, _opts: unknown, name: string): Promise<v
   const current = { ...store.getProfile(profile) };
   delete current[spec.name];
   store.setProfile(profile, current);
-  ctx.io.info(`Removed ${spec.flag} from profile "${profile}".`);
+  if (ctx.io.json) ctx.io.printJson({ profile, setting: spec.flag, removed: true });
+  else ctx.io.info(`Removed ${spec.flag} from profile "${profile}".`);
 }

@@ -6,5 +6,6 @@ export async function run(ctx: Context, _opts: unknown, name: string): Promise<v
   const store = await ctx.config();
   if (!store.getProfile(name)) store.setProfile(name, {});
   store.setCurrentProfile(name);
-  ctx.io.info(`Profile "${name}" is now the default.`);
+  if (ctx.io.json) ctx.io.printJson({ profile: name, default: true });
+  else ctx.io.info(`Profile "${name}" is now the default.`);
 }

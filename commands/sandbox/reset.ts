@@ -5,7 +5,8 @@ import { sandboxDir } from '../../src/sandbox/inprocess.js';
 export async function run(ctx: Context, opts: { yes?: boolean }): Promise<void> {
   const dir = sandboxDir(ctx.configDir);
   if (!fs.existsSync(dir)) {
-    ctx.io.info('The sandbox is already empty.');
+    if (ctx.io.json) ctx.io.printJson({ reset: false, alreadyEmpty: true });
+    else ctx.io.info('The sandbox is already empty.');
     return;
   }
   if (!opts.yes) {
@@ -16,5 +17,7 @@ export async function run(ctx: Context, opts: { yes?: boolean }): Promise<void> 
     }
   }
   fs.rmSync(dir, { recursive: true, force: true });
-  ctx.io.info('Sandbox reset.');
+  // --json promises one JSON document, even for a command whose news is a single line.
+  if (ctx.io.json) ctx.io.printJson({ reset: true });
+  else ctx.io.info('Sandbox reset.');
 }
