@@ -21,8 +21,16 @@ export const reportFileName = (sn: string, reportType: string) => `${safe(sn)}_$
 
 /** Before an export is even requested: would --out overwrite anything? */
 export function checkOutDir(dir: string, sn: string, force = false): void {
+  // Checked before the export is requested: finding out after the wait would waste the export
+  // (paced to 1 per 10 s) and break "exit 2: nothing was sent".
+  refuseNonDirectory(dir);
   if (force) return;
   refuseExisting(REPORT_TYPES.map((t) => path.join(dir, reportFileName(sn, t))));
+}
+
+function refuseNonDirectory(dir: string): void {
+  const st = fs.statSync(dir, { throwIfNoEntry: false });
+  if (st && !st.isDirectory()) throw new UsageError(`--out ${dir} is a file, not a directory; the report files are saved into a directory.`, 'Give a directory with --out DIR (it is created if missing).');
 }
 
 function refuseExisting(files: string[]): void {
@@ -31,6 +39,7 @@ function refuseExisting(files: string[]): void {
 }
 
 export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[], dir: string, force = false): Promise<Saved[]> {
+  refuseNonDirectory(dir);
   try {
     fs.mkdirSync(dir, { recursive: true });
   } catch (e) {
