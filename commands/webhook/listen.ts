@@ -48,6 +48,11 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
+    // A file-system error carries the path; the events file is the only file the listener opens.
+    if ((e as NodeJS.ErrnoException).path !== undefined) {
+      const why = code === 'EISDIR' ? 'it is a folder' : code === 'ENOENT' || code === 'ENOTDIR' ? 'its folder does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (e as Error).message;
+      throw new UsageError(`Cannot write the events file ${outFile}: ${why}.`, 'Give a file in an existing folder you can write to with --out FILE (default webhook-events.jsonl).');
+    }
     if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} on ${host} is already in use.`, 'Choose another with --port (0 picks a free one).');
     if (code === 'EACCES' || code === 'EPERM') throw new UsageError(`Cannot open ${opts.out ?? 'the events file'} or port ${port}: ${(e as Error).message}.`);
     throw e;
