@@ -1,9 +1,17 @@
 import fs from 'node:fs/promises';
+import fsSync from 'node:fs';
+import path from 'node:path';
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { printRecord } from '../../src/output/format.js';
 
 export async function run(ctx: Context, opts: { out?: string; force?: boolean }, id: string): Promise<void> {
+  // --json owns stdout for its one document; raw html there would break the script reading it.
+  if (opts.out === '-' && ctx.io.json) throw new UsageError('--out - writes the raw html to stdout, where --json prints its one JSON document; use one or the other.', 'Drop --json to get the html, or drop --out - to get the template (html included) as JSON.');
+  // A folder would otherwise read as "already exists, pass --force", and --force cannot help.
+  if (opts.out && opts.out !== '-' && fsSync.statSync(opts.out, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`--out ${opts.out} is a folder; give a file name such as ${path.join(opts.out, `${id}.html`)}.`);
+  }
   const client = await ctx.campaign();
   const t = await client.getTemplate(id);
   const html = t.template ?? '';
@@ -15,7 +23,9 @@ export async function run(ctx: Context, opts: { out?: string; force?: boolean },
     try {
       await fs.writeFile(opts.out, html, { flag: opts.force ? 'w' : 'wx' });
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new UsageError(`${opts.out} already exists.`, 'Pass --force to overwrite it, or choose another --out file.');
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') throw new UsageError(`${opts.out} already exists.`, 'Pass --force to overwrite it, or choose another --out file.');
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`Cannot write ${opts.out}: its folder does not exist.`, 'Create the folder first, or choose another --out file.');
       throw new UsageError(`Cannot write ${opts.out}: ${(e as Error).message}.`);
     }
     if (ctx.io.json) ctx.io.printJson({ id: t.id, name: t.name, updateDate: t.updateDate, out: opts.out, bytes: Buffer.byteLength(html) });
