@@ -10,6 +10,7 @@ import { readAll } from '../../src/cli/stdin.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { resolveGroup } from '../import/group.js';
 import { describeFilter, parseWhere } from './filters.js';
+import { fileProblem } from '../../src/cli/file-problem.js';
 
 interface Opts {
   group?: string;
@@ -77,8 +78,7 @@ async function collectEmails(ctx: Context, opts: Opts): Promise<string[]> {
     try {
       text = f === '-' ? await readAll(ctx.io.stdin) : await fs.promises.readFile(f, 'utf8');
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new UsageError(code === 'ENOENT' ? `There is no file ${f}.` : `Cannot read ${f} (${code ?? (e as Error).message}).`);
+      throw new UsageError(fileProblem(e, f, 'emails file', '--emails-file'));
     }
     text.replace(/^\ufeff/, '').split(/\r?\n/).forEach((line, i) => {
       const first = line.split(',')[0].replace(/^"|"$/g, '').trim();

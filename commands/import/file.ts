@@ -21,6 +21,7 @@ import { DEFAULT_WAIT_TIMEOUT_MS, fetchImport, waitForImport } from '../../src/i
 import { printRecord } from '../../src/output/format.js';
 import { resolveGroup } from './group.js';
 import { finishImport } from './finish.js';
+import { fileProblem } from '../../src/cli/file-problem.js';
 
 interface Opts {
   group?: string;
@@ -117,13 +118,12 @@ async function openInput(file: string): Promise<Readable> {
   try {
     stat = await fs.promises.stat(file);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new UsageError(`There is no file ${file}.`, 'Check the path; use - to read the contacts from standard input.');
-    throw new UsageError(`Cannot read ${file} (${code ?? (e as Error).message}).`);
+    const hint = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'Check the path; use - to read the contacts from standard input.' : undefined;
+    throw new UsageError(fileProblem(e, file, 'contacts file'), hint);
   }
-  if (stat.isDirectory()) throw new UsageError(`${file} is a folder, not a CSV file.`);
-  await fs.promises.access(file, fs.constants.R_OK).catch(() => {
-    throw new UsageError(`Cannot read ${file}: permission denied.`);
+  if (stat.isDirectory()) throw new UsageError(fileProblem(Object.assign(new Error(''), { code: 'EISDIR' }), file, 'contacts file'));
+  await fs.promises.access(file, fs.constants.R_OK).catch((e: unknown) => {
+    throw new UsageError(fileProblem(e, file, 'contacts file'));
   });
   return fs.createReadStream(file, { highWaterMark: 1 << 18 });
 }

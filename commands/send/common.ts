@@ -11,6 +11,7 @@ import { DEFAULT_SETTLE_AFTER_MS } from '../../src/send/settle.js';
 import { resumeSend, startSend, type SessionOptions } from '../../src/send/session.js';
 import type { PlanRecord } from '../../src/send/journal.js';
 import { campaignSyntax, missingValues, placeholders, summarise, valueProblems } from '../../src/send/variables.js';
+import { fileProblem } from '../../src/cli/file-problem.js';
 
 export interface BatchFlags {
   concurrency?: string;
@@ -83,7 +84,7 @@ export async function textFrom(ctx: Context, inline: string | undefined, file: s
       try {
         text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
       } catch (e) {
-        throw new UsageError((e as NodeJS.ErrnoException).code === 'ENOENT' ? `${file} (${flags[1]}) does not exist.` : `Cannot read ${file}: ${(e as Error).message}.`);
+        throw new UsageError(fileProblem(e, file, `${what} file`, flags[1]));
       }
     }
   } else {

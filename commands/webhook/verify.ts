@@ -4,6 +4,7 @@ import type { Context } from '../../src/cli/context.js';
 import { SilentExit, UsageError } from '../../src/cli/errors.js';
 import { readAll } from '../../src/cli/stdin.js';
 import { verifyPayload } from '../../src/webhook/signature.js';
+import { fileProblem } from '../../src/cli/file-problem.js';
 
 export async function run(ctx: Context, opts: { signature?: string }, file?: string): Promise<void> {
   if (opts.signature === undefined) throw new UsageError('No signature to check.', 'Pass the x-service-signature (or x-surenotify-signature) header value with --signature HEX.');
@@ -15,7 +16,7 @@ export async function run(ctx: Context, opts: { signature?: string }, file?: str
     try {
       body = fs.readFileSync(file, 'utf8');
     } catch (e) {
-      throw new UsageError((e as NodeJS.ErrnoException).code === 'ENOENT' ? `The payload file ${file} does not exist.` : `Cannot read ${file}: ${(e as Error).message}.`);
+      throw new UsageError(fileProblem(e, file, 'payload file'));
     }
   }
   let payload: unknown;

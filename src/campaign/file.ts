@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../cli/errors.js';
 import { DRAFT_KEYS, type Draft } from './draft.js';
+import { fileProblem } from '../cli/file-problem.js';
 
 const SPEC_KEYS = new Set(['form', 'content', 'config']);
 const PATH_KEYS = ['htmlFile', 'htmlFileA', 'htmlFileB', 'list'] as const;
@@ -26,8 +27,7 @@ export function readCampaignFile(file: string): Draft {
   try {
     text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `The campaign file ${file} does not exist.` : `Cannot read the campaign file ${file}: ${(e as Error).message}.`);
+    throw new UsageError(fileProblem(e, file, 'campaign file', '--file'));
   }
   let doc: unknown;
   try {

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { checkHeader } from '../import/header.js';
 import type { Draft } from './draft.js';
+import { fileProblem } from '../cli/file-problem.js';
 
 function readText(file: string, flag: string, problems: string[]): string | undefined {
   try {
@@ -11,8 +12,7 @@ function readText(file: string, flag: string, problems: string[]): string | unde
     if (!text.trim()) problems.push(`The html file ${file} (${flag}) is empty.`);
     return text;
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    problems.push(code === 'ENOENT' ? `The html file ${file} (${flag}) does not exist.` : `Cannot read the html file ${file} (${flag}): ${(e as Error).message}.`);
+    problems.push(fileProblem(e, file, 'html file', flag));
     return undefined;
   }
 }
@@ -38,8 +38,7 @@ export function checkListFile(file: string, problems: string[]): { bytes: number
   try {
     buf = fs.readFileSync(file);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    problems.push(code === 'ENOENT' ? `The list file ${file} (--list) does not exist.` : `Cannot read the list file ${file} (--list): ${(e as Error).message}.`);
+    problems.push(fileProblem(e, file, 'list file', '--list'));
     return undefined;
   }
   const text = buf.toString('utf8').replace(/^\uFEFF/, '');

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { UsageError } from '../cli/errors.js';
 import type { Channel } from './recipients.js';
+import { fileProblem } from '../cli/file-problem.js';
 
 export interface WireRecipient {
   address: string;
@@ -94,7 +95,7 @@ export class Journal {
     try {
       text = fs.readFileSync(file, 'utf8');
     } catch (e) {
-      throw new UsageError((e as NodeJS.ErrnoException).code === 'ENOENT' ? `The journal ${file} does not exist.` : `Cannot read the journal ${file}: ${(e as Error).message}.`);
+      throw new UsageError(fileProblem(e, file, 'journal'));
     }
     const { records, torn } = parseJournal(text, file);
     const plan = records[0];

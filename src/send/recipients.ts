@@ -6,6 +6,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { UsageError } from '../cli/errors.js';
 import { checkCountryCode, checkNationalNumber } from './sms-rules.js';
 import { summarise } from './variables.js';
+import { fileProblem } from '../cli/file-problem.js';
 
 export type Channel = 'email' | 'sms';
 
@@ -53,8 +54,7 @@ export function readRecipientsFile(file: string, channel: Channel, countryCode?:
   try {
     buf = fs.readFileSync(file);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `The recipients file ${file} does not exist.` : `Cannot read the recipients file ${file}: ${(e as Error).message}.`);
+    throw new UsageError(fileProblem(e, file, 'recipients file', '--recipients'));
   }
   const text = decode(buf);
   const json = /\.json$/i.test(file) || /^\s*[[{]/.test(text);
