@@ -2,6 +2,7 @@ import type { Context } from '../../src/cli/context.js';
 import { ServiceError } from '../../src/cli/errors.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { checkDomain } from './common.js';
+import { describeErrorBody } from '../../src/api/error-messages.js';
 
 export async function run(ctx: Context, opts: { dryRun?: boolean }, input: string): Promise<void> {
   const domain = checkDomain(input);
@@ -11,7 +12,12 @@ export async function run(ctx: Context, opts: { dryRun?: boolean }, input: strin
     res = await (await ctx.notify()).verifyDomain(domain);
   } catch (e) {
     if (e instanceof ServiceError && e.status !== undefined && e.status < 500) {
-      throw new ServiceError(`${domain} is not verified: ${e.message}`, { status: e.status, hint: `Check the records from \`mailctl domain add ${domain}\` are published (DNS can take a while to update), then try again.` });
+      // The service's own reason reads better than the HTTP sentence wrapped around it.
+      const reason = describeErrorBody(e.body).detail?.replace(/\.+$/, '') ?? `HTTP ${e.status}`;
+      throw new ServiceError(`${domain} is not verified: ${reason}.`, {
+        status: e.status,
+        hint: `If it was never added, run \`mailctl domain add ${domain}\` first; otherwise check that the records it printed are published (DNS can take a while to update), then try again.`,
+      });
     }
     throw e;
   }
