@@ -86,6 +86,12 @@ describe('profiles: --profile, MAILCTL_PROFILE, `config use`', () => {
     expect((await m.run(['config', 'get', 'from-name'], { env: { MAILCTL_PROFILE: 'home' } })).stdout).toBe('Home\n');
     expect((await m.run(['--profile', 'home', 'config', 'get', 'from-name'], { env: { MAILCTL_PROFILE: 'work' } })).stdout).toBe('Home\n');
     expect((await m.run(['config', 'profiles'])).stdout).toMatch(/^\*\twork$/m);
+    // A typo is refused, names the profiles there are, and leaves the default as it was.
+    const typo = await m.run(['config', 'use', 'wrok']);
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toContain('There is no profile "wrok" (profiles: home, work)');
+    expect(typo.stderr).toContain('mailctl --profile wrok config set-key');
+    expect((await m.run(['config', 'profiles'])).stdout).toMatch(/^\*\twork$/m);
   });
 
   it('a key stored in one profile is not used by another; the fix names that profile', async () => {

@@ -16,6 +16,7 @@ describe('--json on local commands', () => {
     expect((await json(['config', 'path'], dir)).path).toMatch(/config\.json$/);
     expect(await json(['config', 'set', 'from-name', 'Acme'], dir)).toEqual({ profile: 'default', setting: 'from-name', value: 'Acme' });
     expect(await json(['config', 'unset', 'from-name'], dir)).toEqual({ profile: 'default', setting: 'from-name', removed: true });
+    await json(['--profile', 'staging', 'config', 'set', 'from-name', 'Staging'], dir);
     expect(await json(['config', 'use', 'staging'], dir)).toEqual({ profile: 'staging', default: true });
   });
 

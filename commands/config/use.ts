@@ -4,7 +4,15 @@ import { UsageError } from '../../src/cli/errors.js';
 export async function run(ctx: Context, _opts: unknown, name: string): Promise<void> {
   if (!/^[A-Za-z0-9._-]+$/.test(name)) throw new UsageError(`"${name}" is not a valid profile name; use letters, digits, dot, dash and underscore.`);
   const store = await ctx.config();
-  if (!store.getProfile(name)) store.setProfile(name, {});
+  // A typo must not silently become an empty default profile (every command would then fail
+  // for want of a key). "default" always exists, stored or not.
+  if (!store.getProfile(name) && name !== 'default') {
+    const known = store.profileNames();
+    throw new UsageError(
+      `There is no profile "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : ''}.`,
+      `Create it by storing its key: mailctl --profile ${name} config set-key`,
+    );
+  }
   store.setCurrentProfile(name);
   if (ctx.io.json) ctx.io.printJson({ profile: name, default: true });
   else ctx.io.info(`Profile "${name}" is now the default.`);
