@@ -126,6 +126,10 @@ function fromJson(text: string, file: string, channel: Channel): RawRecipient[] 
       variables[k] = v === null || v === undefined ? '' : String(v);
     }
     const str = (v: unknown) => (v === undefined || v === null || v === '' ? undefined : String(v));
+    if (o.address === undefined) {
+      const near = ['email', 'mail', 'to', 'phone', 'recipient'].find((k) => o[k] !== undefined);
+      if (near) throw new UsageError(`${file}: ${where} has "${near}" but no "address".`, 'The service\'s recipients array names the field "address"; rename the key.');
+    }
     return { address: str(o.address), name: str(o.name), countryCode: str(o.country_code ?? o.countryCode), variables, where };
   });
 }
