@@ -20,21 +20,10 @@
 import type { SbContext, SbResponse } from '../types.js';
 import { campaignError, isEmail, isObj } from './common.js';
 import { findGroup } from './contacts.js';
-import type { SbContent } from './state.js';
+import type { SbCampaign, SbContent } from './state.js';
 
-export interface CampaignInput {
-  name: string;
-  selectedLists: string[];
-  excludeLists: string[];
-  content: SbContent;
-  scheduleType: 0 | 1;
-  timezone?: number;
-  scheduledAt?: number;
-  ecommerce: boolean;
-  proportion: number;
-  testTime: number;
-  testUnit: 0 | 1;
-}
+/** What a valid request says about the campaign: the request-shaped part of SbCampaign. */
+export type CampaignInput = Pick<SbCampaign, 'name' | 'selectedLists' | 'excludeLists' | 'content' | 'scheduleType' | 'timezone' | 'scheduledAt' | 'ecommerce' | 'proportion' | 'testTime' | 'testUnit'>;
 
 export type Validated = { ok: true; input: CampaignInput } | { ok: false; res: SbResponse };
 
