@@ -45,10 +45,10 @@ describe('kill -9', () => {
     const journal = path.join(dir, 'send.jsonl');
     const sandbox = sb.get().sandbox;
     const posts = () => sandbox.requests('notify').filter((r) => r.method === 'POST' && r.path === '/v1/messages');
+    // After three batches requests hang at the service, so the kill lands with batches in
+    // flight (armed before the start: no race with a fast send).
+    sandbox.injectFault({ kind: 'hang', times: 100, match: { after: 3, service: 'notify', method: 'POST', path: '/v1/messages' } });
     const run = start(['send', '--recipients', csv, '--subject', 'Code {{code}}', '--html', '<p>{{code}}</p>', '--from', 'noreply@example.com', '--journal', journal, '--concurrency', '2']);
-    await until('a few batches', () => posts().length >= 3);
-    // From now on requests hang at the service, so the kill lands with batches in flight.
-    sandbox.injectFault({ kind: 'hang', times: 100, match: { service: 'notify', method: 'POST', path: '/v1/messages' } });
     await until('a request in flight', () => posts().some((r) => r.status === -1));
     run.child.kill('SIGKILL');
     await run.exited;

@@ -25,6 +25,8 @@ export type Fault =
   | { kind: 'hang'; times?: number; match?: FaultMatch }
   | { kind: 'drop'; times?: number; match?: FaultMatch };
 export interface FaultMatch {
+  /** Let this many matching requests through untouched before the fault applies. */
+  after?: number;
   service?: SbService;
   method?: string;
   /** Exact path or a regular expression over the path below the service prefix. */
@@ -241,6 +243,10 @@ export class Sandbox {
     });
     if (i < 0) return undefined;
     const f = this.faults[i];
+    if (f.match?.after) {
+      f.match.after -= 1;
+      return undefined;
+    }
     f.times = (f.times ?? 1) - 1;
     if (f.times <= 0) this.faults.splice(i, 1);
     return f;
