@@ -213,12 +213,22 @@ describe('sender test and --json', () => {
 });
 
 describe('refusals of the service, in words', () => {
-  it('a failed list upload: exit 1, naming the campaign left without a list', async () => {
-    sb.get().sandbox.injectFault({ kind: 'status', status: 500, match: { service: 'files', method: 'PUT' } });
+  it('a refused list upload: exit 1, naming the campaign left without a list', async () => {
+    sb.get().sandbox.injectFault({ kind: 'status', status: 403, match: { service: 'files', method: 'PUT' } });
     const r = await runCli(['campaign', 'create', '--name', 'Once', '--list', file('guests.csv'), ...base, '--html', '<p>x</p>'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/The upload address refused the list .*guests\.csv \(HTTP 500\)/);
+    expect(r.stderr).toMatch(/Uploading the list .*guests\.csv failed: The upload address at \S+ refused the file \(HTTP 403/);
     expect(r.stderr).toMatch(/The campaign CP\w+ exists but has no list/);
+  });
+
+  it('a passing 500 on the list upload is retried (the PUT is idempotent) and the campaign gets its list', async () => {
+    const puts = () => sb.get().sandbox.requests('files').filter((q) => q.method === 'PUT');
+    const before = puts().length;
+    sb.get().sandbox.injectFault({ kind: 'status', status: 500, match: { service: 'files', method: 'PUT' } });
+    const r = await runCli(['campaign', 'create', '--name', 'Once', '--list', file('guests.csv'), ...base, '--html', '<p>x</p>'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(puts().slice(before).map((q) => q.status)).toEqual([500, 200]);
+    expect(puts().slice(before).every((q) => q.headers['x-api-key'] === undefined)).toBe(true);
   });
 
   it('40011: an unverified sender exits 1 with the sentence', async () => {

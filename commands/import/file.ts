@@ -12,7 +12,7 @@ import { parseWhole } from '../../src/cli/parse.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { parseFieldTypes } from '../../src/config/keys.js';
 import type { ImportStarted } from '../../src/api/campaign-types.js';
-import { hostOf, putFile } from '../../src/api/files.js';
+import { uploadFile } from '../../src/cli/transfer.js';
 import { parseEncoding } from '../../src/import/encoding.js';
 import { defaultRejectsPath } from '../../src/import/rejects.js';
 import { DEFAULT_NAME_MAX_LENGTH, validateContacts, type ValidationResult } from '../../src/import/validate.js';
@@ -219,7 +219,7 @@ async function upload(ctx: Context, plan: Plan, checked: ValidationResult, sourc
 
   if (method === 'file') {
     if (!started.url) throw new ServiceError(`The service started import ${sn} but gave no upload address.`, { hint: 'Try again; the import will end MISSING_REQUIRED_DATA on its own.' });
-    await putCleaned(ctx, started.url, cleaned, sn, checked.cleanedBytes);
+    await putCleaned(ctx, started.url, cleaned, sn);
   }
   ctx.io.info(`Import ${sn} started: ${checked.valid.toLocaleString('en-US')} row${checked.valid === 1 ? '' : 's'} sent to group "${group.name}" (${group.sn}) by ${method} import.`);
 
@@ -234,22 +234,10 @@ async function upload(ctx: Context, plan: Plan, checked: ValidationResult, sourc
   await finishImport(ctx, { ...finish, result, failuresTo });
 }
 
-async function putCleaned(ctx: Context, url: string, cleaned: string, sn: string, bytes: number): Promise<void> {
-  const spin = await ctx.io.spinner('Uploading…');
-  const mb = (b: number) => (b / 1048576).toFixed(1);
+async function putCleaned(ctx: Context, url: string, cleaned: string, sn: string): Promise<void> {
   try {
-    await putFile({
-      fetch: await ctx.transport(),
-      url, file: cleaned, contentType: 'text/csv; charset=utf-8',
-      clock: ctx.clock, signal: ctx.signal,
-      retryBaseMs: ctx.tuning.retryBaseMs,
-      stallMs: Math.max(ctx.tuning.timeoutMs, 30_000),
-      onProgress: (sent, total) => spin.text(`Uploading to ${hostOf(url)}: ${mb(sent)} of ${mb(total)} MB (${total ? Math.floor((sent / total) * 100) : 100}%)`),
-      onRetry: (attempt, reason) => ctx.io.warn(`Upload attempt ${attempt} failed (${reason}); trying again.`),
-    });
-    spin.succeed(`Uploaded ${mb(bytes)} MB.`);
+    await uploadFile(ctx, url, cleaned);
   } catch (e) {
-    spin.stop();
     if (e instanceof InterruptedError) {
       throw new InterruptedError(`Interrupted during the upload of import ${sn}; the service did not get the whole file.`, 'Run the import again (the unfinished import ends MISSING_REQUIRED_DATA on its own).');
     }

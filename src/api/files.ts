@@ -170,18 +170,27 @@ function networkReason(e: unknown): string {
   return (e as Error)?.message ?? String(e);
 }
 
-/** GETs a download link (no key) into a file; returns the bytes written. */
-export async function downloadFile(fetchFn: FetchLike, url: string, dest: string, signal?: AbortSignal): Promise<number> {
+export interface DownloadOptions {
+  signal?: AbortSignal;
+  /** What the link holds, for messages: "the failure file". */
+  what: string;
+  /** How to get a fresh link when this one has expired. */
+  expiredHint: string;
+}
+
+/** GETs a download link (no key) into a file, via a .part file; returns the bytes written. */
+export async function downloadFile(fetchFn: FetchLike, url: string, dest: string, o: DownloadOptions): Promise<number> {
+  const signal = o.signal;
   let res: Response;
   try {
     res = await fetchFn(url, { signal });
   } catch (e) {
     if (signal?.aborted) throw new InterruptedError();
-    throw new LimitError(`Cannot download from ${hostOf(url)} (${networkReason(e)}).`, 'Check the network and try again.');
+    throw new LimitError(`Cannot download ${o.what} from ${hostOf(url)} (${networkReason(e)}).`, 'Check the network and try again.');
   }
   if (!res.ok || !res.body) {
     await res.text().catch(() => '');
-    throw new ServiceError(`The download link at ${hostOf(url)} answered HTTP ${res.status}.`, { status: res.status, hint: 'Links expire; fetch the import status again for a fresh one.' });
+    throw new ServiceError(`The link to ${o.what} at ${hostOf(url)} answered HTTP ${res.status}.`, { status: res.status, hint: o.expiredHint });
   }
   const tmp = `${dest}.part`;
   await pipeline(Readable.fromWeb(res.body as unknown as WebReadableStream), fs.createWriteStream(tmp, { mode: 0o600 }));

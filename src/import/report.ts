@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
 import type { ImportResult } from '../api/campaign-types.js';
-import { downloadFile } from '../api/files.js';
+import { download } from '../cli/transfer.js';
 import { printRecord } from '../output/format.js';
 import { REASON_LABEL, type RejectReason } from './rejects.js';
 import type { ValidationResult } from './validate.js';
@@ -54,7 +54,7 @@ export async function downloadFailures(ctx: Context, r: ImportResult, dest: stri
     return undefined;
   }
   const file = path.resolve(dest);
-  const bytes = await downloadFile(await ctx.transport(), r.errorDownloadLink, file, ctx.signal);
+  const bytes = await download(ctx, r.errorDownloadLink, file, { what: 'the failure file', expiredHint: `Links expire; run \`mailctl import status ${r.importSn}\` for a fresh one.` });
   ctx.io.info(`Saved the service's failure file (${n(bytes)} bytes) to ${file}`);
   return file;
 }

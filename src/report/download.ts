@@ -1,11 +1,10 @@
 // Report files (endpoint 17 links) saved to a directory. The links point at file hosts, not the
-// API, so they are fetched with ctx.transport(): no x-api-key goes with them.
+// API, so they are fetched like every other file (src/cli/transfer.ts): no x-api-key goes with them.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Context } from '../cli/context.js';
-import { LimitError, ServiceError, UsageError } from '../cli/errors.js';
+import { UsageError } from '../cli/errors.js';
+import { download } from '../cli/transfer.js';
 import type { ReportLink } from '../api/campaign-types.js';
 
 export interface Saved {
@@ -47,27 +46,16 @@ export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[
   }
   const targets = links.map((l) => ({ link: l, file: path.join(dir, reportFileName(sn, l.reportType)) }));
   if (!force) refuseExisting(targets.map((t) => t.file));
-  const fetchFn = await ctx.transport();
   const saved: Saved[] = [];
   const spin = await ctx.io.spinner('Downloading report files…');
   try {
     for (const { link, file } of targets) {
       spin.text(`Downloading ${link.reportType}…`);
-      let res: Response;
-      try {
-        res = await fetchFn(link.link, { signal: ctx.signal });
-      } catch (e) {
-        if (ctx.signal.aborted) throw e;
-        throw new LimitError(`Downloading the ${link.reportType} file failed: ${(e as Error).message}.`, 'Run the command again; files already saved are kept (use --force to replace them).');
-      }
-      if (!res.ok || !res.body) {
-        await res.arrayBuffer().catch(() => undefined);
-        throw new ServiceError(`The ${link.reportType} file link answered HTTP ${res.status}.`, { status: res.status, hint: `Links expire; get fresh ones with \`mailctl report export ${sn} --wait\`.` });
-      }
-      const tmp = `${file}.part`;
-      await pipeline(Readable.fromWeb(res.body as never), fs.createWriteStream(tmp));
-      fs.renameSync(tmp, file);
-      saved.push({ reportType: link.reportType, file, bytes: fs.statSync(file).size });
+      const bytes = await download(ctx, link.link, file, {
+        what: `the ${link.reportType} file`,
+        expiredHint: `Links expire; get fresh ones with \`mailctl report export ${sn} --wait\` (files already saved are kept; --force replaces them).`,
+      });
+      saved.push({ reportType: link.reportType, file, bytes });
     }
   } finally {
     spin.stop();
