@@ -1,7 +1,8 @@
 import type { Context } from '../../src/cli/context.js';
 import { ServiceError, UsageError } from '../../src/cli/errors.js';
 import type { Campaign } from '../../src/api/campaign-types.js';
-import { parseWaitDuration, pollUntil } from '../../src/campaign/poll.js';
+import { pollUntil } from '../../src/campaign/poll.js';
+import { parseDuration } from '../../src/cli/duration.js';
 import { describeStatus, FAILED_STATUSES, isSettled } from '../../src/campaign/statuses.js';
 import { printRecord } from '../../src/output/format.js';
 
@@ -11,8 +12,7 @@ interface Opts {
 }
 
 export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
-  const timeoutMs = opts.timeout === undefined ? undefined : parseWaitDuration(opts.timeout);
-  if (opts.timeout !== undefined && !timeoutMs) throw new UsageError(`--timeout takes a duration such as 90s, 30m or 2h; got "${opts.timeout}".`);
+  const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout, '--timeout', { positive: true });
   if (opts.timeout !== undefined && !opts.wait) throw new UsageError('--timeout only applies with --wait.');
   const client = await ctx.campaign();
   const lookup = async (): Promise<Campaign> => {

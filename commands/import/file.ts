@@ -107,7 +107,7 @@ async function readOptions(ctx: Context, opts: Opts, file: string): Promise<Plan
     encoding: opts.encoding === undefined ? undefined : parseEncoding(opts.encoding),
     // Wait by default only when someone is watching; --download-failures implies waiting.
     wait: opts.wait ?? (opts.downloadFailures !== undefined || ctx.io.isTTY),
-    timeoutMs: opts.timeout === undefined ? DEFAULT_WAIT_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout'),
+    timeoutMs: opts.timeout === undefined ? DEFAULT_WAIT_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout', { positive: true }),
     webhookUrl: webhookUrl || undefined,
     failuresTo: opts.downloadFailures === undefined ? undefined : typeof opts.downloadFailures === 'string' ? opts.downloadFailures : 'default',
   };

@@ -14,7 +14,7 @@ interface Opts {
 export async function run(ctx: Context, opts: Opts, importSn: string): Promise<void> {
   const sn = importSn.trim();
   if (!sn) throw new UsageError('The import code is empty.', 'Give the code printed when the import started: mailctl import status IMPORT_SN');
-  const timeoutMs = opts.timeout === undefined ? DEFAULT_WAIT_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout');
+  const timeoutMs = opts.timeout === undefined ? DEFAULT_WAIT_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout', { positive: true });
   const failuresTo = opts.downloadFailures === undefined ? undefined : typeof opts.downloadFailures === 'string' ? opts.downloadFailures : defaultFailuresPath(undefined, sn);
   const result = opts.wait ? await waitForImport(ctx, sn, timeoutMs) : await fetchImport(ctx, sn);
   await finishImport(ctx, { result, failuresTo });

@@ -1,7 +1,8 @@
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import type { ReportLink } from '../../src/api/campaign-types.js';
-import { parseWaitDuration, pollUntil } from '../../src/campaign/poll.js';
+import { pollUntil } from '../../src/campaign/poll.js';
+import { parseDuration } from '../../src/cli/duration.js';
 import { checkOutDir, downloadLinks, type Saved } from '../../src/report/download.js';
 import { printList } from '../../src/output/format.js';
 import { printDryRun } from '../../src/output/dry-run.js';
@@ -19,8 +20,7 @@ interface Opts {
 // then endpoint 17 is polled until links appear. The client paces exports to 1 per 10 s.
 export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
   if (opts.webhookUrl !== undefined) checkUrl(opts.webhookUrl);
-  const timeoutMs = opts.timeout === undefined ? 10 * 60_000 : parseWaitDuration(opts.timeout);
-  if (!timeoutMs) throw new UsageError(`--timeout takes a duration such as 90s or 10m; got "${opts.timeout}".`);
+  const timeoutMs = opts.timeout === undefined ? 10 * 60_000 : parseDuration(opts.timeout, '--timeout', { positive: true });
   if (opts.out) checkOutDir(opts.out, sn, opts.force);
   if (opts.dryRun) return printDryRun(ctx, 'campaign', 'POST', `/v1/report/${encodeURIComponent(sn)}/export`, opts.webhookUrl ? { webhookUrl: opts.webhookUrl } : {});
   const client = await ctx.campaign();

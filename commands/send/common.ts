@@ -12,6 +12,7 @@ import { resumeSend, startSend, type SessionOptions } from '../../src/send/sessi
 import type { PlanRecord } from '../../src/send/journal.js';
 import { campaignSyntax, missingValues, placeholders, summarise, valueProblems } from '../../src/send/variables.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
+import { parseDuration } from '../../src/cli/duration.js';
 
 export interface BatchFlags {
   concurrency?: string;
@@ -32,14 +33,6 @@ export function sessionOptions(o: BatchFlags): SessionOptions {
     dryRun: o.dryRun,
     journal: o.journal,
   };
-}
-
-/** "90s", "5m", "1h", "0" → ms. */
-export function parseDuration(v: string, flag: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(v);
-  if (!m) throw new UsageError(`${flag} takes a duration such as 30s, 5m or 1h; got "${v}".`);
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
-  return Math.round(Number(m[1]) * unit);
 }
 
 /** --resume takes everything from the journal; message flags next to it are a mistake. */

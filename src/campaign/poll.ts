@@ -33,10 +33,3 @@ export async function pollUntil<T>(ctx: Context, probe: () => Promise<T>, done: 
     spin.stop();
   }
 }
-
-/** "30s", "10m", "2h" → ms, or undefined when not a duration. */
-export function parseWaitDuration(v: string): number | undefined {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(v);
-  if (!m) return undefined;
-  return Math.round(Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h']);
-}

@@ -1,0 +1,32 @@
+// One duration syntax for every --timeout and --settle-after: 90s, 10m, 1h30m, 500ms, a bare
+// number of seconds; a time-out of 0 and anything else are usage errors with nothing sent.
+import { describe, expect, it } from 'vitest';
+import { parseDuration } from '../src/cli/duration.js';
+import { runCli } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+
+const sb = useSandbox();
+
+describe('durations', () => {
+  it('reads the forms every command documents', () => {
+    expect(parseDuration('90s', '--timeout')).toBe(90_000);
+    expect(parseDuration('10m', '--timeout')).toBe(600_000);
+    expect(parseDuration('1h30m', '--timeout')).toBe(5_400_000);
+    expect(parseDuration('500ms', '--timeout')).toBe(500);
+    expect(parseDuration('45', '--timeout')).toBe(45_000);
+    expect(parseDuration('0s', '--settle-after')).toBe(0);
+  });
+
+  it.each([
+    [['campaign', 'status', 'CP1', '--wait', '--timeout', 'soon']],
+    [['report', 'export', 'CP1', '--wait', '--timeout', '0']],
+    [['import', 'status', 'IM1', '--wait', '--timeout', '5 minutes']],
+    [['send', '--resume', '--settle-after', 'later']],
+  ])('%j: exit 2 naming the flag, nothing sent', async (argv) => {
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(argv, { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/(--timeout|--settle-after) (takes a duration|must be longer than 0)/);
+    expect(sb.get().sandbox.requests().length).toBe(before);
+  });
+});
