@@ -41,6 +41,14 @@ describe('campaign status', () => {
     expect(sb.get().sandbox.requests('campaign').filter((x) => x.path === `/v1/campaign/normal/${sn}`).length).toBeGreaterThan(1);
   });
 
+  it('--timeout that runs out: exit 4 ("timed out", like every wait) with the command that keeps waiting', async () => {
+    const sn = await create([], slow);
+    const r = await runCli(['campaign', 'status', sn, '--wait', '--timeout', '200ms'], { sandbox: slow });
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toContain(`Campaign ${sn} is still PREPARE_TO_SENT`);
+    expect(r.stderr).toContain(`mailctl campaign status ${sn} --wait`);
+  });
+
   it('--wait stops at once on a campaign scheduled for later', async () => {
     const sn = await scheduled();
     const r = await runCli(['campaign', 'status', sn, '--wait', '--json'], { sandbox: sb.get() });

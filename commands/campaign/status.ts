@@ -1,7 +1,7 @@
 import type { Context } from '../../src/cli/context.js';
 import { ServiceError, UsageError } from '../../src/cli/errors.js';
 import type { Campaign } from '../../src/api/campaign-types.js';
-import { pollUntil } from '../../src/campaign/poll.js';
+import { pollUntil } from '../../src/cli/poll.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { describeStatus, FAILED_STATUSES, isSettled } from '../../src/campaign/statuses.js';
 import { printRecord } from '../../src/output/format.js';
@@ -26,7 +26,9 @@ export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
       label: `Waiting for campaign ${sn}…`,
       describe: (v) => v.status,
       timeoutMs,
-      timeoutMessage: (v) => `Campaign ${sn} is still ${v.status} (${describeStatus(v.status)}) after ${opts.timeout}; run the command again to keep waiting.`,
+      timeoutMessage: (v) => `Campaign ${sn} is still ${v.status} (${describeStatus(v.status)}) after ${opts.timeout}.`,
+      resumeHint: `Keep waiting with: mailctl campaign status ${sn} --wait`,
+      interruptedMessage: `Stopped waiting for campaign ${sn}; it goes on at the service.`,
     });
   }
   show(ctx, c);

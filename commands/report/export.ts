@@ -1,7 +1,7 @@
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import type { ReportLink } from '../../src/api/campaign-types.js';
-import { pollUntil } from '../../src/campaign/poll.js';
+import { pollUntil } from '../../src/cli/poll.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { checkOutDir, downloadLinks, type Saved } from '../../src/report/download.js';
 import { printList } from '../../src/output/format.js';
@@ -35,7 +35,9 @@ export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
   const links = await pollUntil(ctx, () => client.reportLinks(sn), (l) => l.length > 0, {
     label: `Waiting for the report files of ${sn}…`,
     timeoutMs,
-    timeoutMessage: () => `The report files of ${sn} were not ready after ${opts.timeout ?? '10m'}; check later with \`mailctl report links ${sn}\`.`,
+    timeoutMessage: () => `The report files of ${sn} were not ready after ${opts.timeout ?? '10m'}.`,
+    resumeHint: `The export goes on at the service; get the files later with: mailctl report links ${sn}${opts.out ? ` --out ${opts.out}` : ''}`,
+    interruptedMessage: `Stopped waiting for the report files of ${sn}.`,
   });
   // "Re-export regenerates files only when new data exists; otherwise the earlier files are reused."
   const newest = Math.max(...links.map((l) => Date.parse(l.createdDate ?? '') || 0));

@@ -3,7 +3,8 @@
 // failed import never spins until the timeout. Polls back off from tuning.pollMinMs to
 // pollMaxMs, well inside the 2 requests per second the client enforces anyway.
 import type { Context } from '../cli/context.js';
-import { InterruptedError, LimitError, ServiceError } from '../cli/errors.js';
+import { ServiceError } from '../cli/errors.js';
+import { pollUntil } from '../cli/poll.js';
 import { IMPORT_TERMINAL, type ImportResult } from '../api/campaign-types.js';
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
@@ -51,28 +52,12 @@ export async function fetchImport(ctx: Context, importSn: string): Promise<Impor
 }
 
 export async function waitForImport(ctx: Context, importSn: string, timeoutMs: number): Promise<ImportResult> {
-  const spin = await ctx.io.spinner(`Import ${importSn}: checking…`);
-  const deadline = ctx.clock.now() + timeoutMs;
-  let delay = ctx.tuning.pollMinMs;
-  try {
-    for (;;) {
-      const r = await fetchImport(ctx, importSn);
-      if (IMPORT_TERMINAL.has(r.status)) {
-        spin.stop();
-        return r;
-      }
-      spin.text(`Import ${importSn}: ${statusWords(r.status)}…`);
-      const left = deadline - ctx.clock.now();
-      if (left <= 0) {
-        throw new LimitError(`Import ${importSn} was still ${r.status} after ${Math.round(timeoutMs / 1000)} s.`, resumeHint(importSn));
-      }
-      await ctx.clock.sleep(Math.min(delay, left), ctx.signal);
-      delay = Math.min(Math.round(delay * 1.5), ctx.tuning.pollMaxMs);
-    }
-  } catch (e) {
-    if (ctx.signal.aborted) throw new InterruptedError(`Stopped waiting for import ${importSn}.`, resumeHint(importSn));
-    throw e;
-  } finally {
-    spin.stop();
-  }
+  return pollUntil(ctx, () => fetchImport(ctx, importSn), (r) => IMPORT_TERMINAL.has(r.status), {
+    label: `Import ${importSn}:`,
+    describe: (r) => `${statusWords(r.status)}…`,
+    timeoutMs,
+    timeoutMessage: (r) => `Import ${importSn} was still ${r.status} after ${Math.round(timeoutMs / 1000)} s.`,
+    resumeHint: resumeHint(importSn),
+    interruptedMessage: `Stopped waiting for import ${importSn}.`,
+  });
 }
