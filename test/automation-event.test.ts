@@ -46,19 +46,37 @@ describe('automation trigger / terminate', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ workflow: 'onboard', event: 'TRIGGER', requested: 250, failed: [] });
   });
 
+  // The sandbox checks addresses with the same rule as mailctl, so an address the service
+  // refuses never gets past the local check; its per-recipient verdict (spec endpoint 20:
+  // `failure` maps address → reason) is injected here instead.
+  const refuse = (address: string, success: string[], after = 0) =>
+    sb.get().sandbox.injectFault({
+      kind: 'status', status: 200,
+      body: { success, failure: { [address]: 'Invalid: address is not a valid email format' } },
+      match: { after, service: 'campaign', method: 'POST', path: '/v1/automation/event' },
+    });
+
   it("a recipient the service refuses is listed with the service's reason; exit 5", async () => {
-    // "x@example.c" passes mailctl's address check but not the service's (one-letter top-level domain).
-    const file = csv([...Array.from({ length: 120 }, (_, i) => `q${i}@example.org,Q${i},pro`), 'x@example.c,X,pro']);
+    const file = csv(Array.from({ length: 121 }, (_, i) => `q${i}@example.org,Q${i},pro`));
+    refuse('q120@example.org', Array.from({ length: 20 }, (_, i) => `q${100 + i}@example.org`), 1);
     const r = await runCli(['automation', 'trigger', '--workflow', 'onboard', '--recipients', file], { sandbox: sb.get() });
     expect(r.exitCode).toBe(5);
-    expect(r.stdout.trim()).toBe('x@example.c\tInvalid: address is not a valid email format');
+    expect(r.stdout.trim()).toBe('q120@example.org\tInvalid: address is not a valid email format');
     expect(r.stderr).toContain('Started 120 of 121 recipients in workflow onboard');
   });
 
   it('every recipient refused: exit 1', async () => {
-    const r = await runCli(['automation', 'trigger', '--workflow', 'w', '--to', 'y@example.c'], { sandbox: sb.get() });
+    refuse('y@example.org', []);
+    const r = await runCli(['automation', 'trigger', '--workflow', 'w', '--to', 'y@example.org'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('Invalid: address is not a valid email format');
+  });
+
+  it('an address mailctl itself cannot accept (one-letter top-level domain) is refused before any request', async () => {
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(['automation', 'trigger', '--workflow', 'w', '--to', 'y@example.c'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(sb.get().sandbox.requests().length).toBe(before);
   });
 
   it.each([

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import type { Context } from '../../src/cli/context.js';
 import { CliError, ExitCode, UsageError } from '../../src/cli/errors.js';
 import type { RemovalBody } from '../../src/api/campaign-types.js';
-import { isValidEmail } from '../../src/import/email.js';
+import { isValidEmail } from '../../src/email.js';
 import { readAll } from '../../src/cli/stdin.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { resolveGroup } from '../import/group.js';

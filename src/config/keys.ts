@@ -1,6 +1,7 @@
 // The settings a profile can hold, with their validation. API keys are deliberately not
 // settable through `config set KEY VALUE` (that would put them in argv and shell history).
 
+import { isValidEmail } from '../email.js';
 import { resolveTimeZone } from '../campaign/timezones.js';
 
 export type FooterLang = 'en' | 'zh';
@@ -51,7 +52,7 @@ export const SETTINGS: SettingSpec[] = [
   {
     name: 'fromAddress', flag: 'from-address', description: 'default sender address',
     parse: (v) => {
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) throw new Error(`"${v}" is not an email address.`);
+      if (!isValidEmail(v)) throw new Error(`"${v}" is not an email address.`);
       return v;
     },
   },

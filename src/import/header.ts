@@ -2,7 +2,7 @@
 // fails here is refused whole (exit 2) and nothing is uploaded. Also decides, once, what the
 // service will ignore (reserved and unknown columns) so the user hears it once, by name.
 import { UsageError } from '../cli/errors.js';
-import { isValidEmail } from './email.js';
+import { isValidEmail } from '../email.js';
 
 export type FieldType = 'string' | 'number' | 'date';
 

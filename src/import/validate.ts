@@ -7,7 +7,7 @@ import { Parser } from 'csv-parse';
 import { UsageError, InterruptedError } from '../cli/errors.js';
 import { Decoder, sniffEncoding, type EncodingName } from './encoding.js';
 import { checkHeader, fitsType, type FieldType, type HeaderPlan } from './header.js';
-import { emailProblem } from './email.js';
+import { emailProblem } from '../email.js';
 import { SeenEmails } from './seen-emails.js';
 import { CsvFile, csvLine } from './csv-writer.js';
 import { RejectsFile, type RejectReason } from './rejects.js';

@@ -1,5 +1,5 @@
-// What counts as an email address on import. The spec only says "invalid EMAIL format" fails a
-// row; this is the practical rule mail systems accept: an ASCII local part of letters, digits and
+// What mailctl counts as an email address, everywhere: imported contacts, recipients, senders,
+// profile defaults. The spec only says "invalid EMAIL format" fails; this is the practical rule mail systems accept: an ASCII local part of letters, digits and
 // !#$%&'*+/=?^_`{|}~.- (no leading, trailing or doubled dot, at most 64 characters), one @, and a
 // domain of dot-separated labels (letters, digits, inner hyphens) ending in a 2+ letter top-level
 // label, 254 characters at most in all. Quoted local parts and IP-literal domains are refused:
