@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
+import { until } from './helpers/wait.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'mailctl.js');
@@ -27,8 +28,7 @@ describe('SIGINT on bin/mailctl.js', () => {
     child.stderr.on('data', (d) => (err += d));
     // Interrupt once it is polling the import status.
     const polling = () => sb.get().sandbox.requests('campaign').some((r) => r.path.startsWith('/v1/contacts/imports/result/'));
-    for (let i = 0; i < 400 && !polling(); i++) await new Promise((r) => setTimeout(r, 25));
-    expect(polling()).toBe(true);
+    await until('the import status being polled', polling, 10_000);
     child.kill('SIGINT');
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
     expect(code).toBe(130);

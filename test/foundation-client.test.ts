@@ -13,6 +13,7 @@ import { IO } from '../src/cli/io.js';
 import { systemClock } from '../src/cli/clock.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import type { Recorded } from '../src/sandbox/types.js';
+import { unusedPort } from './helpers/wait.js';
 
 const sb = useSandbox();
 const sandbox = () => sb.get().sandbox;
@@ -42,14 +43,6 @@ function contextFor(env: Env): Context {
 
 const urls = () => ({ MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl, MAILCTL_NOTIFY_URL: sb.get().notifyUrl });
 
-/** A loopback port with nothing listening on it: connecting is refused. */
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 describe('the x-api-key header (spec 000 §5: "Every request carries header x-api-key")', () => {
   it('sends the campaign key, and only that key, on every campaign-service call', async () => {
@@ -199,7 +192,7 @@ describe('retries (issue 2 item 3: only where safe)', () => {
 
   it('retries a create POST when the connection was refused (it never reached a server), then succeeds', async () => {
     // First attempt goes to a closed port (a real ECONNREFUSED); later attempts reach the sandbox.
-    const port = await closedPort();
+    const port = await unusedPort();
     let attempts = 0;
     const flaky: typeof fetch = (input, init) => {
       attempts += 1;
@@ -224,7 +217,7 @@ describe('retries (issue 2 item 3: only where safe)', () => {
   });
 
   it('gives up on a refused connection after the retries with exit 4 and a sentence, not a stack', async () => {
-    const port = await closedPort();
+    const port = await unusedPort();
     const r = await runCli(['-v', 'groups', 'create', 'Nowhere'], { sandbox: sb.get(), env: { MAILCTL_CAMPAIGN_URL: `http://127.0.0.1:${port}` } });
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain(`Cannot reach the campaign service at http://127.0.0.1:${port}`);

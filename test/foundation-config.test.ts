@@ -3,21 +3,18 @@
 // stored 0600, shown masked, and a missing key naming the command that fixes it.
 import fs from 'node:fs';
 import path from 'node:path';
-import net from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, scriptedPrompter, tempDir, type CliOptions } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
+import { unusedPort } from './helpers/wait.js';
 
 const sb = useSandbox();
 const sandbox = () => sb.get().sandbox;
 let deadUrl: string; // a loopback URL nothing listens on
 
 beforeAll(async () => {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  deadUrl = `http://127.0.0.1:${(srv.address() as net.AddressInfo).port}`;
-  await new Promise<void>((r) => srv.close(() => r()));
+  deadUrl = `http://127.0.0.1:${await unusedPort()}`;
 });
 
 /** One config dir shared by a sequence of runs, like one user's machine. */

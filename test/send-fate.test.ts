@@ -1,13 +1,13 @@
 // Which failed send requests may be sent again without a lookup: only those that certainly
 // never reached the service. Each failure is produced for real over loopback (a refusal, a
 // closed port, a hang, a dropped connection, a 500) and classified as the resume will treat it.
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { NotifyClient } from '../src/api/notify.js';
 import { requestFate } from '../src/send/runner.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { replay, type PlanRecord } from '../src/send/journal.js';
+import { unusedPort } from './helpers/wait.js';
 
 const sb = useSandbox();
 
@@ -28,13 +28,6 @@ async function fateOf(send: () => Promise<unknown>): Promise<string> {
   return 'answered';
 }
 
-async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 const onSend = { service: 'notify' as const, method: 'POST', path: '/v1/messages' };
 
@@ -45,7 +38,7 @@ describe('the fate of a failed send request', () => {
     sb.get().sandbox.injectFault({ kind: 'status', status: 429, body: { message: 'too many requests' }, times: 10, match: onSend });
     expect(await fateOf(() => client().sendEmail(message))).toBe('unsent');
     sb.get().sandbox.faults.splice(0);
-    const port = await closedPort();
+    const port = await unusedPort();
     expect(await fateOf(() => client(`http://127.0.0.1:${port}/notify`).sendEmail(message))).toBe('unsent');
   });
 

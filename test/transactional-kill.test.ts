@@ -3,13 +3,13 @@
 // leaves every one of them as a whole line in its JSONL file.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
+import { unusedPort, until } from './helpers/wait.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'mailctl.js');
@@ -27,15 +27,6 @@ function start(args: string[]): { child: ChildProcess; stderr: () => string; exi
   return { child, stderr: () => err, exited };
 }
 
-async function until<T>(what: string, fn: () => T | undefined | false | Promise<T | undefined | false>, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 describe('kill -9', () => {
   it('a 2,000-recipient send killed mid-run is finished by --resume with every recipient sent exactly once', async () => {
@@ -67,10 +58,7 @@ describe('kill -9', () => {
   });
 
   it('a listener killed after acknowledging events leaves each as a whole JSONL line, and a new listener appends after them', async () => {
-    const s = net.createServer();
-    await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-    const port = (s.address() as net.AddressInfo).port;
-    await new Promise<void>((r) => s.close(() => r()));
+    const port = await unusedPort();
     const out = path.join(tempDir(), 'events.jsonl');
     const url = `http://127.0.0.1:${port}/`;
     const listener = start(['webhook', 'listen', '--port', String(port), '--out', out]);

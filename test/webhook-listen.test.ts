@@ -7,26 +7,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
+import { unusedPort, until } from './helpers/wait.js';
 
 const sb = useSandbox();
 
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
-async function until<T>(what: string, fn: () => T | undefined | false | Promise<T | undefined | false>, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** A stand-in for the developer's local app, recording what the listener forwards. */
 async function localApp(): Promise<{ url: string; got: Array<{ body: string; headers: http.IncomingHttpHeaders }>; close: () => Promise<void> }> {
@@ -45,7 +30,7 @@ async function localApp(): Promise<{ url: string; got: Array<{ body: string; hea
 
 describe('mailctl webhook listen', () => {
   it('stores signed deliveries (fsync\'d JSONL, appended), forwards them unchanged, rejects tampered (401) and oversized (413) bodies, stops on Ctrl-C', async () => {
-    const port = await freePort();
+    const port = await unusedPort();
     const out = path.join(tempDir(), 'events.jsonl');
     // Left by an earlier listener that was killed mid-write: kept, and the torn line closed off.
     fs.writeFileSync(out, '{"old":true}\n{"torn":');
