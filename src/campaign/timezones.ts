@@ -162,8 +162,3 @@ export function offsetLabel(zone: string, t: number): string {
   const a = Math.abs(m);
   return `${sign}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;
 }
-
-/** All codes as "21 TAIPEI (Asia/Taipei)" lines, for --help and the wizard. */
-export function codeList(): string {
-  return TIME_ZONE_CODES.map((t) => `${t.code} ${t.city}`).join(', ');
-}

@@ -24,7 +24,6 @@ export interface Profile {
 }
 
 export type SettingName = keyof Profile;
-export const SECRET_SETTINGS: ReadonlySet<SettingName> = new Set(['apiKey', 'campaignKey', 'notifyKey']);
 
 interface SettingSpec {
   name: SettingName;
