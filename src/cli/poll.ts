@@ -35,7 +35,9 @@ export async function pollUntil<T>(ctx: Context, probe: () => Promise<T>, done: 
       delay = Math.min(ctx.tuning.pollMaxMs, Math.round(delay * 1.5));
     }
   } catch (e) {
-    if (ctx.signal.aborted && !(e instanceof InterruptedError)) throw new InterruptedError(o.interruptedMessage, o.resumeHint);
+    // Ctrl-C may land during the sleep or during a status request (whose own error knows
+    // nothing of the wait): either way, say which wait stopped and how to pick it up.
+    if (ctx.signal.aborted) throw new InterruptedError(o.interruptedMessage, o.resumeHint);
     throw e;
   } finally {
     spin.stop();
