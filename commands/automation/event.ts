@@ -4,7 +4,7 @@ import { batches, checkAutomationVariables, sendEvent, toAutomationRecipient, ty
 import { isEmail, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
 import { plannedRequest, printPlanned } from '../../src/output/dry-run.js';
 import { printList } from '../../src/output/format.js';
-import { parseVars } from '../send/common.js';
+import { parseVars } from '../../src/send/variables.js';
 
 export interface EventOpts {
   workflow?: string;

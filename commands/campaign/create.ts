@@ -9,7 +9,7 @@ import { checkListFile, loadHtmlFiles } from '../../src/campaign/local-files.js'
 import { putListFile } from '../../src/campaign/upload.js';
 import { runWizard } from '../../src/campaign/wizard.js';
 import { plannedRequest, printPlanned } from '../../src/output/dry-run.js';
-import { listAllGroups } from '../groups/list.js';
+import { listAllGroups } from '../../src/groups.js';
 
 interface Opts extends CreateFlags {
   file?: string;

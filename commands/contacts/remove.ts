@@ -8,7 +8,7 @@ import type { RemovalBody } from '../../src/api/campaign-types.js';
 import { isValidEmail } from '../../src/email.js';
 import { readAll } from '../../src/cli/stdin.js';
 import { printDryRun } from '../../src/output/dry-run.js';
-import { resolveGroup } from '../import/group.js';
+import { resolveGroup } from '../../src/groups.js';
 import { describeFilter, parseWhere } from './filters.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
 

@@ -3,6 +3,7 @@ import { UsageError } from '../../src/cli/errors.js';
 import type { Group } from '../../src/api/campaign-types.js';
 import { printList, type Column } from '../../src/output/format.js';
 import { parseWhole } from '../../src/cli/parse.js';
+import { listAllGroups } from '../../src/groups.js';
 
 interface Opts {
   page?: string;
@@ -34,26 +35,4 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   if (opts.all) groups = await listAllGroups(ctx, size ?? 100);
   else groups = await client.listGroups(page, size);
   await printList(ctx.io, groups, GROUP_COLUMNS);
-}
-
-/** Every page in turn until a short page; the client's limiter paces the calls to 2/s. */
-export async function listAllGroups(ctx: Context, size = 100): Promise<Group[]> {
-  const client = await ctx.campaign();
-  const out: Group[] = [];
-  const seen = new Set<string>();
-  const spin = await ctx.io.spinner('Fetching groups…');
-  try {
-    for (let page = 0; ; page++) {
-      const batch = await client.listGroups(page, size);
-      // A server that ignores paging returns the same rows again: stop instead of looping.
-      const fresh = batch.filter((g) => !seen.has(g.sn));
-      fresh.forEach((g) => seen.add(g.sn));
-      out.push(...fresh);
-      spin.text(`Fetching groups… ${out.length}`);
-      if (batch.length < size || fresh.length === 0) break;
-    }
-  } finally {
-    spin.stop();
-  }
-  return out;
 }

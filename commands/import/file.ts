@@ -19,7 +19,7 @@ import { DEFAULT_NAME_MAX_LENGTH, validateContacts, type ValidationResult } from
 import { defaultFailuresPath, localJson, localSummary } from '../../src/import/report.js';
 import { DEFAULT_WAIT_TIMEOUT_MS, fetchImport, waitForImport } from '../../src/import/wait.js';
 import { printRecord } from '../../src/output/format.js';
-import { resolveGroup } from './group.js';
+import { resolveGroup } from '../../src/groups.js';
 import { finishImport } from './finish.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
 

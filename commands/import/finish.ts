@@ -7,7 +7,7 @@ import { IMPORT_TERMINAL, type ImportResult } from '../../src/api/campaign-types
 import type { ValidationResult } from '../../src/import/validate.js';
 import { downloadFailures, localJson, printResult, resultPairs, serviceRejected } from '../../src/import/report.js';
 import { failureFor, statusWords } from '../../src/import/wait.js';
-import type { ResolvedGroup } from './group.js';
+import type { ResolvedGroup } from '../../src/groups.js';
 
 export interface Finish {
   result: ImportResult;

@@ -42,7 +42,6 @@ export function refuseWithResume(o: Record<string, unknown>, flags: Record<strin
   if (o.journal !== undefined) throw new UsageError('--journal names the journal of a new send; give the journal to resume as --resume FILE.');
 }
 
-/** --var name=value, repeatable. */
 /**
  * The shape of both send commands: `--resume` picks up a journal (and refuses message flags,
  * which the journal already fixes); otherwise build the plan from the flags and start.
@@ -54,16 +53,6 @@ export async function runSend<O extends BatchFlags>(ctx: Context, opts: O, messa
     return resumeSend(ctx, opts.resume, session);
   }
   await startSend(ctx, await buildPlan(ctx, opts), session);
-}
-
-export function parseVars(list: string[] = []): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const item of list) {
-    const i = item.indexOf('=');
-    if (i <= 0) throw new UsageError(`--var takes name=value; got "${item}".`, 'For example: --var code=A1B2 --var name=Alice');
-    out[item.slice(0, i).trim()] = item.slice(i + 1);
-  }
-  return out;
 }
 
 /** Text from a flag, or from a file ("-" = stdin). Exactly one of the two. */

@@ -4,7 +4,8 @@ import { UsageError } from '../../src/cli/errors.js';
 import { BATCH_SIZE } from '../../src/send/batches.js';
 import type { PlanRecord, WireRecipient } from '../../src/send/journal.js';
 import { checkRecipients, isEmail, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
-import { checkVariables, nameAsVariable, parseVars, runSend, textFrom, type BatchFlags } from './common.js';
+import { checkVariables, nameAsVariable, runSend, textFrom, type BatchFlags } from './common.js';
+import { parseVars } from '../../src/send/variables.js';
 
 interface Opts extends BatchFlags {
   name?: string;

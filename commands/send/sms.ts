@@ -5,7 +5,8 @@ import { BATCH_SIZE } from '../../src/send/batches.js';
 import type { PlanRecord, WireRecipient } from '../../src/send/journal.js';
 import { checkRecipients, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
 import { checkCountryCode, clampAliveMins, hasSenderIdentity, linkDomains, LONG_SMS } from '../../src/send/sms-rules.js';
-import { checkVariables, parseVars, runSend, textFrom, type BatchFlags } from './common.js';
+import { checkVariables, runSend, textFrom, type BatchFlags } from './common.js';
+import { parseVars } from '../../src/send/variables.js';
 
 interface Opts extends BatchFlags {
   countryCode?: string;

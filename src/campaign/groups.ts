@@ -2,29 +2,29 @@
 // running (PROCESSING) is refused: spec section 3 rule 3, "Create the campaign only after the
 // import into the chosen groups has finished".
 import type { Group } from '../api/campaign-types.js';
+import { matchGroup } from '../groups.js';
 
 export interface GroupResolution {
   codes: string[];
   problems: string[];
 }
 
-/** Matches a code exactly first, then a name (case-insensitive); several names alike is a problem. */
+/** Each name or code through matchGroup (src/groups.ts); every problem is collected, not just the first. */
 export function resolveGroups(wanted: string[], all: Group[], role: 'send' | 'exclude'): GroupResolution {
   const codes: string[] = [];
   const problems: string[] = [];
   const flag = role === 'send' ? '--group' : '--exclude';
   for (const w of wanted) {
-    const byCode = all.find((g) => g.sn === w);
-    const byName = byCode ? [byCode] : all.filter((g) => g.name.trim().toLowerCase() === w.trim().toLowerCase());
-    if (!byName.length) {
+    const m = matchGroup(all, w);
+    if ('none' in m) {
       problems.push(`There is no group named or coded "${w}" (${flag}); list the groups with \`mailctl groups list --all\`.`);
       continue;
     }
-    if (byName.length > 1) {
-      problems.push(`Several groups are named "${w}" (${byName.map((g) => g.sn).join(', ')}); pass ${flag} with the code of the one you mean.`);
+    if ('several' in m) {
+      problems.push(`Several groups are named "${w}" (${m.several.map((g) => g.sn).join(', ')}); pass ${flag} with the code of the one you mean.`);
       continue;
     }
-    const g = byName[0];
+    const g = m.group;
     if (g.status === 'PROCESSING') {
       problems.push(
         role === 'send'

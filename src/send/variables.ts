@@ -2,6 +2,7 @@
 // that run before anything is sent: every placeholder needs a value for every recipient, and
 // values the service refuses or may refuse are named up front instead of surfacing as
 // per-recipient failures after the mail has gone to everyone else.
+import { UsageError } from '../cli/errors.js';
 
 /** Spec section 4: "each content at most 100 long". Counted in characters, not UTF-16 units. */
 export const MAX_VALUE_LENGTH = 100;
@@ -99,4 +100,15 @@ export function summarise<T>(items: T[], show: (t: T) => string, max = 5): strin
   const shown = items.slice(0, max).map(show);
   const rest = items.length - shown.length;
   return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
+}
+
+/** --var name=value, repeatable (send, send sms, automation). */
+export function parseVars(list: string[] = []): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of list) {
+    const i = item.indexOf('=');
+    if (i <= 0) throw new UsageError(`--var takes name=value; got "${item}".`, 'For example: --var code=A1B2 --var name=Alice');
+    out[item.slice(0, i).trim()] = item.slice(i + 1);
+  }
+  return out;
 }

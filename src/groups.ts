@@ -1,0 +1,73 @@
+// Finding groups the way operators name them: a group code, or a name. Names are not unique in
+// the service, so one name shared by several groups is never guessed at. Used by import,
+// contacts remove and campaign create (one group or many).
+import type { Context } from './cli/context.js';
+import { UsageError } from './cli/errors.js';
+import type { Group } from './api/campaign-types.js';
+
+/** Every page in turn until a short page; the client's limiter paces the calls to 2/s. */
+export async function listAllGroups(ctx: Context, size = 100): Promise<Group[]> {
+  const client = await ctx.campaign();
+  const out: Group[] = [];
+  const seen = new Set<string>();
+  const spin = await ctx.io.spinner('Fetching groups…');
+  try {
+    for (let page = 0; ; page++) {
+      const batch = await client.listGroups(page, size);
+      // A server that ignores paging returns the same rows again: stop instead of looping.
+      const fresh = batch.filter((g) => !seen.has(g.sn));
+      fresh.forEach((g) => seen.add(g.sn));
+      out.push(...fresh);
+      spin.text(`Fetching groups… ${out.length}`);
+      if (batch.length < size || fresh.length === 0) break;
+    }
+  } finally {
+    spin.stop();
+  }
+  return out;
+}
+
+export type GroupMatch = { group: Group } | { none: true } | { several: Group[] };
+
+/** A code matches exactly; else a name, exactly, then ignoring case and surrounding spaces. */
+export function matchGroup(all: Group[], given: string): GroupMatch {
+  const wanted = given.trim();
+  const byCode = all.find((g) => g.sn === wanted);
+  if (byCode) return { group: byCode };
+  let named = all.filter((g) => g.name === wanted);
+  if (!named.length) named = all.filter((g) => g.name.trim().toLowerCase() === wanted.toLowerCase());
+  if (named.length === 1) return { group: named[0] };
+  return named.length ? { several: named } : { none: true };
+}
+
+export interface ResolvedGroup {
+  sn: string;
+  name: string;
+  status?: string;
+  created?: boolean;
+}
+
+/** One group, or a UsageError. `create` makes a missing one; `canCreate` says --create-group exists to suggest. */
+export async function resolveGroup(ctx: Context, given: string, o: { create?: boolean; canCreate?: boolean } = {}): Promise<ResolvedGroup> {
+  const wanted = given.trim();
+  if (!wanted) throw new UsageError('--group is empty.', 'Give a group name or code; list them with `mailctl groups list --all`.');
+  const m = matchGroup(await listAllGroups(ctx), wanted);
+  if ('group' in m) return { sn: m.group.sn, name: m.group.name, status: m.group.status };
+  if ('several' in m) {
+    throw new UsageError(
+      `${m.several.length} groups are named "${wanted}": ${m.several.map((g) => g.sn).join(', ')}.`,
+      `Give the code of the one you mean, for example --group ${m.several[0].sn}.`,
+    );
+  }
+  if (o.create) {
+    const { sn } = await (await ctx.campaign()).createGroup(wanted);
+    ctx.io.info(`Created group "${wanted}" (${sn}).`);
+    return { sn, name: wanted, status: 'GENERAL', created: true };
+  }
+  throw new UsageError(
+    `No group has the name or code "${wanted}".`,
+    o.canCreate
+      ? `List groups with \`mailctl groups list --all\`, or add --create-group to create "${wanted}".`
+      : 'List groups with `mailctl groups list --all`.',
+  );
+}
