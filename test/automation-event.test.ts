@@ -1,4 +1,4 @@
-// Automation events (endpoint 20, GAPS row 23: body {workflow, event, recipients}): at most 100
+// Automation events (endpoint 20, decisions row 23: body {workflow, event, recipients}): at most 100
 // recipients per request (section 8) so larger files go in sequential batches; variables are
 // checked first (at most 100 long, no mathematical expressions, not starting with a digit);
 // recipients the service refuses are listed with its reason. Exit 0 / 5 some refused / 1 none.

@@ -1,7 +1,7 @@
 // `campaign create` from flags and from a JSON file, as the sandbox receives it: the spec's
 // request structure (endpoints 7-10), send-now without timezone/scheduleDate and scheduled with
-// both (GAPS row 10), A/B content at top level (GAPS row 9), the one-time list PUT without the
-// key (GAPS row 12), and the service's refusals in words.
+// both (decisions row 10), A/B content at top level (decisions row 9), the one-time list PUT without the
+// key (decisions row 12), and the service's refusals in words.
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -138,7 +138,7 @@ describe('from a JSON file', () => {
 });
 
 describe('A/B tests (endpoint 9)', () => {
-  it('subject test: testingOn 1 and testing {proportion, time, unit} inside a top-level content (GAPS row 9)', async () => {
+  it('subject test: testingOn 1 and testing {proportion, time, unit} inside a top-level content (decisions row 9)', async () => {
     const from = fx.mark();
     const r = await runCli([
       'campaign', 'create', '--name', 'AB', '--group', news, '--ab', 'subject', '--subject-a', 'Hi', '--subject-b', 'Hello',

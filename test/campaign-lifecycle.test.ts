@@ -123,7 +123,7 @@ describe('campaign delete', () => {
     expect(deletes(sb.get()).length).toBe(before);
   });
 
-  it('on a terminal it asks first; yes deletes (body campaignSnList, GAPS row 22)', async () => {
+  it('on a terminal it asks first; yes deletes (body campaignSnList, decisions row 22)', async () => {
     const sn = await scheduled();
     const prompter = scriptedPrompter([true]);
     const r = await runCli(['campaign', 'delete', sn], { sandbox: sb.get(), tty: true, prompter });

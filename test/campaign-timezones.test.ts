@@ -1,4 +1,4 @@
-// GAPS row 11: an IANA zone or a city name maps to one of the spec's 88 codes (section 2,
+// decisions row 11: an IANA zone or a city name maps to one of the spec's 88 codes (section 2,
 // `config.schedule.timezone`), and the wall-clock --at time becomes the UTC scheduleDate with
 // that zone's daylight-saving rules. A time in the past, or one that a DST change skips, is
 // refused before anything is sent.

@@ -1,4 +1,4 @@
-// mailctl events (spec 001 section 4 lookups), sms numbers, and domain add|verify|remove (GAPS row 21).
+// mailctl events (spec 001 section 4 lookups), sms numbers, and domain add|verify|remove (decisions row 21).
 import { describe, expect, it } from 'vitest';
 import { runCli, scriptedPrompter } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';

@@ -83,7 +83,7 @@ describe('the x-api-key header (spec 000 §5: "Every request carries header x-ap
     expect(reqs).toEqual([]);
   });
 
-  it('sends no key to an upload URL (GAPS row 12): the transport for non-API hosts carries none', async () => {
+  it('sends no key to an upload URL (decisions row 12): the transport for non-API hosts carries none', async () => {
     const ctx = contextFor({ ...urls(), MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign, MAILCTL_NOTIFY_API_KEY: SANDBOX_KEYS.notify });
     const client = await ctx.campaign();
     const { sn } = await client.createGroup('Upload target');
@@ -252,7 +252,7 @@ describe('limits and refusals become exit codes with a fix', () => {
     }
   });
 
-  it('"Limit Exceeded" is known by its body whatever the status (GAPS row 5): not mistaken for a bad key', async () => {
+  it('"Limit Exceeded" is known by its body whatever the status (decisions row 5): not mistaken for a bad key', async () => {
     sandbox().injectFault({ kind: 'status', status: 403, body: { message: 'Limit Exceeded' }, times: 3, match: { path: '/v1/balance' } });
     const { result, reqs } = await received(() => runCli(['balance'], { sandbox: sb.get() }));
     expect(result.exitCode).toBe(4);
@@ -280,7 +280,7 @@ describe('limits and refusals become exit codes with a fix', () => {
     expect(r.stderr).toContain('fromAddress');
   });
 
-  it('reads the other error body {errorCode, message} (GAPS row 6)', async () => {
+  it('reads the other error body {errorCode, message} (decisions row 6)', async () => {
     sandbox().injectFault({ kind: 'status', status: 400, body: { errorCode: '40011', message: 'sender not verified' }, match: { path: '/v1/templates/tpl_x' } });
     const r = await runCli(['template', 'show', 'tpl_x'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(1);

@@ -56,7 +56,7 @@ describe('error codes → sentences', () => {
   });
 });
 
-describe('both error body shapes are read (GAPS row 6)', () => {
+describe('both error body shapes are read (decisions row 6)', () => {
   it('spec shape {code, invalidFields}', () => {
     expect(describeErrorBody({ code: '40001', invalidFields: 'form.subject' })).toMatchObject({ code: '40001', detail: expect.stringContaining('form.subject') });
   });

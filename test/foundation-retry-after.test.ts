@@ -1,4 +1,4 @@
-// GAPS row 5: "Retry-After not known to be sent" — but when a 429 carries one, the client
+// decisions row 5: "Retry-After not known to be sent" — but when a 429 carries one, the client
 // waits at least that long before asking again, instead of its own shorter backoff.
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';

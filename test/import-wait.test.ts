@@ -1,4 +1,4 @@
-// Waiting for an import (spec 000 endpoint 5; GAPS row 13: "Terminal statuses: COMPLETE
+// Waiting for an import (spec 000 endpoint 5; decisions row 13: "Terminal statuses: COMPLETE
 // (success), DUPLICATE_HEADER, ERROR, MISSING_REQUIRED_DATA (failures)… don't" poll failures
 // until the timeout), the resume command after Ctrl-C, and a PROCESSING group.
 import fs from 'node:fs';

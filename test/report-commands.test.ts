@@ -1,5 +1,5 @@
 // Reports from cron: finished campaigns (endpoint 14, both dates or neither), metrics with rates
-// (endpoint 15), export (16) → links (17, GAPS rows 7 and 8) → the six CSV files downloaded
+// (endpoint 15), export (16) → links (17, decisions rows 7 and 8) → the six CSV files downloaded
 // without the API key.
 import fs from 'node:fs';
 import path from 'node:path';

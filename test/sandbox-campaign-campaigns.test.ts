@@ -315,7 +315,7 @@ describe('A/B campaigns (endpoint 9)', () => {
     expect((await post(b5)).json.invalidFields).toBe('content.testing.proportion,content.testing.time,content.testing.unit');
   });
 
-  it('content test with `content` nested in `config`, as the spec\'s sample has it (GAPS row 9: tolerated)', async () => {
+  it('content test with `content` nested in `config`, as the spec\'s sample has it (decisions row 9: tolerated)', async () => {
     const g = await groupWith(api, emails(4, 'abn'));
     const b = campaignBody([g]);
     b.config.content = { testingOn: 3, testing: { proportion: 50, time: 1, unit: 0 }, htmlContentA: '<p>A</p>', htmlContentB: '<p>B</p>' };

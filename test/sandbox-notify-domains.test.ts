@@ -1,5 +1,5 @@
 // The sandbox's sender domains. Not in the spec ("Digital-signature settings … not shown");
-// GAPS row 21: POST /v1/domains/{domain} returns [{record_type (0 TXT, 1 CNAME), name, value}],
+// decisions row 21: POST /v1/domains/{domain} returns [{record_type (0 TXT, 1 CNAME), name, value}],
 // PUT verifies, DELETE removes. Spec section 4: the fromAddress "domain must be verified".
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from './helpers/sandbox.js';
@@ -9,7 +9,7 @@ const sb = useSandbox();
 const api = notifyApi(sb.get);
 const send = (fromAddress: string) => api('POST', '/v1/messages', { subject: 's', fromAddress, content: '<p>x</p>', recipients: [{ address: 'quiet@example.org' }] });
 
-describe('/v1/domains/{domain} (GAPS row 21)', () => {
+describe('/v1/domains/{domain} (decisions row 21)', () => {
   it('add → records to publish; verify → mail from the domain is accepted; remove → refused again', async () => {
     expect((await send('hello@mail.shop.test')).status).toBe(400);
 

@@ -1,4 +1,4 @@
-// The sandbox's SMS send (GAPS row 3), SMS event lookup and exclusive numbers, against spec 001
+// The sandbox's SMS send (decisions row 3), SMS event lookup and exclusive numbers, against spec 001
 // sections 2, 4 and 8. The clock can be moved forward to test the 30-day window.
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
@@ -20,7 +20,7 @@ const lookup = async (q: string) => {
 };
 
 describe('POST /v1/sms/messages', () => {
-  it('answers like email send, {id, success:[{id, address}], failure:{}}, refusing numbers with non-digits and codes that are no calling code (GAPS row 24)', async () => {
+  it('answers like email send, {id, success:[{id, address}], failure:{}}, refusing numbers with non-digits and codes that are no calling code (decisions row 24)', async () => {
     const r = await sms([
       { address: '0912000001', country_code: '886', variables: { code: '1234' } },
       { address: '0912-000-002', country_code: '886' },
@@ -39,7 +39,7 @@ describe('POST /v1/sms/messages', () => {
     expect(r.body.failure).toEqual({ '0912000005': 'Invalid: the value of recipient variables should under 100 characters' });
   });
 
-  it('at most 100 recipients per request (GAPS row 3); content is required → 400 {errors}', async () => {
+  it('at most 100 recipients per request (decisions row 3); content is required → 400 {errors}', async () => {
     const many = Array.from({ length: 101 }, (_, i) => ({ address: `09120${String(i).padStart(5, '0')}`, country_code: '886' }));
     for (const r of [await sms(many), await api('POST', '/v1/sms/messages', { recipients: many.slice(0, 1) })]) {
       expect(r.status).toBe(400);

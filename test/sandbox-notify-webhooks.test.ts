@@ -1,5 +1,5 @@
 // The sandbox's webhook registration and signed deliveries, against spec 001 sections 4–6
-// and GAPS row 14 (x-service-signature = hex HMAC-SHA256(id + event), notification key).
+// and decisions row 14 (x-service-signature = hex HMAC-SHA256(id + event), notification key).
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
@@ -44,7 +44,7 @@ describe('email webhooks: POST/GET/DELETE /v1/webhooks', () => {
   });
 });
 
-describe('SMS webhooks: /v1/sms/webhooks (GAPS row 4)', () => {
+describe('SMS webhooks: /v1/sms/webhooks (decisions row 4)', () => {
   it('accepts only types 3 and 6 ("SMS supports only types 3 and 6"), failure reasons in `message`', async () => {
     for (const type of [4, 5, 7]) {
       const r = await api('POST', '/v1/sms/webhooks', { type, url: 'http://127.0.0.1:1/sms' });

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { NotifyClient } from '../src/api/notify.js';
 import { requestFate } from '../src/send/runner.js';
+import { LimitError } from '../src/cli/errors.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { replay, type PlanRecord } from '../src/send/journal.js';
@@ -50,6 +51,14 @@ describe('the fate of a failed send request', () => {
       expect(await fateOf(() => client(undefined, undefined, 300).sendEmail(message))).toBe('doubt');
       expect(posts() - before).toBe(1);
     }
+  });
+
+  it('the fate is read from the error\'s facts, never its words: rewording cannot make a doubtful request look unsent', () => {
+    const lost = new LimitError('Cannot reach the service (ECONNREFUSED). Limit Exceeded, too many requests', undefined, { code: 'NETWORK', reached: 'maybe' });
+    expect(requestFate(lost)).toBe('doubt');
+    const refused = new LimitError('something else entirely', undefined, { code: 'DAILY_LIMIT', reached: 'yes', refused: true });
+    expect(requestFate(refused)).toBe('unsent');
+    expect(requestFate(new Error('ECONNREFUSED'))).toBe('doubt');
   });
 
   it('replaying a journal: an intent without an outcome is in doubt; unsent goes back to pending; a result settles each recipient', () => {

@@ -1,5 +1,5 @@
-// mailctl send sms: country codes (spec 001 section 2, GAPS row 24), alive_mins (section 8),
-// the regulatory content warnings (section 2, GAPS row 17) and the {{variable}} checks.
+// mailctl send sms: country codes (spec 001 section 2, decisions row 24), alive_mins (section 8),
+// the regulatory content warnings (section 2, decisions row 17) and the {{variable}} checks.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -54,7 +54,7 @@ describe('mailctl webhook listen', () => {
     expect(tampered.status).toBe(401);
     const unsigned = await fetch(url, { method: 'POST', body: JSON.stringify(body) });
     expect(unsigned.status).toBe(401);
-    // GAPS row 14: the header name public code uses is accepted too.
+    // decisions row 14: the header name public code uses is accepted too.
     const other = await fetch(url, { method: 'POST', headers: { 'x-surenotify-signature': delivered.headers['x-service-signature'] }, body: JSON.stringify(body) });
     expect(other.status).toBe(200);
     const big = await fetch(url, { method: 'POST', headers: { 'x-service-signature': 'ab' }, body: 'x'.repeat(4096) });

@@ -44,7 +44,7 @@ describe('mailctl webhook verify', () => {
     expect(r.stdout).toBe('valid\n');
   });
 
-  it('GAPS row 15: falls back to eventType when there is no event field', async () => {
+  it('decisions row 15: falls back to eventType when there is no event field', async () => {
     const { event: _e, ...rest } = emailPayload;
     const r = await runCli(['webhook', 'verify', payloadFile({ ...rest, eventType: 'open' }), '--signature', independentHmac(KEY, 'msg-123open'), '--json'], { env });
     expect(r.exitCode).toBe(0);

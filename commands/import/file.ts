@@ -242,7 +242,7 @@ async function putCleaned(ctx: Context, url: string, cleaned: string, sn: string
       throw new InterruptedError(`Interrupted during the upload of import ${sn}; the service did not get the whole file.`, 'Run the import again (the unfinished import ends MISSING_REQUIRED_DATA on its own).');
     }
     if (e instanceof CliError) {
-      throw new CliError(`${e.message} Import ${sn} will not go ahead without its file.`, e.exitCode, e.hint);
+      throw new CliError(`${e.message} Import ${sn} will not go ahead without its file.`, e.exitCode, e.hint, e.facts);
     }
     throw e;
   }

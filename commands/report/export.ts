@@ -16,7 +16,7 @@ interface Opts {
   timeout?: string;
 }
 
-// Endpoint 16 starts the export (GAPS row 7: any 2xx means accepted; its body is not shown),
+// Endpoint 16 starts the export (decisions row 7: any 2xx means accepted; its body is not shown),
 // then endpoint 17 is polled until links appear. The client paces exports to 1 per 10 s.
 export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
   if (opts.webhookUrl !== undefined) checkUrl(opts.webhookUrl);

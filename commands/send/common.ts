@@ -81,7 +81,7 @@ export async function textFrom(ctx: Context, inline: string | undefined, file: s
 }
 
 /**
- * The checks of spec section 4 and GAPS row 18, before any request: placeholders that are not
+ * The checks of spec section 4 and decisions row 18, before any request: placeholders that are not
  * names, recipients without a value for a placeholder, names and values the service refuses
  * (errors, nothing sent); values that break the spec's other rules and the campaign service's
  * ${FIELD} syntax (warnings).

@@ -18,7 +18,7 @@ export class CampaignClient {
 
   constructor(o: CampaignClientOptions) {
     const on = o.rateLimit !== false;
-    // Spec section 8 / GAPS row 20: 2 requests per second overall, 1 export per 10 seconds.
+    // Spec section 8 / decisions row 20: 2 requests per second overall, 1 export per 10 seconds.
     this.http = new HttpClient({ ...o, service: 'campaign', limiter: on ? new SlidingWindowLimiter(2, 1000, o.clock) : unlimited });
     this.exportLimiter = on ? new SlidingWindowLimiter(1, 10_000, o.clock) : unlimited;
   }
@@ -60,7 +60,7 @@ export class CampaignClient {
   /** 10 */ submitOnceAbCampaign(body: T.CampaignRequest) {
     return this.http.call<T.CampaignCreated>('POST', '/v1/campaign/testing/once', { json: body });
   }
-  /** 11 (GAPS row 22: campaignSnList) */ async deleteCampaigns(sns: string[]): Promise<T.DeleteCampaignsResult> {
+  /** 11 (decisions row 22: campaignSnList) */ async deleteCampaigns(sns: string[]): Promise<T.DeleteCampaignsResult> {
     const r = await this.http.call<Partial<T.DeleteCampaignsResult>>('DELETE', '/v1/campaign/normal', { json: { campaignSnList: sns }, idempotent: true });
     return { success: r?.success ?? [], sendingCampaign: r?.sendingCampaign ?? [], badCampaigns: r?.badCampaigns ?? [] };
   }
@@ -86,7 +86,7 @@ export class CampaignClient {
   exportReport(sn: string, webhookUrl?: string): Promise<unknown> {
     return this.http.call('POST', `/v1/report/${enc(sn)}/export`, { json: webhookUrl ? { webhookUrl } : {}, idempotent: true, limiter: this.exportLimiter });
   }
-  /** 17 (GAPS row 8: `Reports` wrapper or bare array) */ async reportLinks(sn: string): Promise<T.ReportLink[]> {
+  /** 17 (decisions row 8: `Reports` wrapper or bare array) */ async reportLinks(sn: string): Promise<T.ReportLink[]> {
     const r = await this.http.call<T.ReportLink[] | { Reports?: T.ReportLink[]; reports?: T.ReportLink[] }>('GET', `/v1/report/${enc(sn)}/link`, { idempotent: true });
     return reportLinksOf(r);
   }
@@ -113,7 +113,7 @@ export class CampaignClient {
   }
 }
 
-/** GAPS row 13: the older revision named it import_sn. */
+/** decisions row 13: the older revision named it import_sn. */
 export function importSnOf(r: unknown): string {
   const o = (r ?? {}) as Record<string, unknown>;
   return String(o.importSn ?? o.import_sn ?? '');

@@ -28,7 +28,7 @@ export const REMOVAL_CODES: Record<string, string> = {
   '40050308': 'The group to remove contacts from does not exist. Check the group code with `mailctl groups list`.',
 };
 
-/** Reads any error body shape the services are known to use (GAPS row 6) into code + detail. */
+/** Reads any error body shape the services are known to use (decisions row 6) into code + detail. */
 export function describeErrorBody(body: unknown): { code?: string; detail?: string; message?: string } {
   if (!body || typeof body !== 'object') return typeof body === 'string' && body ? { detail: body } : {};
   const b = body as Record<string, unknown>;

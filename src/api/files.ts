@@ -1,6 +1,6 @@
 // Moving files to and from hosts that are not the API: the import upload address (HTTP PUT,
 // spec 000 endpoint 3) and download links (failure files). These requests go through the plain
-// transport with no x-api-key or service header (GAPS row 12): such hosts are not the API, and a
+// transport with no x-api-key or service header (decisions row 12): such hosts are not the API, and a
 // pre-signed address needs no key. URLs are never printed whole: their query strings are the
 // signature.
 import fs from 'node:fs';

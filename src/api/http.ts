@@ -2,7 +2,7 @@
 // client-side rate limits, retries that are safe, a masked request trace, and the mapping of
 // every failure to a typed error. Built on ky; nothing else in mailctl speaks to the API.
 import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
-import { AuthError, LimitError, ServiceError, InterruptedError } from '../cli/errors.js';
+import { AuthError, CliError, LimitError, ServiceError, InterruptedError } from '../cli/errors.js';
 import { maskKey, SERVICE_LABEL, type Service } from '../config/settings.js';
 import { describeErrorBody, sentenceForCode } from './error-messages.js';
 import type { Limiter } from './ratelimit.js';
@@ -109,13 +109,23 @@ export class HttpClient {
         // hooks", which would silently switch off the rate limiter and the -v trace.
         ...(extra ? { hooks: { beforeRequest: [async () => extra.take(this.o.signal)] } } : {}),
       });
-      if (opts.noBody || res.status === 204) return undefined as T;
-      const text = await res.text();
+      if (opts.noBody || res.status === 204) {
+        await res.body?.cancel().catch(() => {});
+        return undefined as T;
+      }
+      const text = await readCapped(res, MAX_RESPONSE_BYTES);
+      if (text === undefined) {
+        throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with more than ${MAX_RESPONSE_MIB} MiB, far more than any real answer; mailctl stopped reading it.`, {
+          status: res.status,
+          hint: 'Check the base URL (`mailctl config list`): it should name the service itself.',
+          facts: { code: 'BAD_RESPONSE', refused: false },
+        });
+      }
       if (!text) return undefined as T;
       try {
         return JSON.parse(text) as T;
       } catch {
-        throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with something that is not JSON.`, { status: res.status, body: text.slice(0, 200) });
+        throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with something that is not JSON.`, { status: res.status, body: text.slice(0, 200), facts: { code: 'BAD_RESPONSE', refused: false } });
       }
     } catch (e) {
       throw await this.toCliError(e, method, path, !!opts.idempotent);
@@ -124,11 +134,14 @@ export class HttpClient {
 
   private async toCliError(e: unknown, method: string, path: string, idempotent: boolean): Promise<Error> {
     const label = SERVICE_LABEL[this.o.service];
-    if (e instanceof ServiceError || e instanceof AuthError || e instanceof LimitError) return e;
-    if (this.o.signal?.aborted) return new InterruptedError();
+    if (e instanceof CliError) return e;
+    if (this.o.signal?.aborted) {
+      // Ctrl-C while a request was on the wire: whether it arrived is not known.
+      return new InterruptedError(undefined, undefined, { reached: 'maybe' });
+    }
     if (e instanceof HTTPError) {
       const status = e.response.status;
-      const text = await e.response.text().catch(() => '');
+      const text = (await readCapped(e.response, MAX_ERROR_BODY_BYTES).catch(() => '')) ?? '';
       let body: unknown = text;
       try {
         body = text ? JSON.parse(text) : undefined;
@@ -137,47 +150,92 @@ export class HttpClient {
       }
       const { code, detail, message } = describeErrorBody(body);
       const msg = (message ?? '').toLowerCase();
+      const answered = { reached: 'yes' as const, status, serviceCode: code };
       if (msg === DAILY) {
-        return new LimitError(`The daily request limit of the ${label} is used up (Limit Exceeded).`, 'Nothing more can be sent today; try again after the daily limit resets.');
+        return new LimitError(`The daily request limit of the ${label} is used up (Limit Exceeded).`, 'Nothing more can be sent today; try again after the daily limit resets.', { ...answered, code: 'DAILY_LIMIT', refused: true, retryable: false });
       }
       if (status === 429 || msg === PER_SECOND) {
-        return new LimitError(`The ${label} kept answering "too many requests" after ${this.o.retryLimit ?? 3} retries.`, 'Wait a few seconds and run the command again.');
+        return new LimitError(`The ${label} kept answering "too many requests" after ${this.o.retryLimit ?? 3} retries.`, 'Wait a few seconds and run the command again.', { ...answered, code: 'RATE_LIMITED', refused: true, retryable: true });
       }
-      // After the limits: GAPS row 5 says they are known by their body whatever the status.
+      // After the limits: decisions row 5 says they are known by their body whatever the status.
       if (msg === 'forbidden' || status === 401 || (status === 403 && !code)) {
-        return new AuthError(`The ${label} refused the API key (Forbidden).`, this.o.keyHint);
+        return new AuthError(`The ${label} refused the API key (Forbidden).`, this.o.keyHint, { ...answered, code: 'AUTH', refused: true });
       }
       if (status >= 300 && status < 400) {
         const to = e.response.headers.get('location');
-        return new ServiceError(`The ${label} answered ${method} ${path} with a redirect${to ? ` to ${to}` : ''} (HTTP ${status}); mailctl does not follow redirects, so the API key is never sent to another address.`, { status, hint: 'Check the base URL (`mailctl config list`): it should name the API host itself, without /v1.' });
+        return new ServiceError(`The ${label} answered ${method} ${path} with a redirect${to ? ` to ${to}` : ''} (HTTP ${status}); mailctl does not follow redirects, so the API key is never sent to another address.`, { status, hint: 'Check the base URL (`mailctl config list`): it should name the API host itself, without /v1.', facts: { code: 'BAD_RESPONSE', refused: true } });
       }
       const sentence = sentenceForCode(code);
       if (sentence) {
         return new ServiceError(`${sentence}${detail && !sentence.includes(detail) ? ` (${detail})` : ''}`, { status, code, body });
       }
       if (status >= 500) {
-        return new ServiceError(`The ${label} failed with HTTP ${status} on ${method} ${path}${detail ? `: ${detail}` : ''}.`, { status, code, body, hint: 'Try again later; if it keeps failing, contact the provider\'s support.' });
+        // A 5xx may come after the service did part of the work: only a repeatable request is safe again.
+        return new ServiceError(`The ${label} failed with HTTP ${status} on ${method} ${path}${detail ? `: ${detail}` : ''}.`, { status, code, body, hint: 'Try again later; if it keeps failing, contact the provider\'s support.', facts: { retryable: idempotent } });
       }
       return new ServiceError(`The ${label} refused ${method} ${path} (HTTP ${status})${detail ? `: ${detail}` : ''}${code ? ` [code ${code}]` : ''}.`, { status, code, body });
     }
     if (e instanceof TimeoutError) {
       const doubt = idempotent ? '' : ' It may or may not have been carried out; check before running it again.';
-      return new LimitError(`The ${label} did not answer ${method} ${path} in time.${doubt}`);
+      return new LimitError(`The ${label} did not answer ${method} ${path} in time.${doubt}`, undefined, { code: 'TIMEOUT', reached: 'maybe', refused: false, retryable: idempotent });
     }
     const cause = networkCode(e);
     if (cause) {
-      // Refused means it never arrived; a connection lost mid-request may have been acted on.
-      const doubt = idempotent || cause === 'ECONNREFUSED' ? '' : ` The connection broke during ${method} ${path}: it may or may not have been carried out; check before running it again.`;
-      return new LimitError(`Cannot reach the ${label} at ${this.o.baseUrl} (${cause}).${doubt}`, 'Check the network and the base URL (`mailctl config list`).');
+      // Refused (or a name that does not resolve) means it never arrived; a connection lost
+      // mid-request may have been acted on.
+      const never = NEVER_CONNECTED.has(cause);
+      const doubt = idempotent || never ? '' : ` The connection broke during ${method} ${path}: it may or may not have been carried out; check before running it again.`;
+      return new LimitError(`Cannot reach the ${label} at ${this.o.baseUrl} (${cause}).${doubt}`, 'Check the network and the base URL (`mailctl config list`).', {
+        code: 'NETWORK',
+        reached: never ? 'no' : 'maybe',
+        refused: false,
+        retryable: never || idempotent,
+      });
     }
     return e instanceof Error ? e : new Error(String(e));
   }
 }
 
+/** Connection failures that prove no byte of the request reached the service. */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * The largest API answer mailctl reads. The biggest real answers (a page of groups, an event
+ * lookup, report links) are a few hundred KiB; anything near this is not the service.
+ */
+export const MAX_RESPONSE_MIB = 32;
+const MAX_RESPONSE_BYTES = MAX_RESPONSE_MIB * 1024 * 1024;
+/** Of an error answer only the start matters (its code and message). */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** The body as text, or undefined when it is longer than `max` bytes (reading stops there). */
+async function readCapped(res: Response, max: number): Promise<string | undefined> {
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > max) {
+    await res.body?.cancel().catch(() => {});
+    return undefined;
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
+}
+
 async function shouldRetry(error: Error, idempotent: boolean): Promise<boolean | undefined> {
   if (error instanceof HTTPError) {
     const status = error.response.status;
-    const text = (await error.response.clone().text().catch(() => '')).toLowerCase();
+    const text = ((await readCapped(error.response.clone(), MAX_ERROR_BODY_BYTES).catch(() => '')) ?? '').toLowerCase();
     if (text.includes(DAILY)) return false; // daily cap: retrying only burns the next day's budget
     // A per-second "too many requests" is the gate refusing before any work: safe to repeat.
     // A real 429 goes through ky's own logic (undefined), which honours a Retry-After header.

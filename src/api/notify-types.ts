@@ -1,4 +1,4 @@
-// Types of the notification service (spec 001, plus GAPS rows 3, 4 and 21).
+// Types of the notification service (spec 001, plus decisions rows 3, 4 and 21).
 
 export interface EmailRecipient {
   name?: string;
@@ -92,7 +92,7 @@ export interface ExclusiveNumber {
   updateDate?: string;
 }
 
-/** GAPS row 21: record_type 0 TXT, 1 CNAME. */
+/** decisions row 21: record_type 0 TXT, 1 CNAME. */
 export interface DnsRecord {
   record_type: number;
   name: string;

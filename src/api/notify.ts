@@ -1,4 +1,4 @@
-// The notification service (spec 001) plus the endpoints GAPS rows 3, 4 and 21 add.
+// The notification service (spec 001) plus the endpoints decisions rows 3, 4 and 21 add.
 import { HttpClient, type HttpOptions } from './http.js';
 import { unlimited } from './ratelimit.js';
 import type * as T from './notify-types.js';
@@ -11,7 +11,7 @@ export class NotifyClient {
   readonly http: HttpClient;
 
   constructor(o: NotifyClientOptions) {
-    // No documented rate limit (GAPS row 16): callers bound their own concurrency.
+    // No documented rate limit (decisions row 16): callers bound their own concurrency.
     this.http = new HttpClient({ ...o, service: 'notify', limiter: unlimited });
   }
 
@@ -20,7 +20,7 @@ export class NotifyClient {
     return sendResultOf(await this.http.call('POST', '/v1/messages', { json: body }));
   }
 
-  /** GAPS row 3: POST /v1/sms/messages; a response without `failure` is fine. */
+  /** decisions row 3: POST /v1/sms/messages; a response without `failure` is fine. */
   async sendSms(body: T.SmsMessage): Promise<T.SendResult> {
     return sendResultOf(await this.http.call('POST', '/v1/sms/messages', { json: body }));
   }
@@ -61,7 +61,7 @@ export class NotifyClient {
     return r?.phoneNumbers ?? [];
   }
 
-  /** GAPS row 21 (public material, not the spec): returns the DNS records to publish. */
+  /** decisions row 21 (public material, not the spec): returns the DNS records to publish. */
   async addDomain(domain: string): Promise<T.DnsRecord[]> {
     const r = await this.http.call<unknown>('POST', `/v1/domains/${enc(domain)}`, { idempotent: true });
     return dnsRecordsOf(r);

@@ -158,7 +158,7 @@ export function compose(d: Draft, now: number): Composed {
     if (proportion !== undefined && duration) content.testing = { proportion, time: duration.time, unit: duration.unit };
   }
 
-  // GAPS row 18: {{name}} is the notification service's syntax; this service sends it literally.
+  // decisions row 18: {{name}} is the notification service's syntax; this service sends it literally.
   const curly = placeholders(content.subject, content.subjectA, content.subjectB, content.htmlContent, content.htmlContentA, content.htmlContentB);
   if (curly.names.length || curly.invalid.length) {
     const shown = [...curly.names.map((n) => `{{${n}}}`), ...curly.invalid].slice(0, 3).join(', ');
@@ -190,7 +190,7 @@ export function compose(d: Draft, now: number): Composed {
   } else if (d.timezone !== undefined && d.timezone !== '') {
     problems.push('--timezone only applies to a scheduled campaign; add --at "YYYY-MM-DD HH:MM", or leave --timezone out to send now.');
   }
-  // GAPS row 10: send-now omits timezone and scheduleDate; a scheduled send has both.
+  // decisions row 10: send-now omits timezone and scheduleDate; a scheduled send has both.
   if (schedule) request.config.schedule = { type: 1, timezone: schedule.timezone, scheduleDate: schedule.scheduleDate };
 
   const ga = request.config.ga;
@@ -210,7 +210,7 @@ export function compose(d: Draft, now: number): Composed {
   return { endpoint, path: ENDPOINTS[endpoint], ab, once, request, schedule, problems, warnings };
 }
 
-/** GAPS row 19: en/zh, or the spec's 0/1. */
+/** decisions row 19: en/zh, or the spec's 0/1. */
 export function footerLangOf(v: string | number | undefined): 0 | 1 | undefined {
   const s = String(v ?? 'en').trim().toLowerCase();
   if (s === 'en' || s === '0' || s === 'english') return 0;

@@ -22,7 +22,7 @@ export interface Draft {
   htmlFile?: string;
   /** Template id whose html becomes the content (fetched with endpoint 19). */
   template?: string;
-  /** en, zh, 0 or 1 (GAPS row 19). */
+  /** en, zh, 0 or 1 (decisions row 19). */
   footerLang?: string | number;
   /** Wall-clock time in `timezone`, or an absolute ISO time. */
   at?: string;

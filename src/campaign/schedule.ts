@@ -1,5 +1,5 @@
 // `--at "2026-12-01 09:00" --timezone Asia/Taipei` → the spec's schedule: a time zone code and
-// the UTC ISO 8601 `scheduleDate` (GAPS rows 10 and 11). A time in the past is refused here,
+// the UTC ISO 8601 `scheduleDate` (decisions rows 10 and 11). A time in the past is refused here,
 // before anything is sent, since the service would only answer 40019.
 import { offsetLabel, resolveTimeZone, zonedToUtc, type ResolvedZone } from './timezones.js';
 

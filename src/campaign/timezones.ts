@@ -1,5 +1,5 @@
 // The campaign service's 88 time zone codes (spec section 2, `config.schedule.timezone`) and
-// the mapping GAPS row 11 asks for: users give an IANA zone (Asia/Taipei), a city name
+// the mapping decisions row 11 asks for: users give an IANA zone (Asia/Taipei), a city name
 // (TAIPEI, "new york") or the code itself, and get back the code plus a real IANA zone whose
 // rules turn a wall-clock time into the UTC `scheduleDate`.
 

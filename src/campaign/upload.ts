@@ -10,6 +10,6 @@ export async function putListFile(ctx: Context, url: string, file: string, sn: s
   } catch (e) {
     if (!(e instanceof CliError)) throw e;
     const hint = `The campaign ${sn} exists but has no list; delete it with \`mailctl campaign delete ${sn} --yes\` and create it again.`;
-    throw new CliError(`Uploading the list ${file} failed: ${e.message}`, e.exitCode, hint);
+    throw new CliError(`Uploading the list ${file} failed: ${e.message}`, e.exitCode, hint, e.facts);
   }
 }

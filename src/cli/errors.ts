@@ -1,5 +1,7 @@
-// Typed errors. Each carries the exit code it maps to; src/cli/main.ts is the one
-// place that turns an error into a message and an exit code. Commands throw, never exit.
+// Typed errors. Each carries the exit code it maps to and, in `facts`, what a caller may
+// decide from: whether the request reached the service, whether the service refused it,
+// whether repeating it is safe. src/cli/main.ts is the one place that turns an error into a
+// message and an exit code. Commands throw, never exit, and never read an error's words.
 
 export const ExitCode = {
   OK: 0,
@@ -12,46 +14,120 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
+/**
+ * Whether a request got to the service: 'no' it certainly did not (nothing left this machine,
+ * or the connection was refused); 'maybe' it was sent but no answer came (time-out, connection
+ * lost, Ctrl-C mid-request); 'yes' the service answered.
+ */
+export type Reached = 'no' | 'maybe' | 'yes';
+
+/** Stable, machine-readable names for scripts (`--json` errors carry them as `code`). */
+export type ErrorCode =
+  | 'USAGE' // bad flags or input; nothing sent
+  | 'CONFIG' // no key, unreadable config
+  | 'AUTH' // the service refused the key (Forbidden)
+  | 'RATE_LIMITED' // per-second limit outlasted the retries
+  | 'DAILY_LIMIT' // the daily cap ("Limit Exceeded")
+  | 'NETWORK' // could not connect, or the connection broke
+  | 'TIMEOUT' // no answer in time
+  | 'WAIT_TIMEOUT' // a --wait ran out of --timeout; the operation goes on
+  | 'REFUSED' // the service answered with a refusal (4xx)
+  | 'SERVICE_FAILED' // the service failed (5xx) or an operation ended in a failed state
+  | 'BAD_RESPONSE' // an answer that is not what the spec says (not JSON, too large, a redirect)
+  | 'PARTIAL'
+  | 'INTERRUPTED'
+  | 'FAILED'; // a local failure after work began (a file could not be written…)
+
+export interface ErrorFacts {
+  code: ErrorCode;
+  reached: Reached;
+  /** The service answered and did not carry the request out (4xx, Forbidden, a rate limit). */
+  refused: boolean;
+  /** Sending the same request again is safe (cannot do it twice) and may succeed later. */
+  retryable: boolean;
+  /** The service's own error code (e.g. 40001), when it gave one. */
+  serviceCode?: string;
+  /** The HTTP status, when there was an answer. */
+  status?: number;
+}
+
+/** True when the failed request certainly had no effect at the service: safe to send again. */
+export function certainlyNotDone(e: unknown): boolean {
+  if (!(e instanceof CliError)) return false;
+  return e.facts.reached === 'no' || (e.facts.reached === 'yes' && e.facts.refused);
+}
+
+/** The facts of any thrown value; a non-CliError is a local bug, and nothing is known of a request. */
+export function factsOf(e: unknown): ErrorFacts {
+  return e instanceof CliError ? e.facts : { code: 'FAILED', reached: 'maybe', refused: false, retryable: false };
+}
+
 export class CliError extends Error {
   readonly exitCode: number;
   /** A second line telling the user what to do next (printed after the message). */
   readonly hint?: string;
-  constructor(message: string, exitCode: number, hint?: string) {
+  readonly facts: ErrorFacts;
+  /** Without facts, they follow from the exit code; pass the cause's facts when re-wording one. */
+  constructor(message: string, exitCode: number, hint?: string, facts?: ErrorFacts) {
     super(message);
     this.name = new.target.name;
     this.exitCode = exitCode;
     this.hint = hint;
+    this.facts = facts ?? defaultFacts(exitCode);
   }
 }
+
+function defaultFacts(exitCode: number): ErrorFacts {
+  if (exitCode === ExitCode.USAGE) return { code: 'USAGE', ...LOCAL };
+  if (exitCode === ExitCode.AUTH) return { code: 'CONFIG', ...LOCAL };
+  if (exitCode === ExitCode.INTERRUPTED) return { code: 'INTERRUPTED', reached: 'maybe', refused: false, retryable: false };
+  if (exitCode === ExitCode.PARTIAL) return { code: 'PARTIAL', reached: 'yes', refused: false, retryable: false };
+  return { code: 'FAILED', reached: 'maybe', refused: false, retryable: false };
+}
+
+const LOCAL: Omit<ErrorFacts, 'code'> = { reached: 'no', refused: false, retryable: false };
 
 /** Bad flags, bad input files, anything caught before a request was sent. */
 export class UsageError extends CliError {
   constructor(message: string, hint?: string) {
-    super(message, ExitCode.USAGE, hint);
+    super(message, ExitCode.USAGE, hint, { code: 'USAGE', ...LOCAL });
   }
 }
 
-/** Missing key, unreadable config, or the service said Forbidden. */
+/** Missing key, unreadable config (nothing sent), or the service said Forbidden (facts say so). */
 export class AuthError extends CliError {
-  constructor(message: string, hint?: string) {
-    super(message, ExitCode.AUTH, hint);
+  constructor(message: string, hint?: string, facts?: Partial<ErrorFacts>) {
+    super(message, ExitCode.AUTH, hint, { code: 'CONFIG', ...LOCAL, ...facts });
   }
 }
 
-/** Daily cap, per-second limit that outlasted our retries, or the network. */
+/**
+ * Daily cap, per-second limit that outlasted our retries, the network, or a wait that ran out.
+ * Without facts it is a local time limit: no request is in doubt.
+ */
 export class LimitError extends CliError {
-  constructor(message: string, hint?: string) {
-    super(message, ExitCode.LIMIT, hint);
+  constructor(message: string, hint?: string, facts?: Partial<ErrorFacts>) {
+    super(message, ExitCode.LIMIT, hint, { code: 'WAIT_TIMEOUT', ...LOCAL, ...facts });
   }
 }
 
 /** The service answered and refused, or the operation ended in a failed state. */
 export class ServiceError extends CliError {
   readonly status?: number;
+  /** The service's own code (the same as facts.serviceCode). */
   readonly code?: string;
   readonly body?: unknown;
-  constructor(message: string, opts: { status?: number; code?: string; body?: unknown; hint?: string } = {}) {
-    super(message, ExitCode.FAILED, opts.hint);
+  constructor(message: string, opts: { status?: number; code?: string; body?: unknown; hint?: string; facts?: Partial<ErrorFacts> } = {}) {
+    const refused = opts.status !== undefined && opts.status >= 400 && opts.status < 500;
+    super(message, ExitCode.FAILED, opts.hint, {
+      code: refused ? 'REFUSED' : 'SERVICE_FAILED',
+      reached: 'yes',
+      refused,
+      retryable: false,
+      serviceCode: opts.code,
+      status: opts.status,
+      ...opts.facts,
+    });
     this.status = opts.status;
     this.code = opts.code;
     this.body = opts.body;
@@ -61,20 +137,20 @@ export class ServiceError extends CliError {
 /** The operation ran; some items failed. The command has already printed its result. */
 export class PartialError extends CliError {
   constructor(message: string, hint?: string) {
-    super(message, ExitCode.PARTIAL, hint);
+    super(message, ExitCode.PARTIAL, hint, { code: 'PARTIAL', reached: 'yes', refused: false, retryable: false });
   }
 }
 
 /** Ctrl-C. The hint says how to pick up where we stopped, when that is possible. */
 export class InterruptedError extends CliError {
-  constructor(message = 'Interrupted.', hint?: string) {
-    super(message, ExitCode.INTERRUPTED, hint);
+  constructor(message = 'Interrupted.', hint?: string, facts?: Partial<ErrorFacts>) {
+    super(message, ExitCode.INTERRUPTED, hint, { code: 'INTERRUPTED', reached: 'maybe', refused: false, retryable: false, ...facts });
   }
 }
 
 /** A command that wants a specific exit code after printing its own output (e.g. `webhook verify` → 1). */
 export class SilentExit extends CliError {
   constructor(exitCode: number) {
-    super('', exitCode);
+    super('', exitCode, undefined, { code: exitCode === ExitCode.PARTIAL ? 'PARTIAL' : 'FAILED', reached: 'yes', refused: false, retryable: false });
   }
 }

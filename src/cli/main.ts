@@ -131,20 +131,24 @@ async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string
     // Commander already printed the message and the usage hint on stderr. A script that asked
     // for --json still gets its one document, even when parsing failed before globals existed.
     const flags = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
-    if (flags.includes('--json')) io.printJson({ error: { message: e.message.replace(/^error: /, ''), exitCode: ExitCode.USAGE } });
+    if (flags.includes('--json')) io.printJson({ error: { code: 'USAGE', message: e.message.replace(/^error: /, ''), exitCode: ExitCode.USAGE } });
     return ExitCode.USAGE;
   }
   if (e instanceof SilentExit) return e.exitCode;
   let err = e instanceof CliError ? e : undefined;
   if (!err && (signal.aborted || (e as Error)?.name === 'AbortError')) err = new InterruptedError();
   if (err) {
-    if (io.json && !io.jsonWritten) io.printJson({ error: { message: err.message, hint: err.hint, exitCode: err.exitCode } });
+    if (io.json && !io.jsonWritten) {
+      const { code, serviceCode, status } = err.facts;
+      io.printJson({ error: { code, ...(serviceCode ? { serviceCode } : {}), ...(status ? { status } : {}), message: err.message, hint: err.hint, exitCode: err.exitCode } });
+    }
     if (err.message) io.error(`${io.paint('red', 'error:')} ${err.message}`);
     if (err.hint) io.error(err.hint);
     return err.exitCode;
   }
   // A bug, not a user error: one line, no stack unless asked for.
   const msg = e instanceof Error ? e.message : String(e);
+  if (io.json && !io.jsonWritten) io.printJson({ error: { code: 'FAILED', message: `unexpected failure: ${msg}`, exitCode: ExitCode.FAILED } });
   io.error(`${io.paint('red', 'error:')} unexpected failure: ${msg}`);
   io.error('This is a bug in mailctl; rerun with MAILCTL_DEBUG=1 for details and report it.');
   if (env.MAILCTL_DEBUG && e instanceof Error && e.stack) io.error(e.stack);

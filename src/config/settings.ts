@@ -6,8 +6,8 @@ import type { Profile } from './keys.js';
 
 type Env = Record<string, string | undefined>;
 
-export const DEFAULT_CAMPAIGN_URL = 'https://api.newsleopard.com'; // GAPS row 1
-export const DEFAULT_NOTIFY_URL = 'https://mail.surenotifyapi.com'; // GAPS row 1
+export const DEFAULT_CAMPAIGN_URL = 'https://api.newsleopard.com'; // decisions row 1
+export const DEFAULT_NOTIFY_URL = 'https://mail.surenotifyapi.com'; // decisions row 1
 
 export type Service = 'campaign' | 'notify';
 export const SERVICE_LABEL: Record<Service, string> = { campaign: 'campaign service', notify: 'notification service' };

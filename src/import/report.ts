@@ -47,7 +47,7 @@ export function serviceRejected(r: ImportResult): number {
   return (r.errCnt ?? 0) + (r.duplicateCnt ?? 0);
 }
 
-/** --download-failures: saves the service's failure file (no key is sent: GAPS row 12). */
+/** --download-failures: saves the service's failure file (no key is sent: decisions row 12). */
 export async function downloadFailures(ctx: Context, r: ImportResult, dest: string): Promise<string | undefined> {
   if (!r.errorDownloadLink) {
     ctx.io.info('The service produced no failure file for this import (no row failed there).');

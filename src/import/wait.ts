@@ -1,5 +1,5 @@
 // Waiting for an import to end (spec 000 endpoint 5). Every terminal status ends the wait
-// (GAPS row 13: COMPLETE succeeds; DUPLICATE_HEADER, ERROR, MISSING_REQUIRED_DATA fail), so a
+// (decisions row 13: COMPLETE succeeds; DUPLICATE_HEADER, ERROR, MISSING_REQUIRED_DATA fail), so a
 // failed import never spins until the timeout. Polls back off from tuning.pollMinMs to
 // pollMaxMs, well inside the 2 requests per second the client enforces anyway.
 import type { Context } from '../cli/context.js';

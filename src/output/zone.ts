@@ -1,7 +1,7 @@
 // DNS records as zone-file lines, ready to paste into a zone (RFC 1035 master-file syntax).
 import type { DnsRecord } from '../api/notify-types.js';
 
-/** GAPS row 21: record_type 0 TXT, 1 CNAME. */
+/** decisions row 21: record_type 0 TXT, 1 CNAME. */
 export function recordType(r: DnsRecord): string {
   const t = (r as { record_type: unknown }).record_type;
   if (t === 0 || t === '0' || String(t).toUpperCase() === 'TXT') return 'TXT';

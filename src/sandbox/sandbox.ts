@@ -318,7 +318,7 @@ export class Sandbox {
   private async deliver(w: PendingWebhook): Promise<void> {
     const body = JSON.stringify(w.body);
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'mailctl-sandbox' };
-    // GAPS row 14: signature = hex HMAC-SHA256(id + event) keyed with the notification key.
+    // decisions row 14: signature = hex HMAC-SHA256(id + event) keyed with the notification key.
     if (w.sign) headers['x-service-signature'] = crypto.createHmac('sha256', w.sign.key).update(w.sign.message).digest('hex');
     const entry: (typeof this.webhookLog)[number] = { url: w.url, body: w.body, headers, at: this.clock.now() };
     this.webhookLog.push(entry);

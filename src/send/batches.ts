@@ -1,8 +1,8 @@
 // Splitting recipients into requests, and running those requests a few at a time.
 
-/** Spec 001 section 4 (and GAPS row 3 for SMS): at most 100 recipients per request. */
+/** Spec 001 section 4 (and decisions row 3 for SMS): at most 100 recipients per request. */
 export const BATCH_SIZE = 100;
-/** GAPS row 16: no documented rate limit, so a modest number of requests in flight. */
+/** decisions row 16: no documented rate limit, so a modest number of requests in flight. */
 export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 16;
 

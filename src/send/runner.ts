@@ -1,7 +1,7 @@
 // Sends the pending recipients of a journal in batches of 100, a few requests at a time. Each
 // batch is journaled before its request goes out and again when its fate is known, so a kill
 // at any moment leaves nothing that could be sent twice by `--resume`.
-import { AuthError, InterruptedError, LimitError, ServiceError, UsageError } from '../cli/errors.js';
+import { certainlyNotDone } from '../cli/errors.js';
 import type { SendResult } from '../api/notify-types.js';
 import { BATCH_SIZE, chunk, runPool } from './batches.js';
 import { keyOf, type Journal, type PlanRecord, type RecipientState, type WireRecipient } from './journal.js';
@@ -75,15 +75,7 @@ export async function sendPending(o: RunnerOptions): Promise<RunnerOutcome> {
  * gate) and failures to connect at all are certain; time-outs, resets, 5xx and Ctrl-C are not.
  */
 export function requestFate(e: unknown): 'unsent' | 'doubt' {
-  if (e instanceof AuthError || e instanceof UsageError) return 'unsent';
-  if (e instanceof ServiceError) return e.status !== undefined && e.status >= 400 && e.status < 500 ? 'unsent' : 'doubt';
-  if (e instanceof InterruptedError) return 'doubt';
-  if (e instanceof LimitError) {
-    // The HTTP layer names these in its message; every one means no request reached the service.
-    if (/\((ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\)|Limit Exceeded|too many requests/.test(e.message)) return 'unsent';
-    return 'doubt';
-  }
-  return 'doubt';
+  return certainlyNotDone(e) ? 'unsent' : 'doubt';
 }
 
 /** The service's success/failure lists keyed like the journal. SMS addresses may come back with or without the code. */

@@ -1,6 +1,6 @@
-// SMS rules checked before sending: country calling codes (spec 001 section 2, GAPS row 24),
-// national numbers, alive_mins (section 8, GAPS row 3) and the regulatory content rules
-// (section 2, GAPS row 17). Only a malformed code or number is refused; the rest are warnings.
+// SMS rules checked before sending: country calling codes (spec 001 section 2, decisions row 24),
+// national numbers, alive_mins (section 8, decisions row 3) and the regulatory content rules
+// (section 2, decisions row 17). Only a malformed code or number is refused; the rest are warnings.
 import { UsageError } from '../cli/errors.js';
 import { ITU_CALLING_CODES as ITU_CODES, SPEC_SMS_COUNTRY_CODES as DOCUMENTED_CODES } from '../spec/sms-country-codes.js';
 
@@ -19,7 +19,7 @@ export function checkCountryCode(input: string): CodeCheck {
 /**
  * The national number as the service wants it (spec: "phone number in national form").
  * Spaces and hyphens are formatting and are dropped; anything else that is not a digit is
- * refused (GAPS row 24), including a leading "+" — the country code goes in --country-code.
+ * refused (decisions row 24), including a leading "+" — the country code goes in --country-code.
  */
 export function checkNationalNumber(input: string): { number: string } | { error: string } {
   const number = input.trim().replace(/[\s-]/g, '');
@@ -40,7 +40,7 @@ export function clampAliveMins(value: string): { minutes: number; notice?: strin
   return { minutes: n };
 }
 
-/** GAPS row 17: a third-party client caps content at 268 characters. */
+/** decisions row 17: a third-party client caps content at 268 characters. */
 export const LONG_SMS = 268;
 
 /**

@@ -15,7 +15,7 @@ export const MAX_VALUE_LENGTH = 100;
 export const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
-/** GAPS row 18: the campaign service's syntax. */
+/** decisions row 18: the campaign service's syntax. */
 const CAMPAIGN_SYNTAX = /\$\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}/g;
 /**
  * "No mathematical expressions" (spec section 4): two numbers joined by an operator. A hyphen

@@ -1,14 +1,14 @@
-// Webhook signatures (spec 001 section 5, GAPS rows 14 and 15): hex HMAC-SHA256 of the message
+// Webhook signatures (spec 001 section 5, decisions rows 14 and 15): hex HMAC-SHA256 of the message
 // id followed by the event name, keyed with the notification API key, compared in constant time.
 import crypto from 'node:crypto';
 
-/** GAPS row 14: the spec names the first, all public code the second; accept either. */
+/** decisions row 14: the spec names the first, all public code the second; accept either. */
 export const SIGNATURE_HEADERS = ['x-service-signature', 'x-surenotify-signature'] as const;
 
 export interface SignedFields {
   /** `mail.id` (email) or `sms_data.id` (SMS). */
   id?: string;
-  /** `event`, falling back to `eventType` (GAPS row 15). */
+  /** `event`, falling back to `eventType` (decisions row 15). */
   event?: string;
   /** Where each was found, for explanations. */
   idField?: string;

@@ -7,7 +7,7 @@
 // Decisions where the spec is silent or contradicts itself:
 //   - excludeLists is starred and "at least 1", yet real campaigns often exclude nothing: an
 //     empty array or no excludeLists is accepted.
-//   - timezone/scheduleDate are only looked at when schedule.type is 1 (GAPS row 10); there
+//   - timezone/scheduleDate are only looked at when schedule.type is 1 (decisions row 10); there
 //     scheduleDate is required and timezone, when given, must be a code 0..87.
 //   - A scheduleDate without a zone is read as UTC; one that is not ISO 8601 → 40020; one not
 //     in the future → 40019.

@@ -8,7 +8,7 @@
 //     campaignSns array → 400 {"message":"Invalid request body"}. A campaign still sending
 //     reports what has gone out so far.
 //   - 16: the 10-second rate check comes first (429), then the code (403 40303 when unknown or
-//     not finished). The 200 body is {"message":"success"} (spec: not shown; GAPS row 7). A
+//     not finished). The 200 body is {"message":"success"} (spec: not shown; decisions row 7). A
 //     repeat for the same campaign within an hour is answered 200 and ignored (its webhookUrl
 //     too). A later export reuses the earlier files (spec 17: "otherwise the earlier files are
 //     reused": a finished campaign's data does not change here) and calls its webhook again.

@@ -1,5 +1,5 @@
 // Country calling codes. The spec's section 2 list is what the service documents as supported;
-// GAPS row 24: a code outside it but still a real calling code (886, Taiwan, used in the
+// decisions row 24: a code outside it but still a real calling code (886, Taiwan, used in the
 // official CLI's own examples) is accepted and sent by the sandbox — mailctl only warns about
 // it — while something that is no calling code at all is refused per recipient.
 

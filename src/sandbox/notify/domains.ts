@@ -1,5 +1,5 @@
 // Sender domains ("digital signature" settings). The spec leaves these endpoints "not shown";
-// GAPS row 21 takes them from public material:
+// decisions row 21 takes them from public material:
 //   POST   /v1/domains/{domain} → the DNS records to publish, [{record_type (0 TXT, 1 CNAME), name, value}]
 //   PUT    /v1/domains/{domain} → ask the service to check them
 //   DELETE /v1/domains/{domain} → remove the domain

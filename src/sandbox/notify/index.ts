@@ -1,4 +1,4 @@
-// The notification service emulator (spec 001, GAPS rows 3, 4, 21). Each area lives in its
+// The notification service emulator (spec 001, decisions rows 3, 4, 21). Each area lives in its
 // own file; outcomes.ts says how a message's history unfolds, unfold.ts moves it with time.
 import type { ServiceModule } from '../types.js';
 import { initialNotifyState, type NotifyState } from './state.js';

@@ -1,13 +1,13 @@
-// SMS send (GAPS row 3: POST /v1/sms/messages, modelled like email send) and the exclusive
+// SMS send (decisions row 3: POST /v1/sms/messages, modelled like email send) and the exclusive
 // sending numbers (spec section 4: GET /v1/sms/exclusive-number).
 //
-// Sandbox choices where neither the spec nor GAPS says:
+// Sandbox choices where neither the spec nor docs/spec/decisions.md says:
 //   - a rejected request is 400 {errors: string}, like email send;
 //   - alive_mins: absent → 5; a number (or numeric string) is rounded and clamped to 5..480
 //     (spec section 8); anything else → 400;
 //   - a recipient whose address has non-digits, or whose country_code is not a calling code
 //     at all, is listed in `failure`; a real calling code outside the spec's list (886) is
-//     sent (GAPS row 24 — the service is used with it in practice);
+//     sent (decisions row 24 — the service is used with it in practice);
 //   - `from`, when given, is the sender number (srcaddr); else the first exclusive number;
 //   - each accepted recipient takes its billed units (`point`) off the shared account's SMS
 //     balance (GET /v1/balance of the campaign service), never below 0; a short balance does

@@ -18,7 +18,7 @@ export const REASON_LONG_VARIABLE = 'Invalid: the value of recipient variables s
  * is the sandbox's own wording (the spec gives none). Values are only checked for length.
  */
 export const REASON_BAD_VARIABLE_NAME = 'Invalid: recipient variable names must not start with a digit or contain special characters or mathematical expressions';
-/** GAPS row 24; the sandbox's own wording. */
+/** decisions row 24; the sandbox's own wording. */
 export const REASON_BAD_PHONE = 'Invalid: address is not a valid phone number (digits only)';
 export const REASON_BAD_COUNTRY_CODE = 'Invalid: country_code is not a calling code';
 

@@ -1,4 +1,4 @@
-// Webhook registration (spec section 4, GAPS row 4) and the payloads the service POSTs when an
+// Webhook registration (spec section 4, decisions row 4) and the payloads the service POSTs when an
 // event happens (spec section 6). Delivery itself and the x-service-signature header are the
 // core's (sandbox.ts); this file decides what is sent and where.
 import type { Webhook } from '../../api/notify-types.js';
