@@ -1,0 +1,63 @@
+// The one way mailctl writes a file. Working files are created exclusively (O_EXCL: never
+// through a symlink or over a file someone planted) beside their target, then renamed into
+// place, so a kill leaves no half-written file under the final name. A file the user names is
+// refused when it is a symlink, unless they pass --force. Everything is created 0600.
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { UsageError } from '../cli/errors.js';
+
+export const PRIVATE_FILE_MODE = 0o600;
+export const PRIVATE_DIR_MODE = 0o700;
+
+/** Refuses a user-named path that is a symlink (it would make mailctl write wherever it points). */
+export function refuseSymlink(file: string, flag: string, force: boolean | undefined): void {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(file);
+  } catch {
+    return; // missing: fine
+  }
+  if (st.isSymbolicLink() && !force) {
+    throw new UsageError(`${file} (${flag}) is a symbolic link; mailctl does not write through links.`, 'Give another path, or pass --force to replace the link itself with a file.');
+  }
+}
+
+/** A fresh, exclusively created temporary file beside `target` (same folder, so rename is atomic). */
+export async function createTempBeside(target: string): Promise<{ path: string; handle: fsp.FileHandle }> {
+  const dir = path.dirname(target);
+  const base = path.basename(target);
+  for (;;) {
+    const tmp = path.join(dir, `.${base}.${randomBytes(6).toString('hex')}.part`);
+    try {
+      const handle = await fsp.open(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), PRIVATE_FILE_MODE);
+      return { path: tmp, handle };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
+}
+
+/**
+ * Writes `data` to `target` atomically: a private temporary file beside it, fsync, rename.
+ * A symlink at `target` is replaced by the file, never followed.
+ */
+export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
+  const { path: tmp, handle } = await createTempBeside(target);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+    await handle.close();
+    await fsp.rename(tmp, target);
+  } catch (e) {
+    await handle.close().catch(() => {});
+    await fsp.rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** Opens `file` for appending without following a symlink at it; creates it 0600. */
+export function openAppendNoFollow(file: string): number {
+  return fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0), PRIVATE_FILE_MODE);
+}
