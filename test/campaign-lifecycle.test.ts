@@ -103,6 +103,17 @@ describe('campaign pause', () => {
     expect(JSON.parse(s.stdout).status).toBe('STOP');
   });
 
+  it('the answer to the PATCH is lost after the pause took effect: one PATCH, then the status lookup reports it paused (not "not scheduled")', async () => {
+    const sn = await scheduled();
+    const patches = () => sb.get().sandbox.requests('campaign').filter((x) => x.method === 'PATCH' && x.path === `/v1/campaign/normal/${sn}`).length;
+    sb.get().sandbox.injectFault({ kind: 'lose-answer', match: { service: 'campaign', method: 'PATCH' } });
+    const r = await runCli(['campaign', 'pause', sn, '--yes'], { sandbox: sb.get() });
+    expect(r.stderr).toContain('answer to the pause');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(`${sn}\tpaused`);
+    expect(patches()).toBe(1);
+  });
+
   it('refuses a campaign that is not scheduled, saying why, without sending the PATCH', async () => {
     const sn = await create([], slow);
     const r = await runCli(['campaign', 'pause', sn, '--yes'], { sandbox: slow });
@@ -141,6 +152,17 @@ describe('campaign delete', () => {
     expect(r.stdout).toContain(`${busy}\tnot deleted: preparing or sending`);
     expect(r.stdout).toContain('CP_NOPE\tnot deleted: no such campaign');
     expect(r.stderr).toContain('Deleted 1 of 3 campaigns');
+  });
+
+  it('the answer to the DELETE is lost after the delete took effect: one DELETE, then the lookup reports it deleted (not "no such campaign")', async () => {
+    const sn = await scheduled();
+    const before = deletes(sb.get()).length;
+    sb.get().sandbox.injectFault({ kind: 'lose-answer', match: { service: 'campaign', method: 'DELETE' } });
+    const r = await runCli(['campaign', 'delete', sn, '--yes'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(`${sn}\tdeleted`);
+    expect(r.stdout).not.toContain('no such campaign');
+    expect(deletes(sb.get()).length - before).toBe(1);
   });
 
   it('none deleted: exit 1', async () => {

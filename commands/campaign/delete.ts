@@ -1,6 +1,8 @@
 import type { Context } from '../../src/cli/context.js';
 import { printDryRun } from '../../src/output/dry-run.js';
-import { PartialError, ServiceError, SilentExit, UsageError } from '../../src/cli/errors.js';
+import { certainlyNotDone, PartialError, ServiceError, SilentExit, UsageError } from '../../src/cli/errors.js';
+import type { CampaignClient } from '../../src/api/campaign.js';
+import type { DeleteCampaignsResult } from '../../src/api/campaign-types.js';
 
 interface Opts {
   yes?: boolean;
@@ -22,19 +24,53 @@ export async function run(ctx: Context, opts: Opts, sns: string[]): Promise<void
     }
   }
   const client = await ctx.campaign();
-  const r = await client.deleteCampaigns(codes);
+  let r: DeleteCampaignsResult & { unknown?: string[] };
+  try {
+    r = await client.deleteCampaigns(codes);
+  } catch (e) {
+    if (certainlyNotDone(e)) throw e;
+    r = await settleLostDelete(ctx, client, codes, e);
+  }
   if (ctx.io.json) ctx.io.printJson(r);
   else {
     for (const sn of r.success) ctx.io.out(`${sn}\tdeleted`);
     for (const sn of r.sendingCampaign) ctx.io.out(`${sn}\tnot deleted: preparing or sending (try again once it is sent)`);
     for (const sn of r.badCampaigns) ctx.io.out(`${sn}\tnot deleted: no such campaign`);
+    for (const sn of r.unknown ?? []) ctx.io.out(`${sn}\tnot deleted: still there after the lost answer (run the command again)`);
   }
-  const failed = r.sendingCampaign.length + r.badCampaigns.length;
+  const failed = r.sendingCampaign.length + r.badCampaigns.length + (r.unknown?.length ?? 0);
   if (!failed) return;
   const why = [
     r.sendingCampaign.length ? `${r.sendingCampaign.length} ${r.sendingCampaign.length === 1 ? 'is' : 'are'} preparing or sending` : '',
     r.badCampaigns.length ? `${r.badCampaigns.length} ${r.badCampaigns.length === 1 ? 'does' : 'do'} not exist` : '',
+    r.unknown?.length ? `${r.unknown.length} still ${r.unknown.length === 1 ? 'exists' : 'exist'} after the service's answer was lost` : '',
   ].filter(Boolean).join(' and ');
   if (r.success.length) throw new PartialError(`Deleted ${r.success.length} of ${codes.length} campaigns; ${why}.`);
   throw new ServiceError(`No campaign was deleted: ${why}.`);
 }
+
+/**
+ * The DELETE's answer was lost. Each campaign is looked up: one that is gone was deleted (by
+ * this request — or never existed, which a lost answer cannot tell apart); one that is still
+ * there was not, and is reported with its status rather than sent a second DELETE that could
+ * race the first.
+ */
+async function settleLostDelete(ctx: Context, client: CampaignClient, codes: string[], lost: unknown): Promise<DeleteCampaignsResult & { unknown: string[] }> {
+  ctx.io.warn('The answer to the delete was lost; looking each campaign up to see what happened.');
+  const out = { success: [] as string[], sendingCampaign: [] as string[], badCampaigns: [] as string[], unknown: [] as string[] };
+  for (const sn of codes) {
+    let status: string | undefined;
+    try {
+      status = (await client.campaignStatus(sn))[0]?.status;
+    } catch {
+      throw lost;
+    }
+    if (!status) out.success.push(sn);
+    else if (SENDING.has(status)) out.sendingCampaign.push(sn);
+    else out.unknown.push(sn);
+  }
+  if (out.success.length) ctx.io.warn(`Gone now, so deleted: ${out.success.join(', ')} (a code that never existed would look the same).`);
+  return out;
+}
+
+const SENDING = new Set(['PREPARE_TO_SENT', 'SENDING', 'TESTING']);

@@ -1,5 +1,6 @@
 import type { Context } from '../../src/cli/context.js';
-import { ServiceError, SilentExit } from '../../src/cli/errors.js';
+import { certainlyNotDone, ServiceError, SilentExit } from '../../src/cli/errors.js';
+import type { CampaignClient } from '../../src/api/campaign.js';
 import { describeStatus } from '../../src/campaign/statuses.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 
@@ -33,12 +34,33 @@ export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean 
     await client.pauseCampaign(sn);
   } catch (e) {
     // The status can change between the lookup and the pause (its send time came).
-    if (e instanceof ServiceError && e.status === 400) {
-      throw new ServiceError(`The service would not pause campaign ${sn} (code ${e.code ?? 'unknown'}); it has probably started sending.`, { hint: `Check with \`mailctl campaign status ${sn}\`.`, status: 400, code: e.code });
+    if (e instanceof ServiceError && e.facts.refused) {
+      throw new ServiceError(`The service would not pause campaign ${sn} (code ${e.code ?? 'unknown'}); it has probably started sending.`, { hint: `Check with \`mailctl campaign status ${sn}\`.`, status: e.status, code: e.code });
     }
-    throw e;
+    if (certainlyNotDone(e)) throw e;
+    // The answer was lost: the pause may or may not have happened. Ask the service.
+    return settleLostPause(ctx, client, sn, e);
   }
   report(ctx, sn, 'paused');
+}
+
+async function settleLostPause(ctx: Context, client: CampaignClient, sn: string, lost: unknown): Promise<void> {
+  ctx.io.warn(`The answer to the pause of ${sn} was lost; looking up the campaign's status to see what happened.`);
+  let status: string | undefined;
+  try {
+    status = (await client.campaignStatus(sn))[0]?.status;
+  } catch {
+    throw lost; // cannot tell: the original failure says the outcome is unknown
+  }
+  if (status === 'STOP') return report(ctx, sn, 'paused');
+  if (status === 'PREPARE') {
+    // Still scheduled: the pause certainly did not take effect, so asking again is safe.
+    await client.pauseCampaign(sn);
+    return report(ctx, sn, 'paused');
+  }
+  throw new ServiceError(`The answer to the pause of ${sn} was lost, and the campaign is now ${status ?? 'gone'}${status ? ` (${describeStatus(status)})` : ''}: it was not paused.`, {
+    hint: `Check with \`mailctl campaign status ${sn}\`.`,
+  });
 }
 
 function report(ctx: Context, sn: string, what: string): void {

@@ -61,11 +61,14 @@ export class CampaignClient {
     return this.http.call<T.CampaignCreated>('POST', '/v1/campaign/testing/once', { json: body });
   }
   /** 11 (decisions row 22: campaignSnList) */ async deleteCampaigns(sns: string[]): Promise<T.DeleteCampaignsResult> {
-    const r = await this.http.call<Partial<T.DeleteCampaignsResult>>('DELETE', '/v1/campaign/normal', { json: { campaignSnList: sns }, idempotent: true });
+    // Not repeatable: after a lost answer a second DELETE would report the first one's work as
+    // "no such campaign". The command settles a lost answer by looking the campaigns up.
+    const r = await this.http.call<Partial<T.DeleteCampaignsResult>>('DELETE', '/v1/campaign/normal', { json: { campaignSnList: sns } });
     return { success: r?.success ?? [], sendingCampaign: r?.sendingCampaign ?? [], badCampaigns: r?.badCampaigns ?? [] };
   }
   /** 12 */ pauseCampaign(sn: string): Promise<void> {
-    return this.http.call('PATCH', `/v1/campaign/normal/${enc(sn)}`, { idempotent: true, noBody: true });
+    // Not repeatable either: a second PATCH after a lost answer is refused as "not scheduled".
+    return this.http.call('PATCH', `/v1/campaign/normal/${enc(sn)}`, { noBody: true });
   }
   /** 13 */ async campaignStatus(sn: string): Promise<T.Campaign[]> {
     const r = await this.http.call<T.Campaign[] | T.Campaign>('GET', `/v1/campaign/normal/${enc(sn)}`, { idempotent: true });

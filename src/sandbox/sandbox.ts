@@ -23,7 +23,9 @@ export const DEFAULT_DELAYS: SandboxDelays = { importProcessing: 3000, campaignP
 export type Fault =
   | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string>; times?: number; match?: FaultMatch }
   | { kind: 'hang'; times?: number; match?: FaultMatch }
-  | { kind: 'drop'; times?: number; match?: FaultMatch };
+  | { kind: 'drop'; times?: number; match?: FaultMatch }
+  /** The request is carried out, then the connection breaks before the answer: a lost response. */
+  | { kind: 'lose-answer'; times?: number; match?: FaultMatch };
 export interface FaultMatch {
   /** Let this many matching requests through untouched before the fault applies. */
   after?: number;
@@ -142,6 +144,7 @@ export class Sandbox {
       query: Object.fromEntries(raw.url.searchParams), headers, bodyBytes: 0, status: 0, at: now,
     };
     this.recorded.push(rec);
+    let loseAnswer = false;
     const finish = async (res: SbOutcome): Promise<SbOutcome> => {
       if ('fault' in res) {
         rec.status = -1;
@@ -152,11 +155,12 @@ export class Sandbox {
         rec.bodyBytes = bodyBuf.length;
         rec.body = parseMaybeJson(bodyBuf);
       } else rec.bodyBytes = streamed;
-      return res;
+      return loseAnswer && !('fault' in res) ? { fault: 'drop' } : res;
     };
 
     const fault = this.takeFault(service ?? 'files', rec.method, subPath);
-    if (fault) {
+    if (fault?.kind === 'lose-answer') loseAnswer = true;
+    else if (fault) {
       if (fault.kind === 'status') return finish({ status: fault.status, json: fault.body ?? { message: 'injected failure' }, headers: fault.headers });
       return finish({ fault: fault.kind });
     }
