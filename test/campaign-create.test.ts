@@ -237,4 +237,21 @@ describe('refusals of the service, in words', () => {
     expect(r.stderr).toContain('The sender address is not verified.');
     expect(r.stderr).not.toMatch(/at .*\.ts:\d+/);
   });
+
+  it('a failure after the campaign exists is never exit 2 ("nothing was sent"): it names the campaign and exits 1', async () => {
+    sb.get().sandbox.injectFault({ kind: 'status', status: 200, body: { sn: 'CP_MADE' }, match: { service: 'campaign', method: 'POST', path: '/v1/campaign/normal/once' } });
+    const r = await runCli(['campaign', 'create', '--name', 'Once', '--list', file('guests.csv'), ...base, '--html', '<p>x</p>', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('created campaign CP_MADE but gave no upload address');
+    expect(JSON.parse(r.stdout).error).toMatchObject({ exitCode: 1 });
+  });
+
+  it('40001 naming form.excludeLists (decisions row 25): the fix in words, --exclude GROUP, exit 1', async () => {
+    const from = fx.mark();
+    sb.get().sandbox.injectFault({ kind: 'status', status: 400, body: { code: '40001', invalidFields: ['form.excludeLists'] }, match: { service: 'campaign', method: 'POST', path: '/v1/campaign/normal/submit' } });
+    const r = await runCli(['campaign', 'create', '--name', 'X', '--group', news, ...base, '--html', '<p>x</p>'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('requires at least one exclusion group');
+    expect(r.stderr).toContain('Pass --exclude GROUP');
+  });
 });

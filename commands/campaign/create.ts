@@ -1,5 +1,5 @@
 import type { Context } from '../../src/cli/context.js';
-import { SilentExit, UsageError } from '../../src/cli/errors.js';
+import { CliError, ExitCode, ServiceError, SilentExit, UsageError } from '../../src/cli/errors.js';
 import type { CampaignClient } from '../../src/api/campaign.js';
 import { compose, type Composed } from '../../src/campaign/compose.js';
 import { draftFromFlags, mergeDrafts, withProfileDefaults, type CreateFlags, type Draft } from '../../src/campaign/draft.js';
@@ -62,15 +62,48 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   }
 
   const submit = { 7: client.submitCampaign, 8: client.submitOnceCampaign, 9: client.submitAbCampaign, 10: client.submitOnceAbCampaign }[c.endpoint];
-  const created = await submit.call(client, c.request);
-  let uploaded: number | undefined;
-  if (c.once) {
-    if (!created.preSignedUrl) {
-      throw new UsageError(`The service created campaign ${created.sn} but gave no upload address for the list.`, `Delete it with \`mailctl campaign delete ${created.sn}\` and try again.`);
-    }
-    uploaded = await putListFile(ctx, created.preSignedUrl, draft.list!, created.sn);
+  let created: Awaited<ReturnType<typeof submit>>;
+  try {
+    created = await submit.call(client, c.request);
+  } catch (e) {
+    throw explainRefusal(e);
   }
-  report(ctx, c, created.sn, uploaded);
+  // From here on the campaign exists: no failure may claim "nothing was sent" (exit 2).
+  try {
+    let uploaded: number | undefined;
+    if (c.once) {
+      if (!created.preSignedUrl) {
+        throw new ServiceError(`The service created campaign ${created.sn} but gave no upload address for the list.`, { hint: `Delete it with \`mailctl campaign delete ${created.sn} --yes\` and try again.` });
+      }
+      uploaded = await putListFile(ctx, created.preSignedUrl, draft.list!, created.sn);
+    }
+    report(ctx, c, created.sn, uploaded);
+  } catch (e) {
+    throw afterCreate(e, created.sn);
+  }
+}
+
+/** Any failure once the campaign exists: never exit 2, and it names the campaign. */
+function afterCreate(e: unknown, sn: string): unknown {
+  if (!(e instanceof CliError) || e.exitCode !== ExitCode.USAGE) return e;
+  return new CliError(`Campaign ${sn} was created, then: ${e.message}`, ExitCode.FAILED, e.hint ?? `Check it with \`mailctl campaign status ${sn}\`.`, { ...e.facts, code: 'FAILED', reached: 'yes' });
+}
+
+/**
+ * decisions row 25: mailctl sends excludeLists [] when no --exclude is given, as the vendor's
+ * client does; if the service refuses that, say in words how to get past it.
+ */
+function explainRefusal(e: unknown): unknown {
+  if (!(e instanceof ServiceError) || e.facts.serviceCode !== '40001') return e;
+  const fields = (e.body as { invalidFields?: unknown } | undefined)?.invalidFields;
+  const named = Array.isArray(fields) ? fields.map(String) : typeof fields === 'string' ? [fields] : [];
+  if (!named.some((f) => /excludeLists/.test(f))) return e;
+  return new ServiceError('The service requires at least one exclusion group (form.excludeLists), and none was given.', {
+    status: e.status,
+    code: e.code,
+    body: e.body,
+    hint: 'Pass --exclude GROUP (an empty group serves) and run the command again.',
+  });
 }
 
 function refuse(problems: string[]): void {
