@@ -247,7 +247,6 @@ describe('refusals of the service, in words', () => {
   });
 
   it('40001 naming form.excludeLists (decisions row 25): the fix in words, --exclude GROUP, exit 1', async () => {
-    const from = fx.mark();
     sb.get().sandbox.injectFault({ kind: 'status', status: 400, body: { code: '40001', invalidFields: ['form.excludeLists'] }, match: { service: 'campaign', method: 'POST', path: '/v1/campaign/normal/submit' } });
     const r = await runCli(['campaign', 'create', '--name', 'X', '--group', news, ...base, '--html', '<p>x</p>'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(1);
