@@ -56,6 +56,27 @@ describe('every terminal status ends the wait', () => {
     expect(r.stderr).toMatch(/failed on the service \(ERROR\)/);
   });
 
+  it('six 503s on the status lookup do not end the wait: it goes on and reports the import complete', async () => {
+    const importSn = await rawImport('EMAIL,NAME\nt@example.com,T');
+    const lookups = () => sb.get().sandbox.requests('campaign').filter((q) => q.path === `/v1/contacts/imports/result/${importSn}`);
+    sb.get().sandbox.injectFault({ kind: 'status', status: 503, times: 6, match: { path: `/v1/contacts/imports/result/${importSn}` } });
+    const r = await runCli(['import', 'status', importSn, '--wait'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('Status\tCOMPLETE');
+    expect(lookups().filter((q) => q.status === 503)).toHaveLength(6);
+  });
+
+  it('a status lookup that keeps failing: the state is unknown (exit 4) with the command that resumes the wait, never "failed"', async () => {
+    const importSn = await rawImport('EMAIL,NAME\nu@example.com,U');
+    sb.get().sandbox.injectFault({ kind: 'status', status: 503, times: 1000, match: { path: `/v1/contacts/imports/result/${importSn}` } });
+    const r = await runCli(['import', 'status', importSn, '--wait', '--json'], { sandbox: sb.get(), tuning: { waitThroughFaultsMs: 300 } });
+    sb.get().sandbox.faults.splice(0);
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toContain('state is unknown');
+    expect(r.stderr).not.toMatch(/import failed|failed on the service/i);
+    expect(r.stderr).toContain(`mailctl import status ${importSn} --wait`);
+  });
+
   it('an unknown import code is explained', async () => {
     const r = await runCli(['import', 'status', 'IMnope'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(1);

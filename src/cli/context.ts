@@ -30,10 +30,12 @@ export interface Tuning {
   retryBaseMs: number;
   pollMinMs: number;
   pollMaxMs: number;
+  /** How long a --wait keeps polling through failed status lookups that are safe to repeat. */
+  waitThroughFaultsMs: number;
   timeoutMs: number;
 }
 
-export const DEFAULT_TUNING: Tuning = { rateLimit: true, retryBaseMs: 500, pollMinMs: 1000, pollMaxMs: 5000, timeoutMs: 30_000 };
+export const DEFAULT_TUNING: Tuning = { rateLimit: true, retryBaseMs: 500, pollMinMs: 1000, pollMaxMs: 5000, timeoutMs: 30_000, waitThroughFaultsMs: 120_000 };
 
 export interface ContextInit {
   io: IO;

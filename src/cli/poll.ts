@@ -1,9 +1,12 @@
 // Waiting on the service, the one loop every --wait uses: poll with a backoff from
 // tuning.pollMinMs to pollMaxMs on the run's clock (so Ctrl-C ends the wait at once), with a
 // spinner for a person watching. Running out of --timeout is exit 4 ("timed out"), like a
-// network wait; the caller says how to pick the wait up again.
+// network wait; the caller says how to pick the wait up again. A status lookup that fails in a
+// way that is safe to repeat (5xx, network, time-out: the error's facts say so) does not end the
+// wait: it keeps polling for up to tuning.waitThroughFaultsMs, then says the state is unknown
+// (exit 4), never that the operation failed.
 import type { Context } from './context.js';
-import { InterruptedError, LimitError } from './errors.js';
+import { factsOf, InterruptedError, LimitError } from './errors.js';
 
 export interface PollOptions<T> {
   /** What we wait for, for the spinner: "Waiting for CP1…". */
@@ -24,9 +27,25 @@ export async function pollUntil<T>(ctx: Context, probe: () => Promise<T>, done: 
   const spin = await ctx.io.spinner(o.label);
   const deadline = o.timeoutMs === undefined ? Infinity : ctx.clock.now() + o.timeoutMs;
   let delay = ctx.tuning.pollMinMs;
+  let failingSince: number | undefined;
   try {
     for (;;) {
-      const v = await probe();
+      let v: T;
+      try {
+        v = await probe();
+        failingSince = undefined;
+      } catch (e) {
+        if (ctx.signal.aborted || !factsOf(e).retryable) throw e;
+        failingSince ??= ctx.clock.now();
+        const gaveUp = ctx.clock.now() - failingSince >= ctx.tuning.waitThroughFaultsMs || ctx.clock.now() >= deadline;
+        if (gaveUp) {
+          throw new LimitError(`${o.label} its state is unknown: checking it kept failing (${(e as Error).message})`, o.resumeHint, { ...factsOf(e), reached: 'yes' });
+        }
+        spin.text(`${o.label} the status lookup failed; trying again…`);
+        await ctx.clock.sleep(Math.min(delay, Math.max(0, deadline - ctx.clock.now())), ctx.signal);
+        delay = Math.min(ctx.tuning.pollMaxMs, Math.round(delay * 1.5));
+        continue;
+      }
       if (done(v)) return v;
       if (o.describe) spin.text(`${o.label} ${o.describe(v)}`);
       const left = deadline - ctx.clock.now();
