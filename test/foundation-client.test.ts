@@ -309,4 +309,20 @@ describe('-v trace (issue 2 item 5: method, URL, status, ms, retries, key masked
     expect(r.stderr + r.stdout).not.toContain(SANDBOX_KEYS.campaign);
     expect(r.stdout).toMatch(/^email\t\d+\nsms\t\d+\n$/); // data alone on stdout
   });
+
+  it('shows the time an answer really took (a service that answers after 400 ms is not traced as 0ms)', async () => {
+    const server = http.createServer((_req, res) => {
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"email":1,"sms":2}'), 400);
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+      const r = await runCli(['-v', 'balance'], { env: { MAILCTL_CAMPAIGN_URL: url, MAILCTL_API_KEY: 'k-123456789' } });
+      expect(r.exitCode).toBe(0);
+      const ms = Number(/← 200 GET \/v1\/balance (\d+)ms/.exec(r.stderr)?.[1]);
+      expect(ms).toBeGreaterThanOrEqual(390);
+    } finally {
+      server.close();
+    }
+  });
 });

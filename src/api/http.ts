@@ -50,10 +50,11 @@ export class HttpClient {
   constructor(o: HttpOptions) {
     this.o = o;
     const trace = o.trace;
-    const starts = new WeakMap<Request, number>();
     this.ky = ky.create({
       prefixUrl: o.baseUrl,
-      fetch: o.fetch,
+      // Timed here, around the transport itself: ky hands its hooks other Request objects than
+      // the one it sends, so a start kept in a hook measured nothing (every answer showed 0ms).
+      fetch: trace ? timedFetch(o.fetch, trace) : o.fetch,
       timeout: o.timeoutMs ?? 30_000,
       throwHttpErrors: true,
       // fetch would follow a redirect and, across origins, drop only Authorization: our
@@ -64,18 +65,9 @@ export class HttpClient {
         beforeRequest: [
           async (request, _options, state) => {
             await o.limiter.take(o.signal);
-            starts.set(request, Date.now());
             if (trace) {
               const again = state.retryCount ? ` (retry ${state.retryCount})` : '';
               trace(`→ ${request.method} ${request.url}${again}  x-api-key: ${maskKey(o.apiKey)}`);
-            }
-          },
-        ],
-        afterResponse: [
-          (request, _options, response) => {
-            if (trace) {
-              const ms = Date.now() - (starts.get(request) ?? Date.now());
-              trace(`← ${response.status} ${request.method} ${new URL(request.url).pathname} ${ms}ms`);
             }
           },
         ],
@@ -194,6 +186,23 @@ export class HttpClient {
     }
     return e instanceof Error ? e : new Error(String(e));
   }
+}
+
+/** The transport, tracing each answer (or failure) with the time it really took. */
+export function timedFetch(inner: FetchLike, trace: (line: string) => void): FetchLike {
+  return async (input, init) => {
+    const req = input instanceof Request ? input : new Request(input, init);
+    const what = `${req.method} ${new URL(req.url).pathname}`;
+    const t0 = performance.now();
+    try {
+      const res = await inner(input, init);
+      trace(`← ${res.status} ${what} ${Math.round(performance.now() - t0)}ms`);
+      return res;
+    } catch (e) {
+      trace(`✗ ${what} failed after ${Math.round(performance.now() - t0)}ms`);
+      throw e;
+    }
+  };
 }
 
 /** Connection failures that prove no byte of the request reached the service. */
