@@ -19,6 +19,7 @@ import { register as sms } from './sms/index.js';
 import { register as domain } from './domain/index.js';
 import { register as config } from './config/index.js';
 import { register as sandbox } from './sandbox/index.js';
+import { register as doctor } from './doctor/index.js';
 
 type Register = (program: Command, action: ActionFactory) => void;
 
@@ -46,6 +47,7 @@ export const NOUNS: Noun[] = [
   { name: 'domain', aliases: ['domains'], summary: 'sender domains for transactional email (from public material, not the spec)', register: domain },
   { name: 'config', aliases: [], summary: 'profiles, API keys and defaults', register: config },
   { name: 'sandbox', aliases: [], summary: 'the built-in emulator of both services (no account needed)', register: sandbox },
+  { name: 'doctor', aliases: [], summary: 'check the set-up: profile, keys (one cheap call per service), config folder, clock, Node', register: doctor },
 ];
 
 /** Global options that take a value, so their value is not mistaken for the noun. */

@@ -46,6 +46,8 @@ const DAILY = 'limit exceeded';
 export class HttpClient {
   private readonly ky: KyInstance;
   private readonly o: HttpOptions;
+  /** The `Date` header of the latest answer, and when it arrived (for `doctor`'s clock check). */
+  lastServerDate?: { date: string; receivedAt: number };
 
   constructor(o: HttpOptions) {
     this.o = o;
@@ -69,6 +71,12 @@ export class HttpClient {
               const again = state.retryCount ? ` (retry ${state.retryCount})` : '';
               trace(`→ ${request.method} ${request.url}${again}  x-api-key: ${maskKey(o.apiKey)}`);
             }
+          },
+        ],
+        afterResponse: [
+          (_request, _options, response) => {
+            const date = response.headers.get('date');
+            if (date) this.lastServerDate = { date, receivedAt: Date.now() };
           },
         ],
       },

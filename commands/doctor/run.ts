@@ -1,0 +1,109 @@
+// `mailctl doctor`: what this run would use and whether it works — the profile and where each
+// setting comes from, each key tried with one cheap authenticated read, the config folder's
+// permissions, the clock against the service's Date header (scheduling depends on it), Node.
+import fs from 'node:fs';
+import type { Context } from '../../src/cli/context.js';
+import { CliError, ExitCode, SilentExit, factsOf } from '../../src/cli/errors.js';
+import { maskKey, SERVICE_LABEL, type Service } from '../../src/config/settings.js';
+import { PRIVATE_DIR_MODE } from '../../src/fs/safe-write.js';
+import { printList } from '../../src/output/format.js';
+import type { HttpClient } from '../../src/api/http.js';
+
+type Level = 'ok' | 'warn' | 'fail';
+interface Check {
+  check: string;
+  status: Level;
+  detail: string;
+  /** The exit code this failure stands for (3 config/auth, 4 network). */
+  exit?: number;
+}
+
+/** Clock differences the services would notice in a scheduled send time. */
+const SKEW_WARN_MS = 30_000;
+const MIN_NODE = [20, 17];
+
+export async function run(ctx: Context): Promise<void> {
+  const s = await ctx.settings();
+  const checks: Check[] = [];
+  const profileSource = ctx.globals.profile ? 'from --profile' : ctx.env.MAILCTL_PROFILE ? 'from MAILCTL_PROFILE' : s.profileName === 'default' ? 'the default' : 'chosen with `mailctl config use`';
+  checks.push({ check: 'profile', status: 'ok', detail: `${s.profileName} (${profileSource})${s.sandbox ? ', built-in sandbox' : ''}` });
+  checks.push(configDirCheck(ctx.configDir));
+  checks.push(nodeCheck());
+  let skew: Check | undefined;
+  for (const service of ['campaign', 'notify'] as Service[]) {
+    const key = service === 'campaign' ? s.campaignKey : s.notifyKey;
+    const url = service === 'campaign' ? s.campaignUrl : s.notifyUrl;
+    const where = s.sandbox ? 'the built-in sandbox' : url;
+    if (!key && !s.sandbox) {
+      checks.push({ check: `${service} key`, status: 'fail', exit: ExitCode.AUTH, detail: `not set; set it with \`mailctl config set-key --service ${service}\` or MAILCTL_${service === 'campaign' ? 'CAMPAIGN' : 'NOTIFY'}_API_KEY` });
+      continue;
+    }
+    const result = await tryKey(ctx, service);
+    const source = s.keySource[service] ?? (s.sandbox ? 'sandbox' : '');
+    checks.push({ ...result.check, check: `${service} key`, detail: `${maskKey(key) || 'sandbox key'} from ${source} at ${where}: ${result.check.detail}` });
+    if (!skew && result.http?.lastServerDate) skew = clockCheck(result.http.lastServerDate, SERVICE_LABEL[service]);
+  }
+  if (skew) checks.push(skew);
+
+  const exit = checks.some((c) => c.exit === ExitCode.AUTH) ? ExitCode.AUTH : checks.some((c) => c.exit === ExitCode.LIMIT) ? ExitCode.LIMIT : ExitCode.OK;
+  await printList(ctx.io, checks, [
+    { header: 'CHECK', value: (c) => c.check },
+    { header: 'STATUS', value: (c) => (ctx.io.isTTY ? ctx.io.paint(c.status === 'ok' ? 'green' : c.status === 'warn' ? 'yellow' : 'red', c.status) : c.status) },
+    { header: 'DETAIL', value: (c) => c.detail },
+  ], { ok: exit === ExitCode.OK, exitCode: exit, checks: checks.map(({ exit: _e, ...c }) => c) });
+  if (exit !== ExitCode.OK) throw new SilentExit(exit);
+}
+
+async function tryKey(ctx: Context, service: Service): Promise<{ check: Omit<Check, 'check'>; http?: HttpClient }> {
+  let http: HttpClient | undefined;
+  try {
+    if (service === 'campaign') {
+      const client = await ctx.campaign();
+      http = client.http;
+      await client.balance();
+    } else {
+      const client = await ctx.notify();
+      http = client.http;
+      await client.listWebhooks();
+    }
+    return { check: { status: 'ok', detail: 'accepted' }, http };
+  } catch (e) {
+    if (!(e instanceof CliError)) throw e;
+    const f = factsOf(e);
+    if (f.code === 'AUTH' || f.code === 'CONFIG') return { check: { status: 'fail', exit: ExitCode.AUTH, detail: 'refused (Forbidden): the key is wrong or belongs to another account' }, http };
+    if (f.code === 'NETWORK' || f.code === 'TIMEOUT') return { check: { status: 'fail', exit: ExitCode.LIMIT, detail: `unreachable (${e.message})` }, http };
+    if (f.code === 'RATE_LIMITED' || f.code === 'DAILY_LIMIT') return { check: { status: 'warn', detail: `accepted, but rate limited now (${e.message})` }, http };
+    return { check: { status: 'fail', exit: ExitCode.LIMIT, detail: `answered with an error: ${e.message}` }, http };
+  }
+}
+
+function configDirCheck(dir: string): Check {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(dir);
+  } catch {
+    return { check: 'config folder', status: 'ok', detail: `${dir} (not created yet; it will be made private, mode 700)` };
+  }
+  const mode = st.mode & 0o777;
+  if (mode & 0o077) {
+    return { check: 'config folder', status: 'fail', exit: ExitCode.AUTH, detail: `${dir} is mode ${mode.toString(8)}: others can read keys and journals; fix with \`chmod ${PRIVATE_DIR_MODE.toString(8)} ${dir}\`` };
+  }
+  return { check: 'config folder', status: 'ok', detail: `${dir} (mode ${mode.toString(8)})` };
+}
+
+function nodeCheck(): Check {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  const old = major < MIN_NODE[0] || (major === MIN_NODE[0] && minor < MIN_NODE[1]);
+  if (old) return { check: 'node', status: 'fail', exit: ExitCode.AUTH, detail: `${process.version}: mailctl needs Node ${MIN_NODE.join('.')} or newer` };
+  return { check: 'node', status: major < 22 ? 'warn' : 'ok', detail: major < 22 ? `${process.version} (supported; Node 20 is past its end of life: plan a move to 22 or 24)` : process.version };
+}
+
+function clockCheck(d: { date: string; receivedAt: number }, label: string): Check {
+  const server = Date.parse(d.date);
+  if (Number.isNaN(server)) return { check: 'clock', status: 'warn', detail: `the ${label} sent an unreadable Date header` };
+  // The header has whole seconds: up to a second of difference is the header's own rounding.
+  const skew = d.receivedAt - server;
+  const secs = Math.round(skew / 1000);
+  if (Math.abs(skew) < SKEW_WARN_MS) return { check: 'clock', status: 'ok', detail: `within ${Math.max(1, Math.abs(secs))} s of the ${label}` };
+  return { check: 'clock', status: 'warn', detail: `this machine is ${Math.abs(secs)} s ${skew > 0 ? 'ahead of' : 'behind'} the ${label}: scheduled times and "in the past" checks will be off; sync the clock (NTP)` };
+}
