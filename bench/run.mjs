@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
-const all = ['startup', 'import', 'send'];
+const all = ['startup', 'one-request', 'import', 'send'];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 let failed = false;
 for (const name of wanted.length ? wanted : all) {

@@ -83,8 +83,10 @@ export class Context {
 
   settings(): Promise<Settings> {
     return (this.settingsP ??= (async () => {
-      const { resolveSettings } = await import('../config/settings.js');
-      const s = resolveSettings({ profileFlag: this.globals.profile, sandboxFlag: this.globals.sandbox, env: this.env, store: await this.config() });
+      const [{ resolveSettings }, { readConfig }] = await Promise.all([import('../config/settings.js'), import('../config/read.js')]);
+      // Commands that change the config have opened the writer; the others only read the file.
+      const store = this.configP ? await this.configP : readConfig(this.configDir);
+      const s = resolveSettings({ profileFlag: this.globals.profile, sandboxFlag: this.globals.sandbox, env: this.env, store });
       if (s.sandbox) {
         const { SANDBOX_BASE, SANDBOX_KEYS } = await import('../sandbox/constants.js');
         // --sandbox replaces the services; a real key is never sent to it (or needed).

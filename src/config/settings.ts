@@ -1,7 +1,7 @@
 // Resolves what a run uses: profile name, keys, base URLs and defaults.
 // Order: flags > environment > profile > built-in defaults ("environment beats profile").
 import { isTruthy } from '../cli/io.js';
-import type { ConfigStore } from './store.js';
+import type { ConfigReader } from './read.js';
 import type { Profile } from './keys.js';
 
 type Env = Record<string, string | undefined>;
@@ -24,11 +24,11 @@ export interface Settings {
   notifyUrl: string;
 }
 
-export function profileNameFor(flag: string | undefined, env: Env, store?: ConfigStore): string {
+export function profileNameFor(flag: string | undefined, env: Env, store?: ConfigReader): string {
   return flag || env.MAILCTL_PROFILE || store?.currentProfile() || 'default';
 }
 
-export function resolveSettings(opts: { profileFlag?: string; sandboxFlag?: boolean; env: Env; store: ConfigStore }): Settings {
+export function resolveSettings(opts: { profileFlag?: string; sandboxFlag?: boolean; env: Env; store: ConfigReader }): Settings {
   const { env, store } = opts;
   const profileName = profileNameFor(opts.profileFlag, env, store);
   const profile = store.getProfile(profileName) ?? {};
