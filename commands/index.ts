@@ -20,6 +20,7 @@ import { register as domain } from './domain/index.js';
 import { register as config } from './config/index.js';
 import { register as sandbox } from './sandbox/index.js';
 import { register as doctor } from './doctor/index.js';
+import { register as completion } from './completion/index.js';
 
 type Register = (program: Command, action: ActionFactory) => void;
 
@@ -48,6 +49,7 @@ export const NOUNS: Noun[] = [
   { name: 'config', aliases: [], summary: 'profiles, API keys and defaults', register: config },
   { name: 'sandbox', aliases: [], summary: 'the built-in emulator of both services (no account needed)', register: sandbox },
   { name: 'doctor', aliases: [], summary: 'check the set-up: profile, keys (one cheap call per service), config folder, clock, Node', register: doctor },
+  { name: 'completion', aliases: [], summary: 'print the shell completion script for bash, zsh or fish', register: completion },
 ];
 
 /** Global options that take a value, so their value is not mistaken for the noun. */
@@ -70,6 +72,11 @@ export function nounOf(argv: string[]): Noun | undefined {
 }
 
 export function registerFor(argv: string[], program: Command, action: ActionFactory): void {
+  // Completion reads the whole tree.
+  if (argv[0] === '__complete') {
+    for (const noun of NOUNS) noun.register(program, action);
+    return;
+  }
   const chosen = nounOf(argv);
   for (const noun of NOUNS) {
     if (noun === chosen) noun.register(program, action);

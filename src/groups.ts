@@ -24,7 +24,15 @@ export async function listAllGroups(ctx: Context, size = 100): Promise<Group[]> 
   } finally {
     spin.stop();
   }
+  const { writeGroupCache } = await import('./cli/completion-cache.js');
+  writeGroupCache(ctx.configDir, await completionScope(ctx), out);
   return out;
+}
+
+/** Whose groups these are, for the completion cache: the sandbox or the profile in use. */
+export async function completionScope(ctx: Context): Promise<string> {
+  const s = await ctx.settings();
+  return s.sandbox ? 'sandbox' : `profile-${s.profileName}`;
 }
 
 export type GroupMatch = { group: Group } | { none: true } | { several: Group[] };

@@ -77,6 +77,14 @@ export async function main(o: RunOptions): Promise<number> {
   };
 
   registerFor(o.argv, program, action);
+  if (o.argv[0] === '__complete') {
+    // Shell completion: candidates on stdout, one a line; never an error, never a request.
+    const { completions } = await import('./complete.js');
+    const words = o.argv.slice(o.argv[1] === '--' ? 2 : 1);
+    const found = completions(program, words.length ? words : [''], o.env);
+    if (found.length) o.stdout.write(`${found.join('\n')}\n`);
+    return 0;
+  }
   // Commander's own usage errors must not exit the process: make every subcommand throw.
   // After a usage error, show that command's usage line (not just "see --help").
   const walk = (c: Command) => { c.exitOverride(); c.showHelpAfterError(usageHint(c)); c.commands.forEach(walk); };

@@ -20,6 +20,7 @@ export interface ConfigShape {
 export interface ConfigReader {
   currentProfile(): string | undefined;
   getProfile(name: string): Profile | undefined;
+  profileNames(): string[];
 }
 
 export function readConfig(dir: string): ConfigReader {
@@ -46,6 +47,7 @@ export function readConfig(dir: string): ConfigReader {
     currentProfile: () => data.currentProfile,
     // Own properties only: a profile named like an Object.prototype member is not a profile.
     getProfile: (name) => (Object.hasOwn(data.profiles, name) ? data.profiles[name] : undefined),
+    profileNames: () => Object.keys(data.profiles).sort(),
   };
 }
 

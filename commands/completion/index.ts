@@ -1,0 +1,18 @@
+import { Argument, type Command } from 'commander';
+import type { ActionFactory } from '../../src/cli/main.js';
+
+export function register(program: Command, action: ActionFactory): void {
+  program
+    .command('completion')
+    .description('print the shell completion script for bash, zsh or fish')
+    .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish']))
+    .addHelpText('after', `
+Nouns, verbs, flags and their values complete; group names and codes come from a local cache
+that every command listing groups refreshes (kept an hour), so a Tab never waits for the network.
+
+Examples:
+  $ mailctl completion bash > ~/.local/share/bash-completion/completions/mailctl
+  $ mailctl completion zsh > "\${fpath[1]}/_mailctl"
+  $ mailctl completion fish > ~/.config/fish/completions/mailctl.fish`)
+    .action(action(() => import('./print.js')));
+}

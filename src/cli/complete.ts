@@ -1,0 +1,91 @@
+// `mailctl __complete -- WORD…`: the candidates for the last word of a command line, read from
+// the commander tree itself (so nouns, verbs, flags and their choices never drift from what the
+// CLI accepts), plus group names and codes from the completion cache and profile names from
+// the config file. It never calls a service: a Tab must answer at once.
+import type { Command, Option } from 'commander';
+import { readGroupCache } from './completion-cache.js';
+import { configDir } from '../config/paths.js';
+import { readConfig } from '../config/read.js';
+import type { Env } from './context.js';
+
+/** Flags whose value is a group, by name or code. */
+const GROUP_FLAGS = new Set(['--group', '--exclude']);
+
+export function completions(program: Command, words: string[], env: Env): string[] {
+  const current = words.at(-1) ?? '';
+  const before = words.slice(0, -1);
+  let cmd = program;
+  let sandbox = false;
+  let profile: string | undefined;
+  let pendingValue: Option | undefined;
+  let positionals = 0;
+  for (const w of before) {
+    if (pendingValue) {
+      if (pendingValue.long === '--profile') profile = w;
+      pendingValue = undefined;
+      continue;
+    }
+    if (w.startsWith('-')) {
+      if (w === '--sandbox') sandbox = true;
+      const opt = findOption(cmd, w.split('=')[0]);
+      if (opt && (opt.required || opt.optional) && !w.includes('=')) pendingValue = opt;
+      continue;
+    }
+    const sub = cmd.commands.find((c) => c.name() === w || c.aliases().includes(w));
+    if (sub) {
+      cmd = sub;
+      positionals = 0;
+    } else positionals++;
+  }
+  const scope = () => (sandbox ? 'sandbox' : `profile-${profile || env.MAILCTL_PROFILE || safeCurrentProfile(env) || 'default'}`);
+  let out: string[];
+  if (pendingValue) {
+    if (pendingValue.argChoices) out = pendingValue.argChoices;
+    else if (GROUP_FLAGS.has(pendingValue.long ?? '')) out = readGroupCache(configDir(env), scope()).flatMap((g) => [g.name, g.sn]);
+    else if (pendingValue.long === '--profile') out = profileNames(env);
+    else out = [];
+  } else if (current.startsWith('-')) {
+    out = optionsOf(cmd);
+  } else if (cmd.commands.length) {
+    out = cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden).map((c) => c.name());
+  } else {
+    out = cmd.registeredArguments[positionals]?.argChoices ?? [];
+  }
+  return [...new Set(out)].filter((c) => c.startsWith(current)).sort();
+}
+
+function findOption(cmd: Command, flag: string): Option | undefined {
+  const dflt = (cmd as unknown as { _defaultCommandName?: string })._defaultCommandName;
+  const sub = dflt ? cmd.commands.find((c) => c.name() === dflt) : undefined;
+  for (let c: Command | null = sub ?? cmd; c; c = c.parent) {
+    const o = c.options.find((x) => x.long === flag || x.short === flag || (x.negate && x.long === flag));
+    if (o) return o;
+  }
+  return undefined;
+}
+
+function optionsOf(cmd: Command): string[] {
+  const out: string[] = ['--help'];
+  // `mailctl send --subject …` runs send's default verb (email): its flags belong here too.
+  const dflt = (cmd as unknown as { _defaultCommandName?: string })._defaultCommandName;
+  const sub = dflt ? cmd.commands.find((c) => c.name() === dflt) : undefined;
+  if (sub) for (const o of sub.options) if (o.long && !o.hidden) out.push(o.long);
+  for (let c: Command | null = cmd; c; c = c.parent) for (const o of c.options) if (o.long && !o.hidden) out.push(o.long);
+  return out;
+}
+
+function safeCurrentProfile(env: Env): string | undefined {
+  try {
+    return readConfig(configDir(env)).currentProfile();
+  } catch {
+    return undefined;
+  }
+}
+
+function profileNames(env: Env): string[] {
+  try {
+    return readConfig(configDir(env)).profileNames();
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,41 @@
+// A short-lived local cache of group names and codes, for shell completion: every command that
+// lists groups refreshes it, and completion only reads it, so a Tab never waits for the network.
+// One file per profile (or the sandbox), 0600, in the config directory; a failure to write it
+// never fails the command that listed the groups.
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Older than this, cached names are not offered (groups change). */
+export const COMPLETION_CACHE_TTL_MS = 60 * 60_000;
+
+export interface CachedGroup {
+  sn: string;
+  name: string;
+}
+
+function cacheFile(configDir: string, scope: string): string {
+  // The scope is a profile name (checked elsewhere) or "sandbox"; keep it to a plain file name.
+  return path.join(configDir, 'cache', `groups-${scope.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
+}
+
+export function writeGroupCache(configDir: string, scope: string, groups: CachedGroup[], now = Date.now()): void {
+  try {
+    const file = cacheFile(configDir, scope);
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify({ at: now, groups: groups.map((g) => ({ sn: g.sn, name: g.name })) }), { mode: 0o600, flag: 'wx' });
+    fs.renameSync(tmp, file);
+  } catch {
+    /* completion is a convenience: never fail a command over it */
+  }
+}
+
+export function readGroupCache(configDir: string, scope: string, now = Date.now()): CachedGroup[] {
+  try {
+    const data = JSON.parse(fs.readFileSync(cacheFile(configDir, scope), 'utf8')) as { at?: number; groups?: CachedGroup[] };
+    if (typeof data.at !== 'number' || now - data.at > COMPLETION_CACHE_TTL_MS || !Array.isArray(data.groups)) return [];
+    return data.groups.filter((g) => typeof g?.sn === 'string' && typeof g?.name === 'string');
+  } catch {
+    return [];
+  }
+}
