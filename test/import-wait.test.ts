@@ -101,6 +101,15 @@ describe('a long import', () => {
     expect(r.stderr).toContain(`mailctl import status ${sn} --wait`);
   });
 
+  it('the resume command carries the global flags in effect, and notes choices made only in the environment', async () => {
+    await api.post('/v1/contacts/lists/insert', { name: 'Flags' });
+    const r = await runCli(['--profile', 'ops', 'import', write('EMAIL,NAME\nf@example.com,F\n'), '--group', 'Flags', '--wait', '--timeout', '0.1'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(4);
+    const sn = /Import (IM\w+) started/.exec(r.stderr)![1];
+    expect(r.stderr).toContain(`mailctl --profile ops import status ${sn} --wait  (with `);
+    expect(r.stderr).toContain(`MAILCTL_CAMPAIGN_URL=${sb.get().campaignUrl}`);
+  });
+
   it('refuses to import into a group that is PROCESSING, and says why', async () => {
     const sn = (await api.post('/v1/contacts/lists/insert', { name: 'Busy' })).json.sn;
     const first = await runCli(['import', write('EMAIL,NAME\na@example.com,A\n'), '--group', sn, '--no-wait'], { sandbox: sb.get() });

@@ -8,6 +8,7 @@ import { resolveGroups } from '../../src/campaign/groups.js';
 import { checkListFile, loadHtmlFiles } from '../../src/campaign/local-files.js';
 import { putListFile } from '../../src/campaign/upload.js';
 import { runWizard } from '../../src/campaign/wizard.js';
+import { suggest } from '../../src/cli/suggest.js';
 import { plannedRequest, printPlanned } from '../../src/output/dry-run.js';
 import { listAllGroups } from '../../src/groups.js';
 
@@ -73,20 +74,20 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     let uploaded: number | undefined;
     if (c.once) {
       if (!created.preSignedUrl) {
-        throw new ServiceError(`The service created campaign ${created.sn} but gave no upload address for the list.`, { hint: `Delete it with \`mailctl campaign delete ${created.sn} --yes\` and try again.` });
+        throw new ServiceError(`The service created campaign ${created.sn} but gave no upload address for the list.`, { hint: `Delete it with \`${suggest(ctx, 'campaign', 'delete', created.sn, '--yes')}\` and try again.` });
       }
       uploaded = await putListFile(ctx, created.preSignedUrl, draft.list!, created.sn);
     }
     report(ctx, c, created.sn, uploaded);
   } catch (e) {
-    throw afterCreate(e, created.sn);
+    throw afterCreate(ctx, e, created.sn);
   }
 }
 
 /** Any failure once the campaign exists: never exit 2, and it names the campaign. */
-function afterCreate(e: unknown, sn: string): unknown {
+function afterCreate(ctx: Context, e: unknown, sn: string): unknown {
   if (!(e instanceof CliError) || e.exitCode !== ExitCode.USAGE) return e;
-  return new CliError(`Campaign ${sn} was created, then: ${e.message}`, ExitCode.FAILED, e.hint ?? `Check it with \`mailctl campaign status ${sn}\`.`, { ...e.facts, code: 'FAILED', reached: 'yes' });
+  return new CliError(`Campaign ${sn} was created, then: ${e.message}`, ExitCode.FAILED, e.hint ?? `Check it with \`${suggest(ctx, 'campaign', 'status', sn)}\`.`, { ...e.facts, code: 'FAILED', reached: 'yes' });
 }
 
 /**
@@ -158,6 +159,6 @@ function report(ctx: Context, c: Composed, sn: string, uploaded?: number): void 
   }
   ctx.io.out(`${ctx.io.paint('green', '✓')} Created ${summary(c)}: ${sn}`);
   if (uploaded !== undefined) ctx.io.info(`Uploaded the list (${uploaded} bytes).`);
-  ctx.io.info(`Follow it with: mailctl campaign status ${sn} --wait`);
-  if (c.schedule) ctx.io.info(`Pause it before ${c.schedule.scheduleDate} with: mailctl campaign pause ${sn}`);
+  ctx.io.info(`Follow it with: ${suggest(ctx, 'campaign', 'status', sn, '--wait')}`);
+  if (c.schedule) ctx.io.info(`Pause it before ${c.schedule.scheduleDate} with: ${suggest(ctx, 'campaign', 'pause', sn)}`);
 }

@@ -2,6 +2,7 @@ import type { Context } from '../../src/cli/context.js';
 import { certainlyNotDone, ServiceError, SilentExit } from '../../src/cli/errors.js';
 import type { CampaignClient } from '../../src/api/campaign.js';
 import { describeStatus } from '../../src/campaign/statuses.js';
+import { suggest } from '../../src/cli/suggest.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 
 // Spec section 3 rule 1: "Pause applies to scheduled campaigns" (status PREPARE). The status is
@@ -35,7 +36,7 @@ export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean 
   } catch (e) {
     // The status can change between the lookup and the pause (its send time came).
     if (e instanceof ServiceError && e.facts.refused) {
-      throw new ServiceError(`The service would not pause campaign ${sn} (code ${e.code ?? 'unknown'}); it has probably started sending.`, { hint: `Check with \`mailctl campaign status ${sn}\`.`, status: e.status, code: e.code });
+      throw new ServiceError(`The service would not pause campaign ${sn} (code ${e.code ?? 'unknown'}); it has probably started sending.`, { hint: `Check with \`${suggest(ctx, 'campaign', 'status', sn)}\`.`, status: e.status, code: e.code });
     }
     if (certainlyNotDone(e)) throw e;
     // The answer was lost: the pause may or may not have happened. Ask the service.
@@ -59,7 +60,7 @@ async function settleLostPause(ctx: Context, client: CampaignClient, sn: string,
     return report(ctx, sn, 'paused');
   }
   throw new ServiceError(`The answer to the pause of ${sn} was lost, and the campaign is now ${status ?? 'gone'}${status ? ` (${describeStatus(status)})` : ''}: it was not paused.`, {
-    hint: `Check with \`mailctl campaign status ${sn}\`.`,
+    hint: `Check with \`${suggest(ctx, 'campaign', 'status', sn)}\`.`,
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Context } from '../../src/cli/context.js';
+import { suggestWithNote } from '../../src/cli/suggest.js';
 import { ServiceError, UsageError } from '../../src/cli/errors.js';
 import type { Campaign } from '../../src/api/campaign-types.js';
 import { pollUntil } from '../../src/cli/poll.js';
@@ -27,7 +28,7 @@ export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
       describe: (v) => v.status,
       timeoutMs,
       timeoutMessage: (v) => `Campaign ${sn} is still ${v.status} (${describeStatus(v.status)}) after ${opts.timeout}.`,
-      resumeHint: `Keep waiting with: mailctl campaign status ${sn} --wait`,
+      resumeHint: `Keep waiting with: ${suggestWithNote(ctx, 'campaign', 'status', sn, '--wait')}`,
       interruptedMessage: `Stopped waiting for campaign ${sn}; it goes on at the service.`,
     });
   }

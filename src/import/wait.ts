@@ -5,6 +5,7 @@
 import type { Context } from '../cli/context.js';
 import { ServiceError } from '../cli/errors.js';
 import { pollUntil } from '../cli/poll.js';
+import { suggestWithNote } from '../cli/suggest.js';
 import { IMPORT_TERMINAL, type ImportResult } from '../api/campaign-types.js';
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
@@ -35,8 +36,8 @@ export function failureFor(r: ImportResult): ServiceError {
   }
 }
 
-export function resumeHint(importSn: string): string {
-  return `The import continues on the service. Resume waiting with: mailctl import status ${importSn} --wait`;
+export function resumeHint(ctx: Context, importSn: string): string {
+  return `The import continues on the service. Resume waiting with: ${suggestWithNote(ctx, 'import', 'status', importSn, '--wait')}`;
 }
 
 export async function fetchImport(ctx: Context, importSn: string): Promise<ImportResult> {
@@ -57,7 +58,7 @@ export async function waitForImport(ctx: Context, importSn: string, timeoutMs: n
     describe: (r) => `${statusWords(r.status)}…`,
     timeoutMs,
     timeoutMessage: (r) => `Import ${importSn} was still ${r.status} after ${Math.round(timeoutMs / 1000)} s.`,
-    resumeHint: resumeHint(importSn),
+    resumeHint: resumeHint(ctx, importSn),
     interruptedMessage: `Stopped waiting for import ${importSn}.`,
   });
 }

@@ -1,0 +1,31 @@
+// The one builder of suggested commands (hints, resume lines). A hint is a command the user can
+// paste: it carries the global flags that chose this run's account and services (--profile,
+// --sandbox), quotes what a shell would split, and notes choices made only through the
+// environment, which a pasted line in another shell would not have.
+import type { Context } from './context.js';
+
+/** Environment variables that change which account or service a command talks to. */
+const ENV_CHOICES = ['MAILCTL_PROFILE', 'MAILCTL_CONFIG_DIR', 'MAILCTL_CAMPAIGN_URL', 'MAILCTL_NOTIFY_URL'] as const;
+
+type Globals = Pick<Context['globals'], 'profile' | 'sandbox'>;
+
+/** `mailctl [--profile P] [--sandbox] ARGS…`, each word quoted for a POSIX shell where needed. */
+export function suggest(ctx: { globals: Globals }, ...args: Array<string | number>): string {
+  const words = ['mailctl'];
+  if (ctx.globals.profile) words.push('--profile', ctx.globals.profile);
+  if (ctx.globals.sandbox) words.push('--sandbox');
+  words.push(...args.map(String));
+  return words.map(shellQuote).join(' ');
+}
+
+/** A suggested command and, when the environment chose the account, a note saying so. */
+export function suggestWithNote(ctx: { globals: Globals; env: Record<string, string | undefined> }, ...args: Array<string | number>): string {
+  const line = suggest(ctx, ...args);
+  const set = ENV_CHOICES.filter((k) => ctx.env[k] && !(k === 'MAILCTL_PROFILE' && ctx.globals.profile));
+  return set.length ? `${line}  (with ${set.map((k) => `${k}=${shellQuote(ctx.env[k]!)}`).join(' ')} set, as now)` : line;
+}
+
+export function shellQuote(word: string): string {
+  if (word !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
