@@ -60,7 +60,7 @@ describe('--json prints exactly one JSON document on stdout', () => {
     const from = sandbox().requests().length;
     const r = await runCli(['--json', 'groups', 'list', '--bogus'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(2);
-    expect(parse(r.stdout)).toEqual({ error: { message: "unknown option '--bogus'", exitCode: 2 } });
+    expect(parse(r.stdout)).toEqual({ error: { code: 'USAGE', message: "unknown option '--bogus'", exitCode: 2 } });
     expect(r.stderr).toContain('Usage: mailctl groups list');
     expect(sandbox().requests().length).toBe(from);
   });
