@@ -176,6 +176,24 @@ describe('where download links may point', () => {
   });
 });
 
+describe('big answers', () => {
+  it('a big file arrives whole, streamed to disk', async () => {
+    links([['delivery', '/files/big.csv']]);
+    hs.get().on('GET', '/files/big.csv', reply.huge(8 * 1024 * 1024 + 17, 'text/csv', 'a'));
+    const { dir } = outDir();
+    const r = await saveLinks(dir);
+    expect(r.exitCode).toBe(0);
+    expect(fs.statSync(path.join(dir, 'CP1_delivery.csv')).size).toBe(8 * 1024 * 1024 + 17);
+  });
+
+  it('an API answer far larger than any real one is not read to the end (exit 1)', async () => {
+    hs.get().on('GET', '/campaign/v1/report/CP1/link', reply.huge(40 * 1024 * 1024));
+    const r = await saveLinks(outDir().dir);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('with more than 32 MiB');
+  });
+});
+
 describe('a download that breaks off', () => {
   it('a body cut short: exit 4, and neither the file nor a temporary file is left', async () => {
     links([['delivery', '/files/cut.csv']]);

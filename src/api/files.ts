@@ -129,7 +129,6 @@ async function putOnce(o: PutFileOptions, total: number): Promise<void> {
   try {
     const headers = { 'content-type': o.contentType ?? 'text/csv', 'content-length': String(total) };
     const res = await follow(o.fetch, o.url, o.policy, 'the upload address', { method: 'PUT', headers, body, redirects: PUT_REDIRECTS }, guard.signal);
-    guard.done();
     if (res.status >= 200 && res.status < 300) {
       res.body.resume();
       return;
