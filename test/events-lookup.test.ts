@@ -20,7 +20,7 @@ describe('mailctl events', () => {
     const json = await runCli(['events', '--id', id, '--json'], { sandbox: sb.get() });
     expect(JSON.parse(json.stdout).logs[0]).toMatchObject({ messageId: id, status: 'accept' });
     const csv = await runCli(['events', '--id', id, '--csv'], { sandbox: sb.get() });
-    const rows = csv.stdout.split('\r\n');
+    const rows = csv.stdout.split('\n');
     expect(rows[0]).toBe('time,status,message_id,recipient,subject,detail');
     expect(rows[1]).toContain(`,accept,${id},ev-1.bounce@example.com,"Hello, ""world""",`);
   });

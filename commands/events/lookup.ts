@@ -5,7 +5,7 @@ import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
 import { printList, type Column } from '../../src/output/format.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';
 import { EMAIL_STATUSES, parseStatuses, parseTime, SMS_STATUSES } from './query.js';
-import { toCsv } from './csv.js';
+import { toCell, toCsv } from '../../src/output/csv.js';
 
 interface Opts {
   sms?: boolean;
@@ -64,7 +64,8 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
 
 async function output<T>(ctx: Context, opts: Opts, rows: T[], columns: Array<Column<T> & { csv?: (r: T) => unknown }>): Promise<void> {
   if (opts.csv) {
-    ctx.io.stdout.write(toCsv(columns.map((c) => c.header.toLowerCase().replace(/ /g, '_')), rows.map((r) => columns.map((c) => (c.csv ?? c.value)(r)))));
+    // src/output/csv.ts: a subject or content that starts like a formula is written as text.
+    ctx.io.stdout.write(toCsv(rows.map((r) => columns.map((c) => toCell((c.csv ?? c.value)(r)))), columns.map((c) => c.header.toLowerCase().replace(/ /g, '_'))));
     return;
   }
   if (!rows.length && !ctx.io.json) {

@@ -1,5 +1,6 @@
 import type { Context } from '../../src/cli/context.js';
 import { printList } from '../../src/output/format.js';
+import { forTerminal } from '../../src/output/sanitize.js';
 
 export async function run(ctx: Context): Promise<void> {
   const client = await ctx.campaign();
@@ -14,5 +15,5 @@ export async function run(ctx: Context): Promise<void> {
     ],
     { capacity, templates },
   );
-  if (!ctx.io.json) ctx.io.info(`${templates.length} of ${capacity} templates used`);
+  if (!ctx.io.json) ctx.io.info(`${templates.length} of ${forTerminal(capacity, 20)} templates used`);
 }

@@ -1,17 +1,15 @@
-import fs from 'node:fs/promises';
 import fsSync from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { printRecord } from '../../src/output/format.js';
+import { refuseSymlink, writeFileAtomic } from '../../src/fs/safe-write.js';
 
 export async function run(ctx: Context, opts: { out?: string; force?: boolean }, id: string): Promise<void> {
   // --json owns stdout for its one document; raw html there would break the script reading it.
   if (opts.out === '-' && ctx.io.json) throw new UsageError('--out - writes the raw html to stdout, where --json prints its one JSON document; use one or the other.', 'Drop --json to get the html, or drop --out - to get the template (html included) as JSON.');
-  // A folder would otherwise read as "already exists, pass --force", and --force cannot help.
-  if (opts.out && opts.out !== '-' && fsSync.statSync(opts.out, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new UsageError(`--out ${opts.out} is a folder; give a file name such as ${path.join(opts.out, `${id}.html`)}.`);
-  }
+  const out = opts.out && opts.out !== '-' ? opts.out : undefined;
+  if (out) checkOut(out, id, opts.force);
   const client = await ctx.campaign();
   const t = await client.getTemplate(id);
   const html = t.template ?? '';
@@ -19,18 +17,30 @@ export async function run(ctx: Context, opts: { out?: string; force?: boolean },
     ctx.io.stdout.write(html);
     return;
   }
-  if (opts.out) {
+  if (out) {
     try {
-      await fs.writeFile(opts.out, html, { flag: opts.force ? 'w' : 'wx' });
+      // A private file written beside --out and renamed over it: a symlink there is replaced
+      // (with --force), never written through.
+      await writeFileAtomic(out, html, { replace: !!opts.force });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') throw new UsageError(`${opts.out} already exists.`, 'Pass --force to overwrite it, or choose another --out file.');
-      if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`Cannot write ${opts.out}: its folder does not exist.`, 'Create the folder first, or choose another --out file.');
-      throw new UsageError(`Cannot write ${opts.out}: ${(e as Error).message}.`);
+      if (code === 'EEXIST') throw new UsageError(`${out} already exists.`, 'Pass --force to overwrite it, or choose another --out file.');
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`Cannot write ${out}: its folder does not exist.`, 'Create the folder first, or choose another --out file.');
+      throw new UsageError(`Cannot write ${out}: ${(e as Error).message}.`);
     }
-    if (ctx.io.json) ctx.io.printJson({ id: t.id, name: t.name, updateDate: t.updateDate, out: opts.out, bytes: Buffer.byteLength(html) });
-    else ctx.io.info(`Wrote ${Buffer.byteLength(html)} bytes of html to ${opts.out}`);
+    if (ctx.io.json) ctx.io.printJson({ id: t.id, name: t.name, updateDate: t.updateDate, out, bytes: Buffer.byteLength(html) });
+    else ctx.io.info(`Wrote ${Buffer.byteLength(html)} bytes of html to ${out}`);
     return;
   }
   printRecord(ctx.io, [['id', t.id], ['name', t.name], ['updated', t.updateDate], ['html', `${html.length} characters (use --out FILE to save it)`]], t);
+}
+
+/** Before the request: --out must be a file name, not a link (unless --force), not taken (unless --force). */
+function checkOut(out: string, id: string, force: boolean | undefined): void {
+  // A folder would otherwise read as "already exists, pass --force", and --force cannot help.
+  if (fsSync.statSync(out, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`--out ${out} is a folder; give a file name such as ${path.join(out, `${id}.html`)}.`);
+  }
+  refuseSymlink(out, '--out', force);
+  if (!force && fsSync.lstatSync(out, { throwIfNoEntry: false })) throw new UsageError(`${out} already exists.`, 'Pass --force to overwrite it, or choose another --out file.');
 }

@@ -1,8 +1,10 @@
 // Moving files to and from hosts that are not the API: the import upload address (HTTP PUT,
-// spec 000 endpoint 3) and download links (failure files). These requests go through the plain
-// transport with no x-api-key or service header (decisions row 12): such hosts are not the API, and a
-// pre-signed address needs no key. URLs are never printed whole: their query strings are the
-// signature.
+// spec 000 endpoint 3) and download links (failure files, report files). These requests go
+// through the plain transport with no x-api-key or service header (decisions row 12): such hosts
+// are not the API, and a pre-signed address needs no key. Every hop — the address the service
+// gave and each redirect, followed here by hand, at most MAX_REDIRECTS — is checked by
+// src/api/safe-link.ts before mailctl connects. URLs are never printed whole: their query
+// strings are the signature.
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -10,13 +12,26 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Clock } from '../cli/clock.js';
-import { InterruptedError, LimitError, ServiceError } from '../cli/errors.js';
+import { CliError, ExitCode, InterruptedError, LimitError, ServiceError } from '../cli/errors.js';
+import { createTempBeside } from '../fs/safe-write.js';
+import { forTerminal } from '../output/sanitize.js';
 import type { FetchLike } from './http.js';
+import { checkLink, pinnedLookup, type CheckedLink, type LinkPolicy } from './safe-link.js';
+
+export type { LinkPolicy } from './safe-link.js';
+
+/** Redirects followed from a link or upload address before mailctl gives up. */
+export const MAX_REDIRECTS = 5;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** A PUT follows only the redirects that keep its method and body. */
+const PUT_REDIRECTS = new Set([307, 308]);
 
 export interface PutFileOptions {
   fetch: FetchLike;
   url: string;
   file: string;
+  /** Where the address may point (safe-link.ts). */
+  policy: LinkPolicy;
   contentType?: string;
   clock: Clock;
   signal?: AbortSignal;
@@ -35,11 +50,13 @@ class RetryableUpload extends Error {}
 /** Where a URL points, without path or query (safe to print). */
 export function hostOf(url: string): string {
   try {
-    return new URL(url).origin;
+    return forTerminal(new URL(url).origin, 100);
   } catch {
     return 'the upload address';
   }
 }
+
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * PUTs a file from disk, streaming with a Content-Length (pre-signed storage addresses refuse
@@ -67,97 +84,161 @@ export async function putFile(o: PutFileOptions): Promise<void> {
   }
 }
 
-async function putOnce(o: PutFileOptions, total: number): Promise<void> {
+/** Watches a transfer: aborts it when nothing moves for `ms`, and on the caller's Ctrl-C. */
+function stallGuard(signal: AbortSignal | undefined, ms: number) {
   const ac = new AbortController();
-  const onAbort = () => ac.abort(o.signal?.reason);
-  o.signal?.addEventListener('abort', onAbort, { once: true });
-  let stalled = false;
+  const onAbort = () => ac.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      stalled = true;
-      ac.abort();
-    }, o.stallMs);
+  const guard = {
+    signal: ac.signal,
+    stalled: false,
+    arm() {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        guard.stalled = true;
+        ac.abort();
+      }, ms);
+    },
+    done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    },
   };
-  let sent = 0;
-  const source = fs.createReadStream(o.file, { highWaterMark: 256 * 1024 });
-  async function* chunks() {
-    for await (const c of source) {
-      sent += c.length;
-      arm();
-      o.onProgress?.(sent, total);
-      yield c as Buffer;
-    }
-  }
-  arm();
+  guard.arm();
+  return guard;
+}
+
+async function putOnce(o: PutFileOptions, total: number): Promise<void> {
+  const guard = stallGuard(o.signal, o.stallMs);
+  let source: fs.ReadStream | undefined;
+  // A fresh read of the file for each hop: a 307/308 redirect gets the whole body again.
+  const body = () => {
+    source?.destroy();
+    const s = (source = fs.createReadStream(o.file, { highWaterMark: 256 * 1024 }));
+    let sent = 0;
+    return (async function* chunks() {
+      for await (const c of s) {
+        sent += c.length;
+        guard.arm();
+        o.onProgress?.(sent, total);
+        yield c as Buffer;
+      }
+    })();
+  };
   try {
     const headers = { 'content-type': o.contentType ?? 'text/csv', 'content-length': String(total) };
-    const res =
-      o.fetch === globalThis.fetch
-        ? await nodePut(o.url, chunks(), headers, ac.signal)
-        : await fetchPut(o.fetch, o.url, chunks(), headers, ac.signal);
-    clearTimeout(timer);
-    if (res.status >= 200 && res.status < 300) return;
-    const text = res.text;
-    const detail = `HTTP ${res.status}${text ? `: ${text.replace(/\s+/g, ' ').slice(0, 200)}` : ''}`;
+    const res = await follow(o.fetch, o.url, o.policy, 'the upload address', { method: 'PUT', headers, body, redirects: PUT_REDIRECTS }, guard.signal);
+    if (res.status >= 200 && res.status < 300) {
+      res.body.resume();
+      return;
+    }
+    const text = await readSome(res.body, 1000);
+    const detail = `HTTP ${res.status}${text ? `: ${forTerminal(text.replace(/\s+/g, ' '), 200)}` : ''}`;
     if (res.status >= 500 || res.status === 408 || res.status === 429) throw new RetryableUpload(detail);
-    throw new ServiceError(`The upload address at ${hostOf(o.url)} refused the file (${detail}).`, {
+    throw new ServiceError(`The upload address at ${hostOf(res.url)} refused the file (${detail}).`, {
       status: res.status,
       hint: 'Upload addresses expire; run the import again to get a fresh one.',
     });
   } catch (e) {
-    if (e instanceof ServiceError || e instanceof RetryableUpload) throw e;
+    if (e instanceof CliError || e instanceof RetryableUpload) throw e;
     if (o.signal?.aborted) throw new InterruptedError('Interrupted during the upload.');
-    if (stalled) throw new RetryableUpload(`no progress for ${Math.round(o.stallMs / 1000)} s`);
+    if (guard.stalled) throw new RetryableUpload(`no progress for ${Math.round(o.stallMs / 1000)} s`);
     throw new RetryableUpload(networkReason(e));
   } finally {
-    clearTimeout(timer);
-    source.destroy();
-    o.signal?.removeEventListener('abort', onAbort);
+    guard.done();
+    source?.destroy();
   }
 }
 
-interface PutAnswer {
+interface Answer {
   status: number;
-  text: string;
+  location?: string;
+  body: Readable;
+}
+
+interface RequestSpec {
+  method: 'GET' | 'PUT';
+  headers: Record<string, string>;
+  body?: () => AsyncIterable<Buffer>;
+  /** The statuses followed to their Location. */
+  redirects: Set<number>;
 }
 
 /**
- * The real network: node:http(s), piped from disk. Node 20's fetch reads a streamed request
- * body far ahead of the socket (measured: a 478 MB upload took 552 MiB of memory through fetch,
- * 88 MiB through node:http), so it is kept for the in-process sandbox and test transports only.
- * Like fetch, this sends only the headers given here: never a key.
+ * Sends the request to `url`, following redirects by hand: each hop is checked (safe-link.ts)
+ * before anything connects, and the chain stops after MAX_REDIRECTS. Only the headers given
+ * here are sent: never a key.
  */
-function nodePut(url: string, body: AsyncIterable<Buffer>, headers: Record<string, string>, signal: AbortSignal): Promise<PutAnswer> {
-  return new Promise<PutAnswer>((resolve, reject) => {
-    const u = new URL(url);
-    const request = u.protocol === 'https:' ? https.request : http.request;
-    const req = request(u, { method: 'PUT', headers, signal }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        if (text.length < 1000) text += c;
+async function follow(fetchFn: FetchLike, start: string, policy: LinkPolicy, what: string, spec: RequestSpec, signal: AbortSignal): Promise<Answer & { url: string }> {
+  let url = start;
+  let from: string | undefined;
+  for (let hop = 0; ; hop++) {
+    const checked = await checkLink(url, policy, what, from);
+    const res = fetchFn === globalThis.fetch ? await nodeRequest(checked, spec, signal) : await fetchRequest(fetchFn, checked, spec, signal);
+    if (!spec.redirects.has(res.status) || !res.location) return { ...res, url };
+    res.body.resume();
+    if (hop >= MAX_REDIRECTS) {
+      throw new ServiceError(`${cap(what)} at ${hostOf(start)} redirected more than ${MAX_REDIRECTS} times; mailctl stopped following.`, {
+        status: res.status,
+        facts: { code: 'BAD_RESPONSE', refused: false, retryable: false },
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      res.on('error', reject);
+    }
+    from = hostOf(url);
+    try {
+      url = new URL(res.location, url).href;
+    } catch {
+      url = res.location; // checkLink refuses it with a sentence
+    }
+  }
+}
+
+/**
+ * The real network: node:http(s), connecting to exactly the addresses checkLink approved. For
+ * uploads it also streams from disk: Node 20's fetch reads a streamed request body far ahead of
+ * the socket (measured: a 478 MB upload took 552 MiB of memory through fetch, 88 MiB through
+ * node:http).
+ */
+function nodeRequest(hop: CheckedLink, spec: RequestSpec, signal: AbortSignal): Promise<Answer> {
+  return new Promise<Answer>((resolve, reject) => {
+    const request = hop.url.protocol === 'https:' ? https.request : http.request;
+    const lookup = hop.addresses.length ? pinnedLookup(hop.addresses) : undefined;
+    const req = request(hop.url, { method: spec.method, headers: spec.headers, signal, lookup }, (res) => {
+      const location = res.headers.location;
+      resolve({ status: res.statusCode ?? 0, location: typeof location === 'string' ? location : undefined, body: res });
     });
     req.on('error', reject);
+    if (!spec.body) req.end();
     // Byte mode: at most one chunk waits between the disk and the socket.
-    pipeline(Readable.from(body, { objectMode: false }), req).catch(reject);
+    else pipeline(Readable.from(spec.body(), { objectMode: false }), req).catch(reject);
   });
 }
 
-/** Any other transport (the in-process sandbox of --sandbox, tests): fetch with a stream body. */
-async function fetchPut(fetchFn: FetchLike, url: string, body: AsyncIterable<Buffer>, headers: Record<string, string>, signal: AbortSignal): Promise<PutAnswer> {
-  const res = await fetchFn(url, {
-    method: 'PUT',
-    body: Readable.toWeb(Readable.from(body)) as unknown as ReadableStream,
-    headers,
+/** Any other transport (the in-process sandbox of --sandbox, tests): fetch, redirects not followed. */
+async function fetchRequest(fetchFn: FetchLike, hop: CheckedLink, spec: RequestSpec, signal: AbortSignal): Promise<Answer> {
+  const res = await fetchFn(hop.url.href, {
+    method: spec.method,
+    headers: spec.headers,
+    redirect: 'manual',
     signal,
-    duplex: 'half',
+    ...(spec.body ? { body: Readable.toWeb(Readable.from(spec.body())) as unknown as ReadableStream, duplex: 'half' } : {}),
   } as RequestInit);
-  return { status: res.status, text: await res.text().catch(() => '') };
+  const body = res.body ? Readable.fromWeb(res.body as unknown as WebReadableStream) : Readable.from([]);
+  return { status: res.status, location: res.headers.get('location') ?? undefined, body };
+}
+
+async function readSome(body: Readable, max: number): Promise<string> {
+  let text = '';
+  try {
+    for await (const c of body) {
+      text += Buffer.isBuffer(c) ? c.toString('utf8') : String(c);
+      if (text.length >= max) break;
+    }
+  } catch {
+    /* the text is only for the message */
+  }
+  body.destroy();
+  return text.slice(0, max);
 }
 
 function networkReason(e: unknown): string {
@@ -167,33 +248,78 @@ function networkReason(e: unknown): string {
     if (typeof c === 'string') return c;
     cur = (cur as { cause?: unknown }).cause;
   }
-  return (e as Error)?.message ?? String(e);
+  return forTerminal((e as Error)?.message ?? String(e), 200);
 }
 
 export interface DownloadOptions {
   signal?: AbortSignal;
-  /** What the link holds, for messages: "the failure file". */
+  /** Where the link may point (safe-link.ts). */
+  policy: LinkPolicy;
+  /** What the link holds, for messages: "the failure file". Already safe to print. */
   what: string;
   /** How to get a fresh link when this one has expired. */
   expiredHint: string;
+  /** Give up when no byte arrives for this long. */
+  stallMs: number;
 }
 
-/** GETs a download link (no key) into a file, via a .part file; returns the bytes written. */
+/**
+ * GETs a download link (no key) into `dest`: written to a fresh private (0600) file created
+ * exclusively beside it, then renamed into place, so nothing is ever written through a link
+ * planted at the destination or its temporary name, and a failed download leaves nothing behind.
+ * Returns the bytes written.
+ */
 export async function downloadFile(fetchFn: FetchLike, url: string, dest: string, o: DownloadOptions): Promise<number> {
-  const signal = o.signal;
-  let res: Response;
+  const guard = stallGuard(o.signal, o.stallMs);
+  const failed = (e: unknown): CliError => {
+    if (e instanceof CliError) return e;
+    if (o.signal?.aborted) return new InterruptedError(`Interrupted while downloading ${o.what}; nothing was saved.`);
+    if (guard.stalled) return new LimitError(`Downloading ${o.what} from ${hostOf(url)} stopped: nothing arrived for ${Math.round(o.stallMs / 1000)} s; nothing was saved.`, 'Check the network and try again.', { code: 'TIMEOUT', reached: 'maybe', retryable: true });
+    return new LimitError(`Cannot download ${o.what} from ${hostOf(url)} (${networkReason(e)}); nothing was saved.`, 'Check the network and try again.', { code: 'NETWORK', reached: 'maybe', retryable: true });
+  };
   try {
-    res = await fetchFn(url, { signal });
-  } catch (e) {
-    if (signal?.aborted) throw new InterruptedError();
-    throw new LimitError(`Cannot download ${o.what} from ${hostOf(url)} (${networkReason(e)}).`, 'Check the network and try again.');
+    let res: Answer & { url: string };
+    try {
+      res = await follow(fetchFn, url, o.policy, `the link to ${o.what}`, { method: 'GET', headers: {}, redirects: REDIRECTS }, guard.signal);
+    } catch (e) {
+      throw failed(e);
+    }
+    if (res.status < 200 || res.status >= 300) {
+      res.body.destroy();
+      throw new ServiceError(`The link to ${o.what} at ${hostOf(res.url)} answered HTTP ${res.status}.`, { status: res.status, hint: o.expiredHint });
+    }
+    let temp: Awaited<ReturnType<typeof createTempBeside>>;
+    try {
+      temp = await createTempBeside(dest);
+    } catch (e) {
+      res.body.destroy();
+      throw localFailure(e, dest);
+    }
+    const { path: tmp, handle } = temp;
+    try {
+      for await (const chunk of res.body) {
+        guard.arm();
+        await handle.write(chunk as Buffer);
+      }
+      await handle.sync();
+      await handle.close();
+      await fs.promises.rename(tmp, dest);
+    } catch (e) {
+      res.body.destroy();
+      await handle.close().catch(() => {});
+      await fs.promises.rm(tmp, { force: true });
+      throw LOCAL_WRITE_ERRORS.has((e as NodeJS.ErrnoException).code ?? '') ? localFailure(e, dest) : failed(e);
+    }
+    return (await fs.promises.stat(dest)).size;
+  } finally {
+    guard.done();
   }
-  if (!res.ok || !res.body) {
-    await res.text().catch(() => '');
-    throw new ServiceError(`The link to ${o.what} at ${hostOf(url)} answered HTTP ${res.status}.`, { status: res.status, hint: o.expiredHint });
-  }
-  const tmp = `${dest}.part`;
-  await pipeline(Readable.fromWeb(res.body as unknown as WebReadableStream), fs.createWriteStream(tmp, { mode: 0o600 }));
-  await fs.promises.rename(tmp, dest);
-  return (await fs.promises.stat(dest)).size;
+}
+
+/** Errors of the disk, not the network. */
+const LOCAL_WRITE_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EIO', 'EROFS', 'EACCES', 'EPERM', 'ENOENT', 'ENOTDIR']);
+
+function localFailure(e: unknown, dest: string): CliError {
+  const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+  return new CliError(`Cannot write ${forTerminal(dest, 200)} (${code}); nothing was saved.`, ExitCode.FAILED, 'Check that the folder exists, is writable and has space, then try again.', { code: 'FAILED', reached: 'yes', refused: false, retryable: false });
 }

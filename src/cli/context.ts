@@ -78,7 +78,7 @@ export class Context {
   }
 
   config(): Promise<ConfigStore> {
-    return (this.configP ??= import('../config/store.js').then((m) => m.openConfig(this.configDir)));
+    return (this.configP ??= import('../config/store.js').then((m) => m.openConfig(this.configDir, (message) => this.io.warn(message))));
   }
 
   settings(): Promise<Settings> {

@@ -1,19 +1,34 @@
 // Files to and from hosts that are not the API (upload addresses, download links), with the
 // run's transport, clock and Ctrl-C, and progress for a person watching. The transfer itself —
-// keyless, streamed from disk with a Content-Length, retried with backoff — is src/api/files.ts.
+// keyless, streamed from disk with a Content-Length, retried with backoff, every hop checked —
+// is src/api/files.ts; where links may point is decided here, once, for every transfer.
 import type { Context } from './context.js';
-import { downloadFile, hostOf, putFile } from '../api/files.js';
+import { downloadFile, hostOf, putFile, type LinkPolicy } from '../api/files.js';
+import { isLoopbackUrl } from '../api/safe-link.js';
+import { SANDBOX_BASE } from '../sandbox/constants.js';
 
 const mb = (b: number) => (b / 1048576).toFixed(1);
 
+/**
+ * https: only; plain http: only when the campaign service itself is http: on this machine (the
+ * sandbox served on loopback, tests), and then only to this machine. Under --sandbox the
+ * emulator's own host is answered in this process.
+ */
+async function linkPolicy(ctx: Context): Promise<LinkPolicy> {
+  const s = await ctx.settings();
+  if (s.sandbox) return { allowLoopbackHttp: false, inProcessOrigin: new URL(SANDBOX_BASE).origin };
+  return { allowLoopbackHttp: new URL(s.campaignUrl).protocol === 'http:' && isLoopbackUrl(s.campaignUrl) };
+}
+
 /** PUTs a file to an upload address; returns its size. Errors are those of putFile. */
 export async function uploadFile(ctx: Context, url: string, file: string, contentType = 'text/csv; charset=utf-8'): Promise<number> {
+  const policy = await linkPolicy(ctx);
   const spin = await ctx.io.spinner('Uploading…');
   let size = 0;
   try {
     await putFile({
       fetch: await ctx.transport(),
-      url, file, contentType,
+      url, file, contentType, policy,
       clock: ctx.clock, signal: ctx.signal,
       retryBaseMs: ctx.tuning.retryBaseMs,
       stallMs: Math.max(ctx.tuning.timeoutMs, 30_000),
@@ -30,7 +45,11 @@ export async function uploadFile(ctx: Context, url: string, file: string, conten
   }
 }
 
-/** GETs a download link into a file (no key); returns the bytes written. */
+/**
+ * GETs a download link into a file (no key; private, never through a symlink; see
+ * downloadFile); returns the bytes written. `what` ("the failure file") must be safe to print.
+ */
 export async function download(ctx: Context, url: string, dest: string, o: { what: string; expiredHint: string }): Promise<number> {
-  return downloadFile(await ctx.transport(), url, dest, { signal: ctx.signal, ...o });
+  const policy = await linkPolicy(ctx);
+  return downloadFile(await ctx.transport(), url, dest, { signal: ctx.signal, policy, stallMs: ctx.tuning.timeoutMs, ...o });
 }

@@ -1,8 +1,10 @@
-// The per-profile config file, kept by conf. Created 0600 in a 0700 directory because it
-// holds API keys. Loaded only by commands that need it, so --help stays fast.
+// The per-profile config file, kept by conf. Created 0600 in a 0700 directory (an existing wider
+// one is tightened) because it holds API keys. Loaded only by commands that need it, so --help stays fast.
 import fs from 'node:fs';
+import os from 'node:os';
 import type { Profile } from './keys.js';
 import { AuthError } from '../cli/errors.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/safe-write.js';
 
 interface FileShape {
   currentProfile?: string;
@@ -19,12 +21,14 @@ export interface ConfigStore {
   deleteProfile(name: string): void;
 }
 
-export async function openConfig(dir: string): Promise<ConfigStore> {
+/** `warn` is told (once) when the directory is open to other users and cannot be made private. */
+export async function openConfig(dir: string, warn: (message: string) => void = () => {}): Promise<ConfigStore> {
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   } catch (e) {
     throw new AuthError(`Cannot create the config directory ${dir}: ${(e as Error).message}.`, 'Set MAILCTL_CONFIG_DIR to a writable directory.');
   }
+  keepPrivate(dir, warn);
   const Conf = await importConfKeepingCtrlC();
   let conf: InstanceType<typeof Conf<FileShape>>;
   try {
@@ -32,7 +36,7 @@ export async function openConfig(dir: string): Promise<ConfigStore> {
       cwd: dir,
       configName: 'config',
       projectName: 'mailctl',
-      configFileMode: 0o600,
+      configFileMode: PRIVATE_FILE_MODE,
       defaults: { profiles: {} },
       accessPropertiesByDotNotation: false,
       clearInvalidConfig: false,
@@ -59,6 +63,23 @@ export async function openConfig(dir: string): Promise<ConfigStore> {
       if (conf.get('currentProfile') === name) conf.delete('currentProfile');
     },
   };
+}
+
+/**
+ * The config directory holds the keys, send journals and received events: only its owner may
+ * list or enter it (0700). One created earlier with a wider mode (by hand, or by an older
+ * mailctl) is tightened; when that fails, `warn` says so with the fix.
+ */
+export function keepPrivate(dir: string, warn: (message: string) => void, chmod: (dir: string, mode: number) => void = fs.chmodSync): void {
+  if (os.platform() === 'win32') return; // no POSIX modes there
+  const st = fs.statSync(dir, { throwIfNoEntry: false });
+  if (!st || (st.mode & 0o077) === 0) return;
+  try {
+    chmod(dir, PRIVATE_DIR_MODE);
+  } catch (e) {
+    const mode = (st.mode & 0o777).toString(8);
+    warn(`The config directory ${dir} is open to other users (mode ${mode}) and could not be made private (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); it holds your API keys. Run \`chmod 700 ${dir}\`.`);
+  }
 }
 
 function dropUndefined<T extends object>(o: T): T {

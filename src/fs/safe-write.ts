@@ -41,20 +41,37 @@ export async function createTempBeside(target: string): Promise<{ path: string; 
 
 /**
  * Writes `data` to `target` atomically: a private temporary file beside it, fsync, rename.
- * A symlink at `target` is replaced by the file, never followed.
+ * A symlink at `target` is replaced by the file, never followed. With `replace: false` an
+ * existing `target` (file or link) is left alone and the write fails with EEXIST.
  */
-export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(target: string, data: string | Uint8Array, o: { replace?: boolean } = {}): Promise<void> {
   const { path: tmp, handle } = await createTempBeside(target);
   try {
     await handle.writeFile(data);
     await handle.sync();
     await handle.close();
-    await fsp.rename(tmp, target);
+    if (o.replace === false) await placeNew(tmp, target);
+    else await fsp.rename(tmp, target);
   } catch (e) {
     await handle.close().catch(() => {});
     await fsp.rm(tmp, { force: true });
     throw e;
   }
+}
+
+/** Moves `tmp` to `target` only if nothing is there: a hard link fails with EEXIST, atomically. */
+async function placeNew(tmp: string, target: string): Promise<void> {
+  try {
+    await fsp.link(tmp, target);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    // File systems without hard links: the check and the rename are then two steps.
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
+    if (fs.lstatSync(target, { throwIfNoEntry: false })) throw Object.assign(new Error(`${target} exists`), { code: 'EEXIST' });
+    await fsp.rename(tmp, target);
+    return;
+  }
+  await fsp.rm(tmp, { force: true });
 }
 
 /** Opens `file` for appending without following a symlink at it; creates it 0600. */

@@ -1,11 +1,16 @@
-// Report files (endpoint 17 links) saved to a directory. The links point at file hosts, not the
-// API, so they are fetched like every other file (src/cli/transfer.ts): no x-api-key goes with them.
+// Report files (endpoint 17 links) saved to a directory as DIR/<code>_<type>.csv. The links
+// point at file hosts, not the API, so they are fetched like every other file
+// (src/cli/transfer.ts): no x-api-key goes with them, every hop is checked, and each file is
+// written privately beside its target and renamed into place. The report type is the service's
+// word, so it becomes part of a path only through safeFileName.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
-import { UsageError } from '../cli/errors.js';
+import { CliError, ExitCode, UsageError } from '../cli/errors.js';
 import { download } from '../cli/transfer.js';
 import type { ReportLink } from '../api/campaign-types.js';
+import { safeFileName } from '../fs/safe-name.js';
+import { forTerminal } from '../output/sanitize.js';
 
 export interface Saved {
   reportType: string;
@@ -16,13 +21,23 @@ export interface Saved {
 /** Spec section 2: the report types of endpoint 17. */
 export const REPORT_TYPES = ['delivery', 'open', 'click', 'bounce', 'unsubscribe', 'complain'] as const;
 
-export const reportFileName = (sn: string, reportType: string) => `${safe(sn)}_${safe(reportType)}.csv`;
+export const reportFileName = (sn: string, reportType: unknown) => `${codeForFileName(sn)}_${safeFileName(reportType, 'report type')}.csv`;
+
+/** The campaign code the user typed, as the start of a file name; one that cannot be is refused (exit 2). */
+function codeForFileName(sn: string): string {
+  try {
+    return safeFileName(sn, 'campaign code');
+  } catch {
+    throw new UsageError(`The campaign code "${forTerminal(sn, 60)}" cannot be part of a file name.`, 'Campaign codes are letters and digits, such as CP0001; find them with `mailctl report list`.');
+  }
+}
 
 /** Before an export is even requested: would --out overwrite anything? */
 export function checkOutDir(dir: string, sn: string, force = false): void {
   // Checked before the export is requested: finding out after the wait would waste the export
   // (paced to 1 per 10 s) and break "exit 2: nothing was sent".
   refuseNonDirectory(dir);
+  codeForFileName(sn);
   if (force) return;
   refuseExisting(REPORT_TYPES.map((t) => path.join(dir, reportFileName(sn, t))));
 }
@@ -33,29 +48,31 @@ function refuseNonDirectory(dir: string): void {
 }
 
 function refuseExisting(files: string[]): void {
-  const existing = files.filter((f) => fs.existsSync(f));
+  // lstat: a symlink (even one pointing nowhere) at the name counts as something already there.
+  const existing = files.filter((f) => fs.lstatSync(f, { throwIfNoEntry: false }));
   if (existing.length) throw new UsageError(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}.`, 'Pass --force to overwrite, or choose another --out directory.');
 }
 
 export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[], dir: string, force = false): Promise<Saved[]> {
   refuseNonDirectory(dir);
+  const targets = links.filter((l) => l && typeof l === 'object').map((l) => ({ link: l, type: forTerminal(l.reportType, 40), file: path.join(dir, reportFileName(sn, l.reportType)) }));
+  refuseSameName(targets);
   try {
     fs.mkdirSync(dir, { recursive: true });
   } catch (e) {
     throw new UsageError(`Cannot create the directory ${dir}: ${(e as Error).message}.`);
   }
-  const targets = links.map((l) => ({ link: l, file: path.join(dir, reportFileName(sn, l.reportType)) }));
   if (!force) refuseExisting(targets.map((t) => t.file));
   const saved: Saved[] = [];
   const spin = await ctx.io.spinner('Downloading report files…');
   try {
-    for (const { link, file } of targets) {
-      spin.text(`Downloading ${link.reportType}…`);
+    for (const { link, type, file } of targets) {
+      spin.text(`Downloading ${type}…`);
       const bytes = await download(ctx, link.link, file, {
-        what: `the ${link.reportType} file`,
+        what: `the ${type} file`,
         expiredHint: `Links expire; get fresh ones with \`mailctl report export ${sn} --wait\` (files already saved are kept; --force replaces them).`,
       });
-      saved.push({ reportType: link.reportType, file, bytes });
+      saved.push({ reportType: String(link.reportType), file, bytes });
     }
   } finally {
     spin.stop();
@@ -63,6 +80,19 @@ export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[
   return saved;
 }
 
-function safe(s: string): string {
-  return s.replace(/[^A-Za-z0-9._-]+/g, '_');
+/** Two report types that come out as one file name (`delivery`, `/delivery`): neither is saved. */
+function refuseSameName(targets: Array<{ type: string; file: string }>): void {
+  const seen = new Map<string, string>();
+  for (const t of targets) {
+    const first = seen.get(t.file);
+    if (first !== undefined) {
+      throw new CliError(`The service listed the report types "${first}" and "${t.type}", which would both be saved as ${path.basename(t.file)}; nothing was downloaded.`, ExitCode.FAILED, 'Get the links with `mailctl report links CODE` and fetch the files yourself.', {
+        code: 'BAD_RESPONSE',
+        reached: 'yes',
+        refused: false,
+        retryable: false,
+      });
+    }
+    seen.set(t.file, t.type);
+  }
 }

@@ -3,6 +3,7 @@
 // total deliveries"): opens and clicks over delivered; bounces over recipients.
 import type { CampaignMetrics } from '../api/campaign-types.js';
 import type { Column } from '../output/format.js';
+import { toCell, toCsv, type Cell } from '../output/csv.js';
 
 export interface Rates {
   deliveryRate: number | null;
@@ -61,17 +62,17 @@ const CSV_FIELDS: Array<[string, (m: CampaignMetrics, r: Rates) => unknown]> = [
   ['bounceRate', (_m, r) => r.bounceRate], ['unsubscribeRate', (_m, r) => r.unsubscribeRate], ['complaintRate', (_m, r) => r.complaintRate],
 ];
 
-/** RFC 4180 CSV with a header; rates as fractions (0.1234) so spreadsheets can format them. */
+/**
+ * CSV with a header (src/output/csv.ts: a campaign name or subject that starts like a formula is
+ * written as text); rates as fractions (0.1234) so spreadsheets can format them.
+ */
 export function metricsCsv(rows: CampaignMetrics[]): string {
-  const cell = (v: unknown) => {
-    if (v === undefined || v === null) return '';
-    const s = typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : String(v);
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  const lines = [CSV_FIELDS.map(([h]) => h).join(',')];
-  for (const m of rows) {
-    const r = ratesOf(m);
-    lines.push(CSV_FIELDS.map(([, f]) => cell(f(m, r))).join(','));
-  }
-  return lines.join('\r\n') + '\r\n';
+  const cell = (v: unknown): Cell => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toFixed(4)) : toCell(v));
+  return toCsv(
+    rows.map((m) => {
+      const r = ratesOf(m);
+      return CSV_FIELDS.map(([, f]) => cell(f(m, r)));
+    }),
+    CSV_FIELDS.map(([h]) => h),
+  );
 }
