@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
-import { keepPrivate } from '../src/config/store.js';
+import { keepPrivate } from '../src/config/private-dir.js';
 
 const mode = (p: string) => fs.statSync(p).mode & 0o777;
 

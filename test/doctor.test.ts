@@ -38,12 +38,13 @@ describe('mailctl doctor', () => {
     expect(r.stdout).toMatch(/campaign key\tfail\t.*unreachable/);
   });
 
-  it('a config folder others can read: exit 3 with the chmod that fixes it', async () => {
+  it('a config folder others could read is made private, and doctor says it was open', async () => {
     const dir = tempDir('mailctl-doctor-');
     fs.chmodSync(dir, 0o755);
     const r = await runCli(['doctor'], { sandbox: sb.get(), env: { MAILCTL_CONFIG_DIR: dir } });
-    expect(r.exitCode).toBe(3);
-    expect(r.stdout).toContain(`chmod 700 ${dir}`);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/config folder\twarn\t.* was mode 755, open to other users; made private \(mode 700\)/);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
   });
 
   it('a clock ten minutes off the service\'s Date header is named, with the fix', async () => {

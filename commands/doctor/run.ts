@@ -23,11 +23,13 @@ const SKEW_WARN_MS = 30_000;
 const MIN_NODE = [20, 17];
 
 export async function run(ctx: Context): Promise<void> {
+  // Before settings: reading them makes a too-open config folder private.
+  const before = modeOf(ctx.configDir);
   const s = await ctx.settings();
   const checks: Check[] = [];
   const profileSource = ctx.globals.profile ? 'from --profile' : ctx.env.MAILCTL_PROFILE ? 'from MAILCTL_PROFILE' : s.profileName === 'default' ? 'the default' : 'chosen with `mailctl config use`';
   checks.push({ check: 'profile', status: 'ok', detail: `${s.profileName} (${profileSource})${s.sandbox ? ', built-in sandbox' : ''}` });
-  checks.push(configDirCheck(ctx.configDir));
+  checks.push(configDirCheck(ctx.configDir, before));
   checks.push(nodeCheck());
   let skew: Check | undefined;
   for (const service of ['campaign', 'notify'] as Service[]) {
@@ -77,17 +79,21 @@ async function tryKey(ctx: Context, service: Service): Promise<{ check: Omit<Che
   }
 }
 
-function configDirCheck(dir: string): Check {
-  let st: fs.Stats;
+function modeOf(dir: string): number | undefined {
   try {
-    st = fs.statSync(dir);
+    return fs.statSync(dir).mode & 0o777;
   } catch {
-    return { check: 'config folder', status: 'ok', detail: `${dir} (not created yet; it will be made private, mode 700)` };
+    return undefined;
   }
-  const mode = st.mode & 0o777;
+}
+
+function configDirCheck(dir: string, before: number | undefined): Check {
+  const mode = modeOf(dir);
+  if (mode === undefined) return { check: 'config folder', status: 'ok', detail: `${dir} (not created yet; it will be made private, mode 700)` };
   if (mode & 0o077) {
     return { check: 'config folder', status: 'fail', exit: ExitCode.AUTH, detail: `${dir} is mode ${mode.toString(8)}: others can read keys and journals; fix with \`chmod ${PRIVATE_DIR_MODE.toString(8)} ${dir}\`` };
   }
+  if (before !== undefined && before & 0o077) return { check: 'config folder', status: 'warn', detail: `${dir} was mode ${before.toString(8)}, open to other users; made private (mode ${mode.toString(8)})` };
   return { check: 'config folder', status: 'ok', detail: `${dir} (mode ${mode.toString(8)})` };
 }
 

@@ -86,6 +86,7 @@ export class Context {
       const [{ resolveSettings }, { readConfig }] = await Promise.all([import('../config/settings.js'), import('../config/read.js')]);
       // Commands that change the config have opened the writer; the others only read the file.
       const store = this.configP ? await this.configP : readConfig(this.configDir);
+      if (!this.configP) (await import('../config/private-dir.js')).keepPrivate(this.configDir, (m) => this.io.warn(m));
       const s = resolveSettings({ profileFlag: this.globals.profile, sandboxFlag: this.globals.sandbox, env: this.env, store });
       if (s.sandbox) {
         const { SANDBOX_BASE, SANDBOX_KEYS } = await import('../sandbox/constants.js');

@@ -1,9 +1,9 @@
 // The per-profile config file, kept by conf. Created 0600 in a 0700 directory (an existing wider
 // one is tightened) because it holds API keys. Loaded only by commands that need it, so --help stays fast.
 import fs from 'node:fs';
-import os from 'node:os';
 import type { Profile } from './keys.js';
 import { AuthError } from '../cli/errors.js';
+import { keepPrivate } from './private-dir.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/safe-write.js';
 
 interface FileShape {
@@ -63,23 +63,6 @@ export async function openConfig(dir: string, warn: (message: string) => void = 
       if (conf.get('currentProfile') === name) conf.delete('currentProfile');
     },
   };
-}
-
-/**
- * The config directory holds the keys, send journals and received events: only its owner may
- * list or enter it (0700). One created earlier with a wider mode (by hand, or by an older
- * mailctl) is tightened; when that fails, `warn` says so with the fix.
- */
-export function keepPrivate(dir: string, warn: (message: string) => void, chmod: (dir: string, mode: number) => void = fs.chmodSync): void {
-  if (os.platform() === 'win32') return; // no POSIX modes there
-  const st = fs.statSync(dir, { throwIfNoEntry: false });
-  if (!st || (st.mode & 0o077) === 0) return;
-  try {
-    chmod(dir, PRIVATE_DIR_MODE);
-  } catch (e) {
-    const mode = (st.mode & 0o777).toString(8);
-    warn(`The config directory ${dir} is open to other users (mode ${mode}) and could not be made private (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); it holds your API keys. Run \`chmod 700 ${dir}\`.`);
-  }
 }
 
 function dropUndefined<T extends object>(o: T): T {
