@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
+import { inheritParentOptions } from '../../src/cli/parent-options.js';
 
 export function register(program: Command, action: ActionFactory): void {
-  program
+  const events = program
     .command('events')
     .description('look up delivery events of transactional email (or SMS with --sms)')
     .option('--sms', 'SMS events instead of email')
@@ -23,4 +24,28 @@ Examples:
   mailctl events --from 7d --csv > events.csv
   mailctl events --sms --recipient 0912345678 --country-code 886`)
     .action(action(() => import('./lookup.js')));
+  const tail = action(() => import('./tail.js'));
+  events
+    .command('tail')
+    .description('follow new events as they arrive (polling the lookup), until Ctrl-C or --for')
+    .option('--sms', 'SMS events instead of email (needs --id, or --recipient with --country-code)')
+    .option('--id <id>', 'only this message id')
+    .option('--recipient <address>', 'only this email address, or with --sms this national number')
+    .option('--country-code <code>', 'with --sms --recipient: the calling code (e.g. 886)')
+    .option('--status <list>', 'comma-separated statuses to show (as for `mailctl events`)')
+    .option('--since <duration>', 'also show events from this long ago (e.g. 10m; default: only new ones)')
+    .option('--interval <duration>', 'time between lookups (default 5s, at least 2s)')
+    .option('--for <duration>', 'stop after this long (default: until Ctrl-C)')
+    .addHelpText('after', `
+On a terminal each event is one line; piped (or with --json) each is one JSON object per line
+(NDJSON), so \`mailctl events tail | jq\` works. Nothing is shown twice. Ctrl-C ends it with exit 0.
+
+Examples:
+  mailctl events tail --status bounce,complaint
+  mailctl events tail --since 10m --for 1m > events.ndjson
+  mailctl events tail --sms --recipient 0912345678 --country-code 886`)
+    .action(async (...args: unknown[]) => {
+      await inheritParentOptions(args[args.length - 1] as Command, ['sms', 'id', 'recipient', 'countryCode', 'status'], 'mailctl events tail [--sms] [--id ID | --recipient ADDR] [--status LIST] [--since DUR] [--interval DUR] [--for DUR]');
+      return tail(...args);
+    });
 }

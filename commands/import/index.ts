@@ -1,29 +1,9 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
+import { inheritParentOptions } from '../../src/cli/parent-options.js';
 
 const STATUS_OPTIONS = ['wait', 'timeout', 'downloadFailures'];
-
-/**
- * Commander gives `import`'s own options precedence, so in `import status SN --wait` the
- * --wait, --timeout and --download-failures land on `import`. Hand them to `status`, and
- * refuse the import-only options there.
- */
-async function withParentOptions(cmd: Command, args: unknown[]): Promise<unknown[]> {
-  const parent = cmd.parent!;
-  for (const [key, value] of Object.entries(parent.opts())) {
-    if (value === undefined) continue;
-    if (STATUS_OPTIONS.includes(key)) {
-      if (cmd.getOptionValue(key) === undefined) cmd.setOptionValue(key, value);
-      continue;
-    }
-    const flag = parent.options.find((o) => o.attributeName() === key)?.long ?? key;
-    // Raised lazily (dynamic import) so registering `import` keeps start-up free of error classes.
-    const { UsageError } = await import('../../src/cli/errors.js');
-    throw new UsageError(`${flag} does not apply to \`import status\`.`, 'Usage: mailctl import status IMPORT_SN [--wait] [--timeout DUR] [--download-failures [FILE]]');
-  }
-  return args;
-}
 
 // `--group` is checked by the command, not commander: a required option here would also be
 // demanded by `import status`.
@@ -54,5 +34,8 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--wait', 'wait until the import finishes')
     .option('--timeout <duration>', 'give up waiting after this long (default 30m)')
     .option('--download-failures [file]', "save the service's failure file (default import-<code>.failures.csv)")
-    .action(async (...args: unknown[]) => status(...(await withParentOptions(args[args.length - 1] as Command, args))));
+    .action(async (...args: unknown[]) => {
+      await inheritParentOptions(args[args.length - 1] as Command, STATUS_OPTIONS, 'mailctl import status IMPORT_SN [--wait] [--timeout DUR] [--download-failures [FILE]]');
+      return status(...args);
+    });
 }
