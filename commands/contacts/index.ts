@@ -16,4 +16,21 @@ export function register(program: Command, action: ActionFactory): void {
     .option('-y, --yes', 'do not ask for confirmation (needed when there is no terminal)')
     .option('--dry-run', 'show the request without sending it (the group is not looked up)')
     .action(action(() => import('./remove.js')));
+  contacts
+    .command('clean')
+    .description('remove addresses that bounced or complained (transactional events) from a campaign group: a plan first')
+    .option('--group <name-or-code>', 'the campaign group to clean (required)')
+    .option('--since <duration>', 'look at events this far back (default 30d)')
+    .option('--include-temporary', 'also remove addresses with temporary (soft) bounces')
+    .option('-y, --yes', 'apply the plan (without it, the plan is only shown)')
+    .option('--dry-run', 'show the plan and remove nothing (the default without --yes)')
+    .addHelpText('after', `
+Reads the notification service's bounce and complaint events, keeps permanent bounces and
+complaints (temporary bounces with --include-temporary), and removes those addresses from the
+group in batches of 100. The group keeps everyone else; the addresses stay in other groups.
+
+Examples:
+  mailctl contacts clean --group Newsletter --since 30d
+  mailctl contacts clean --group Newsletter --since 30d --yes`)
+    .action(action(() => import('./clean.js')));
 }
