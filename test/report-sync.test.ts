@@ -132,6 +132,15 @@ describe('report sync: first run, then a re-run with nothing new', () => {
   });
 });
 
+describe('report sync: on a terminal', () => {
+  it('shows a progress display on stderr, then the summary', async () => {
+    const r = await sync(['--out', tempDir('mailctl-sync-tty-')], { tty: true });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Listing the campaigns finished');
+    expect(r.stderr).toContain('3 campaigns downloaded (18 files');
+  });
+});
+
 describe('report sync: failures', () => {
   it('a campaign the service refuses: exit 5, listed; the next run completes only that one', async () => {
     const out = tempDir('mailctl-sync-fail-');
@@ -151,6 +160,24 @@ describe('report sync: failures', () => {
     const t = syncTraffic(sb.get, m);
     expect(t.exports.map((x) => x.path)).toEqual([`/v1/report/${sns[1]}/export`]);
     expect(t.downloads).toHaveLength(6);
+  });
+
+  it('an incomplete campaign from an earlier run is retried outside the range, and dropped once the service no longer knows it', async () => {
+    const out = tempDir('mailctl-sync-gone-');
+    const old = '2026-01-05T10:00:00.000Z';
+    fs.writeFileSync(path.join(out, '.mailctl-sync.json'), JSON.stringify({
+      version: 1,
+      highWater: new Date().toISOString(),
+      campaigns: { CPGONE01: { name: 'Deleted since', sentEndDate: old, files: {} } },
+    }));
+    const m = sb.get().sandbox.requests().length;
+    const r = await sync(['--out', out, '--since', '1h']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(syncTraffic(sb.get, m).exports.map((x) => x.path)).toContain('/v1/report/CPGONE01/export');
+    expect(r.stderr).toContain('CPGONE01: the service no longer knows this campaign');
+    const again = sb.get().sandbox.requests().length;
+    expect((await sync(['--out', out, '--since', '1h'])).exitCode).toBe(0);
+    expect(syncTraffic(sb.get, again).exports).toEqual([]);
   });
 
   it('every campaign unreachable: exit 4 (network), nothing half-written', async () => {

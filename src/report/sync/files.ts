@@ -13,7 +13,8 @@ import { PRIVATE_DIR_MODE } from '../../fs/safe-write.js';
 import { safeFileName } from '../../fs/safe-name.js';
 import type { FileRecord } from './state.js';
 
-const TEMP = /^\..+\.download(\.part)?$/;
+/** What a killed download leaves: our hidden name, and whatever temporary file download() makes beside it. */
+const TEMP = /^\.[^/]*\.download(\..*)?$/;
 
 /** `2026-10-31_CP123`: the UTC day the campaign finished, then its code. */
 export function campaignFolder(sn: string, sentEndDate: string): string {

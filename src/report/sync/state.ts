@@ -28,6 +28,8 @@ export interface CampaignRecord {
   exportedAt?: string;
   files: Record<string, FileRecord>;
   lastError?: { code: string; message: string; at: string };
+  /** When the service stopped knowing the campaign (deleted): no longer tried. */
+  goneAt?: string;
 }
 
 export interface SyncState {

@@ -18,6 +18,8 @@ import { slots } from './slots.js';
 
 export const DOWNLOADS_AT_ONCE = 4;
 const EXPORT_EVERY_MS = 10_000;
+/** Spec 000 section 7: report endpoints, invalid campaign code. */
+const INVALID_CAMPAIGN = '40303';
 
 export interface SyncOptions {
   dir: string;
@@ -114,8 +116,15 @@ async function locked(ctx: Context, o: SyncOptions): Promise<SyncReport> {
           else report.unchanged++;
         } catch (e) {
           if (ctx.signal.aborted) return;
+          const at = new Date(ctx.clock.now()).toISOString();
+          if (!listed.includes(sn) && factsOf(e).serviceCode === INVALID_CAMPAIGN) {
+            // Retried from an earlier run, and the service no longer knows it (deleted, and its reports with it).
+            rec.goneAt = at;
+            run.note(`${sn}: the service no longer knows this campaign (deleted?); it is not tried again. Files already saved stay in ${o.dir}.`);
+            return;
+          }
           report.failed.push(failure(sn, rec, e));
-          rec.lastError = { code: factsOf(e).code, message: (e as Error).message, at: new Date(ctx.clock.now()).toISOString() };
+          rec.lastError = { code: factsOf(e).code, message: (e as Error).message, at };
         } finally {
           done++;
           run.progress.update();
@@ -160,6 +169,7 @@ async function listInRange(run: SyncRun, range: SyncRange, report: SyncReport): 
     }
     const rec = (run.state.campaigns[sn] ??= { name: '', sentEndDate: c.sentEndDate, files: {} });
     rec.name = typeof c.name === 'string' ? c.name : '';
+    delete rec.goneAt;
     rec.sentBeginDate = c.sentBeginDate;
     rec.sentEndDate = c.sentEndDate;
     listed.push(sn);
@@ -172,7 +182,7 @@ async function listInRange(run: SyncRun, range: SyncRange, report: SyncReport): 
 function campaignsToCheck(state: SyncRun['state'], listed: string[]): string[] {
   const seen = new Set(listed);
   const earlier = Object.entries(state.campaigns)
-    .filter(([sn, c]) => !seen.has(sn) && REPORT_TYPES.some((t) => !c.files[t]))
+    .filter(([sn, c]) => !seen.has(sn) && !c.goneAt && REPORT_TYPES.some((t) => !c.files[t]))
     .map(([sn]) => sn);
   return [...listed, ...earlier].sort((a, b) => state.campaigns[a].sentEndDate.localeCompare(state.campaigns[b].sentEndDate) || a.localeCompare(b));
 }
