@@ -11,14 +11,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(root, 'bin', 'mailctl.js');
-const serverJs = path.join(root, 'dist', 'src', 'sandbox', 'server.js');
-if (!fs.existsSync(serverJs)) throw new Error('dist/ is missing: run `npm run build` first.');
-const { startSandboxServer } = await import(serverJs);
-const { SANDBOX_KEYS } = await import(path.join(root, 'dist', 'src', 'sandbox', 'constants.js'));
+import { SANDBOX_KEYS, bin, startSandboxServer } from './built.mjs';
 
 const N = Number(process.env.BENCH_SYNC_CAMPAIGNS ?? 30);
 const PEOPLE = Number(process.env.BENCH_SYNC_PEOPLE ?? 500);
