@@ -50,8 +50,6 @@ export interface SyncReport {
   deferred: Array<{ sn: string; until: string }>;
   failed: Failure[];
   rows: Array<ManifestRow & { updated: boolean }>;
-  /** Campaigns that needed work in this run. */
-  worked: number;
 }
 
 export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncReport> {
@@ -84,7 +82,7 @@ async function locked(ctx: Context, o: SyncOptions): Promise<SyncReport> {
   const report: SyncReport = {
     dir: o.dir,
     range: { from: isoSecond(range.from), to: isoSecond(range.to), why: range.why },
-    listed: 0, exports: 0, downloaded: 0, complete: 0, unchanged: 0, deferred: [], failed: [], rows: [], worked: 0,
+    listed: 0, exports: 0, downloaded: 0, complete: 0, unchanged: 0, deferred: [], failed: [], rows: [],
   };
   const run: SyncRun = {
     ctx, client, dir: o.dir, state, save,
@@ -101,7 +99,6 @@ async function locked(ctx: Context, o: SyncOptions): Promise<SyncReport> {
     const todo = campaignsToCheck(state, listed);
     const plans = await planAll(run, todo, report);
     const work = plans.filter((p): p is { sn: string; plan: Extract<Plan, { kind: 'work' }> } => p.plan.kind === 'work');
-    report.worked = work.length;
     let done = 0;
     run.progress.update = () =>
       spin.text(`Syncing reports: ${done} of ${work.length} campaign${work.length === 1 ? '' : 's'} done, ${run.progress.exports} export${run.progress.exports === 1 ? '' : 's'} requested, ${run.progress.downloading} file${run.progress.downloading === 1 ? '' : 's'} downloading…`);
