@@ -7,13 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const serverJs = path.join(root, 'dist', 'src', 'sandbox', 'server.js');
-if (!fs.existsSync(serverJs)) throw new Error('dist/ is missing: run `npm run build` first.');
-const { startSandboxServer } = await import(serverJs);
-const { SANDBOX_KEYS } = await import(path.join(root, 'dist', 'src', 'sandbox', 'constants.js'));
+import { root, startSandboxServer, SANDBOX_KEYS } from './built.mjs';
 
 const runs = Number(process.env.BENCH_RUNS ?? 21);
 const sb = await startSandboxServer({ limits: { perSecond: false, exportEvery10s: false, daily: 1e9 } });

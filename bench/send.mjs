@@ -11,14 +11,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(root, 'bin', 'mailctl.js');
-const serverJs = path.join(root, 'dist', 'src', 'sandbox', 'server.js');
-if (!fs.existsSync(serverJs)) throw new Error('dist/ is missing: run `npm run build` first.');
-const { startSandboxServer } = await import(serverJs);
-const { SANDBOX_KEYS } = await import(path.join(root, 'dist', 'src', 'sandbox', 'constants.js'));
+import { SANDBOX_KEYS, bin, startSandboxServer } from './built.mjs';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 10_000);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 200);

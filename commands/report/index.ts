@@ -39,4 +39,20 @@ file host without your API key.`)
     .option('--out <dir>', 'download the files into this directory')
     .option('--force', 'with --out: overwrite files already there')
     .action(action(() => import('./links.js')));
+  report
+    .command('sync')
+    .description('keep a directory complete with the detail files of every finished campaign (for cron)')
+    .requiredOption('--out <dir>', 'the directory to keep (created if missing): DIR/<finished-date>_<code>/<type>.csv, manifest.csv')
+    .option('--since <duration>', 'campaigns finished in this last span, e.g. 30d or 12h (default: 30d on the first run, then since the last run less 2 days)')
+    .option('--from <date>', 'start of an explicit range (YYYY-MM-DD or ISO date-time); needs --to')
+    .option('--to <date>', 'end of an explicit range (that whole day when a date); needs --from')
+    .option('--refresh-days <n>', 're-export campaigns finished in the last N days (at most once an hour each) to pick up late opens and clicks')
+    .option('--wait-lock [duration]', 'if another sync holds DIR, wait for it (default 10m) instead of exiting with LOCKED')
+    .option('--timeout <duration>', 'give up on a campaign whose files are not ready after this long (default 10m)')
+    .addHelpText('after', `
+Exit: 0 all complete · 5 some campaigns failed (listed), others synced · 4 nothing synced because of
+limits, network or time-outs · 1 nothing synced (the service refused), or DIR locked by another run
+(--json error code LOCKED) · 2 bad flags. Exports are paced to 1 per 10 s and never repeated for a
+campaign within an hour; complete files (checked by sha256) are never downloaded again.`)
+    .action(action(() => import('./sync.js')));
 }

@@ -36,6 +36,7 @@ export type ErrorCode =
   | 'BAD_RESPONSE' // an answer that is not what the spec says (not JSON, too large, a redirect)
   | 'PARTIAL'
   | 'INTERRUPTED'
+  | 'LOCKED' // another run holds the lock of the directory being worked on (report sync)
   | 'FAILED'; // a local failure after work began (a file could not be written…)
 
 export interface ErrorFacts {

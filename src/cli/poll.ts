@@ -21,10 +21,12 @@ export interface PollOptions<T> {
   resumeHint?: string;
   /** Sentence for Ctrl-C during the wait. */
   interruptedMessage?: string;
+  /** No spinner of its own (the caller shows one progress display for many waits). */
+  silent?: boolean;
 }
 
 export async function pollUntil<T>(ctx: Context, probe: () => Promise<T>, done: (v: T) => boolean, o: PollOptions<T>): Promise<T> {
-  const spin = await ctx.io.spinner(o.label);
+  const spin = o.silent ? { text() {}, stop() {} } : await ctx.io.spinner(o.label);
   const deadline = o.timeoutMs === undefined ? Infinity : ctx.clock.now() + o.timeoutMs;
   let delay = ctx.tuning.pollMinMs;
   let failingSince: number | undefined;

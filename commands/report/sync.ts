@@ -1,0 +1,77 @@
+import path from 'node:path';
+import type { Context } from '../../src/cli/context.js';
+import { ExitCode, SilentExit } from '../../src/cli/errors.js';
+import { parseDuration } from '../../src/cli/duration.js';
+import { forTerminal } from '../../src/output/sanitize.js';
+import { isoSecond, parseRefreshDays } from '../../src/report/sync/range.js';
+import { runSync, type SyncReport } from '../../src/report/sync/sync.js';
+
+interface Opts {
+  out: string;
+  since?: string;
+  from?: string;
+  to?: string;
+  refreshDays?: string;
+  waitLock?: string | boolean;
+  timeout?: string;
+}
+
+export const DEFAULT_WAIT_LOCK_MS = 10 * 60_000;
+
+export async function run(ctx: Context, opts: Opts): Promise<void> {
+  const report = await runSync(ctx, {
+    dir: opts.out,
+    since: opts.since,
+    from: opts.from,
+    to: opts.to,
+    refreshDays: parseRefreshDays(opts.refreshDays),
+    waitLockMs: opts.waitLock === undefined || opts.waitLock === false ? 0 : opts.waitLock === true ? DEFAULT_WAIT_LOCK_MS : parseDuration(opts.waitLock, '--wait-lock', { positive: true }),
+    linkTimeoutMs: opts.timeout === undefined ? 10 * 60_000 : parseDuration(opts.timeout, '--timeout', { positive: true }),
+  });
+  const exitCode = exitCodeOf(report);
+  const summary = summaryLine(ctx, report);
+  if (ctx.io.json) {
+    ctx.io.printJson({
+      dir: report.dir,
+      range: report.range,
+      listed: report.listed,
+      exports: report.exports,
+      campaigns: { downloaded: report.downloaded, alreadyComplete: report.complete, unchanged: report.unchanged, deferred: report.deferred, failed: report.failed },
+      files: report.rows,
+      exitCode,
+      ...(exitCode ? { error: { code: exitCode === ExitCode.PARTIAL ? 'PARTIAL' : report.failed[0].code, message: summary, exitCode } } : {}),
+    });
+  } else {
+    for (const r of report.rows) if (r.updated) ctx.io.out(path.join(report.dir, r.path));
+  }
+  if (exitCode) {
+    ctx.io.error(summary);
+    throw new SilentExit(exitCode);
+  }
+  ctx.io.info(summary);
+}
+
+/**
+ * 0 every campaign complete · 5 some failed, others synced · when every campaign that needed work
+ * failed: 4 if all for limits, network or time-outs, else 1.
+ */
+export function exitCodeOf(r: SyncReport): number {
+  if (!r.failed.length) return ExitCode.OK;
+  if (r.downloaded + r.unchanged > 0) return ExitCode.PARTIAL;
+  return r.failed.every((f) => f.exitCode === ExitCode.LIMIT) ? ExitCode.LIMIT : ExitCode.FAILED;
+}
+
+function summaryLine(ctx: Context, r: SyncReport): string {
+  const n = (k: number, one: string, many = `${one}s`) => `${k} ${k === 1 ? one : many}`;
+  const fresh = r.rows.filter((x) => x.updated);
+  const mb = (fresh.reduce((s, x) => s + x.bytes, 0) / 1048576).toFixed(1);
+  const parts = [
+    `${n(r.downloaded, 'campaign')} downloaded (${n(fresh.length, 'file')}, ${mb} MB)`,
+    `${r.complete} already complete`,
+    r.unchanged ? `${r.unchanged} unchanged at the service` : '',
+    r.deferred.length ? `${r.deferred.length} refresh deferred (once per hour)` : '',
+    r.failed.length ? `${r.failed.length} failed: ${r.failed.map((f) => `${forTerminal(f.sn, 40)} (${forTerminal(f.message, 300)})`).join('; ')}` : '',
+  ].filter(Boolean);
+  const when = isoSecond(ctx.clock.now());
+  return `${when} report sync ${forTerminal(r.dir, 200)}: ${n(r.listed, 'finished campaign')} from ${r.range.from} to ${r.range.to}; ${parts.join(', ')}; ${n(r.exports, 'export')} requested.`;
+}

@@ -1,0 +1,89 @@
+// The files of one campaign in the sync directory: DIR/<finished-date>_<code>/<type>.csv, each
+// downloaded (without the API key, src/cli/transfer.ts) under a random hidden name beside its
+// place, measured (bytes, data rows, sha256), then renamed into place. A kill leaves at most a
+// hidden temporary file, which the next run removes.
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Context } from '../../cli/context.js';
+import { CliError, ExitCode } from '../../cli/errors.js';
+import { download } from '../../cli/transfer.js';
+import { PRIVATE_DIR_MODE } from '../../fs/safe-write.js';
+import { safeFileName } from '../../fs/safe-name.js';
+import type { FileRecord } from './state.js';
+
+/** What a killed download leaves: our hidden name, and whatever temporary file download() makes beside it. */
+const TEMP = /^\.[^/]*\.download(\..*)?$/;
+
+/** `2026-10-31_CP123`: the UTC day the campaign finished, then its code. */
+export function campaignFolder(sn: string, sentEndDate: string): string {
+  const t = Date.parse(sentEndDate);
+  if (Number.isNaN(t)) {
+    throw new CliError(`The service gave campaign ${safeFileName(sn, 'campaign code')} the finish date "${String(sentEndDate).slice(0, 40)}", which is not a date.`, ExitCode.FAILED, undefined, { code: 'BAD_RESPONSE', reached: 'yes', refused: false, retryable: false });
+  }
+  return `${new Date(t).toISOString().slice(0, 10)}_${safeFileName(sn, 'campaign code')}`;
+}
+
+export const reportFile = (folder: string, type: string) => `${folder}/${safeFileName(type, 'report type')}.csv`;
+
+/** Creates the campaign's folder (0700: the files list people) and clears what a killed run left. */
+export function prepareFolder(dir: string, folder: string): string {
+  const abs = path.join(dir, folder);
+  fs.mkdirSync(abs, { recursive: true, mode: PRIVATE_DIR_MODE });
+  if (!fs.lstatSync(abs).isDirectory()) {
+    throw new CliError(`${abs} is not a directory (a symbolic link or a file is in its place); mailctl does not write through it.`, ExitCode.FAILED, 'Move it away and run again.');
+  }
+  for (const name of fs.readdirSync(abs)) if (TEMP.test(name)) fs.rmSync(path.join(abs, name), { force: true });
+  return abs;
+}
+
+export interface Digest {
+  bytes: number;
+  rows: number;
+  sha256: string;
+}
+
+/** One read: size, sha256 and the number of CSV records after the header (quoted line breaks stay inside their record). */
+export async function digestFile(file: string): Promise<Digest> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  let breaks = 0;
+  let quoted = false;
+  let last = -1;
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    bytes += chunk.length;
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i];
+      if (c === 0x22) quoted = !quoted;
+      else if (c === 0x0a && !quoted) breaks++;
+    }
+    last = chunk[chunk.length - 1];
+  }
+  const records = breaks + (bytes > 0 && last !== 0x0a ? 1 : 0);
+  return { bytes, rows: Math.max(0, records - 1), sha256: hash.digest('hex') };
+}
+
+/** Whether the file the state lists is still there and whole (same size and sha256). */
+export async function stillWhole(dir: string, rec: FileRecord): Promise<boolean> {
+  const abs = path.join(dir, rec.path);
+  const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+  if (!st || !st.isFile() || st.size !== rec.bytes) return false;
+  return (await digestFile(abs)).sha256 === rec.sha256;
+}
+
+/** Downloads one report file into place; returns what the state records of it. */
+export async function fetchReportFile(ctx: Context, dir: string, rel: string, url: string, o: { what: string; expiredHint: string; now: () => number }): Promise<Omit<FileRecord, 'createdDate'>> {
+  const final = path.join(dir, rel);
+  const tmp = path.join(path.dirname(final), `.${path.basename(final)}.${randomBytes(6).toString('hex')}.download`);
+  try {
+    await download(ctx, url, tmp, { what: o.what, expiredHint: o.expiredHint });
+    const d = await digestFile(tmp);
+    await fsp.rename(tmp, final);
+    return { path: rel, ...d, downloadedAt: new Date(o.now()).toISOString() };
+  } finally {
+    await fsp.rm(tmp, { force: true });
+    await fsp.rm(`${tmp}.part`, { force: true });
+  }
+}

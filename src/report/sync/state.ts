@@ -1,0 +1,78 @@
+// What `report sync` remembers in its directory: one small JSON file, written atomically (temp
+// beside + rename), so a kill at any moment leaves either the old state or the new one. A file
+// is recorded only after it has been renamed into place, so whatever the state lists is whole.
+import fs from 'node:fs';
+import path from 'node:path';
+import { CliError, ExitCode } from '../../cli/errors.js';
+import { writeFileAtomic } from '../../fs/safe-write.js';
+
+export const STATE_FILE = '.mailctl-sync.json';
+
+export interface FileRecord {
+  /** Relative to the sync directory, with forward slashes. */
+  path: string;
+  bytes: number;
+  /** Data rows (the header line not counted). */
+  rows: number;
+  sha256: string;
+  downloadedAt: string;
+  /** The link's createdDate: the same value later means the service reused the same file. */
+  createdDate?: string;
+}
+
+export interface CampaignRecord {
+  name: string;
+  sentBeginDate?: string;
+  sentEndDate: string;
+  /** Our last export request the service accepted (ISO): it ignores a repeat within an hour. */
+  exportedAt?: string;
+  files: Record<string, FileRecord>;
+  lastError?: { code: string; message: string; at: string };
+  /** When the service stopped knowing the campaign (deleted): no longer tried. */
+  goneAt?: string;
+}
+
+export interface SyncState {
+  version: 1;
+  /** End of the last default (or --since) range that was listed: the next default run starts here, less a margin. */
+  highWater?: string;
+  /** Our last export request, any campaign: the next run paces its first export after it. */
+  lastExportAt?: string;
+  campaigns: Record<string, CampaignRecord>;
+}
+
+export function loadState(dir: string): SyncState {
+  const file = path.join(dir, STATE_FILE);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, campaigns: {} };
+    throw new CliError(`Cannot read ${file}: ${(e as Error).message}.`, ExitCode.FAILED);
+  }
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    v = undefined;
+  }
+  const o = v as Partial<SyncState> | undefined;
+  if (!o || typeof o !== 'object' || o.version !== 1 || typeof o.campaigns !== 'object' || o.campaigns === null) {
+    throw new CliError(
+      `${file} is not a state file of mailctl report sync (damaged or from another program).`,
+      ExitCode.FAILED,
+      'Move it away and run again: files already in the directory are checked and kept when whole, the rest is downloaded again.',
+    );
+  }
+  return o as SyncState;
+}
+
+/** Saves are queued so parallel downloads never write the file at the same time. */
+export function stateSaver(dir: string, state: SyncState): () => Promise<void> {
+  let queue: Promise<void> = Promise.resolve();
+  return () => {
+    const text = JSON.stringify(state, null, 1) + '\n';
+    queue = queue.catch(() => {}).then(() => writeFileAtomic(path.join(dir, STATE_FILE), text));
+    return queue;
+  };
+}

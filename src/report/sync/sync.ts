@@ -1,0 +1,228 @@
+// `mailctl report sync`: every finished campaign in the range complete in one directory, under a
+// lock, with the state and the manifest written atomically. Exports go out one per 10 s across
+// the run (the client's export limiter, plus a pause after the previous run's last export);
+// downloads run four at a time; every campaign's failure is its own.
+import fs from 'node:fs';
+import type { Context } from '../../cli/context.js';
+import { CliError, ExitCode, InterruptedError, UsageError, factsOf } from '../../cli/errors.js';
+import { forTerminal } from '../../output/sanitize.js';
+import { PRIVATE_DIR_MODE } from '../../fs/safe-write.js';
+import { safeFileName } from '../../fs/safe-name.js';
+import { acquireLock } from './lock.js';
+import { loadState, stateSaver, type CampaignRecord } from './state.js';
+import { isoSecond, syncRange, DAY_MS, type SyncRange } from './range.js';
+import { planCampaign, syncCampaign, type Plan, type SyncRun } from './campaign.js';
+import { manifestRows, writeManifest, type ManifestRow } from './manifest.js';
+import { REPORT_TYPES } from '../download.js';
+import { slots } from './slots.js';
+
+export const DOWNLOADS_AT_ONCE = 4;
+const EXPORT_EVERY_MS = 10_000;
+/** Spec 000 section 7: report endpoints, invalid campaign code. */
+const INVALID_CAMPAIGN = '40303';
+
+export interface SyncOptions {
+  dir: string;
+  since?: string;
+  from?: string;
+  to?: string;
+  refreshDays: number;
+  waitLockMs: number;
+  linkTimeoutMs: number;
+}
+
+export interface Failure {
+  sn: string;
+  name: string;
+  code: string;
+  exitCode: number;
+  message: string;
+}
+
+export interface SyncReport {
+  dir: string;
+  range: { from: string; to: string; why: string };
+  listed: number;
+  exports: number;
+  downloaded: number;
+  complete: number;
+  unchanged: number;
+  deferred: Array<{ sn: string; until: string }>;
+  failed: Failure[];
+  rows: Array<ManifestRow & { updated: boolean }>;
+}
+
+export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncReport> {
+  syncRange({ ...o, now: ctx.clock.now() }); // flag mistakes are exit 2 before anything else happens
+  prepareDir(o.dir);
+  const lock = await acquireLock(ctx, o.dir, o.waitLockMs, '--wait-lock');
+  try {
+    return await locked(ctx, o);
+  } finally {
+    lock.release();
+  }
+}
+
+function prepareDir(dir: string): void {
+  const st = fs.statSync(dir, { throwIfNoEntry: false });
+  if (st && !st.isDirectory()) throw new UsageError(`--out ${dir} is a file, not a directory; report sync keeps a directory of report files.`, 'Give a directory with --out DIR (it is created if missing).');
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  } catch (e) {
+    throw new UsageError(`Cannot create the directory ${dir}: ${(e as Error).message}.`);
+  }
+}
+
+async function locked(ctx: Context, o: SyncOptions): Promise<SyncReport> {
+  const state = loadState(o.dir);
+  const range = syncRange({ ...o, highWater: state.highWater, now: ctx.clock.now() });
+  const client = await ctx.campaign();
+  const save = stateSaver(o.dir, state);
+  const spin = await ctx.io.spinner(`Listing the campaigns finished ${isoSecond(range.from)} – ${isoSecond(range.to)}…`);
+  const report: SyncReport = {
+    dir: o.dir,
+    range: { from: isoSecond(range.from), to: isoSecond(range.to), why: range.why },
+    listed: 0, exports: 0, downloaded: 0, complete: 0, unchanged: 0, deferred: [], failed: [], rows: [],
+  };
+  const run: SyncRun = {
+    ctx, client, dir: o.dir, state, save,
+    downloadSlot: slots(DOWNLOADS_AT_ONCE),
+    exportGate: once(() => paceAfterLastRun(ctx, state.lastExportAt)),
+    refreshFrom: o.refreshDays ? ctx.clock.now() - o.refreshDays * DAY_MS : undefined,
+    linkTimeoutMs: o.linkTimeoutMs,
+    note: (line) => ctx.io.info(line),
+    progress: { downloading: 0, exports: 0, update: () => {} },
+    fresh: new Set(),
+  };
+  try {
+    const listed = await listInRange(run, range, report);
+    const todo = campaignsToCheck(state, listed);
+    const plans = await planAll(run, todo, report);
+    const work = plans.filter((p): p is { sn: string; plan: Extract<Plan, { kind: 'work' }> } => p.plan.kind === 'work');
+    let done = 0;
+    run.progress.update = () =>
+      spin.text(`Syncing reports: ${done} of ${work.length} campaign${work.length === 1 ? '' : 's'} done, ${run.progress.exports} export${run.progress.exports === 1 ? '' : 's'} requested, ${run.progress.downloading} file${run.progress.downloading === 1 ? '' : 's'} downloading…`);
+    run.progress.update();
+    await Promise.all(
+      work.map(async ({ sn, plan }) => {
+        const rec = state.campaigns[sn];
+        try {
+          const n = await syncCampaign(run, sn, rec, plan);
+          delete rec.lastError;
+          if (n) report.downloaded++;
+          else report.unchanged++;
+        } catch (e) {
+          if (ctx.signal.aborted) return;
+          const at = new Date(ctx.clock.now()).toISOString();
+          if (!listed.includes(sn) && factsOf(e).serviceCode === INVALID_CAMPAIGN) {
+            // Retried from an earlier run, and the service no longer knows it (deleted, and its reports with it).
+            rec.goneAt = at;
+            run.note(`${sn}: the service no longer knows this campaign (deleted?); it is not tried again. Files already saved stay in ${o.dir}.`);
+            return;
+          }
+          report.failed.push(failure(sn, rec, e));
+          rec.lastError = { code: factsOf(e).code, message: (e as Error).message, at };
+        } finally {
+          done++;
+          run.progress.update();
+        }
+      }),
+    );
+    if (range.movesHighWater && !ctx.signal.aborted) {
+      const hw = Math.max(range.to, state.highWater ? Date.parse(state.highWater) || 0 : 0);
+      state.highWater = new Date(hw).toISOString();
+    }
+  } finally {
+    spin.stop();
+    await save();
+    const rows = manifestRows(state);
+    await writeManifest(o.dir, rows);
+    report.rows = rows.map((r) => ({ ...r, updated: run.fresh.has(`${r.campaignCode}/${r.type}`) }));
+    report.exports = run.progress.exports;
+  }
+  if (ctx.signal.aborted) {
+    throw new InterruptedError(
+      `Report sync stopped; ${run.fresh.size} file${run.fresh.size === 1 ? '' : 's'} saved in this run are kept.`,
+      'Run the same command again: complete files are not downloaded again, and the rest are.',
+    );
+  }
+  return report;
+}
+
+/** Endpoint 14 with both dates: "all finished campaigns in the range" (the spec names no pages). */
+async function listInRange(run: SyncRun, range: SyncRange, report: SyncReport): Promise<string[]> {
+  const found = await run.client.listFinishedCampaigns(isoSecond(range.from), isoSecond(range.to));
+  const listed: string[] = [];
+  for (const c of Array.isArray(found) ? found : []) {
+    const sn = typeof c?.sn === 'string' ? c.sn : '';
+    try {
+      safeFileName(sn, 'campaign code');
+      if (typeof c.sentEndDate !== 'string' || Number.isNaN(Date.parse(c.sentEndDate))) {
+        throw new CliError(`The service listed campaign ${sn} as finished without a finish date (sentEndDate).`, ExitCode.FAILED, undefined, { code: 'BAD_RESPONSE', reached: 'yes', refused: false, retryable: false });
+      }
+    } catch (e) {
+      report.failed.push({ sn: forTerminal(sn, 80), name: forTerminal(c?.name, 80), code: factsOf(e).code, exitCode: ExitCode.FAILED, message: (e as Error).message });
+      continue;
+    }
+    const rec = (run.state.campaigns[sn] ??= { name: '', sentEndDate: c.sentEndDate, files: {} });
+    rec.name = typeof c.name === 'string' ? c.name : '';
+    delete rec.goneAt;
+    rec.sentBeginDate = c.sentBeginDate;
+    rec.sentEndDate = c.sentEndDate;
+    listed.push(sn);
+  }
+  report.listed = listed.length;
+  return listed;
+}
+
+/** Listed campaigns, and any earlier campaign still incomplete (failed before, now outside the range). */
+function campaignsToCheck(state: SyncRun['state'], listed: string[]): string[] {
+  const seen = new Set(listed);
+  const earlier = Object.entries(state.campaigns)
+    .filter(([sn, c]) => !seen.has(sn) && !c.goneAt && REPORT_TYPES.some((t) => !c.files[t]))
+    .map(([sn]) => sn);
+  return [...listed, ...earlier].sort((a, b) => state.campaigns[a].sentEndDate.localeCompare(state.campaigns[b].sentEndDate) || a.localeCompare(b));
+}
+
+async function planAll(run: SyncRun, sns: string[], report: SyncReport): Promise<Array<{ sn: string; plan: Plan }>> {
+  const disk = slots(DOWNLOADS_AT_ONCE);
+  const out: Array<{ sn: string; plan: Plan }> = [];
+  await Promise.all(
+    sns.map((sn) =>
+      disk(async () => {
+        const rec = run.state.campaigns[sn];
+        try {
+          out.push({ sn, plan: await planCampaign(run, sn, rec) });
+        } catch (e) {
+          report.failed.push(failure(sn, rec, e));
+        }
+      }),
+    ),
+  );
+  for (const { sn, plan } of out) {
+    if (plan.kind === 'complete') report.complete++;
+    if (plan.kind === 'deferred') {
+      report.deferred.push({ sn, until: new Date(plan.until).toISOString() });
+      run.note(`${sn}: not re-exported yet — the service ignores a repeat export of a campaign within an hour, and this one was exported at ${run.state.campaigns[sn].exportedAt}; a run after ${new Date(plan.until).toISOString()} refreshes it.`);
+    }
+  }
+  const order = new Map(sns.map((sn, i) => [sn, i]));
+  return out.sort((a, b) => order.get(a.sn)! - order.get(b.sn)!);
+}
+
+function failure(sn: string, rec: CampaignRecord | undefined, e: unknown): Failure {
+  const exitCode = e instanceof CliError ? e.exitCode : ExitCode.FAILED;
+  return { sn, name: forTerminal(rec?.name ?? '', 80), code: factsOf(e).code, exitCode, message: (e as Error)?.message ?? String(e) };
+}
+
+/** The service takes 1 export per 10 s from the account: the previous run's last one counts too. */
+async function paceAfterLastRun(ctx: Context, lastExportAt: string | undefined): Promise<void> {
+  if (!ctx.tuning.rateLimit || !lastExportAt) return;
+  const wait = Date.parse(lastExportAt) + EXPORT_EVERY_MS + 100 - ctx.clock.now();
+  if (wait > 0 && wait <= EXPORT_EVERY_MS + 100) await ctx.clock.sleep(wait, ctx.signal);
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let p: Promise<void> | undefined;
+  return () => (p ??= fn());
+}

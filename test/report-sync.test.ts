@@ -1,0 +1,207 @@
+// `mailctl report sync` (issue 11): a crontab line keeps a directory complete with the six detail
+// files of every finished campaign. First run exports and downloads everything; a re-run with
+// nothing new sends no export; the manifest and --json rows describe the files truly; a failed
+// campaign is listed with exit 5 and finished by the next run.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+import { TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, syncTraffic } from './helpers/report-sync.js';
+import { systemClock } from '../src/cli/clock.js';
+
+const sb = useSandbox();
+const DAY = 86_400_000;
+let sns: string[];
+const dir = tempDir('mailctl-sync-');
+
+beforeAll(async () => {
+  sns = await finishedCampaigns(sb.get, 3);
+}, 30_000);
+
+const sync = (args: string[], o: Parameters<typeof runCli>[1] = {}) => runCli(['report', 'sync', ...args], { sandbox: sb.get(), ...o });
+
+describe('report sync: first run, then a re-run with nothing new', () => {
+  let first: Awaited<ReturnType<typeof sync>>;
+  let mark = 0;
+
+  beforeAll(async () => {
+    mark = sb.get().sandbox.requests().length;
+    first = await sync(['--out', dir, '--json']);
+  }, 30_000);
+
+  it('exports each finished campaign once and downloads its six files (no API key to the file host)', async () => {
+    expect(first.exitCode, first.stderr).toBe(0);
+    const t = syncTraffic(sb.get, mark);
+    expect(t.exports.map((r) => r.path).sort()).toEqual(sns.map((sn) => `/v1/report/${sn}/export`).sort());
+    expect(t.downloads).toHaveLength(3 * 6);
+    expect(t.downloads.every((r) => r.headers['x-api-key'] === undefined)).toBe(true);
+    for (const sn of sns) {
+      const links = sandboxLinks(sb.get, sn);
+      for (const type of TYPES) {
+        const file = path.join(folderOf(sb.get, dir, sn), `${type}.csv`);
+        expect(links[type], `${sn} ${type}`).toBeDefined();
+        expect(fs.readFileSync(file, 'utf8')).toBe(await (await fetch(links[type])).text());
+      }
+    }
+  });
+
+  it('the first run asks for the last 30 days', () => {
+    const q = syncTraffic(sb.get, mark).all.find((r) => r.path === '/v1/report/campaigns')!.query;
+    expect(Date.parse(q.endDate) - Date.parse(q.startDate)).toBeGreaterThan(30 * DAY - 5000);
+    expect(Date.parse(q.endDate) - Date.parse(q.startDate)).toBeLessThanOrEqual(30 * DAY);
+    expect(Math.abs(Date.parse(q.endDate) - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('manifest.csv and --json: one row per file with its true bytes, rows and sha256', () => {
+    const manifest = parse(fs.readFileSync(path.join(dir, 'manifest.csv'), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(manifest).toHaveLength(18);
+    expect(Object.keys(manifest[0])).toEqual(['campaign_code', 'campaign_name', 'finished_date', 'type', 'path', 'bytes', 'rows', 'sha256', 'downloaded_at']);
+    const json = JSON.parse(first.stdout);
+    expect(json.files).toHaveLength(18);
+    for (const [i, m] of manifest.entries()) {
+      const file = path.join(dir, m.path);
+      expect(m.path).toBe(path.relative(dir, path.join(folderOf(sb.get, dir, m.campaign_code), `${m.type}.csv`)));
+      expect(m.sha256).toBe(sha256(file));
+      expect(Number(m.bytes)).toBe(fs.statSync(file).size);
+      expect(Number(m.rows)).toBe((parse(fs.readFileSync(file)) as unknown[]).length - 1);
+      expect(m.campaign_name).toMatch(/^Sync campaign \d$/);
+      const j = json.files[i];
+      expect(j).toMatchObject({ campaignCode: m.campaign_code, type: m.type, path: m.path, sha256: m.sha256, bytes: Number(m.bytes), rows: Number(m.rows), updated: true });
+    }
+    expect(manifest.some((m) => Number(m.rows) > 0)).toBe(true);
+    expect(json).toMatchObject({ exports: 3, exitCode: 0, campaigns: { downloaded: 3, failed: [] } });
+  });
+
+  it('a re-run with nothing new makes no export request and downloads nothing', async () => {
+    const before = fs.readFileSync(path.join(dir, 'manifest.csv'), 'utf8');
+    const m = sb.get().sandbox.requests().length;
+    const r = await sync(['--out', dir]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const t = syncTraffic(sb.get, m);
+    expect(t.exports).toEqual([]);
+    expect(t.downloads).toEqual([]);
+    expect(t.all.map((x) => x.path)).toEqual(['/v1/report/campaigns']);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1); // one summary line without a terminal
+    expect(r.stderr).toContain('0 campaigns downloaded');
+    expect(r.stderr).toContain('3 already complete');
+    expect(fs.readFileSync(path.join(dir, 'manifest.csv'), 'utf8')).toBe(before);
+  });
+
+  it('the next range starts at the last run less a 2-day margin', async () => {
+    const m = sb.get().sandbox.requests().length;
+    expect((await sync(['--out', dir])).exitCode).toBe(0);
+    const q = syncTraffic(sb.get, m).all.find((r) => r.path === '/v1/report/campaigns')!.query;
+    const span = Date.parse(q.endDate) - Date.parse(q.startDate);
+    expect(span).toBeGreaterThan(2 * DAY - 60_000);
+    expect(span).toBeLessThan(2 * DAY + 60_000);
+  });
+
+  it('a file changed on disk fails its sha256 check and is downloaded again, alone', async () => {
+    const file = path.join(folderOf(sb.get, dir, sns[1]), 'open.csv');
+    const good = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, good.replace(/@/g, '#'));
+    const m = sb.get().sandbox.requests().length;
+    const r = await sync(['--out', dir]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const t = syncTraffic(sb.get, m);
+    expect(t.exports).toEqual([]); // exported less than an hour ago: the service would ignore it
+    expect(t.downloads.map((d) => d.path)).toEqual([new URL(sandboxLinks(sb.get, sns[1]).open).pathname.replace(/^\/files/, '')]);
+    expect(fs.readFileSync(file, 'utf8')).toBe(good);
+    expect(r.stdout.trim()).toBe(file);
+  });
+
+  it('--refresh-days re-exports recent campaigns, but never one exported less than an hour ago (said on stderr)', async () => {
+    const later = { now: () => Date.now() + 2 * 3_600_000, sleep: systemClock.sleep };
+    let m = sb.get().sandbox.requests().length;
+    const r = await sync(['--out', dir, '--refresh-days', '1', '--json'], { clock: later });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(syncTraffic(sb.get, m).exports).toHaveLength(3);
+    // The sandbox has no new data: the same files (same createdDate) are not downloaded again.
+    expect(syncTraffic(sb.get, m).downloads).toEqual([]);
+    expect(JSON.parse(r.stdout).campaigns.unchanged).toBe(3);
+
+    m = sb.get().sandbox.requests().length;
+    const again = await sync(['--out', dir, '--refresh-days', '1'], { clock: later });
+    expect(again.exitCode).toBe(0);
+    expect(syncTraffic(sb.get, m).exports).toEqual([]);
+    expect(again.stderr).toContain('ignores a repeat export of a campaign within an hour');
+    expect(again.stderr).toContain('3 refresh deferred');
+  });
+});
+
+describe('report sync: on a terminal', () => {
+  it('shows a progress display on stderr, then the summary', async () => {
+    const r = await sync(['--out', tempDir('mailctl-sync-tty-')], { tty: true });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Listing the campaigns finished');
+    expect(r.stderr).toContain('3 campaigns downloaded (18 files');
+  });
+});
+
+describe('report sync: failures', () => {
+  it('a campaign the service refuses: exit 5, listed; the next run completes only that one', async () => {
+    const out = tempDir('mailctl-sync-fail-');
+    sb.get().sandbox.injectFault({ kind: 'status', status: 403, body: { code: '40303', message: 'bad operation with invalid user state' }, match: { method: 'POST', path: `/v1/report/${sns[1]}/export` } });
+    const r = await sync(['--out', out, '--json']);
+    expect(r.exitCode).toBe(5);
+    const json = JSON.parse(r.stdout);
+    expect(json.campaigns.failed).toEqual([expect.objectContaining({ sn: sns[1], code: 'REFUSED' })]);
+    expect(json.error).toMatchObject({ code: 'PARTIAL', exitCode: 5 });
+    expect(r.stderr).toContain(`1 failed: ${sns[1]}`);
+    expect(json.files).toHaveLength(12);
+    expect(fs.existsSync(folderOf(sb.get, out, sns[0]))).toBe(true);
+
+    const m = sb.get().sandbox.requests().length;
+    const again = await sync(['--out', out]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    const t = syncTraffic(sb.get, m);
+    expect(t.exports.map((x) => x.path)).toEqual([`/v1/report/${sns[1]}/export`]);
+    expect(t.downloads).toHaveLength(6);
+  });
+
+  it('an incomplete campaign from an earlier run is retried outside the range, and dropped once the service no longer knows it', async () => {
+    const out = tempDir('mailctl-sync-gone-');
+    const old = '2026-01-05T10:00:00.000Z';
+    fs.writeFileSync(path.join(out, '.mailctl-sync.json'), JSON.stringify({
+      version: 1,
+      highWater: new Date().toISOString(),
+      campaigns: { CPGONE01: { name: 'Deleted since', sentEndDate: old, files: {} } },
+    }));
+    const m = sb.get().sandbox.requests().length;
+    const r = await sync(['--out', out, '--since', '1h']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(syncTraffic(sb.get, m).exports.map((x) => x.path)).toContain('/v1/report/CPGONE01/export');
+    expect(r.stderr).toContain('CPGONE01: the service no longer knows this campaign');
+    const again = sb.get().sandbox.requests().length;
+    expect((await sync(['--out', out, '--since', '1h'])).exitCode).toBe(0);
+    expect(syncTraffic(sb.get, again).exports).toEqual([]);
+  });
+
+  it('every campaign unreachable: exit 4 (network), nothing half-written', async () => {
+    const out = tempDir('mailctl-sync-net-');
+    sb.get().sandbox.injectFault({ kind: 'drop', times: 100, match: { method: 'POST', path: /\/export$/ } });
+    const r = await sync(['--out', out]);
+    sb.get().sandbox.faults.splice(0);
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toContain('3 failed');
+    expect(fs.readdirSync(out).sort()).toEqual(['.mailctl-sync.json', 'manifest.csv']);
+  });
+
+  it('bad flags: exit 2, nothing sent and no directory made', async () => {
+    const out = path.join(tempDir(), 'never');
+    const m = sb.get().sandbox.requests().length;
+    for (const args of [['--since', '7d', '--from', '2026-01-01', '--to', '2026-01-31'], ['--refresh-days', 'soon'], ['--from', '2026-01-01'], ['--since', 'a while'], ['--wait-lock', 'later']]) {
+      const r = await sync(['--out', out, ...args]);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).not.toContain('unexpected');
+    }
+    expect(fs.existsSync(out)).toBe(false);
+    const file = path.join(tempDir(), 'f');
+    fs.writeFileSync(file, '');
+    expect((await sync(['--out', file])).stderr).toContain('is a file, not a directory');
+    expect(sb.get().sandbox.requests().length).toBe(m);
+  });
+});
