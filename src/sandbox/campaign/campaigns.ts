@@ -9,7 +9,7 @@
 //   - Fields with no value yet (scheduledDate of a send-now campaign, sentBeginDate before
 //     sending) are left out of the status object rather than sent as null.
 import fs from 'node:fs';
-import type { Campaign } from '../../api/campaign-types.js';
+import type { Campaign } from './types.js';
 import type { Route, SbContext, SbResponse } from '../types.js';
 import { campaignError, isObj, iso } from './common.js';
 import { IN_FLIGHT, availableBalance } from './campaign-send.js';
@@ -18,18 +18,17 @@ import { recipientCount } from './recipients.js';
 import type { SbCampaign } from './state.js';
 
 export function campaignView(c: SbCampaign): Campaign {
-  const v: Campaign = {
+  return {
     sn: c.sn, name: c.name,
     // "hasContent: array of boolean": one entry per version of the content.
     hasContent: c.ab && c.content.testingOn === 3 ? [true, true] : [true],
     status: c.status, channel: 0, sendTimeType: c.scheduleType === 1 ? 'SCHEDULED' : 'NOW', type: c.ab ? 'A_B_TEST' : 'REGULAR',
     proportion: c.ab ? c.proportion : 0,
+    ...(c.scheduledAt !== undefined ? { scheduledDate: iso(c.scheduledAt) } : {}),
+    ...(c.sentBeginAt !== undefined ? { sentBeginDate: iso(c.sentBeginAt) } : {}),
+    ...(c.sentEndAt !== undefined ? { sentEndDate: iso(c.sentEndAt) } : {}),
+    updateDate: iso(c.updatedAt),
   };
-  if (c.scheduledAt !== undefined) v.scheduledDate = iso(c.scheduledAt);
-  if (c.sentBeginAt !== undefined) v.sentBeginDate = iso(c.sentBeginAt);
-  if (c.sentEndAt !== undefined) v.sentEndDate = iso(c.sentEndAt);
-  v.updateDate = iso(c.updatedAt);
-  return v;
 }
 
 function create(ctx: SbContext, input: CampaignInput, audience: SbCampaign['audience'], ab: boolean): SbCampaign {

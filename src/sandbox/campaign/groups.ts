@@ -1,5 +1,5 @@
 // Endpoints 1 (create group) and 2 (list groups).
-import type { Group } from '../../api/campaign-types.js';
+import type { Group } from './types.js';
 import type { Route } from '../types.js';
 import { isObj, iso } from './common.js';
 import type { CampaignState, SbGroup } from './state.js';

@@ -17,7 +17,7 @@
 //     with the body of endpoint 5. Endpoint 4 documents no webhookUrl, so none is called there.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ImportResult } from '../../api/campaign-types.js';
+import type { ImportResult } from './types.js';
 import type { Route, SbContext, SbResponse, UploadTarget } from '../types.js';
 import { IMPORT_START_FAILED, isObj, iso } from './common.js';
 import { MAX_STORED_CONTACTS, applyUpserts, findGroup, recountGroups } from './contacts.js';

@@ -1,7 +1,7 @@
 // Webhook registration (spec section 4, decisions row 4) and the payloads the service POSTs when an
 // event happens (spec section 6). Delivery itself and the x-service-signature header are the
 // core's (sandbox.ts); this file decides what is sent and where.
-import type { Webhook } from '../../api/notify-types.js';
+import type { Webhook } from './types.js';
 import type { Route, SbContext, SbResponse } from '../types.js';
 import type { EmailRecord, MessageRecord, SmsRecord, TimelineEvent } from './state.js';
 import { isObject } from './validate.js';
