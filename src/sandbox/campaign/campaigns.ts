@@ -59,9 +59,9 @@ function submitRoute(path: string, audience: SbCampaign['audience'], ab: boolean
         // Spec section 7: "40012, 40013, 40017 apply only to endpoints 7 and 9".
         const n = recipientCount(ctx.state.campaign, v.input);
         const balance = availableBalance(ctx.state.campaign);
-        if (n === 0) return campaignError('40013', 'form.selectedLists');
-        if (ab && balance < Math.floor((n * v.input.proportion) / 100)) return campaignError('40017', 'content.testing.proportion');
-        if (balance < n) return campaignError('40012', 'form.selectedLists');
+        if (n === 0) return campaignError(ctx.opts.shapes, '40013', 'form.selectedLists');
+        if (ab && balance < Math.floor((n * v.input.proportion) / 100)) return campaignError(ctx.opts.shapes, '40017', 'content.testing.proportion');
+        if (balance < n) return campaignError(ctx.opts.shapes, '40012', 'form.selectedLists');
       }
       const c = create(ctx, v.input, audience, ab);
       if (audience === 'list') return { status: 200, json: { sn: c.sn } };
@@ -85,7 +85,7 @@ export const campaignRoutes: Route[] = [
     service: 'campaign', method: 'DELETE', path: '/v1/campaign/normal',
     handler: async (req, ctx) => {
       const body = await req.json();
-      if (!isObj(body) || !Array.isArray(body.campaignSnList)) return campaignError('40001', 'campaignSnList');
+      if (!isObj(body) || !Array.isArray(body.campaignSnList)) return campaignError(ctx.opts.shapes, '40001', 'campaignSnList');
       const st = ctx.state.campaign;
       const out = { success: [] as string[], sendingCampaign: [] as string[], badCampaigns: [] as string[] };
       for (const sn of body.campaignSnList) {

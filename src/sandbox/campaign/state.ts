@@ -1,6 +1,6 @@
 // State of the emulated campaign service. Plain JSON (persisted by --sandbox between runs), so
 // no Maps, Sets, Dates or class instances in here: times are ISO strings or epoch ms.
-import type { CampaignStatus, ImportStatus, Template } from './types.js';
+import type { CampaignStatus, ImportStatus, ReportLink, Template } from './types.js';
 
 export type FieldType = 'string' | 'number' | 'date';
 
@@ -132,7 +132,7 @@ export interface SbExport {
   readyAt: number;
   webhookUrl?: string;
   /** Set once the files are generated. */
-  links?: Array<{ reportType: string; link: string; createdDate: string }>;
+  links?: ReportLink[];
   /** The webhook for this request has been queued. */
   notified?: boolean;
 }
