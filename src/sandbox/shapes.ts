@@ -9,19 +9,19 @@ export const SHAPES = {
   reportLinks: {
     flag: 'report-links',
     values: ['wrapped', 'bare'],
-    what: 'report links (GET /v1/report/{sn}/link and the export webhook): {"Reports":[...]} or a bare array',
+    what: 'report links and the export webhook: {"Reports":[...]} or a bare array',
     source: 'spec 000 endpoint 17, decisions row 8',
   },
   importCode: {
     flag: 'import-code',
     values: ['importSn', 'import_sn'],
     what: 'the import code field of import start, import status and the import webhook',
-    source: 'spec 000 section 9 (earlier revision), decisions row 13',
+    source: 'spec 000 section 9, an earlier revision; decisions row 13',
   },
   campaignError: {
     flag: 'campaign-error',
     values: ['code', 'errorCode'],
-    what: 'campaign-service refusals: {code, invalidFields} or {errorCode, message}',
+    what: 'campaign refusals: {code, invalidFields} or {errorCode, message}',
     source: 'spec 000 section 7, decisions row 6',
   },
   smsFailure: {
@@ -33,8 +33,8 @@ export const SHAPES = {
   webhookList: {
     flag: 'webhook-list',
     values: ['list', 'object'],
-    what: 'email webhook listing: always a list, or one object when one webhook is registered',
-    source: 'spec 001 section 4 ("one object or a list: not shown")',
+    what: 'email webhook listing: a list, or one object when one webhook is registered',
+    source: 'spec 001 section 4: not shown',
   },
   webhookRefusal: {
     flag: 'webhook-refusal',
@@ -101,8 +101,13 @@ export function parseShapeArgs(args: string[]): SandboxShapes | string {
 export function shapeHelp(): string[] {
   return NAMES.map((n) => {
     const s = SHAPES[n];
-    return `  ${s.flag}=${s.values.join('|')}\n      ${s.what} (${s.source})`;
+    return `  ${s.flag}=${s.values.join('|')}\n      ${s.what}\n      (${s.source})`;
   });
+}
+
+/** The alternates in use, as `--shape` would name them (report-links=bare). */
+export function alternatesIn(shapes: SandboxShapes): string[] {
+  return NAMES.filter((n) => shapes[n] !== SPEC_SHAPES[n]).map((n) => `${SHAPES[n].flag}=${shapes[n]}`);
 }
 
 /** `o` with key `from` renamed to `to`, in the same position (JSON key order kept). */
