@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
+import { collect } from '../../src/cli/collect.js';
+import { shapeHelp } from '../../src/sandbox/shapes.js';
 
 export function register(program: Command, action: ActionFactory): void {
   const s = program.command('sandbox').description('the built-in emulator of both services (no account needed)');
@@ -8,6 +10,11 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--port <n>', 'port to listen on (default: a free one)')
     .option('--daily-limit <n>', 'campaign-service requests allowed per day (spec: 300000)')
     .option('--no-rate-limit', 'turn off the 2 requests/second limit')
+    .option('--shape <name=value>', 'answer with a documented alternate response shape (repeatable; "alternate" for all)', collect)
+    .addHelpText('after', () => `
+Response shapes (--shape NAME=VALUE; the first value is the spec's and the default):
+${shapeHelp().join('\n')}
+--shape alternate serves every alternate at once: mailctl reads all of them.`)
     .action(action(() => import('./serve.js')));
   const field = s
     .command('field')

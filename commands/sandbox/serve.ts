@@ -1,25 +1,33 @@
 import type { Context } from '../../src/cli/context.js';
 import { parseWhole } from '../../src/cli/parse.js';
 import { SANDBOX_KEYS } from '../../src/sandbox/constants.js';
+import { alternatesIn, parseShapeArgs } from '../../src/sandbox/shapes.js';
 
-export async function run(ctx: Context, opts: { port?: string; dailyLimit?: string; rateLimit?: boolean }): Promise<void> {
+export async function run(ctx: Context, opts: { port?: string; dailyLimit?: string; rateLimit?: boolean; shape?: string[] }): Promise<void> {
   const port = opts.port === undefined ? 0 : parseWhole(opts.port, '--port', 0, 65535);
+  const shapes = parseShapeArgs(opts.shape ?? []);
+  if (typeof shapes === 'string') {
+    const { UsageError } = await import('../../src/cli/errors.js');
+    throw new UsageError(shapes, 'See `mailctl sandbox serve --help` for the shapes and their values.');
+  }
   const { startSandboxServer } = await import('../../src/sandbox/server.js');
   const limits = { perSecond: opts.rateLimit === false ? (false as const) : 2, ...(opts.dailyLimit ? { daily: parseWhole(opts.dailyLimit, '--daily-limit', 1) } : {}) };
   let running;
   try {
-    running = await startSandboxServer({ port, limits });
+    running = await startSandboxServer({ port, limits, shapes });
   } catch (e) {
     const { UsageError } = await import('../../src/cli/errors.js');
     throw new UsageError(`Cannot listen on port ${port}: ${(e as Error).message}.`, 'Choose another --port, or leave it out to take a free one.');
   }
-  const info = { campaignUrl: running.campaignUrl, notifyUrl: running.notifyUrl, keys: SANDBOX_KEYS };
+  const info = { campaignUrl: running.campaignUrl, notifyUrl: running.notifyUrl, keys: SANDBOX_KEYS, shapes };
   if (ctx.io.json) ctx.io.printJson(info);
   else {
     ctx.io.out(`MAILCTL_CAMPAIGN_URL=${running.campaignUrl}`);
     ctx.io.out(`MAILCTL_NOTIFY_URL=${running.notifyUrl}`);
     ctx.io.out(`MAILCTL_CAMPAIGN_API_KEY=${SANDBOX_KEYS.campaign}`);
     ctx.io.out(`MAILCTL_NOTIFY_API_KEY=${SANDBOX_KEYS.notify}`);
+    const shown = alternatesIn(shapes);
+    if (shown.length) ctx.io.info(`Serving alternate response shapes: ${shown.join(', ')}.`);
     ctx.io.info('Sandbox listening; these keys open nothing real. Ctrl-C stops it.');
   }
   await new Promise<void>((resolve) => {

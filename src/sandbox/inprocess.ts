@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Clock } from '../cli/clock.js';
-import type { FetchLike } from '../api/http.js';
 import { SANDBOX_BASE } from './constants.js';
 import { Sandbox } from './sandbox.js';
 import type { SandboxState } from './types.js';
@@ -35,7 +34,7 @@ export function loadSandbox(configDir: string, clock?: Clock): Sandbox {
   return sandbox;
 }
 
-export function inProcessSandboxFetch(configDir: string, clock?: Clock): FetchLike {
+export function inProcessSandboxFetch(configDir: string, clock?: Clock): typeof fetch {
   let sandbox: Sandbox | undefined;
   const sandboxFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
@@ -59,5 +58,5 @@ export function inProcessSandboxFetch(configDir: string, clock?: Clock): FetchLi
     }
     return new Response(out.status === 204 ? null : out.body ?? '', { status: out.status, headers: h });
   };
-  return sandboxFetch as FetchLike;
+  return sandboxFetch as typeof fetch;
 }

@@ -12,6 +12,7 @@ import { systemClock, type Clock } from '../cli/clock.js';
 import { SANDBOX_KEYS } from './constants.js';
 import { campaignModule } from './campaign/index.js';
 import { notifyModule } from './notify/index.js';
+import { resolveShapes } from './shapes.js';
 import {
   SbBadJson, type PendingWebhook, type Recorded, type Route, type SandboxDelays, type SandboxLimits, type SandboxOptions,
   type SandboxState, type SbContext, type SbRequest, type SbResponse, type SbService, type UploadTarget,
@@ -73,6 +74,7 @@ export class Sandbox {
       delays: { ...DEFAULT_DELAYS, ...opts.delays },
       verifiedSenders: new Set((opts.verifiedSenders ?? defaultsVerified).map((s) => s.toLowerCase())),
       verifiedDomains: new Set((opts.verifiedDomains ?? ['example.com']).map((s) => s.toLowerCase())),
+      shapes: resolveShapes(opts.shapes),
     };
     fs.mkdirSync(path.join(opts.dataDir, 'files'), { recursive: true });
     this.state = state ?? this.initialState();
@@ -322,8 +324,9 @@ export class Sandbox {
   private async deliver(w: PendingWebhook): Promise<void> {
     const body = JSON.stringify(w.body);
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'mailctl-sandbox' };
-    // decisions row 14: signature = hex HMAC-SHA256(id + event) keyed with the notification key.
-    if (w.sign) headers['x-service-signature'] = crypto.createHmac('sha256', w.sign.key).update(w.sign.message).digest('hex');
+    // decisions row 14: signature = hex HMAC-SHA256(id + event) keyed with the notification key,
+    // under the spec's header name or the one public code uses (shapes.signatureHeader).
+    if (w.sign) headers[this.ctxOpts.shapes.signatureHeader] = crypto.createHmac('sha256', w.sign.key).update(w.sign.message).digest('hex');
     const entry: (typeof this.webhookLog)[number] = { url: w.url, body: w.body, headers, at: this.clock.now() };
     this.webhookLog.push(entry);
     try {

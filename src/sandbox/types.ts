@@ -2,6 +2,7 @@
 import type { Clock } from '../cli/clock.js';
 import type { CampaignState } from './campaign/state.js';
 import type { NotifyState } from './notify/state.js';
+import type { SandboxShapes, ShapesOption } from './shapes.js';
 
 export type SbService = 'campaign' | 'notify' | 'files';
 
@@ -105,13 +106,15 @@ export interface SandboxOptions {
   balance?: { email: number; sms: number };
   /** Deliver signed webhooks (HTTP POST). Default true. */
   deliverWebhooks?: boolean;
+  /** Which documented alternate response shapes to serve (shapes.ts). Default: the spec's primary ones. */
+  shapes?: ShapesOption;
 }
 
 /** What a route handler gets besides the request. */
 export interface SbContext {
   state: SandboxState;
   now: number;
-  opts: Required<Pick<SandboxOptions, 'publicBase' | 'dataDir'>> & { limits: SandboxLimits; delays: SandboxDelays; verifiedSenders: Set<string>; verifiedDomains: Set<string>; keys: { campaign: string; notify: string } };
+  opts: Required<Pick<SandboxOptions, 'publicBase' | 'dataDir'>> & { limits: SandboxLimits; delays: SandboxDelays; verifiedSenders: Set<string>; verifiedDomains: Set<string>; keys: { campaign: string; notify: string }; shapes: SandboxShapes };
   /** A fresh id with a prefix: deterministic within one state. */
   newId(prefix: string): string;
   /** Register an upload target and return its URL (PUT, no key needed). */

@@ -3,7 +3,7 @@
 // recipients are assigned events by their rank in a per-campaign hash order. Endpoint 15's
 // metrics, endpoint 16's CSV files, the groups' open/click rates and the contacts marked as
 // bounced/unsubscribed/complained (excludeCnt) all come from this one assignment.
-import type { CampaignMetrics } from '../../api/campaign-types.js';
+import type { CampaignMetrics } from './types.js';
 import { unit } from './common.js';
 import type { SbCampaign } from './state.js';
 

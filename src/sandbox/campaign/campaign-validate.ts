@@ -1,5 +1,6 @@
 // The field rules of the shared campaign structure (spec endpoints 7–10) and the checks that
-// follow them. Failures are 400 {code (string), invalidFields (string)}; invalidFields names the
+// follow them. Failures are 400 {code (string), invalidFields (string)} (or the shape campaignError
+// chooses, common.ts); invalidFields names the
 // fields as the spec's table does ("content.subject"), comma-separated when several fail.
 // Order: every field error at once (40001), then schedule (40020, 40019), senders (40003,
 // 40004, 40011), content (40014), groups (40007, 40015). Balance and recipients (40012, 40013,
@@ -45,7 +46,7 @@ export function senderFields(content: SbContent): Array<'fromAddress' | 'fromAdd
 
 export function validateCampaign(body: unknown, ctx: SbContext, kind: { ab: boolean; once: boolean }): Validated {
   const bad: string[] = [];
-  const fail = (code: string, fields: string | string[]): Validated => ({ ok: false, res: campaignError(code, ([] as string[]).concat(fields).join(',')) });
+  const fail = (code: string, fields: string | string[]): Validated => ({ ok: false, res: campaignError(ctx.opts.shapes, code, ([] as string[]).concat(fields).join(',')) });
   if (!isObj(body)) return fail('40001', ['form', 'content', 'config']);
   const form = isObj(body.form) ? body.form : undefined;
   const config = isObj(body.config) ? body.config : undefined;

@@ -9,7 +9,7 @@
 //   - Fields with no value yet (scheduledDate of a send-now campaign, sentBeginDate before
 //     sending) are left out of the status object rather than sent as null.
 import fs from 'node:fs';
-import type { Campaign } from '../../api/campaign-types.js';
+import type { Campaign } from './types.js';
 import type { Route, SbContext, SbResponse } from '../types.js';
 import { campaignError, isObj, iso } from './common.js';
 import { IN_FLIGHT, availableBalance } from './campaign-send.js';
@@ -18,18 +18,17 @@ import { recipientCount } from './recipients.js';
 import type { SbCampaign } from './state.js';
 
 export function campaignView(c: SbCampaign): Campaign {
-  const v: Campaign = {
+  return {
     sn: c.sn, name: c.name,
     // "hasContent: array of boolean": one entry per version of the content.
     hasContent: c.ab && c.content.testingOn === 3 ? [true, true] : [true],
     status: c.status, channel: 0, sendTimeType: c.scheduleType === 1 ? 'SCHEDULED' : 'NOW', type: c.ab ? 'A_B_TEST' : 'REGULAR',
     proportion: c.ab ? c.proportion : 0,
+    ...(c.scheduledAt !== undefined ? { scheduledDate: iso(c.scheduledAt) } : {}),
+    ...(c.sentBeginAt !== undefined ? { sentBeginDate: iso(c.sentBeginAt) } : {}),
+    ...(c.sentEndAt !== undefined ? { sentEndDate: iso(c.sentEndAt) } : {}),
+    updateDate: iso(c.updatedAt),
   };
-  if (c.scheduledAt !== undefined) v.scheduledDate = iso(c.scheduledAt);
-  if (c.sentBeginAt !== undefined) v.sentBeginDate = iso(c.sentBeginAt);
-  if (c.sentEndAt !== undefined) v.sentEndDate = iso(c.sentEndAt);
-  v.updateDate = iso(c.updatedAt);
-  return v;
 }
 
 function create(ctx: SbContext, input: CampaignInput, audience: SbCampaign['audience'], ab: boolean): SbCampaign {
@@ -60,9 +59,9 @@ function submitRoute(path: string, audience: SbCampaign['audience'], ab: boolean
         // Spec section 7: "40012, 40013, 40017 apply only to endpoints 7 and 9".
         const n = recipientCount(ctx.state.campaign, v.input);
         const balance = availableBalance(ctx.state.campaign);
-        if (n === 0) return campaignError('40013', 'form.selectedLists');
-        if (ab && balance < Math.floor((n * v.input.proportion) / 100)) return campaignError('40017', 'content.testing.proportion');
-        if (balance < n) return campaignError('40012', 'form.selectedLists');
+        if (n === 0) return campaignError(ctx.opts.shapes, '40013', 'form.selectedLists');
+        if (ab && balance < Math.floor((n * v.input.proportion) / 100)) return campaignError(ctx.opts.shapes, '40017', 'content.testing.proportion');
+        if (balance < n) return campaignError(ctx.opts.shapes, '40012', 'form.selectedLists');
       }
       const c = create(ctx, v.input, audience, ab);
       if (audience === 'list') return { status: 200, json: { sn: c.sn } };
@@ -86,7 +85,7 @@ export const campaignRoutes: Route[] = [
     service: 'campaign', method: 'DELETE', path: '/v1/campaign/normal',
     handler: async (req, ctx) => {
       const body = await req.json();
-      if (!isObj(body) || !Array.isArray(body.campaignSnList)) return campaignError('40001', 'campaignSnList');
+      if (!isObj(body) || !Array.isArray(body.campaignSnList)) return campaignError(ctx.opts.shapes, '40001', 'campaignSnList');
       const st = ctx.state.campaign;
       const out = { success: [] as string[], sendingCampaign: [] as string[], badCampaigns: [] as string[] };
       for (const sn of body.campaignSnList) {

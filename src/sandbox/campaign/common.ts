@@ -1,5 +1,6 @@
 // Small helpers shared by the campaign-service routes.
 import type { SbResponse } from '../types.js';
+import type { SandboxShapes } from '../shapes.js';
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -13,8 +14,25 @@ export function isEmail(s: unknown): s is string {
   return typeof s === 'string' && s.length <= 254 && EMAIL_RE.test(s) && !s.includes('..');
 }
 
-/** Spec section 7: campaign creation failure → 400 {code (string), invalidFields (string)}. */
-export function campaignError(code: string, invalidFields = ''): SbResponse {
+/** Spec section 7, the campaign codes' meanings (as the message of the {errorCode, message} shape). */
+const CODE_MEANINGS: Record<string, string> = {
+  '40001': 'field error', '40003': 'invalid email', '40004': 'domain not allowed', '40007': 'invalid sn',
+  '40008': 'unsupported file format', '40009': 'file content empty', '40010': 'file size over limit',
+  '40011': 'sender address not verified', '40012': 'insufficient balance', '40013': 'no recipients to send to',
+  '40014': 'invalid campaign content', '40015': 'invalid sending information', '40017': 'insufficient balance for test',
+  '40019': 'wrong schedule time', '40020': 'invalid date format',
+};
+
+/**
+ * Spec section 7: campaign creation failure → 400 {code (string), invalidFields (string)}. With
+ * the shape campaignError 'errorCode' (decisions row 6: what public code reads) it is
+ * {errorCode, message}, the message naming the meaning and the fields.
+ */
+export function campaignError(shapes: SandboxShapes, code: string, invalidFields = ''): SbResponse {
+  if (shapes.campaignError === 'errorCode') {
+    const meaning = CODE_MEANINGS[code] ?? 'invalid request';
+    return { status: 400, json: { errorCode: code, message: invalidFields ? `${meaning}: ${invalidFields}` : meaning } };
+  }
   return { status: 400, json: { code, invalidFields } };
 }
 

@@ -1,7 +1,7 @@
 // Endpoints 1 (create group) and 2 (list groups).
-import type { Group } from '../../api/campaign-types.js';
+import type { Group } from './types.js';
 import type { Route } from '../types.js';
-import { isObj, iso } from './common.js';
+import { campaignError, isObj, iso } from './common.js';
 import type { CampaignState, SbGroup } from './state.js';
 
 /**
@@ -34,7 +34,7 @@ export const groupRoutes: Route[] = [
     service: 'campaign', method: 'POST', path: '/v1/contacts/lists/insert',
     handler: async (req, ctx) => {
       const body = await req.json();
-      if (!isObj(body) || typeof body.name !== 'string' || !body.name.trim()) return { status: 400, json: { code: '40001', invalidFields: 'name' } };
+      if (!isObj(body) || typeof body.name !== 'string' || !body.name.trim()) return campaignError(ctx.opts.shapes, '40001', 'name');
       const at = iso(ctx.now);
       const g: SbGroup = {
         sn: ctx.newId('LS'), name: body.name.trim(), type: 0, status: 'GENERAL', subscribedCnt: 0, excludeCnt: 0,

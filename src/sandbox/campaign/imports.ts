@@ -15,10 +15,14 @@
 //     group on 3/4: "500: no content", the spec's import start failure.
 //   - The webhook (endpoint 3 `webhookUrl`) is POSTed when the import ends, whatever the status,
 //     with the body of endpoint 5. Endpoint 4 documents no webhookUrl, so none is called there.
+//   - With the shape importCode 'import_sn' (spec section 9: the earlier revision's name "in
+//     responses and in the status path"), endpoints 3, 4, 5 and the webhook name the code
+//     import_sn. The status path is the same URL either way: only its placeholder was named so.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ImportResult } from '../../api/campaign-types.js';
+import type { ImportResult } from './types.js';
 import type { Route, SbContext, SbResponse, UploadTarget } from '../types.js';
+import { renameKey, type SandboxShapes } from '../shapes.js';
 import { IMPORT_START_FAILED, isObj, iso } from './common.js';
 import { MAX_STORED_CONTACTS, applyUpserts, findGroup, recountGroups } from './contacts.js';
 import { refreshGroupStatuses } from './groups.js';
@@ -39,6 +43,11 @@ export function importView(i: SbImport): ImportResult {
   if (i.completedDate) v.completedDate = i.completedDate;
   if (i.errorDownloadLink) v.errorDownloadLink = i.errorDownloadLink;
   return v;
+}
+
+/** A body that carries the import code, under the name the shapes choose. */
+function withImportCode<T extends { importSn: string }>(body: T, shapes: SandboxShapes): Record<string, unknown> {
+  return renameKey(body, 'importSn', shapes.importCode);
 }
 
 function newImport(ctx: SbContext, listSn: string, source: SbImport['source']): SbImport {
@@ -62,7 +71,7 @@ export const importRoutes: Route[] = [
       const url = ctx.uploadUrl('import', imp.importSn);
       imp.uploadToken = url.slice(url.lastIndexOf('/') + 1);
       ctx.state.campaign.imports.push(imp);
-      return { status: 200, json: { importSn: imp.importSn, url } };
+      return { status: 200, json: withImportCode({ importSn: imp.importSn, url }, ctx.opts.shapes) };
     },
   },
   {
@@ -79,7 +88,7 @@ export const importRoutes: Route[] = [
       imp.processingSince = ctx.now;
       ctx.state.campaign.imports.push(imp);
       refreshGroupStatuses(ctx.state.campaign);
-      return { status: 200, json: { importSn: imp.importSn } };
+      return { status: 200, json: withImportCode({ importSn: imp.importSn }, ctx.opts.shapes) };
     },
   },
   {
@@ -90,7 +99,7 @@ export const importRoutes: Route[] = [
       if (!imp || ctx.now - imp.createdAt > IMPORT_RETENTION_MS) {
         return { status: 400, json: { message: `No import ${p.importSn} in the last 30 days` } };
       }
-      return { status: 200, json: importView(imp) };
+      return { status: 200, json: withImportCode(importView(imp), ctx.opts.shapes) };
     },
   },
 ];
@@ -153,5 +162,5 @@ function finish(ctx: SbContext, imp: SbImport, o: ImportOutcome): void {
     applyUpserts(st, imp.listSn, o.upserts, o.uncollected, ctx.now);
     recountGroups(st, ctx.now, [imp.listSn]);
   }
-  if (imp.webhookUrl) ctx.queueWebhook({ url: imp.webhookUrl, body: importView(imp), dueAt: ctx.now });
+  if (imp.webhookUrl) ctx.queueWebhook({ url: imp.webhookUrl, body: withImportCode(importView(imp), ctx.opts.shapes), dueAt: ctx.now });
 }

@@ -12,9 +12,12 @@
 //     repeat for the same campaign within an hour is answered 200 and ignored (its webhookUrl
 //     too). A later export reuses the earlier files (spec 17: "otherwise the earlier files are
 //     reused": a finished campaign's data does not change here) and calls its webhook again.
-//   - 17 before the files are ready: {"Reports": []}; unknown code → 403 40303.
+//   - 17 before the files are ready: {"Reports": []}; unknown code → 403 40303. With the
+//     shape reportLinks 'bare' (decisions row 8: the typed description shows a bare array) the
+//     list itself is the body, here and in the export webhook.
 import path from 'node:path';
 import type { Route, SbContext, SbResponse } from '../types.js';
+import type { SandboxShapes } from '../shapes.js';
 import { INVALID_REPORT_CODE, isObj, iso } from './common.js';
 import { metricsFor } from './campaign-metrics.js';
 import { forgetJob, runJob } from './jobs.js';
@@ -35,8 +38,9 @@ function parseDate(v: string | null, endOfDay: boolean): number | undefined {
   return endOfDay && /^\d{4}-\d{2}-\d{2}$/.test(v) ? t + 86_400_000 - 1 : t;
 }
 
-function linksBody(c: SbCampaign) {
-  return { Reports: c.export?.links && c.export.links.length ? c.export.links : [] };
+function linksBody(c: SbCampaign, shapes: SandboxShapes) {
+  const links = c.export?.links && c.export.links.length ? c.export.links : [];
+  return shapes.reportLinks === 'bare' ? links : { Reports: links };
 }
 
 export const reportRoutes: Route[] = [
@@ -88,7 +92,7 @@ export const reportRoutes: Route[] = [
     handler: (_req, ctx, p) => {
       const c = ctx.state.campaign.campaigns.find((x) => x.sn === p.sn);
       if (!c) return INVALID_REPORT_CODE;
-      return { status: 200, json: linksBody(c) };
+      return { status: 200, json: linksBody(c, ctx.opts.shapes) };
     },
   },
 ];
@@ -118,6 +122,6 @@ export function advanceExports(ctx: SbContext): void {
       }));
     }
     ex.notified = true;
-    if (ex.webhookUrl) ctx.queueWebhook({ url: ex.webhookUrl, body: linksBody(c), dueAt: ctx.now });
+    if (ex.webhookUrl) ctx.queueWebhook({ url: ex.webhookUrl, body: linksBody(c, ctx.opts.shapes), dueAt: ctx.now });
   }
 }

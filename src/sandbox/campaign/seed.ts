@@ -1,7 +1,7 @@
 // What a fresh sandbox account holds: two templates (endpoints 18/19) and a few custom fields,
 // as if someone had created them in the back office. Field names avoid the spec's reserved
 // column names (section 2), so they really act as import columns.
-import type { Template } from '../../api/campaign-types.js';
+import type { Template } from './types.js';
 import type { SbField } from './state.js';
 
 export const SEED_TEMPLATES: Template[] = [

@@ -1,6 +1,6 @@
 // State of the emulated campaign service. Plain JSON (persisted by --sandbox between runs), so
 // no Maps, Sets, Dates or class instances in here: times are ISO strings or epoch ms.
-import type { Template } from '../../api/campaign-types.js';
+import type { CampaignStatus, ImportStatus, ReportLink, Template } from './types.js';
 
 export type FieldType = 'string' | 'number' | 'date';
 
@@ -49,7 +49,7 @@ export interface SbImport {
   importSn: string;
   listSn: string;
   source: 'file' | 'text';
-  status: 'UPLOADING' | 'PROCESSING' | 'COMPLETE' | 'DUPLICATE_HEADER' | 'ERROR' | 'MISSING_REQUIRED_DATA';
+  status: ImportStatus;
   createdAt: number;
   createDate: string;
   /** When PROCESSING began (ms): the terminal status comes delays.importProcessing later at the earliest. */
@@ -68,9 +68,7 @@ export interface SbImport {
   reason?: string;
 }
 
-export type SbCampaignStatus =
-  | 'DRAFT' | 'COMPLETE' | 'STOP' | 'SENDING' | 'PREPARE' | 'PREPARE_TO_SENT' | 'OVER_LIMIT' | 'TESTING'
-  | 'EMPTY_RECIPIENT' | 'INSUFFICIENT_RECIPIENT_FOR_TESTING' | 'UNAUTHENTICATED_SENDER';
+export type SbCampaignStatus = CampaignStatus;
 
 /** The content fields the sandbox keeps (what reports and the status lookup need). */
 export interface SbContent {
@@ -134,7 +132,7 @@ export interface SbExport {
   readyAt: number;
   webhookUrl?: string;
   /** Set once the files are generated. */
-  links?: Array<{ reportType: string; link: string; createdDate: string }>;
+  links?: ReportLink[];
   /** The webhook for this request has been queued. */
   notified?: boolean;
 }

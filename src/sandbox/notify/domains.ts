@@ -12,7 +12,7 @@
 //   - domains verified by configuration (SandboxOptions.verifiedDomains, default example.com)
 //     count as verified without any of this.
 import crypto from 'node:crypto';
-import type { DnsRecord } from '../../api/notify-types.js';
+import type { DnsRecord } from './types.js';
 import type { Route, SbContext } from '../types.js';
 import { rejected } from './validate.js';
 

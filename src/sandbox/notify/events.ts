@@ -8,7 +8,7 @@
 //   recipient   the recipient address, case-insensitive;
 //   retention   30 days, like SMS; no row cap. Rows are in time order.
 // A date-only `to` (2024-05-01) means the end of that day, so a one-day range works.
-import type { EmailEvent, SmsEvent } from '../../api/notify-types.js';
+import type { EmailEvent, SmsEvent } from './types.js';
 import type { Route, SbRequest, SbResponse } from '../types.js';
 import type { EmailRecord, SmsRecord, TimelineEvent } from './state.js';
 import { parseStatuses, parseTime } from './validate.js';

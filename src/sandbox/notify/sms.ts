@@ -11,7 +11,9 @@
 //   - `from`, when given, is the sender number (srcaddr); else the first exclusive number;
 //   - each accepted recipient takes its billed units (`point`) off the shared account's SMS
 //     balance (GET /v1/balance of the campaign service), never below 0; a short balance does
-//     not refuse the send (the spec does not say it would).
+//     not refuse the send (the spec does not say it would);
+//   - the answer is {id, success, failure}; with the shape smsFailure 'when-any' (decisions row 3:
+//     "Accept a response without failure") `failure` is left out when no recipient failed.
 import type { Route, SbContext, SbRequest, SbResponse } from '../types.js';
 import type { SmsRecord } from './state.js';
 import { callingCode } from './calling-codes.js';
@@ -76,7 +78,8 @@ async function sendSms(req: SbRequest, ctx: SbContext): Promise<SbResponse> {
     const balance = ctx.state.campaign?.balance;
     if (balance && typeof balance.sms === 'number') balance.sms = Math.max(0, balance.sms - point);
   }
-  return { status: 200, json: { id: requestId, success, failure } };
+  const omitFailure = ctx.opts.shapes.smsFailure === 'when-any' && !Object.keys(failure).length;
+  return { status: 200, json: omitFailure ? { id: requestId, success } : { id: requestId, success, failure } };
 }
 
 export const smsRoutes: Route[] = [

@@ -1,6 +1,6 @@
 // State of the emulated notification service. JSON-serialisable (persisted by --sandbox
 // between CLI runs), so everything is plain records keyed by id, times in epoch ms.
-import type { DnsRecord, ExclusiveNumber, Webhook } from '../../api/notify-types.js';
+import type { DnsRecord, ExclusiveNumber, Webhook } from './types.js';
 
 /** One event of a message's history. Computed at send time, it happens when `at` is reached. */
 export interface TimelineEvent {

@@ -1,8 +1,10 @@
 // Webhook registration (spec section 4, decisions row 4) and the payloads the service POSTs when an
-// event happens (spec section 6). Delivery itself and the x-service-signature header are the
-// core's (sandbox.ts); this file decides what is sent and where.
-import type { Webhook } from '../../api/notify-types.js';
+// event happens (spec section 6). Delivery itself and the signature header are the core's
+// (sandbox.ts); this file decides what is sent and where. Alternate shapes (../shapes.ts):
+// webhookList, webhookRefusal and eventField.
+import type { Webhook } from './types.js';
 import type { Route, SbContext, SbResponse } from '../types.js';
+import { renameKey, type SandboxShapes } from '../shapes.js';
 import type { EmailRecord, MessageRecord, SmsRecord, TimelineEvent } from './state.js';
 import { isObject } from './validate.js';
 
@@ -22,17 +24,19 @@ function typeList(channel: Channel): string {
 }
 
 /**
- * 400 body for a bad registration. Email: spec sections 4 and 7 name the array `messages`;
- * SMS: its only description names it `message` (spec section 4, SMS webhook registration).
+ * 400 body for a bad registration. Email: spec sections 4 and 7 name the array `messages`, its
+ * field table `message` (the shape webhookRefusal picks); SMS: its only description names it
+ * `message` (spec section 4, SMS webhook registration).
  */
-function refused(channel: Channel, reasons: string[]): SbResponse {
-  return { status: 400, json: channel === 'email' ? { success: false, messages: reasons } : { success: false, message: reasons } };
+function refused(channel: Channel, reasons: string[], shapes: SandboxShapes): SbResponse {
+  const key = channel === 'email' ? shapes.webhookRefusal : 'message';
+  return { status: 400, json: { success: false, [key]: reasons } };
 }
 
 function register(channel: Channel): Route['handler'] {
   return async (req, ctx) => {
     const body = await req.json().catch(() => undefined);
-    if (!isObject(body)) return refused(channel, ['The body must be a JSON object with type and url.']);
+    if (!isObject(body)) return refused(channel, ['The body must be a JSON object with type and url.'], ctx.opts.shapes);
     const reasons: string[] = [];
     const type = body.type;
     if (typeof type !== 'number' || !Number.isInteger(type) || !typesOf(channel)[type]) reasons.push(`type must be ${typeList(channel)}.`);
@@ -44,7 +48,7 @@ function register(channel: Channel): Route['handler'] {
     } catch {
       reasons.push('url must be an http or https URL.');
     }
-    if (reasons.length) return refused(channel, reasons);
+    if (reasons.length) return refused(channel, reasons, ctx.opts.shapes);
     // Upsert by type: "If no record for the type exists it is created, otherwise replaced."
     // `domain` is not explained by the spec; the sandbox fills in the host of the url.
     const hook: Webhook = { type: type as number, domain: host, url: String(body.url), createDate: new Date(ctx.now).toISOString() };
@@ -74,8 +78,15 @@ function unregister(channel: Channel): Route['handler'] {
 export const webhookRoutes: Route[] = [
   { service: 'notify', method: 'POST', path: '/v1/webhooks', handler: register('email') },
   // Spec: whether the email listing is one object or a list is "not shown"; a list is the one
-  // shape that holds several types, and the SMS listing is documented as one.
-  { service: 'notify', method: 'GET', path: '/v1/webhooks', handler: (_req, ctx) => ({ status: 200, json: ctx.state.notify.webhooks.email }) },
+  // shape that holds several types, and the SMS listing is documented as one. The shape
+  // webhookList 'object' answers a lone webhook as the object itself (several stay a list).
+  {
+    service: 'notify', method: 'GET', path: '/v1/webhooks',
+    handler: (_req, ctx) => {
+      const list = ctx.state.notify.webhooks.email;
+      return { status: 200, json: ctx.opts.shapes.webhookList === 'object' && list.length === 1 ? list[0] : list };
+    },
+  },
   { service: 'notify', method: 'DELETE', path: '/v1/webhooks', handler: unregister('email') },
   { service: 'notify', method: 'POST', path: '/v1/sms/webhooks', handler: register('sms') },
   { service: 'notify', method: 'GET', path: '/v1/sms/webhooks', handler: (_req, ctx) => ({ status: 200, json: ctx.state.notify.webhooks.sms }) },
@@ -88,13 +99,14 @@ export function fireWebhook(ctx: SbContext, m: MessageRecord, e: TimelineEvent):
   if (!entry) return; // accept and retry have no webhook type
   const hook = ctx.state.notify.webhooks[m.channel].find((w) => w.type === Number(entry[0]));
   if (!hook) return;
-  const body = m.channel === 'email' ? emailPayload(m, e) : smsPayload(m, e);
+  // The event name under `event` (spec section 6) or `eventType` (decisions row 15), per the shapes.
+  const body = renameKey(m.channel === 'email' ? emailPayload(m, e) : smsPayload(m, e), 'event', ctx.opts.shapes.eventField);
   // Spec section 5: sign id + event with the notification API key; id is mail.id / sms_data.id.
   ctx.queueWebhook({ url: hook.url, body, sign: { key: ctx.opts.keys.notify, message: m.id + e.status }, dueAt: ctx.now });
 }
 
 /** Spec section 6, email payload. `timestamp` is epoch milliseconds (spec: "long"). */
-function emailPayload(m: EmailRecord, e: TimelineEvent): unknown {
+function emailPayload(m: EmailRecord, e: TimelineEvent): Record<string, unknown> {
   const r = e.raw;
   const detail: Record<string, unknown> = { timestamp: e.at };
   if (e.status === 'open') detail.client_headers = r.clientHeaders;
@@ -109,7 +121,7 @@ function emailPayload(m: EmailRecord, e: TimelineEvent): unknown {
 }
 
 /** Spec section 6, SMS payload. */
-function smsPayload(m: SmsRecord, e: TimelineEvent): unknown {
+function smsPayload(m: SmsRecord, e: TimelineEvent): Record<string, unknown> {
   const r = e.raw;
   const detail = e.status === 'delivery' ? { timestamp: e.at, point: r.point, srcaddr: r.srcaddr } : { timestamp: e.at, code: r.code, reason: r.reason };
   return {
