@@ -5,6 +5,7 @@ import { isEmail } from '../send/recipients.js';
 import { placeholders } from '../send/variables.js';
 import { AB_DIMENSIONS, type AbDimension, type Draft } from './draft.js';
 import { isoSeconds, parseSchedule, type Schedule } from './schedule.js';
+import { parseTime } from '../cli/date.js';
 import { TIME_ZONE_CODES } from './timezones.js';
 
 /** Spec section 8: preheader / subject / sender name. */
@@ -255,9 +256,15 @@ function durationOf(d: Draft, problems: string[]): { time: number; unit: 0 | 1 }
 
 /** A spec-shaped file's schedule: already UTC with a code; still refused when in the past. */
 function specSchedule(date: string, code: number | undefined, now: number, problems: string[]): Schedule | undefined {
-  const t = Date.parse(date);
+  // The shared strict parser: a 30 February is refused, not moved to March (no zone means UTC).
+  let t = NaN;
+  try {
+    if (!/^\s*\d{4}-\d{2}-\d{2}[T ]/i.test(date)) throw new Error(`config.schedule.scheduleDate "${date}" is not a UTC ISO 8601 date-time such as 2026-12-01T01:00:00Z.`);
+    t = parseTime(date, 'config.schedule.scheduleDate', now, { spans: false });
+  } catch (e) {
+    problems.push((e as Error).message);
+  }
   const zone = code === undefined ? undefined : TIME_ZONE_CODES[code];
-  if (Number.isNaN(t) || !/\d{4}-\d{2}-\d{2}T/.test(date)) problems.push(`config.schedule.scheduleDate "${date}" is not a UTC ISO 8601 date-time such as 2026-12-01T01:00:00Z.`);
   if (!zone) problems.push(`config.schedule.timezone ${code ?? '(missing)'} is not a time zone code; the codes go from 0 to 87.`);
   if (Number.isNaN(t) || !zone) return undefined;
   if (t <= now) {
