@@ -2,6 +2,8 @@
 // Order: flags > environment > profile > built-in defaults ("environment beats profile").
 import { isTruthy } from '../cli/io.js';
 import type { ConfigReader } from './read.js';
+import { AuthError, UsageError } from '../cli/errors.js';
+import { profileNameMessage, profileNameProblem } from './profile-name.js';
 import type { Profile } from './keys.js';
 
 type Env = Record<string, string | undefined>;
@@ -24,8 +26,24 @@ export interface Settings {
   notifyUrl: string;
 }
 
+/**
+ * --profile, else MAILCTL_PROFILE (empty counts as unset, like every MAILCTL_ variable), else the
+ * file's current profile, else "default" — each checked by the one profile-name rule. A bad flag
+ * or variable is a usage error (exit 2); a bad name in the file is a config error (exit 3).
+ */
 export function profileNameFor(flag: string | undefined, env: Env, store?: ConfigReader): string {
-  return flag || env.MAILCTL_PROFILE || store?.currentProfile() || 'default';
+  const given = (where: string, name: string) => {
+    const problem = profileNameProblem(name);
+    if (problem) throw new UsageError(profileNameMessage(where, name, problem));
+    return name;
+  };
+  if (flag !== undefined) return given('--profile', flag);
+  if (env.MAILCTL_PROFILE) return given('MAILCTL_PROFILE', env.MAILCTL_PROFILE);
+  const current = store?.currentProfile();
+  if (current === undefined) return 'default';
+  const problem = profileNameProblem(current);
+  if (problem) throw new AuthError(profileNameMessage("The config file's current profile", current, problem), 'Choose another with `mailctl config use NAME`, or pass --profile NAME.');
+  return current;
 }
 
 export function resolveSettings(opts: { profileFlag?: string; sandboxFlag?: boolean; env: Env; store: ConfigReader }): Settings {
