@@ -4,6 +4,7 @@ import { isTruthy } from '../cli/io.js';
 import type { ConfigReader } from './read.js';
 import { AuthError, UsageError } from '../cli/errors.js';
 import { profileNameMessage, profileNameProblem } from './profile-name.js';
+import { urlProblem } from '../cli/url.js';
 import type { Profile } from './keys.js';
 
 type Env = Record<string, string | undefined>;
@@ -61,15 +62,25 @@ export function resolveSettings(opts: { profileFlag?: string; sandboxFlag?: bool
   };
   const [campaignKey, cs] = pick('campaign');
   const [notifyKey, ns] = pick('notify');
+  const sandbox = !!opts.sandboxFlag || profile.sandbox === true;
+  // The one URL check (src/cli/url.ts) for a base URL from the environment or a hand-edited
+  // file: a config error (exit 3) in one sentence, not "Cannot reach the service" (exit 4).
+  // The sandbox replaces both URLs, so they are not looked at then.
+  const baseUrl = (envName: string, own: string | undefined, fallback: string): string => {
+    const [value, where] = env[envName] ? [env[envName]!, envName] : own ? [own, `The ${envName === 'MAILCTL_CAMPAIGN_URL' ? 'campaign' : 'notify'}-url of profile "${profileName}"`] : [fallback, ''];
+    const problem = sandbox || !where ? undefined : urlProblem(trimBase(value), { name: where, example: fallback });
+    if (problem) throw new AuthError(problem, env[envName] ? `Fix or unset ${envName}.` : 'Fix it with `mailctl config set`.');
+    return trimBase(value);
+  };
   return {
     profileName,
     profile,
-    sandbox: !!opts.sandboxFlag || profile.sandbox === true,
+    sandbox,
     campaignKey,
     notifyKey,
     keySource: { campaign: cs, notify: ns },
-    campaignUrl: trimBase(env.MAILCTL_CAMPAIGN_URL || profile.campaignUrl || DEFAULT_CAMPAIGN_URL),
-    notifyUrl: trimBase(env.MAILCTL_NOTIFY_URL || profile.notifyUrl || DEFAULT_NOTIFY_URL),
+    campaignUrl: baseUrl('MAILCTL_CAMPAIGN_URL', profile.campaignUrl, DEFAULT_CAMPAIGN_URL),
+    notifyUrl: baseUrl('MAILCTL_NOTIFY_URL', profile.notifyUrl, DEFAULT_NOTIFY_URL),
   };
 }
 
