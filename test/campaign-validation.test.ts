@@ -70,8 +70,9 @@ describe('A/B rules (endpoint 9)', () => {
   it('a missing version', () => refused([...without('--subject'), '--ab', 'subject', '--subject-a', 'A', '--test-percent', '20', '--test-duration', '4h'], 'no subject of version B'));
   it('an A/B flag without --ab', () => refused([...ok, '--subject-b', 'B'], '--subject-b only applies to an A/B test'));
   it('an unknown test type', () => refused([...ok, '--ab', 'colour'], 'is not a test type'));
-  it.each(['0h', '1.5h', '4', 'soon'])('--test-duration %s: not whole hours or days', (v) =>
-    refused([...ab, '--test-percent', '20', '--test-duration', v], `--test-duration "${v}" is not a duration the service takes; give whole hours or days`));
+  it.each(['0h', '1.5h', '4', 'soon'])('--test-duration %s: not whole hours or days', async (v) => {
+    await refused([...ab, '--test-percent', '20', '--test-duration', v], `--test-duration "${v}" is not a duration the service takes; give whole hours or days`);
+  });
 
   // The one duration parser (src/cli/duration.ts) with the service's two units: the wizard asks
   // with the same rule, and a mix of units is added up.
