@@ -7,6 +7,7 @@ import { runCli } from './helpers/cli.js';
 import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures, writeFiles } from './helpers/campaign-setup.js';
 import { campaignApi } from './helpers/campaign-api.js';
+import { parseTestDuration } from '../src/campaign/compose.js';
 
 const sb = useSandbox();
 const fx = campaignFixtures(sb.get);
@@ -69,6 +70,28 @@ describe('A/B rules (endpoint 9)', () => {
   it('a missing version', () => refused([...without('--subject'), '--ab', 'subject', '--subject-a', 'A', '--test-percent', '20', '--test-duration', '4h'], 'no subject of version B'));
   it('an A/B flag without --ab', () => refused([...ok, '--subject-b', 'B'], '--subject-b only applies to an A/B test'));
   it('an unknown test type', () => refused([...ok, '--ab', 'colour'], 'is not a test type'));
+  it.each(['0h', '1.5h', '4', 'soon'])('--test-duration %s: not whole hours or days', async (v) => {
+    await refused([...ab, '--test-percent', '20', '--test-duration', v], `--test-duration "${v}" is not a duration the service takes; give whole hours or days`);
+  });
+
+  // The one duration parser (src/cli/duration.ts) with the service's two units: the wizard asks
+  // with the same rule, and a mix of units is added up.
+  it('--test-duration: hours or days as written, spelled out or mixed', () => {
+    expect(parseTestDuration('4h')).toEqual({ time: 4, unit: 0 });
+    expect(parseTestDuration('2d')).toEqual({ time: 2, unit: 1 });
+    expect(parseTestDuration('4 hours')).toEqual({ time: 4, unit: 0 });
+    expect(parseTestDuration('2 days')).toEqual({ time: 2, unit: 1 });
+    expect(parseTestDuration('1d12h')).toEqual({ time: 36, unit: 0 });
+    expect(parseTestDuration('24h')).toEqual({ time: 24, unit: 0 });
+    expect(parseTestDuration('1.5d')).toEqual({ time: 36, unit: 0 });
+  });
+
+  it('--test-duration 1d12h reaches the service as 36 hours', async () => {
+    const from = fx.mark();
+    const r = await runCli(['campaign', 'create', ...ab.slice(0, -2), '--test-percent', '20', '--test-duration', '1d12h'], { sandbox: sb.get() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect((fx.submits(from)[0].body as any).content.testing).toEqual({ proportion: 20, time: 36, unit: 0 });
+  });
 });
 
 describe('schedule and audience', () => {

@@ -15,6 +15,16 @@ describe('durations', () => {
     expect(parseDuration('500ms', '--timeout')).toBe(500);
     expect(parseDuration('45', '--timeout')).toBe(45_000);
     expect(parseDuration('0s', '--settle-after')).toBe(0);
+    expect(parseDuration('1h 30m', '--timeout')).toBe(5_400_000);
+  });
+
+  it('takes a caller\'s units, bare-number rule and maximum, and refuses a number too large to be a time', () => {
+    const units = { h: 3_600_000, hours: 3_600_000 };
+    expect(parseDuration('4 hours', '--x', { units })).toBe(4 * 3_600_000);
+    expect(() => parseDuration('90m', '--x', { units, examples: '4h' })).toThrow('--x takes a duration such as 4h; got "90m".');
+    expect(() => parseDuration('45', '--x', { bareSeconds: false })).toThrow('takes a duration');
+    expect(() => parseDuration('3d', '--x', { max: 2 * 86_400_000 })).toThrow('--x is at most 2 days; got "3d".');
+    expect(() => parseDuration(`${'9'.repeat(400)}d`, '--timeout')).toThrow('is far too long');
   });
 
   it.each([

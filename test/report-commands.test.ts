@@ -40,11 +40,11 @@ describe('report list', () => {
     expect(codes).toEqual(expect.arrayContaining([regular, ab]));
   });
 
-  it('one date alone is refused (the service would quietly return the 10 most recent); nothing sent', async () => {
+  it('an end date alone is refused (the service would quietly return the 10 most recent); nothing sent', async () => {
     const before = sb.get().sandbox.requests().length;
-    const r = await runCli(['report', 'list', '--from', '2026-01-01'], { sandbox: sb.get() });
+    const r = await runCli(['report', 'list', '--to', '2026-01-01'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('--from needs --to too');
+    expect(r.stderr).toContain('--to needs --since too');
     expect(sb.get().sandbox.requests().length).toBe(before);
   });
 

@@ -193,7 +193,7 @@ describe('report sync: failures', () => {
   it('bad flags: exit 2, nothing sent and no directory made', async () => {
     const out = path.join(tempDir(), 'never');
     const m = sb.get().sandbox.requests().length;
-    for (const args of [['--since', '7d', '--from', '2026-01-01', '--to', '2026-01-31'], ['--refresh-days', 'soon'], ['--from', '2026-01-01'], ['--since', 'a while'], ['--wait-lock', 'later']]) {
+    for (const args of [['--since', '7d', '--from', '2026-01-01', '--to', '2026-01-31'], ['--refresh-days', 'soon'], ['--to', '2026-01-01'], ['--since', 'a while'], ['--wait-lock', 'later']]) {
       const r = await sync(['--out', out, ...args]);
       expect(r.exitCode, args.join(' ')).toBe(2);
       expect(r.stderr).not.toContain('unexpected');

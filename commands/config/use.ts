@@ -1,8 +1,10 @@
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
+import { profileNameMessage, profileNameProblem } from '../../src/config/profile-name.js';
 
 export async function run(ctx: Context, _opts: unknown, name: string): Promise<void> {
-  if (!/^[A-Za-z0-9._-]+$/.test(name)) throw new UsageError(`"${name}" is not a valid profile name; use letters, digits, dot, dash and underscore.`);
+  const problem = profileNameProblem(name);
+  if (problem) throw new UsageError(profileNameMessage('The profile name', name, problem));
   const store = await ctx.config();
   // A typo must not silently become an empty default profile (every command would then fail
   // for want of a key). "default" always exists, stored or not.

@@ -4,7 +4,7 @@
 // in batches, reporting what each batch removed.
 import type { Context } from '../../src/cli/context.js';
 import { certainlyNotDone, PartialError, UsageError } from '../../src/cli/errors.js';
-import { parseDuration } from '../../src/cli/duration.js';
+import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
 import { suggest } from '../../src/cli/suggest.js';
 import { buildPlan } from '../../src/contacts/bounce-plan.js';
 import { resolveGroup } from '../../src/groups.js';
@@ -13,6 +13,7 @@ import { printList } from '../../src/output/format.js';
 interface Opts {
   group?: string;
   since?: string;
+  until?: string;
   includeTemporary?: boolean;
   yes?: boolean;
   dryRun?: boolean;
@@ -25,11 +26,14 @@ const MAX_SINCE_MS = 365 * 86_400_000;
 export async function run(ctx: Context, opts: Opts): Promise<void> {
   const given = opts.group?.trim();
   if (!given) throw new UsageError('Say which group to clean with --group NAME_OR_CODE.');
-  const since = parseDuration(opts.since ?? '30d', '--since', { positive: true });
-  if (since > MAX_SINCE_MS) throw new UsageError(`--since reaches back at most a year; got "${opts.since}".`);
   const now = ctx.clock.now();
-  const from = new Date(now - since).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const to = new Date(Math.ceil(now / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const range = parseTimeRange({ since: opts.since ?? '30d', until: opts.until }, now);
+  if (now - range.since! > MAX_SINCE_MS) throw new UsageError(`--since reaches back at most a year; got "${opts.since}".`);
+  if (range.since! > now) throw new UsageError(`--since "${opts.since}" is in the future; give a span such as 30d or a past date.`);
+  const from = isoSeconds(range.since!);
+  // Rounded up to the second so the events of the last moments are inside the window.
+  const to = isoSeconds(range.until ?? Math.ceil(now / 1000) * 1000);
+  const span = ['--since', opts.since ?? '30d', ...(opts.until !== undefined ? ['--until', opts.until] : [])];
 
   const group = await resolveGroup(ctx, given);
   const notify = await ctx.notify();
@@ -42,7 +46,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     else if (!plan.length) ctx.io.info(`No bounces or complaints since ${from}: nothing to remove from "${group.name}".`);
     else {
       await printList(ctx.io, plan, COLUMNS);
-      ctx.io.info(`Plan: remove ${plan.length} address${plan.length === 1 ? '' : 'es'} from "${group.name}" (${group.sn}); nothing was removed. Apply it with: ${suggest(ctx, 'contacts', 'clean', '--group', group.sn, '--since', opts.since ?? '30d', ...(opts.includeTemporary ? ['--include-temporary'] : []), '--yes')}`);
+      ctx.io.info(`Plan: remove ${plan.length} address${plan.length === 1 ? '' : 'es'} from "${group.name}" (${group.sn}); nothing was removed. Apply it with: ${suggest(ctx, 'contacts', 'clean', '--group', group.sn, ...span, ...(opts.includeTemporary ? ['--include-temporary'] : []), '--yes')}`);
     }
     return;
   }
@@ -69,7 +73,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   if (notDone.length) {
     const why = firstError instanceof Error ? firstError.message : String(firstError);
     if (notDone.length === plan.length) throw firstError;
-    throw new PartialError(`${notDone.length} address${notDone.length === 1 ? ' was' : 'es were'} not removed (${why}).`, `Run the same command again to finish: ${suggest(ctx, 'contacts', 'clean', '--group', group.sn, '--since', opts.since ?? '30d', '--yes')}`);
+    throw new PartialError(`${notDone.length} address${notDone.length === 1 ? ' was' : 'es were'} not removed (${why}).`, `Run the same command again to finish: ${suggest(ctx, 'contacts', 'clean', '--group', group.sn, ...span, ...(opts.includeTemporary ? ['--include-temporary'] : []), '--yes')}`);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { inheritParentOptions } from '../../src/cli/parent-options.js';
 
@@ -10,18 +10,21 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--id <id>', 'a message id (from `mailctl send`)')
     .option('--recipient <address>', 'an email address, or with --sms a national number')
     .option('--country-code <code>', 'with --sms --recipient: the calling code (e.g. 886)')
-    .option('--from <time>', 'start: 2024-05-01, 2024-05-01T08:00Z, or a span back such as 7d (UTC)')
-    .option('--to <time>', 'end: a date (to its last second), a time, or a span back such as 1h (UTC; default now)')
+    .option('--since <time>', 'start: 2024-05-01, 2024-05-01T08:00Z, or a span back such as 7d (UTC)')
+    .option('--until <time>', 'end: a date (to its last second), a time, or a span back such as 1h (UTC; default now)')
+    .addOption(new Option('--from <time>', 'old spelling of --since').hideHelp())
+    .addOption(new Option('--to <time>', 'old spelling of --until').hideHelp())
     .option('--status <list>', 'comma-separated: accept,retry,delivery,open,click,bounce,complaint (SMS: accept,delivery,bounce)')
     .option('--csv', 'CSV with a header row, for spreadsheets')
     .addHelpText('after', `
 SMS lookups cover the last 30 days only and return at most the first 50 rows; mailctl says so
 when a lookup reaches either limit. To keep complete history, receive webhooks
-(\`mailctl webhook listen\`) and store them.
+(\`mailctl webhook listen\`) and store them. --from and --to are the old spellings of --since and
+--until and still work.
 
 Examples:
   mailctl events --recipient ann@example.com --status bounce,complaint
-  mailctl events --from 7d --csv > events.csv
+  mailctl events --since 7d --csv > events.csv
   mailctl events --sms --recipient 0912345678 --country-code 886`)
     .action(action(() => import('./lookup.js')));
   const tail = action(() => import('./tail.js'));
@@ -33,7 +36,8 @@ Examples:
     .option('--recipient <address>', 'only this email address, or with --sms this national number')
     .option('--country-code <code>', 'with --sms --recipient: the calling code (e.g. 886)')
     .option('--status <list>', 'comma-separated statuses to show (as for `mailctl events`)')
-    .option('--since <duration>', 'also show events from this long ago (e.g. 10m; default: only new ones)')
+    .option('--since <time>', 'also show events since then: a span back such as 10m, or a time (at most 30 days back; default: only new ones)')
+    .option('--until <time>', 'stop at this time (or use --for; default: until Ctrl-C)')
     .option('--interval <duration>', 'time between lookups (default 5s, at least 2s)')
     .option('--for <duration>', 'stop after this long (default: until Ctrl-C)')
     .addHelpText('after', `
@@ -45,7 +49,7 @@ Examples:
   mailctl events tail --since 10m --for 1m > events.ndjson
   mailctl events tail --sms --recipient 0912345678 --country-code 886`)
     .action(async (...args: unknown[]) => {
-      await inheritParentOptions(args[args.length - 1] as Command, ['sms', 'id', 'recipient', 'countryCode', 'status'], 'mailctl events tail [--sms] [--id ID | --recipient ADDR] [--status LIST] [--since DUR] [--interval DUR] [--for DUR]');
+      await inheritParentOptions(args[args.length - 1] as Command, ['sms', 'id', 'recipient', 'countryCode', 'status', 'since', 'until', 'from', 'to'], 'mailctl events tail [--sms] [--id ID | --recipient ADDR] [--status LIST] [--since TIME] [--until TIME | --for DUR] [--interval DUR]');
       return tail(...args);
     });
 }

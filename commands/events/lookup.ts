@@ -4,7 +4,8 @@ import { UsageError } from '../../src/cli/errors.js';
 import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
 import { printList, type Column } from '../../src/output/format.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';
-import { EMAIL_STATUSES, parseStatuses, parseTime, SMS_STATUSES } from './query.js';
+import { EMAIL_STATUSES, parseStatuses, SMS_STATUSES } from './query.js';
+import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
 import { toCell, toCsv } from '../../src/output/csv.js';
 
 interface Opts {
@@ -12,6 +13,9 @@ interface Opts {
   id?: string;
   recipient?: string;
   countryCode?: string;
+  since?: string;
+  until?: string;
+  /** The old spellings of --since/--until. */
   from?: string;
   to?: string;
   status?: string;
@@ -25,9 +29,9 @@ const SMS_ROW_CAP = 50;
 export async function run(ctx: Context, opts: Opts): Promise<void> {
   if (opts.csv && ctx.io.json) throw new UsageError('--csv and --json are two different outputs; choose one.');
   const now = ctx.clock.now();
-  const from = opts.from === undefined ? undefined : parseTime(opts.from, '--from', now);
-  const to = opts.to === undefined ? undefined : parseTime(opts.to, '--to', now, true);
-  if (from && to && from > to) throw new UsageError(`--from (${from}) is later than --to (${to}).`);
+  const range = parseTimeRange(opts, now);
+  const from = range.since === undefined ? undefined : isoSeconds(range.since);
+  const to = range.until === undefined ? undefined : isoSeconds(range.until);
   const client = await ctx.notify();
 
   if (!opts.sms) {
@@ -57,7 +61,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   const until = to ?? (from ? new Date(Math.ceil(now / 1000) * 1000).toISOString().replace(/\.000Z$/, 'Z') : undefined);
   const logs = await client.smsEvents({ id: opts.id, recipient: opts.id ? undefined : opts.recipient, country_code: opts.id ? undefined : cc, from, to: until, status });
   if (logs.length >= SMS_ROW_CAP) {
-    ctx.io.warn(`The service returns at most the first ${SMS_ROW_CAP} rows, and this lookup hit that cap: there may be more. Narrow it with --from/--to or --status.`);
+    ctx.io.warn(`The service returns at most the first ${SMS_ROW_CAP} rows, and this lookup hit that cap: there may be more. Narrow it with --since/--until or --status.`);
   }
   return output(ctx, opts, logs, SMS_COLUMNS);
 }

@@ -5,6 +5,7 @@ import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
 import { parseDuration } from '../../src/cli/duration.js';
+import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
 import { EventFollower } from '../../src/events/follow.js';
 import { forTerminal } from '../../src/output/sanitize.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';
@@ -17,6 +18,10 @@ interface Opts {
   countryCode?: string;
   status?: string;
   since?: string;
+  until?: string;
+  /** The old spellings of --since/--until (they arrive from `events`). */
+  from?: string;
+  to?: string;
   interval?: string;
   for?: string;
 }
@@ -28,11 +33,16 @@ type AnyEvent = EmailEvent & SmsEvent;
 
 export async function run(ctx: Context, opts: Opts): Promise<void> {
   const now = ctx.clock.now();
-  const since = opts.since === undefined ? 0 : parseDuration(opts.since, '--since');
-  if (since > 30 * 86_400_000) throw new UsageError(`--since reaches back at most 30 days (the SMS lookup's window); got "${opts.since}".`);
+  const range = parseTimeRange(opts, now);
+  const sinceText = opts.since ?? opts.from;
+  if (range.since !== undefined && now - range.since > 30 * 86_400_000) throw new UsageError(`${range.sinceFlag} reaches back at most 30 days (the SMS lookup's window); got "${sinceText}".`);
+  if (range.since !== undefined && range.since > now) throw new UsageError(`${range.sinceFlag} "${sinceText}" is in the future; give a time already past, such as 10m.`);
+  if (range.until !== undefined && opts.for !== undefined) throw new UsageError(`${range.untilFlag} and --for both say when to stop; give one of them.`);
+  if (range.until !== undefined && range.until <= now) throw new UsageError(`${range.untilFlag} "${opts.until ?? opts.to}" has already passed; give a later time, or --for a duration.`);
+  const since = range.since === undefined ? 0 : now - range.since;
   const interval = opts.interval === undefined ? 5000 : parseDuration(opts.interval, '--interval', { positive: true });
   if (interval < MIN_INTERVAL_MS) throw new UsageError(`--interval must be at least ${MIN_INTERVAL_MS / 1000}s, to keep the lookups light; got "${opts.interval}".`);
-  const stopAt = opts.for === undefined ? Infinity : now + parseDuration(opts.for, '--for', { positive: true });
+  const stopAt = range.until ?? (opts.for === undefined ? Infinity : now + parseDuration(opts.for, '--for', { positive: true }));
   const status = opts.status === undefined ? undefined : parseStatuses(opts.status, opts.sms ? SMS_STATUSES : EMAIL_STATUSES, !!opts.sms);
   let cc: string | undefined;
   if (opts.sms) {
@@ -51,10 +61,10 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   const follow = new EventFollower<AnyEvent>(start);
   const ndjson = ctx.io.json || !ctx.io.isTTY;
   let shown = 0;
-  if (!ndjson) ctx.io.info(`Following ${opts.sms ? 'SMS' : 'email'} events${since ? ` from ${opts.since} ago` : ''}; Ctrl-C stops.`);
+  if (!ndjson) ctx.io.info(`Following ${opts.sms ? 'SMS' : 'email'} events${range.since !== undefined ? ` since ${isoSeconds(range.since)}` : ''}; Ctrl-C stops.`);
   while (!ctx.signal.aborted && ctx.clock.now() < stopAt) {
-    const from = iso(Math.max(start, follow.windowStart()));
-    const to = iso(Math.ceil(ctx.clock.now() / 1000) * 1000);
+    const from = isoSeconds(Math.max(start, follow.windowStart()));
+    const to = isoSeconds(Math.ceil(ctx.clock.now() / 1000) * 1000);
     let logs: AnyEvent[];
     try {
       logs = (opts.sms
@@ -87,6 +97,3 @@ function line(e: AnyEvent, sms: boolean): string {
   return [e.eventTime, (e.status ?? '').padEnd(9), e.messageId, who, what].map((v) => forTerminal(v ?? '', 80)).join('  ');
 }
 
-function iso(t: number): string {
-  return new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}

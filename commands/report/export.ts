@@ -1,8 +1,8 @@
 import type { Context } from '../../src/cli/context.js';
-import { UsageError } from '../../src/cli/errors.js';
 import type { ReportLink } from '../../src/api/campaign-types.js';
 import { pollUntil } from '../../src/cli/poll.js';
 import { parseDuration } from '../../src/cli/duration.js';
+import { checkUrl } from '../../src/cli/url.js';
 import { checkOutDir, downloadLinks, type Saved } from '../../src/report/download.js';
 import { printList } from '../../src/output/format.js';
 import { printDryRun } from '../../src/output/dry-run.js';
@@ -19,7 +19,7 @@ interface Opts {
 // Endpoint 16 starts the export (decisions row 7: any 2xx means accepted; its body is not shown),
 // then endpoint 17 is polled until links appear. The client paces exports to 1 per 10 s.
 export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
-  if (opts.webhookUrl !== undefined) checkUrl(opts.webhookUrl);
+  if (opts.webhookUrl !== undefined) opts.webhookUrl = checkUrl(opts.webhookUrl, { name: '--webhook-url', example: 'https://hooks.example.com/report' });
   const timeoutMs = opts.timeout === undefined ? 10 * 60_000 : parseDuration(opts.timeout, '--timeout', { positive: true });
   if (opts.out) checkOutDir(opts.out, sn, opts.force);
   if (opts.dryRun) return printDryRun(ctx, 'campaign', 'POST', `/v1/report/${encodeURIComponent(sn)}/export`, opts.webhookUrl ? { webhookUrl: opts.webhookUrl } : {});
@@ -61,16 +61,4 @@ export function printSaved(ctx: Context, sn: string, saved: Saved[]): void {
   }
   for (const s of saved) ctx.io.out(s.file);
   ctx.io.info(`Saved ${saved.length} report file${saved.length === 1 ? '' : 's'} of ${sn}.`);
-}
-
-function checkUrl(v: string): void {
-  let u: URL | undefined;
-  try {
-    u = new URL(v);
-  } catch {
-    u = undefined;
-  }
-  if (!u || (u.protocol !== 'https:' && u.protocol !== 'http:')) {
-    throw new UsageError(`--webhook-url "${v}" is not an http(s) URL; give the full address the service should POST to, e.g. https://hooks.example.com/report.`);
-  }
 }

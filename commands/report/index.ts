@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
 
 export function register(program: Command, action: ActionFactory): void {
@@ -7,8 +7,16 @@ export function register(program: Command, action: ActionFactory): void {
     .command('list')
     .alias('ls')
     .description('list finished campaigns: the 10 most recent, or all in a date range')
-    .option('--from <date>', 'start of the range: YYYY-MM-DD (UTC day) or an ISO date-time; needs --to')
-    .option('--to <date>', 'end of the range (that whole day when a date); needs --from')
+    .option('--since <time>', 'start of the range: YYYY-MM-DD (UTC day), an ISO date-time, or a span back such as 30d')
+    .option('--until <time>', 'end of the range (that whole day when a date; default now); needs --since')
+    .addOption(new Option('--from <time>', 'old spelling of --since').hideHelp())
+    .addOption(new Option('--to <time>', 'old spelling of --until').hideHelp())
+    .addHelpText('after', `
+--from and --to are the old spellings of --since and --until and still work.
+
+Examples:
+  mailctl report list
+  mailctl report list --since 2026-11-01 --until 2026-11-30`)
     .action(action(() => import('./list.js')));
   report
     .command('metrics')
@@ -43,9 +51,10 @@ file host without your API key.`)
     .command('sync')
     .description('keep a directory complete with the detail files of every finished campaign (for cron)')
     .requiredOption('--out <dir>', 'the directory to keep (created if missing): DIR/<finished-date>_<code>/<type>.csv, manifest.csv')
-    .option('--since <duration>', 'campaigns finished in this last span, e.g. 30d or 12h (default: 30d on the first run, then since the last run less 2 days)')
-    .option('--from <date>', 'start of an explicit range (YYYY-MM-DD or ISO date-time); needs --to')
-    .option('--to <date>', 'end of an explicit range (that whole day when a date); needs --from')
+    .option('--since <time>', 'campaigns finished since then: a span such as 30d or 12h, or a date (default: 30d on the first run, then since the last run less 2 days)')
+    .option('--until <time>', 'with --since: the end of a back-fill range (that whole day when a date); it does not move where the next run starts')
+    .addOption(new Option('--from <time>', 'old spelling of --since').hideHelp())
+    .addOption(new Option('--to <time>', 'old spelling of --until').hideHelp())
     .option('--refresh-days <n>', 're-export campaigns finished in the last N days (at most once an hour each) to pick up late opens and clicks')
     .option('--wait-lock [duration]', 'if another sync holds DIR, wait for it (default 10m) instead of exiting with LOCKED')
     .option('--timeout <duration>', 'give up on a campaign whose files are not ready after this long (default 10m)')
@@ -53,6 +62,7 @@ file host without your API key.`)
 Exit: 0 all complete · 5 some campaigns failed (listed), others synced · 4 nothing synced because of
 limits, network or time-outs · 1 nothing synced (the service refused), or DIR locked by another run
 (--json error code LOCKED) · 2 bad flags. Exports are paced to 1 per 10 s and never repeated for a
-campaign within an hour; complete files (checked by sha256) are never downloaded again.`)
+campaign within an hour; complete files (checked by sha256) are never downloaded again.
+--from and --to are the old spellings of --since and --until and still work.`)
     .action(action(() => import('./sync.js')));
 }

@@ -9,6 +9,7 @@ import { runSync, type SyncReport } from '../../src/report/sync/sync.js';
 interface Opts {
   out: string;
   since?: string;
+  until?: string;
   from?: string;
   to?: string;
   refreshDays?: string;
@@ -22,6 +23,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   const report = await runSync(ctx, {
     dir: opts.out,
     since: opts.since,
+    until: opts.until,
     from: opts.from,
     to: opts.to,
     refreshDays: parseRefreshDays(opts.refreshDays),

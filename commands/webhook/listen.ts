@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { parseWhole } from '../../src/cli/parse.js';
+import { checkUrl } from '../../src/cli/url.js';
 import { DEFAULT_MAX_BODY, startListener, type StoredEvent } from '../../src/webhook/listener.js';
 import { isLocalHost } from '../../src/webhook/types.js';
 
@@ -21,15 +22,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   const maxBody = opts.maxBody === undefined ? DEFAULT_MAX_BODY : parseWhole(opts.maxBody, '--max-body', 1024);
   const host = opts.host ?? '127.0.0.1';
   if (!isLocalHost(host)) ctx.io.warn(`Listening on ${host} exposes the listener beyond this machine.`);
-  if (opts.forward !== undefined) {
-    let u: URL | undefined;
-    try {
-      u = new URL(opts.forward);
-    } catch {
-      /* below */
-    }
-    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new UsageError(`--forward "${opts.forward}" is not an http(s) URL.`, 'For example: --forward http://127.0.0.1:3000/hooks/mail');
-  }
+  if (opts.forward !== undefined) checkUrl(opts.forward, { name: '--forward', example: 'http://127.0.0.1:3000/hooks/mail' });
   const outFile = path.resolve(opts.out ?? 'webhook-events.jsonl');
   const key = await ctx.apiKey('notify');
   const io = ctx.io;

@@ -1,18 +1,14 @@
 import type { Context } from '../../src/cli/context.js';
-import { UsageError } from '../../src/cli/errors.js';
+import { checkUrl } from '../../src/cli/url.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { isLocalHost, parseWebhookType, typeName } from '../../src/webhook/types.js';
 
 export async function run(ctx: Context, opts: { sms?: boolean; dryRun?: boolean }, typeArg: string, url: string): Promise<void> {
   const sms = !!opts.sms;
   const type = parseWebhookType(typeArg, sms);
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new UsageError(`"${url}" is not a URL.`, 'Give the full address the service should POST to, e.g. https://example.com/hooks/mail.');
-  }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new UsageError(`The webhook URL must start with https:// or http://; got "${url}".`);
+  // http: stays allowed for webhook targets (the service may sit beside a plain-HTTP receiver).
+  url = checkUrl(url, { name: 'The webhook URL', example: 'https://example.com/hooks/mail' });
+  const u = new URL(url);
   if (isLocalHost(u.hostname)) {
     ctx.io.warn(`${u.hostname} is not reachable from the internet, so the service cannot deliver to it. For a local listener, register a tunnel's public URL instead (see \`mailctl webhook listen --help\`).`);
   }

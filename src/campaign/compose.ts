@@ -5,6 +5,8 @@ import { isEmail } from '../send/recipients.js';
 import { placeholders } from '../send/variables.js';
 import { AB_DIMENSIONS, type AbDimension, type Draft } from './draft.js';
 import { isoSeconds, parseSchedule, type Schedule } from './schedule.js';
+import { parseTime } from '../cli/date.js';
+import { parseDuration } from '../cli/duration.js';
 import { TIME_ZONE_CODES } from './timezones.js';
 
 /** Spec section 8: preheader / subject / sender name. */
@@ -245,19 +247,48 @@ function durationOf(d: Draft, problems: string[]): { time: number; unit: 0 | 1 }
     problems.push('An A/B test needs --test-duration: how long the test runs before the better version goes to everyone else, e.g. 4h or 2d.');
     return undefined;
   }
-  const m = /^\s*(\d+)\s*(h|hr|hrs|hours?|d|days?)\s*$/i.exec(d.testDuration);
-  if (!m || Number(m[1]) < 1) {
-    problems.push(`--test-duration "${d.testDuration}" is not a duration the service takes; give whole hours or days, e.g. 4h or 2d.`);
+  const parsed = parseTestDuration(d.testDuration);
+  if (typeof parsed === 'string') {
+    problems.push(parsed);
     return undefined;
   }
-  return { time: Number(m[1]), unit: m[2].toLowerCase().startsWith('d') ? 1 : 0 };
+  return parsed;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** The spellings --test-duration has always taken: hours and days only (the service's two units). */
+const TEST_DURATION_UNITS = { h: HOUR_MS, hr: HOUR_MS, hrs: HOUR_MS, hour: HOUR_MS, hours: HOUR_MS, d: DAY_MS, day: DAY_MS, days: DAY_MS };
+
+/**
+ * --test-duration through the one duration parser: "4h" → {time 4, unit 0 hours}, "2d" → {time 2,
+ * unit 1 days}, "1d12h" → 36 hours (spec endpoint 9); a sentence when the service cannot take it.
+ * The wizard asks with the same rule.
+ */
+export function parseTestDuration(text: string): { time: number; unit: 0 | 1 } | string {
+  const refusal = `--test-duration "${text}" is not a duration the service takes; give whole hours or days, e.g. 4h or 2d.`;
+  let ms: number;
+  try {
+    ms = parseDuration(text, '--test-duration', { units: TEST_DURATION_UNITS, bareSeconds: false, positive: true });
+  } catch {
+    return refusal;
+  }
+  if (ms % HOUR_MS) return refusal;
+  // Days when it was written in days and comes out whole; otherwise hours.
+  return ms % DAY_MS === 0 && !/h/i.test(text) ? { time: ms / DAY_MS, unit: 1 } : { time: ms / HOUR_MS, unit: 0 };
 }
 
 /** A spec-shaped file's schedule: already UTC with a code; still refused when in the past. */
 function specSchedule(date: string, code: number | undefined, now: number, problems: string[]): Schedule | undefined {
-  const t = Date.parse(date);
+  // The shared strict parser: a 30 February is refused, not moved to March (no zone means UTC).
+  let t = NaN;
+  try {
+    if (!/^\s*\d{4}-\d{2}-\d{2}[T ]/i.test(date)) throw new Error(`config.schedule.scheduleDate "${date}" is not a UTC ISO 8601 date-time such as 2026-12-01T01:00:00Z.`);
+    t = parseTime(date, 'config.schedule.scheduleDate', now, { spans: false });
+  } catch (e) {
+    problems.push((e as Error).message);
+  }
   const zone = code === undefined ? undefined : TIME_ZONE_CODES[code];
-  if (Number.isNaN(t) || !/\d{4}-\d{2}-\d{2}T/.test(date)) problems.push(`config.schedule.scheduleDate "${date}" is not a UTC ISO 8601 date-time such as 2026-12-01T01:00:00Z.`);
   if (!zone) problems.push(`config.schedule.timezone ${code ?? '(missing)'} is not a time zone code; the codes go from 0 to 87.`);
   if (Number.isNaN(t) || !zone) return undefined;
   if (t <= now) {

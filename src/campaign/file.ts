@@ -10,6 +10,7 @@ import path from 'node:path';
 import { UsageError } from '../cli/errors.js';
 import { DRAFT_KEYS, type Draft } from './draft.js';
 import { fileProblem } from '../cli/file-problem.js';
+import { forTerminal } from '../output/sanitize.js';
 
 const SPEC_KEYS = new Set(['form', 'content', 'config']);
 const PATH_KEYS = ['htmlFile', 'htmlFileA', 'htmlFileB', 'list'] as const;
@@ -65,20 +66,20 @@ function setFlat(d: Draft, k: string, v: unknown, problems: string[]): void {
   const rec = d as Record<string, unknown>;
   if (STRING_KEYS.has(k)) {
     if (typeof v === 'string') rec[k] = v;
-    else problems.push(`"${k}" must be a string.`);
+    else problems.push(wrongType(k, v, 'a string'));
   } else if (BOOL_KEYS.has(k)) {
     if (typeof v === 'boolean') rec[k] = v;
-    else problems.push(`"${k}" must be true or false.`);
+    else problems.push(wrongType(k, v, 'true or false'));
   } else if (k === 'groups' || k === 'exclude') {
     const list = stringList(v);
     if (list) rec[k] = list;
-    else problems.push(`"${k}" must be a list of group names or codes, e.g. ["Newsletter"].`);
+    else problems.push(wrongType(k, v, 'a list of group names or codes, e.g. ["Newsletter"]'));
   } else if (k === 'testPercent') {
     if (typeof v === 'number' || typeof v === 'string') rec[k] = v;
-    else problems.push('"testPercent" must be a number from 0 to 100.');
+    else problems.push(wrongType(k, v, 'a number from 0 to 100'));
   } else if (k === 'footerLang') {
     if (typeof v === 'number' || typeof v === 'string') rec[k] = v;
-    else problems.push('"footerLang" must be "en", "zh", 0 or 1.');
+    else problems.push(wrongType(k, v, '"en", "zh", 0 or 1'));
   }
 }
 
@@ -93,7 +94,15 @@ function fromSpecShape(doc: Record<string, unknown>, problems: string[]): Draft 
     const v = o[k];
     if (v === undefined || v === null) return undefined;
     if (typeof v === 'string') return v;
-    problems.push(`${where}.${k} must be a string.`);
+    problems.push(wrongType(`${where}.${k}`, v, 'a string'));
+    return undefined;
+  };
+  // A number the spec lists (a code such as testingOn or schedule.type), also as a string of
+  // digits as the code has always read it; never a boolean, which Number() would make 1 or 0.
+  const code = (v: unknown, path: string, allowed: number[], expected: string): number | undefined => {
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
+    if (allowed.includes(n)) return n;
+    problems.push(wrongType(path, v, expected));
     return undefined;
   };
   d.name = str(form, 'name', 'form');
@@ -101,7 +110,7 @@ function fromSpecShape(doc: Record<string, unknown>, problems: string[]): Draft 
     if (form[k] === undefined) continue;
     const list = stringList(form[k]);
     if (list) d[to] = list;
-    else problems.push(`form.${k} must be a list of group codes.`);
+    else problems.push(wrongType(`form.${k}`, form[k], 'a list of group codes'));
   }
   const map: Array<[string, keyof Draft]> = [
     ['subject', 'subject'], ['preheader', 'preheader'], ['fromName', 'fromName'], ['fromAddress', 'from'], ['htmlContent', 'html'],
@@ -110,53 +119,77 @@ function fromSpecShape(doc: Record<string, unknown>, problems: string[]): Draft 
     ['htmlContentA', 'htmlA'], ['htmlContentB', 'htmlB'],
   ];
   for (const [from, to] of map) (d as Record<string, unknown>)[to] = str(content, from, 'content');
-  if (content.footerLang !== undefined) d.footerLang = content.footerLang as number;
+  if (content.footerLang !== undefined) {
+    if (typeof content.footerLang === 'number' || typeof content.footerLang === 'string') d.footerLang = content.footerLang;
+    else problems.push(wrongType('content.footerLang', content.footerLang, '0 (English) or 1 (Chinese)'));
+  }
   if (content.testingOn !== undefined) {
-    const dim = { 1: 'subject', 2: 'sender', 3: 'content' }[Number(content.testingOn) as 1 | 2 | 3];
-    if (dim) d.ab = dim;
-    else problems.push('content.testingOn must be 1 (subject), 2 (sender) or 3 (content).');
+    const n = code(content.testingOn, 'content.testingOn', [1, 2, 3], '1 (subject), 2 (sender) or 3 (content)');
+    if (n !== undefined) d.ab = ({ 1: 'subject', 2: 'sender', 3: 'content' } as const)[n as 1 | 2 | 3];
   }
   if (content.testing !== undefined) {
-    if (!isObj(content.testing)) problems.push('content.testing must be an object {proportion, time, unit}.');
+    if (!isObj(content.testing)) problems.push(wrongType('content.testing', content.testing, 'an object {proportion, time, unit}'));
     else {
       const t = content.testing;
-      if (t.proportion !== undefined) d.testPercent = t.proportion as number;
-      if (t.time !== undefined) d.testTime = t.time as number;
-      if (t.unit !== undefined) d.testUnit = t.unit as number;
+      if (t.proportion !== undefined) {
+        if (typeof t.proportion === 'number' || (typeof t.proportion === 'string' && t.proportion.trim() !== '' && !Number.isNaN(Number(t.proportion)))) d.testPercent = t.proportion;
+        else problems.push(wrongType('content.testing.proportion', t.proportion, 'a number from 0 to 100'));
+      }
+      if (t.time !== undefined) {
+        if (typeof t.time === 'number' && Number.isInteger(t.time) && t.time >= 1) d.testTime = t.time;
+        else problems.push(wrongType('content.testing.time', t.time, 'a whole number above 0 (of hours or days, as unit says)'));
+      }
+      if (t.unit !== undefined) {
+        if (t.unit === 0 || t.unit === 1) d.testUnit = t.unit;
+        else problems.push(wrongType('content.testing.unit', t.unit, '0 (hours) or 1 (days)'));
+      }
     }
   }
   const schedule = isObj(config.schedule) ? config.schedule : undefined;
-  if (config.schedule !== undefined && !schedule) problems.push('config.schedule must be an object {type, timezone, scheduleDate}.');
-  if (schedule && Number(schedule.type) === 1) {
+  if (config.schedule !== undefined && !schedule) problems.push(wrongType('config.schedule', config.schedule, 'an object {type, timezone, scheduleDate}'));
+  const type = schedule?.type === undefined ? undefined : code(schedule.type, 'config.schedule.type', [0, 1], '0 (send now) or 1 (scheduled)');
+  if (schedule && type === 1) {
     if (typeof schedule.scheduleDate === 'string') d.scheduleDate = schedule.scheduleDate;
-    else problems.push('config.schedule.scheduleDate must be a UTC ISO 8601 date-time when config.schedule.type is 1.');
+    else problems.push(wrongType('config.schedule.scheduleDate', schedule.scheduleDate, 'a UTC ISO 8601 date-time when config.schedule.type is 1'));
     if (typeof schedule.timezone === 'number') d.timezoneCode = schedule.timezone;
-    else problems.push('config.schedule.timezone must be a time zone code (a number from 0 to 87) when config.schedule.type is 1.');
-  } else if (schedule && schedule.type !== undefined && Number(schedule.type) !== 0) {
-    problems.push('config.schedule.type must be 0 (send now) or 1 (scheduled).');
+    else problems.push(wrongType('config.schedule.timezone', schedule.timezone, 'a time zone code (a number from 0 to 87) when config.schedule.type is 1'));
   }
   const ga = isObj(config.ga) ? config.ga : undefined;
-  if (config.ga !== undefined && !ga) problems.push('config.ga must be an object {enable, ecommerceEnable, utmCampaign, utmContent}.');
+  if (config.ga !== undefined && !ga) problems.push(wrongType('config.ga', config.ga, 'an object {enable, ecommerceEnable, utmCampaign, utmContent}'));
   if (ga) {
-    // Section 9: an older revision sent these as the strings "true"/"false"; read both.
-    d.ga = truthy(ga.enable);
-    d.ecommerce = truthy(ga.ecommerceEnable);
+    d.ga = flag(ga.enable, 'config.ga.enable', problems);
+    d.ecommerce = flag(ga.ecommerceEnable, 'config.ga.ecommerceEnable', problems);
     d.utmCampaign = str(ga, 'utmCampaign', 'config.ga');
     d.utmContent = str(ga, 'utmContent', 'config.ga');
   }
   return withoutUndefined(d);
 }
 
-function truthy(v: unknown): boolean | undefined {
+/**
+ * true or false. Section 9: an older revision of the spec sent these as the strings "true" and
+ * "false", so those are read too; anything else ("yes", 1) is refused, never taken as false.
+ */
+function flag(v: unknown, path: string, problems: string[]): boolean | undefined {
   if (v === undefined || v === null) return undefined;
-  return v === true || v === 'true';
+  if (v === true || v === 'true') return true;
+  if (v === false || v === 'false') return false;
+  problems.push(wrongType(path, v, 'true or false'));
+  return undefined;
+}
+
+/** One sentence: the JSON path, the value found (shortened) and what it must be. */
+function wrongType(path: string, v: unknown, expected: string): string {
+  const kind = v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+  let shown = JSON.stringify(v) ?? String(v);
+  if (shown.length > 40) shown = `${shown.slice(0, 39)}…`;
+  return `${path} is ${v === null ? 'null' : `${forTerminal(shown, 40)} (${kind})`}; it must be ${expected}.`;
 }
 
 function objAt(doc: Record<string, unknown>, k: string, problems: string[]): Record<string, unknown> {
   const v = doc[k];
   if (v === undefined) return {};
   if (isObj(v)) return v;
-  problems.push(`"${k}" must be an object.`);
+  problems.push(wrongType(k, v, 'an object'));
   return {};
 }
 

@@ -2,6 +2,7 @@
 // the UTC ISO 8601 `scheduleDate` (decisions rows 10 and 11). A time in the past is refused here,
 // before anything is sent, since the service would only answer 40019.
 import { offsetLabel, resolveTimeZone, zonedToUtc, type ResolvedZone } from './timezones.js';
+import { calendarProblem, isoSeconds, parseTime } from '../cli/date.js';
 
 export interface Schedule {
   timezone: number;
@@ -15,11 +16,10 @@ export interface Schedule {
 }
 
 const WALL = /^(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})(?::(\d{2}))?$/;
-const ABSOLUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+// A time followed by Z or an offset: an instant, read by the shared date parser (src/cli/date.ts).
+const ABSOLUTE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i;
 
-export function isoSeconds(t: number): string {
-  return new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+export { isoSeconds };
 
 /**
  * One sentence on failure. `at` is a wall-clock time in the zone, or an absolute time with Z or
@@ -39,15 +39,17 @@ export function parseSchedule(at: string, timezone: string | undefined, now: num
   let utc: number;
   let ambiguous = false;
   if (absolute) {
-    utc = Date.parse(text);
-    if (Number.isNaN(utc)) return new Error(`--at "${at}" is not a valid date and time.`);
+    try {
+      utc = parseTime(text, '--at', now, { spans: false, zoneRequired: true });
+    } catch (e) {
+      return e as Error;
+    }
   } else {
     const m = WALL.exec(text)!;
     const [year, month, day, hour, minute, second] = m.slice(1).map((x) => (x === undefined ? 0 : Number(x)));
-    const probe = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
-    if (probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) {
-      return new Error(`--at "${at}" is not a real date and time (check the day of the month and the hour).`);
-    }
+    // The calendar check is the shared one; the zone arithmetic (DST gaps and repeats) stays here.
+    const problem = calendarProblem({ year, month, day, hour, minute, second });
+    if (problem) return new Error(`--at "${at}" is not a real date and time (${problem}); write it as "YYYY-MM-DD HH:MM" in the --timezone zone.`);
     const r = zonedToUtc({ year, month, day, hour, minute, second }, zone.zone);
     if ('gap' in r) {
       return new Error(`${text} does not exist in ${zone.zone}: the clocks skip that hour for daylight saving time that night; choose a time outside the skipped hour.`);

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import type { Context } from '../cli/context.js';
 import type { Group, Template } from '../api/campaign-types.js';
 import type { Draft } from './draft.js';
-import { LIMITS } from './compose.js';
+import { LIMITS, parseTestDuration } from './compose.js';
 import { resolveGroups } from './groups.js';
 import { checkListFile } from './local-files.js';
 import { parseSchedule } from './schedule.js';
@@ -142,7 +142,7 @@ export async function runWizard(ctx: Context, draft: Draft, deps: WizardDeps): P
       /^\s*\d+(\.\d+)?\s*$/.test(v) && Number(v) <= 100 ? true : 'Give a number from 0 to 100.');
     if (d.testDuration === undefined && d.testTime === undefined) {
       d.testDuration = await ask('Test duration before the better version goes to the rest (e.g. 4h or 2d):', (v) =>
-        /^\s*[1-9]\d*\s*[hd]\s*$/i.test(v) ? true : 'Give whole hours or days, e.g. 4h or 2d.');
+        typeof parseTestDuration(v) === 'string' ? 'Give whole hours or days, e.g. 4h or 2d.' : true);
     }
   }
   return d;

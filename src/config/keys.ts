@@ -3,6 +3,9 @@
 
 import { isValidEmail } from '../email.js';
 import { resolveTimeZone } from '../campaign/timezones.js';
+import { checkUrl, type UrlPolicy } from '../cli/url.js';
+
+export const BASE_URL_POLICY: UrlPolicy = { name: '', example: 'https://api.example.com', base: true };
 
 export type FooterLang = 'en' | 'zh';
 
@@ -33,17 +36,8 @@ interface SettingSpec {
   parse(value: string): Profile[SettingName];
 }
 
-const url = (v: string) => {
-  let u: URL;
-  try {
-    u = new URL(v);
-  } catch {
-    throw new Error(`"${v}" is not a URL; give a base URL such as https://api.example.com (without /v1).`);
-  }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error(`"${v}" must start with https:// or http://.`);
-  if (/\/v1\/?$/.test(u.pathname)) throw new Error(`Give the base URL without /v1 (for example ${u.origin}).`);
-  return v.replace(/\/+$/, '');
-};
+// The one URL check (src/cli/url.ts), with the base-URL policy: no /v1, trailing slashes dropped.
+const url = (v: string) => checkUrl(v, BASE_URL_POLICY);
 
 export const SETTINGS: SettingSpec[] = [
   { name: 'campaignUrl', flag: 'campaign-url', description: 'campaign service base URL (without /v1)', parse: url },

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AuthError } from '../cli/errors.js';
 import type { Profile } from './keys.js';
+import { profileNameProblem } from './profile-name.js';
 
 /** The file conf keeps (`configName: 'config'`, JSON) inside the config directory. */
 export const CONFIG_FILE_NAME = 'config.json';
@@ -47,7 +48,8 @@ export function readConfig(dir: string): ConfigReader {
     currentProfile: () => data.currentProfile,
     // Own properties only: a profile named like an Object.prototype member is not a profile.
     getProfile: (name) => (Object.hasOwn(data.profiles, name) ? data.profiles[name] : undefined),
-    profileNames: () => Object.keys(data.profiles).sort(),
+    // Names the one rule refuses (a hand-edited "__proto__") are not offered anywhere.
+    profileNames: () => Object.keys(data.profiles).filter((n) => !profileNameProblem(n)).sort(),
   };
 }
 

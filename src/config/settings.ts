@@ -2,6 +2,9 @@
 // Order: flags > environment > profile > built-in defaults ("environment beats profile").
 import { isTruthy } from '../cli/io.js';
 import type { ConfigReader } from './read.js';
+import { AuthError, UsageError } from '../cli/errors.js';
+import { profileNameMessage, profileNameProblem } from './profile-name.js';
+import { urlProblem } from '../cli/url.js';
 import type { Profile } from './keys.js';
 
 type Env = Record<string, string | undefined>;
@@ -24,8 +27,24 @@ export interface Settings {
   notifyUrl: string;
 }
 
+/**
+ * --profile, else MAILCTL_PROFILE (empty counts as unset, like every MAILCTL_ variable), else the
+ * file's current profile, else "default" — each checked by the one profile-name rule. A bad flag
+ * or variable is a usage error (exit 2); a bad name in the file is a config error (exit 3).
+ */
 export function profileNameFor(flag: string | undefined, env: Env, store?: ConfigReader): string {
-  return flag || env.MAILCTL_PROFILE || store?.currentProfile() || 'default';
+  const given = (where: string, name: string) => {
+    const problem = profileNameProblem(name);
+    if (problem) throw new UsageError(profileNameMessage(where, name, problem));
+    return name;
+  };
+  if (flag !== undefined) return given('--profile', flag);
+  if (env.MAILCTL_PROFILE) return given('MAILCTL_PROFILE', env.MAILCTL_PROFILE);
+  const current = store?.currentProfile();
+  if (current === undefined) return 'default';
+  const problem = profileNameProblem(current);
+  if (problem) throw new AuthError(profileNameMessage("The config file's current profile", current, problem), 'Choose another with `mailctl config use NAME`, or pass --profile NAME.');
+  return current;
 }
 
 export function resolveSettings(opts: { profileFlag?: string; sandboxFlag?: boolean; env: Env; store: ConfigReader }): Settings {
@@ -43,15 +62,25 @@ export function resolveSettings(opts: { profileFlag?: string; sandboxFlag?: bool
   };
   const [campaignKey, cs] = pick('campaign');
   const [notifyKey, ns] = pick('notify');
+  const sandbox = !!opts.sandboxFlag || profile.sandbox === true;
+  // The one URL check (src/cli/url.ts) for a base URL from the environment or a hand-edited
+  // file: a config error (exit 3) in one sentence, not "Cannot reach the service" (exit 4).
+  // The sandbox replaces both URLs, so they are not looked at then.
+  const baseUrl = (envName: string, own: string | undefined, fallback: string): string => {
+    const [value, where] = env[envName] ? [env[envName]!, envName] : own ? [own, `The ${envName === 'MAILCTL_CAMPAIGN_URL' ? 'campaign' : 'notify'}-url of profile "${profileName}"`] : [fallback, ''];
+    const problem = sandbox || !where ? undefined : urlProblem(trimBase(value), { name: where, example: fallback });
+    if (problem) throw new AuthError(problem, env[envName] ? `Fix or unset ${envName}.` : 'Fix it with `mailctl config set`.');
+    return trimBase(value);
+  };
   return {
     profileName,
     profile,
-    sandbox: !!opts.sandboxFlag || profile.sandbox === true,
+    sandbox,
     campaignKey,
     notifyKey,
     keySource: { campaign: cs, notify: ns },
-    campaignUrl: trimBase(env.MAILCTL_CAMPAIGN_URL || profile.campaignUrl || DEFAULT_CAMPAIGN_URL),
-    notifyUrl: trimBase(env.MAILCTL_NOTIFY_URL || profile.notifyUrl || DEFAULT_NOTIFY_URL),
+    campaignUrl: baseUrl('MAILCTL_CAMPAIGN_URL', profile.campaignUrl, DEFAULT_CAMPAIGN_URL),
+    notifyUrl: baseUrl('MAILCTL_NOTIFY_URL', profile.notifyUrl, DEFAULT_NOTIFY_URL),
   };
 }
 

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import type { Profile } from './keys.js';
 import { AuthError } from '../cli/errors.js';
 import { keepPrivate } from './private-dir.js';
+import { profileNameProblem } from './profile-name.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/safe-write.js';
 
 interface FileShape {
@@ -44,13 +45,22 @@ export async function openConfig(dir: string, warn: (message: string) => void = 
   } catch (e) {
     throw new AuthError(`The config file in ${dir} cannot be read: ${(e as Error).message}.`, 'Fix or remove the file, then run `mailctl config set-key` again.');
   }
-  const profiles = () => ({ ...(conf.get('profiles') ?? {}) });
+  // A null-prototype copy: a key such as "__proto__" or "constructor" is then an ordinary entry,
+  // never the object's prototype or an inherited member (names are checked before they get here;
+  // this keeps a hand-edited file from misleading the code too).
+  const profiles = (): Record<string, Profile> => Object.assign(Object.create(null), conf.get('profiles') ?? {});
   return {
     path: conf.path,
-    currentProfile: () => conf.get('currentProfile'),
+    currentProfile: () => {
+      const c: unknown = conf.get('currentProfile');
+      return typeof c === 'string' ? c : undefined;
+    },
     setCurrentProfile: (name) => conf.set('currentProfile', name),
-    profileNames: () => Object.keys(profiles()).sort(),
-    getProfile: (name) => profiles()[name],
+    profileNames: () => Object.keys(profiles()).filter((n) => !profileNameProblem(n)).sort(),
+    getProfile: (name) => {
+      const all = profiles();
+      return Object.hasOwn(all, name) ? all[name] : undefined;
+    },
     setProfile(name, profile) {
       const all = profiles();
       all[name] = dropUndefined(profile);

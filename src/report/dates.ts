@@ -1,29 +1,19 @@
-// Dates for endpoint 14: both or neither. The service treats a single date as an invalid range
-// and silently answers with the 10 most recent campaigns instead, so one date alone is refused.
+// Dates for endpoint 14. The service treats a single date as an invalid range and silently
+// answers with the 10 most recent campaigns instead, so a start alone runs to now and an end alone
+// is refused. The dates themselves are read by the one strict parser (src/cli/date.ts).
 import { UsageError } from '../cli/errors.js';
+import { isoSeconds, parseTimeRange, type RangeFlags } from '../cli/date.js';
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A date (start or end of that UTC day) or an ISO date-time → UTC ISO 8601. */
-export function reportDate(v: string, flag: string, endOfDay: boolean): string {
-  const text = v.trim();
-  const ms = DATE_ONLY.test(text) ? Date.parse(`${text}T00:00:00Z`) + (endOfDay ? 86_400_000 - 1000 : 0) : /T/.test(text) ? Date.parse(text) : NaN;
-  if (Number.isNaN(ms)) throw new UsageError(`${flag} "${v}" is not a date; write it as YYYY-MM-DD (a UTC day) or an ISO 8601 date-time such as 2026-11-01T00:00:00Z.`);
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-export function reportRange(from: string | undefined, to: string | undefined): { startDate?: string; endDate?: string } {
-  if ((from === undefined) !== (to === undefined)) {
-    const given = from !== undefined ? '--from' : '--to';
-    const other = from !== undefined ? '--to' : '--from';
+export function reportRange(flags: RangeFlags, now: number): { startDate?: string; endDate?: string } {
+  const r = parseTimeRange(flags, now);
+  if (r.since === undefined && r.until !== undefined) {
     throw new UsageError(
-      `${given} needs ${other} too: with only one date the service ignores the range and returns the 10 most recent campaigns.`,
-      'Give both --from and --to, or neither for the 10 most recent.',
+      `${r.untilFlag} needs --since too: with only an end date the service ignores the range and returns the 10 most recent campaigns.`,
+      'Give --since (a date or a span such as 30d) with it, or neither for the 10 most recent.',
     );
   }
-  if (from === undefined || to === undefined) return {};
-  const startDate = reportDate(from, '--from', false);
-  const endDate = reportDate(to, '--to', true);
-  if (Date.parse(startDate) > Date.parse(endDate)) throw new UsageError(`--from (${startDate}) is after --to (${endDate}); swap them.`);
-  return { startDate, endDate };
+  if (r.since === undefined) return {};
+  // Endpoint 14 takes whole seconds: an end of "now" rounds up, so a campaign of this very second is in.
+  const until = r.until ?? Math.ceil(now / 1000) * 1000;
+  return { startDate: isoSeconds(r.since), endDate: isoSeconds(until) };
 }

@@ -3,8 +3,7 @@
 // ended, less a margin, so a campaign that began before that run and finished after it is still
 // listed. --refresh-days widens the range to cover the campaigns it re-exports.
 import { UsageError } from '../../cli/errors.js';
-import { parseDuration } from '../../cli/duration.js';
-import { reportDate, reportRange } from '../dates.js';
+import { isoSeconds, parseTimeRange, type RangeFlags } from '../../cli/date.js';
 
 export const DAY_MS = 86_400_000;
 export const FIRST_RUN_MS = 30 * DAY_MS;
@@ -13,24 +12,22 @@ export const MARGIN_MS = 2 * DAY_MS;
 export interface SyncRange {
   from: number;
   to: number;
-  /** The range ends now (default or --since): its end becomes the new high-water mark. */
+  /** The range ends now (default or --since alone): its end becomes the new high-water mark. */
   movesHighWater: boolean;
   /** How it was chosen, for messages. */
   why: string;
 }
 
-export function syncRange(o: { since?: string; from?: string; to?: string; refreshDays?: number; highWater?: string; now: number }): SyncRange {
-  if (o.since !== undefined && (o.from !== undefined || o.to !== undefined)) {
-    throw new UsageError('--since cannot be combined with --from/--to; give one or the other.');
-  }
+export function syncRange(o: RangeFlags & { refreshDays?: number; highWater?: string; now: number }): SyncRange {
   // Endpoint 14 takes whole seconds: the end rounds up, so a campaign of this very second is in.
   const now = Math.ceil(o.now / 1000) * 1000;
+  const t = parseTimeRange(o, now);
   let r: SyncRange;
-  if (o.from !== undefined || o.to !== undefined) {
-    const { startDate, endDate } = reportRange(o.from, o.to);
-    r = { from: Date.parse(startDate!), to: Date.parse(endDate!), movesHighWater: false, why: '--from/--to' };
-  } else if (o.since !== undefined) {
-    r = { from: now - parseDuration(o.since, '--since', { positive: true }), to: now, movesHighWater: true, why: `--since ${o.since}` };
+  if (t.until !== undefined) {
+    if (t.since === undefined) throw new UsageError(`${t.untilFlag} needs --since too (a back-fill is a range with both ends); give --since DATE, or neither for the usual run.`);
+    r = { from: t.since, to: t.until, movesHighWater: false, why: `${t.sinceFlag} ${o.since ?? o.from} ${t.untilFlag} ${o.until ?? o.to}` };
+  } else if (t.since !== undefined) {
+    r = { from: t.since, to: now, movesHighWater: true, why: `${t.sinceFlag} ${o.since ?? o.from}` };
   } else {
     const hw = o.highWater ? Date.parse(o.highWater) : NaN;
     r = Number.isNaN(hw)
@@ -49,4 +46,4 @@ export function parseRefreshDays(v: string | undefined): number {
 }
 
 /** ISO 8601 in UTC without milliseconds, as endpoint 14 takes it. */
-export const isoSecond = (ms: number) => reportDate(new Date(ms).toISOString(), 'date', false);
+export const isoSecond = isoSeconds;

@@ -24,6 +24,7 @@ const INVALID_CAMPAIGN = '40303';
 export interface SyncOptions {
   dir: string;
   since?: string;
+  until?: string;
   from?: string;
   to?: string;
   refreshDays: number;

@@ -1,0 +1,42 @@
+// The one check for a URL a user gives mailctl: service base URLs (config set campaign-url /
+// notify-url, MAILCTL_CAMPAIGN_URL / MAILCTL_NOTIFY_URL), webhook targets (webhook set,
+// report export --webhook-url) and the listener's --forward. Each caller states its policy;
+// the parsing and the sentences are the same everywhere. (Links the services hand back are a
+// different matter: src/api/safe-link.ts.)
+import { UsageError } from './errors.js';
+import { forTerminal } from '../output/sanitize.js';
+
+export interface UrlPolicy {
+  /** How the value is named in the sentence ("--forward", "The webhook URL"); "" to start with the value. */
+  name: string;
+  /** A good value, shown in the sentence. */
+  example: string;
+  /** A service base URL: the path must not end in /v1 (mailctl adds it), and trailing slashes are dropped. */
+  base?: boolean;
+  /** Only https: (http: is refused). */
+  httpsOnly?: boolean;
+}
+
+/** What is wrong with `value` under `policy`, as one sentence; undefined when it is fine. */
+export function urlProblem(value: string, policy: UrlPolicy): string | undefined {
+  const shown = `${policy.name ? `${policy.name} ` : ''}"${forTerminal(value, 200)}"`;
+  let u: URL;
+  try {
+    u = new URL(value.trim());
+  } catch {
+    return `${shown} is not a URL; give the full address, such as ${policy.example}.`;
+  }
+  const schemes = policy.httpsOnly ? ['https:'] : ['https:', 'http:'];
+  if (!schemes.includes(u.protocol)) {
+    return `${shown} must start with ${policy.httpsOnly ? 'https://' : 'https:// or http://'}, such as ${policy.example}.`;
+  }
+  if (policy.base && /\/v1\/?$/.test(u.pathname)) return `${shown} must be the base URL without /v1, such as ${u.origin}.`;
+  return undefined;
+}
+
+/** The checked URL (trailing slashes dropped from a base URL), or a UsageError: exit 2, nothing sent. */
+export function checkUrl(value: string, policy: UrlPolicy): string {
+  const problem = urlProblem(value, policy);
+  if (problem) throw new UsageError(problem);
+  return policy.base ? value.trim().replace(/\/+$/, '') : value.trim();
+}

@@ -1,0 +1,140 @@
+// One strict date parser (src/cli/date.ts) for every date and time flag: no calendar roll-over
+// (February 30 used to become March 2 without a word), no absurd spans or years, the start not
+// after the end — each refused with exit 2 before any request — and the same forms and names
+// (--since/--until, old --from/--to) on every time command.
+import { describe, expect, it } from 'vitest';
+import { calendarProblem, parseTime, parseTimeRange } from '../src/cli/date.js';
+import type { Clock } from '../src/cli/clock.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { runCli, tempDir } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+
+const sb = useSandbox();
+const NEVER = path.join(tempDir(), 'never-made'); // report sync must not even create its directory
+const NOW = Date.parse('2026-05-10T12:00:00Z');
+const iso = (t: number) => new Date(t).toISOString();
+
+describe('parseTime', () => {
+  it('reads every documented form; no zone means UTC; a date alone ends at its last second for an end', () => {
+    expect(iso(parseTime('2026-05-01', '--since', NOW))).toBe('2026-05-01T00:00:00.000Z');
+    expect(iso(parseTime('2026-05-01', '--until', NOW, { endOfDay: true }))).toBe('2026-05-01T23:59:59.000Z');
+    expect(iso(parseTime('2026-05-01T08:00', '--since', NOW))).toBe('2026-05-01T08:00:00.000Z');
+    expect(iso(parseTime('2026-05-01 08:00:30Z', '--since', NOW))).toBe('2026-05-01T08:00:30.000Z');
+    expect(iso(parseTime('2026-05-01T08:00:00.250+08:00', '--since', NOW))).toBe('2026-05-01T00:00:00.250Z');
+    expect(iso(parseTime('2026-05-01T08:00-0530', '--since', NOW))).toBe('2026-05-01T13:30:00.000Z');
+    expect(iso(parseTime('2028-02-29', '--since', NOW))).toBe('2028-02-29T00:00:00.000Z');
+    expect(parseTime('7d', '--since', NOW)).toBe(NOW - 7 * 86_400_000);
+    expect(parseTime('12h', '--since', NOW)).toBe(NOW - 12 * 3_600_000);
+    expect(parseTime('1h30m', '--since', NOW)).toBe(NOW - 90 * 60_000);
+    expect(parseTime('7 d', '--since', NOW)).toBe(NOW - 7 * 86_400_000);
+  });
+
+  it.each([
+    ['2026-02-30', 'February 2026 has 28 days'],
+    ['2027-02-29', 'February 2027 has 28 days'],
+    ['2026-13-01', 'there is no month 13'],
+    ['2026-04-31T10:00Z', 'April 2026 has 30 days'],
+    ['2026-05-01T25:00Z', 'there is no hour 25'],
+    ['2026-05-01T10:60Z', 'there is no minute 60'],
+    ['2026-05-01T10:00+25:00', 'no place on Earth uses'],
+    ['1999-12-31', 'the year must be from 2000'],
+    ['3000-01-01', 'to 2999'],
+    ['99999999d', 'reaches back more than 3650 days'],
+    ['3651d', 'reaches back more than 3650 days'],
+    ['20260501', 'takes a duration such as 7d'],
+    ['yesterday', 'is not a date or time mailctl reads'],
+    ['May 1 2026', 'is not a date or time mailctl reads'],
+  ])('%s is refused: %s', (value, why) => {
+    expect(() => parseTime(value, '--since', NOW)).toThrow(why);
+    try {
+      parseTime(value, '--since', NOW);
+    } catch (e) {
+      expect((e as Error).message).toContain('--since');
+      expect((e as Error).message).toContain(value);
+    }
+  });
+
+  it('the calendar check the schedule shares', () => {
+    expect(calendarProblem({ year: 2035, month: 2, day: 30, hour: 9 })).toBe('February 2035 has 28 days');
+    expect(calendarProblem({ year: 2035, month: 3, day: 11, hour: 2, minute: 30 })).toBeUndefined();
+  });
+
+  it('a range: old and new spellings, one of each; the start not after the end', () => {
+    expect(parseTimeRange({ from: '2026-05-01', to: '2026-05-02' }, NOW)).toMatchObject({ sinceFlag: '--from', untilFlag: '--to' });
+    expect(() => parseTimeRange({ since: '7d', from: '2026-05-01' }, NOW)).toThrow('--from is the old spelling of --since; give one of them.');
+    expect(() => parseTimeRange({ since: '2026-05-02', until: '2026-05-01' }, NOW)).toThrow('--since (2026-05-02T00:00:00Z) is later than --until (2026-05-01T23:59:59Z); swap them.');
+  });
+});
+
+describe('every date flag refuses before any request (exit 2)', () => {
+  it.each([
+    [['events', '--from', '2026-02-30'], '--from "2026-02-30" is not a real date and time (February 2026 has 28 days)'],
+    [['events', '--since', '2026-02-30'], '--since "2026-02-30"'],
+    [['events', '--from', '99999999d'], '--from "99999999d" reaches back more than 3650 days'],
+    [['events', '--since', '2026-05-02', '--until', '2026-05-01'], 'is later than --until'],
+    [['events', '--sms', '--id', 'x', '--to', '2026-05-01T24:00Z'], 'there is no hour 24'],
+    [['events', 'tail', '--since', '2026-02-30T10:00Z'], '--since "2026-02-30T10:00Z" is not a real date'],
+    [['events', 'tail', '--since', '45d'], 'reaches back at most 30 days'],
+    [['events', 'tail', '--until', '2020-01-01'], 'has already passed'],
+    [['report', 'list', '--from', '2026-02-30', '--to', '2026-03-05'], '--from "2026-02-30" is not a real date'],
+    [['report', 'list', '--until', '2026-03-05'], '--until needs --since too'],
+    [['report', 'list', '--since', '2026-13-01'], 'there is no month 13'],
+    [['report', 'sync', '--out', NEVER, '--since', '99999999d'], '--since "99999999d" reaches back more than 3650 days'],
+    [['report', 'sync', '--out', NEVER, '--from', '2026-01-01', '--to', '2026-02-30'], '--to "2026-02-30"'],
+    [['report', 'sync', '--out', NEVER, '--since', '7d', '--from', '2026-01-01'], '--from is the old spelling of --since'],
+    [['contacts', 'clean', '--group', 'G', '--since', '2026-04-31'], 'April 2026 has 30 days'],
+    [['contacts', 'clean', '--group', 'G', '--since', '400d'], 'at most a year'],
+    [['campaign', 'create', '--name', 'N', '--group', 'G', '--subject', 'S', '--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>x</p>', '--at', '2027-02-30T10:00:00Z'], '--at "2027-02-30T10:00:00Z" is not a real date and time (February 2027 has 28 days)'],
+    [['campaign', 'create', '--name', 'N', '--group', 'G', '--subject', 'S', '--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>x</p>', '--at', '2035-02-30 09:00', '--timezone', 'TAIPEI'], 'February 2035 has 28 days'],
+  ])('%j', async (argv, sentence) => {
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(argv, { sandbox: sb.get() });
+    expect(r.stderr).toContain(sentence);
+    expect(r.exitCode).toBe(2);
+    expect(sb.get().sandbox.requests().length).toBe(before);
+    expect(fs.existsSync(NEVER)).toBe(false);
+  });
+});
+
+describe('one pair of names on every time command', () => {
+  const lookups = () => sb.get().sandbox.requests('notify').filter((r) => r.path === '/v1/events');
+
+  it('events: --since/--until and the old --from/--to send the same query', async () => {
+    const a = await runCli(['events', '--since', '2026-05-01', '--until', '2026-05-02T10:00+02:00'], { sandbox: sb.get() });
+    expect(a.exitCode, a.stderr).toBe(0);
+    const b = await runCli(['events', '--from', '2026-05-01', '--to', '2026-05-02T10:00+02:00'], { sandbox: sb.get() });
+    expect(b.exitCode, b.stderr).toBe(0);
+    const [qa, qb] = lookups().slice(-2).map((r) => r.query);
+    expect(qa).toEqual({ from: '2026-05-01T00:00:00Z', to: '2026-05-02T08:00:00Z' });
+    expect(qb).toEqual(qa);
+  });
+
+  it('events tail takes --since as a date too, and --until to stop', async () => {
+    let t = NOW;
+    const clock: Clock = { now: () => t, sleep: async (ms) => void (t += ms) }; // no real waiting
+    const before = lookups().length;
+    const r = await runCli(['events', 'tail', '--since', '2026-05-10T11:00Z', '--until', '2026-05-10T12:00:05Z', '--interval', '2s'], { sandbox: sb.get(), clock });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const polls = lookups().slice(before).map((q) => q.query);
+    expect(polls[0]).toMatchObject({ from: '2026-05-10T11:00:00Z', to: '2026-05-10T12:00:00Z' });
+    expect(polls.at(-1)!.to).toBe('2026-05-10T12:00:04Z'); // the last poll before 12:00:05
+  });
+
+  it('report list: --since alone runs to now (the service would otherwise ignore a lone date)', async () => {
+    const r = await runCli(['report', 'list', '--since', '30d'], { sandbox: sb.get() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const q = sb.get().sandbox.requests('campaign').filter((x) => x.path === '/v1/report/campaigns').at(-1)!.query;
+    expect(Date.parse(q.endDate) - Date.parse(q.startDate)).toBeGreaterThanOrEqual(30 * 86_400_000);
+    expect(Math.abs(Date.parse(q.endDate) - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('--help names --since/--until and says --from/--to are the old spellings', async () => {
+    for (const argv of [['events', '--help'], ['report', 'list', '--help'], ['report', 'sync', '--help']]) {
+      const r = await runCli(argv);
+      expect(r.stdout).toContain('--since <time>');
+      expect(r.stdout).toContain('--until <time>');
+      expect(r.stdout).toContain('--from and --to are the old spellings of --since and');
+    }
+  });
+});

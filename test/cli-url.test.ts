@@ -1,0 +1,54 @@
+// One URL check (src/cli/url.ts) for every URL a user gives: service base URLs (config set,
+// MAILCTL_*_URL), webhook targets (webhook set, report export --webhook-url) and the listener's
+// --forward. Each caller keeps its policy (http and https everywhere; no /v1 on a base URL); the
+// sentence has one shape: what, the value, what to give instead. Refused before any request.
+import { describe, expect, it } from 'vitest';
+import { urlProblem } from '../src/cli/url.js';
+import { runCli, tempDir } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+
+const sb = useSandbox();
+
+describe('urlProblem', () => {
+  const p = { name: '--x', example: 'https://example.com/hook' };
+  it('http and https pass; a base URL may not end in /v1; https-only is a policy', () => {
+    expect(urlProblem('https://example.com/hook', p)).toBeUndefined();
+    expect(urlProblem('http://127.0.0.1:3000/', p)).toBeUndefined();
+    expect(urlProblem('https://api.example.com/v1/', { ...p, base: true })).toBe('--x "https://api.example.com/v1/" must be the base URL without /v1, such as https://api.example.com.');
+    expect(urlProblem('http://example.com', { ...p, httpsOnly: true })).toBe('--x "http://example.com" must start with https://, such as https://example.com/hook.');
+  });
+  it('refuses what is not an http(s) URL, naming it and an example', () => {
+    expect(urlProblem('example.com/hook', p)).toBe('--x "example.com/hook" is not a URL; give the full address, such as https://example.com/hook.');
+    expect(urlProblem('ftp://example.com', p)).toBe('--x "ftp://example.com" must start with https:// or http://, such as https://example.com/hook.');
+    expect(urlProblem('javascript:alert(1)', p)).toContain('must start with https:// or http://');
+  });
+});
+
+describe('every command: exit 2, the same sentence, nothing sent', () => {
+  it.each([
+    [['webhook', 'set', 'delivery', 'hooks.example.com'], 'The webhook URL "hooks.example.com" is not a URL; give the full address, such as https://example.com/hooks/mail.'],
+    [['webhook', 'set', 'bounce', 'ftp://hooks.example.com', '--sms'], 'The webhook URL "ftp://hooks.example.com" must start with https:// or http://'],
+    [['report', 'export', 'CP1', '--webhook-url', 'javascript:alert(1)'], '--webhook-url "javascript:alert(1)" must start with https:// or http://, such as https://hooks.example.com/report.'],
+    [['webhook', 'listen', '--port', '0', '--forward', '127.0.0.1:3000'], '--forward "127.0.0.1:3000" is not a URL; give the full address, such as http://127.0.0.1:3000/hooks/mail.'],
+    [['config', 'set', 'campaign-url', 'https://api.example.com/v1'], 'Cannot set campaign-url: "https://api.example.com/v1" must be the base URL without /v1, such as https://api.example.com.'],
+    [['config', 'set', 'notify-url', 'mail.example.com'], 'Cannot set notify-url: "mail.example.com" is not a URL; give the full address, such as https://api.example.com.'],
+  ])('%j', async (argv, sentence) => {
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(argv, { sandbox: sb.get() });
+    expect(r.stderr).toContain(sentence);
+    expect(r.exitCode).toBe(2);
+    expect(sb.get().sandbox.requests().length).toBe(before);
+  });
+
+  it('a base URL from the environment is checked the same way: a config error (exit 3), not "cannot reach" (exit 4)', async () => {
+    const r = await runCli(['groups', 'list'], { env: { MAILCTL_API_KEY: 'k-123456789', MAILCTL_CAMPAIGN_URL: 'api.example.com' } });
+    expect(r.stderr).toContain('MAILCTL_CAMPAIGN_URL "api.example.com" is not a URL; give the full address, such as https://api.newsleopard.com.');
+    expect(r.exitCode).toBe(3);
+  });
+
+  it('a good base URL is stored without its trailing slash, as before', async () => {
+    const configDir = tempDir();
+    expect((await runCli(['config', 'set', 'campaign-url', 'http://127.0.0.1:9/'], { configDir })).exitCode).toBe(0);
+    expect((await runCli(['config', 'get', 'campaign-url'], { configDir })).stdout).toBe('http://127.0.0.1:9\n');
+  });
+});
