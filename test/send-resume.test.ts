@@ -16,7 +16,7 @@ const MESSAGE = { subject: 'Order {{code}}', fromAddress: 'noreply@example.com',
 
 function plan(prefix: string, n: number): PlanRecord {
   const recipients = Array.from({ length: n }, (_, i) => ({ address: `${prefix}${i}.quiet@example.com`, variables: { code: `C${i}` } }));
-  return { t: 'plan', v: 1, kind: 'email', createdAt: new Date().toISOString(), batchSize: 100, message: MESSAGE, recipients };
+  return { type: 'plan', version: 2, kind: 'email', createdAt: new Date().toISOString(), batchSize: 100, message: MESSAGE, recipients };
 }
 
 function writeJournal(records: JournalRecord[], tail = ''): string {
@@ -53,7 +53,7 @@ describe('send --resume', () => {
     const first = p.recipients.slice(0, 100);
     const res = await postDirect(first);
     const success = Object.fromEntries(res.success.map((s) => [s.address.toLowerCase(), s.id]));
-    const file = writeJournal([p, { t: 'intent', b: '1', keys: first.map((r) => r.address), at: new Date().toISOString() }, { t: 'result', b: '1', at: new Date().toISOString(), requestId: res.id, success, failure: {} }]);
+    const file = writeJournal([p, { type: 'intent', batch: '1', keys: first.map((r) => r.address), at: new Date().toISOString() }, { type: 'result', batch: '1', at: new Date().toISOString(), requestId: res.id, success, failure: {} }]);
     const before = posts('kb-').length;
     const r = await runCli(['send', '--resume', file, '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
@@ -71,7 +71,7 @@ describe('send --resume', () => {
   it('killed after the service took a batch but before its answer was recorded: the event lookup proves it was sent', async () => {
     const p = plan('ks-', 250);
     const first = p.recipients.slice(0, 100);
-    const file = writeJournal([p, { t: 'intent', b: '1', keys: first.map((r) => r.address), at: new Date().toISOString() }]);
+    const file = writeJournal([p, { type: 'intent', batch: '1', keys: first.map((r) => r.address), at: new Date().toISOString() }]);
     const res = await postDirect(first); // the request that was in flight when the run died
     const before = posts('ks-').length;
     const r = await runCli(['send', '--resume', file, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
@@ -136,7 +136,7 @@ describe('send --resume', () => {
     const first = p.recipients.slice(0, 100);
     const res = await postDirect(first);
     const success = Object.fromEntries(res.success.map((s) => [s.address.toLowerCase(), s.id]));
-    const file = writeJournal([p, { t: 'intent', b: '1', keys: first.map((r) => r.address), at: new Date().toISOString() }, { t: 'result', b: '1', at: new Date().toISOString(), requestId: res.id, success, failure: {} }], '{"t":"intent","b":"2","keys":["kt-1');
+    const file = writeJournal([p, { type: 'intent', batch: '1', keys: first.map((r) => r.address), at: new Date().toISOString() }, { type: 'result', batch: '1', at: new Date().toISOString(), requestId: res.id, success, failure: {} }], '{"t":"intent","b":"2","keys":["kt-1');
     const r = await runCli(['send', '--resume', file], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('was cut short');
