@@ -161,6 +161,18 @@ describe('send --resume: settling what is in doubt', () => {
     expect(sms.map((m) => m.content)).toEqual(['【Acme】Your code is A1', '【Acme】Your code is B2']);
   });
 
+  it('SMS: an identical text sent shortly before the batch started is unsettled (exit 5), not accepted, not resent', async () => {
+    const args = ['--to', '0933444555', '--country-code', '886', '--text', '【Acme】Your parcel is here'];
+    expect((await runCli(['send', 'sms', ...args], { sandbox: sb.get() })).exitCode).toBe(0);
+    const journal = journalPath();
+    sb.get().sandbox.injectFault({ kind: 'drop', match: { service: 'notify', method: 'POST', path: '/v1/sms/messages' } });
+    expect((await runCli(['send', 'sms', ...args, '--journal', journal], { sandbox: sb.get() })).exitCode).toBe(5);
+    const r = await runCli(['send', '--resume', journal, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(5);
+    expect(JSON.parse(r.stdout).recipients[0]).toMatchObject({ status: 'unsettled' });
+    expect(Object.values(sb.get().sandbox.state.notify.messages).filter((m) => m.channel === 'sms' && m.address === '0933444555')).toHaveLength(1);
+  });
+
   it('a journal written by an older mailctl (one-letter keys) is still resumed', async () => {
     const to = 'old-journal@example.com';
     const file = journalPath();

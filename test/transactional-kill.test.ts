@@ -108,6 +108,10 @@ describe('kill -9', () => {
       return contents.filter((c) => c === `<p>NEW${i}</p>`).length !== 1 || contents.filter((c) => c === `<p>OLD${i}</p>`).length !== 1 || contents.length !== 2;
     });
     expect(wrong).toEqual([]);
+    // Each recipient is reported with the id of this run's message, never the earlier one.
+    const newId = new Map(Object.values(sandbox.state.notify.messages).filter((m) => m.address.startsWith(prefix) && m.content.includes('NEW')).map((m) => [m.address, m.id]));
+    const reported = JSON.parse(r.stdout).recipients as Array<{ address: string; messageId: string }>;
+    expect(reported.filter((x) => x.messageId !== newId.get(x.address))).toEqual([]);
   });
 
   it.each(STEPS)('automation killed with %s: --resume sends the rest; nobody twice, and nobody lost (each received or reported in doubt)', async (step, kind) => {
