@@ -123,10 +123,11 @@ describe('send --resume', () => {
     const file = path.join(dir, 'r.json');
     fs.writeFileSync(file, JSON.stringify(Array.from({ length: 120 }, (_, i) => ({ address: `kd-${i}.quiet@example.com`, variables: { code: `C${i}` } }))));
     sb.get().sandbox.injectFault({ kind: 'drop', match: { service: 'notify', method: 'POST', path: '/v1/messages' } });
-    const r = await runCli(['send', '--recipients', file, '--subject', MESSAGE.subject, '--html', MESSAGE.content, '--from', MESSAGE.fromAddress, '--journal', journal, '--concurrency', '1'], { sandbox: sb.get() });
+    const r = await runCli(['--profile', 'p1', 'send', '--recipients', file, '--subject', MESSAGE.subject, '--html', MESSAGE.content, '--from', MESSAGE.fromAddress, '--journal', journal, '--concurrency', '1'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(5);
     expect(r.stdout).toMatch(/kd-0\.quiet@example\.com\tunsettled/);
-    expect(r.stderr).toContain('--resume');
+    // A hint that works when pasted: it carries the profile this run used.
+    expect(r.stderr).toContain(`mailctl --profile p1 send --resume ${journal}`);
     const resumed = await runCli(['send', '--resume', journal, '--settle-after', '0s'], { sandbox: sb.get() });
     expect(resumed.exitCode).toBe(0);
     expectEachOnce('kd-', 120);

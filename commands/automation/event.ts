@@ -2,6 +2,7 @@
 // `send` (src/send/session.ts): every batch is recorded before its request and after its answer.
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
+import { suggest } from '../../src/cli/suggest.js';
 import { automationPlan, checkAutomationVariables, type AutomationEvent } from '../../src/campaign/automation.js';
 import { runBatchCommand, type BatchFlags } from '../../src/send/command.js';
 import { isEmail, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
@@ -25,7 +26,7 @@ export async function runEvent(ctx: Context, o: EventOpts, event: AutomationEven
   await runBatchCommand(ctx, o, MESSAGE_FLAGS, { kinds: ['automation'], event }, async () => {
     const verb = event === 'TRIGGER' ? 'trigger' : 'terminate';
     const workflow = o.workflow?.trim();
-    if (!workflow) throw new UsageError(`Name the workflow: mailctl automation ${verb} --workflow ID …`, 'The workflow id is set when the workflow is created in the back office.');
+    if (!workflow) throw new UsageError(`Name the workflow: ${suggest(ctx, 'automation', verb, '--workflow', 'ID')} …`, 'The workflow id is set when the workflow is created in the back office.');
     const recipients = readRecipients(ctx, o);
     checkAutomationVariables(recipients, !!o.strict, (line) => ctx.io.warn(line));
     return automationPlan(workflow, event, recipients, ctx.clock.now());
