@@ -104,6 +104,20 @@ describe('automation: journal and --resume', () => {
     expect(wrongCommand.stderr).toContain('is an automation terminate journal');
   });
 
+  it('a bare --resume takes the latest unfinished journal of its own command', async () => {
+    const configDir = tempDir();
+    const dir = path.join(configDir, 'journals');
+    fs.mkdirSync(dir, { recursive: true });
+    const plan = (event: string, address: string) => JSON.stringify({ type: 'plan', version: 2, kind: 'automation', createdAt: new Date().toISOString(), batchSize: 100, message: { workflow: 'w', event }, recipients: [{ address }] }) + '\n';
+    fs.writeFileSync(path.join(dir, 'automation-terminate-a.jsonl'), plan('TERMINATE', 'bare-stop@example.org'));
+    fs.utimesSync(path.join(dir, 'automation-terminate-a.jsonl'), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    fs.writeFileSync(path.join(dir, 'automation-trigger-b.jsonl'), plan('TRIGGER', 'bare-start@example.org'));
+    const from = sb.get().sandbox.requests('campaign').length;
+    const r = await runCli(['automation', 'terminate', '--resume'], { sandbox: sb.get(), configDir });
+    expect(r.exitCode).toBe(0);
+    expect(sb.get().sandbox.requests('campaign').slice(from).map((q) => q.body)).toEqual([{ workflow: 'w', event: 'TERMINATE', recipients: [{ address: 'bare-stop@example.org' }] }]);
+  });
+
   it('--resume --dry-run shows the requests still to send and changes no file', async () => {
     const journal = path.join(tempDir(), 'auto.jsonl');
     leaveRequestsToday(1);

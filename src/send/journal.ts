@@ -386,23 +386,27 @@ export function journalDir(configDir: string): string {
   return path.join(configDir, 'journals');
 }
 
-/** File names say which command resumes them: send-email-…, send-sms-…, automation-…. */
-function prefixOf(kind: Kind): string {
-  return kind === 'automation' ? 'automation-' : `send-${kind}-`;
+/**
+ * File names say which command resumes them: send-email-…, send-sms-…, automation-trigger-…,
+ * automation-terminate-…, so a bare `--resume` picks only its own command's journals.
+ */
+export function journalPrefix(kind: Kind, event?: unknown): string {
+  if (kind !== 'automation') return `send-${kind}-`;
+  return event === undefined ? 'automation-' : `automation-${event === 'TERMINATE' ? 'terminate' : 'trigger'}-`;
 }
 
-export function newJournalPath(configDir: string, kind: Kind, now: number): string {
+export function newJournalPath(configDir: string, plan: Pick<PlanRecord, 'kind' | 'message'>, now: number): string {
   const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   const rand = Math.random().toString(36).slice(2, 6);
-  return path.join(journalDir(configDir), `${prefixOf(kind)}${stamp}-${rand}.jsonl`);
+  return path.join(journalDir(configDir), `${journalPrefix(plan.kind, plan.message.event)}${stamp}-${rand}.jsonl`);
 }
 
-/** The most recent journal of these kinds that is not done, for a bare `--resume`. Reads only. */
-export function latestUnfinished(configDir: string, kinds: readonly Kind[]): string | undefined {
+/** The most recent journal whose name starts with one of `prefixes` and is not done, for a bare `--resume`. Reads only. */
+export function latestUnfinished(configDir: string, prefixes: readonly string[]): string | undefined {
   const dir = journalDir(configDir);
   let names: string[];
   try {
-    names = fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl') && kinds.some((k) => n.startsWith(prefixOf(k))));
+    names = fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl') && prefixes.some((p) => n.startsWith(p)));
   } catch {
     return undefined;
   }

@@ -7,7 +7,7 @@ import { InterruptedError, UsageError } from '../cli/errors.js';
 import { suggest } from '../cli/suggest.js';
 import { plannedRequest, printPlanned } from '../output/dry-run.js';
 import { chunk } from './batches.js';
-import { applySettlement, isDone, Journal, keyOf, latestUnfinished, newJournalPath, nextBatchNumber, pruneJournals, replay, type JournalRecord, type Kind, type PlanRecord, type RecipientState } from './journal.js';
+import { applySettlement, isDone, Journal, journalPrefix, keyOf, latestUnfinished, newJournalPath, nextBatchNumber, pruneJournals, replay, type JournalRecord, type Kind, type PlanRecord, type RecipientState } from './journal.js';
 import { KIND } from './kinds.js';
 import { progressBar } from './progress.js';
 import { finish, printSummary, resumeCommand, summarise, verbOf } from './report.js';
@@ -39,13 +39,13 @@ export async function startRun(ctx: Context, plan: PlanRecord, o: SessionOptions
   if (o.dryRun) return dryRun(ctx, plan);
   const clients = await clientsFor(ctx, plan); // fails on a missing key before a journal is written
   pruneJournals(ctx.configDir, ctx.clock.now());
-  const file = o.journal ?? newJournalPath(ctx.configDir, plan.kind, ctx.clock.now());
+  const file = o.journal ?? newJournalPath(ctx.configDir, plan, ctx.clock.now());
   const journal = Journal.create(file, plan, { userPath: o.journal !== undefined, resumeCommand: resumeCommand(ctx, plan, file) });
   await execute(ctx, { journal, plan, records: [plan], ...clients }, o);
 }
 
 export async function resumeRun(ctx: Context, given: string | true, o: SessionOptions, scope: ResumeScope): Promise<void> {
-  const file = typeof given === 'string' ? given : latestUnfinished(ctx.configDir, scope.kinds);
+  const file = typeof given === 'string' ? given : latestUnfinished(ctx.configDir, scope.kinds.map((k) => journalPrefix(k, k === 'automation' ? scope.event ?? 'TRIGGER' : undefined)));
   const command = scope.kinds.includes('automation') ? ['automation', scope.event === 'TERMINATE' ? 'terminate' : 'trigger'] : ['send'];
   if (!file) throw new UsageError(`There is no unfinished ${command.join(' ')} run to resume.`, `Give the journal file: ${suggest(ctx, ...command, '--resume', 'FILE')} (a run prints its journal path when it ends).`);
   if (o.dryRun) {
