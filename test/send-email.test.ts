@@ -112,12 +112,32 @@ describe('mailctl send (email)', () => {
     ]);
   });
 
-  it('a request refused as a whole (unverified sender domain) exits 1 with the service\'s words', async () => {
-    const r = await runCli(['send', '--to', 'x@example.com', '--subject', 's', '--html', 'x', '--from', 'news@unverified.example.net'], { sandbox: sb.get() });
+  it('a request refused as a whole (unverified sender domain) exits 1: nothing sent, the refusal named, and the fixes that work — not --resume', async () => {
+    const r = await runCli(['--profile', 'ci', 'send', '--to', 'x@example.com', '--subject', 's', '--html', 'x', '--from', 'news@unverified.example.net'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/unverified\.example\.net is not verified/);
+    expect(r.stderr).toMatch(/Nothing was sent: the service refused the request as a whole\..*unverified\.example\.net is not verified/);
     expect(r.stdout).toMatch(/^x@example\.com\tnot sent\t\t.*not verified/);
-    expect(r.stderr).toContain('--resume'); // once the domain is verified, the same send can continue
+    expect(r.stderr).not.toContain('--resume');
+    // Pasted, each suggestion reaches the same profile.
+    expect(r.stderr).toContain('mailctl --profile ci config set from-address ADDRESS');
+    expect(r.stderr).toContain('mailctl --profile ci domain add unverified.example.net');
+    expect(r.stderr).toContain('mailctl --profile ci domain verify unverified.example.net');
+    expect(r.stderr).toContain('--from ADDRESS');
+  });
+
+  it('whether --resume is suggested is read from the error\'s facts, not its words', async () => {
+    const onSend = { service: 'notify' as const, method: 'POST', path: '/v1/messages' };
+    // A 400 in other words is still a refusal of the whole request.
+    sb.get().sandbox.injectFault({ kind: 'status', status: 400, body: { errors: 'please resume later, network ECONNREFUSED' }, match: onSend });
+    const refused = await runCli(['send', '--to', 'facts-a@example.com', '--subject', 's', '--html', 'x', ...FROM], { sandbox: sb.get() });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).not.toContain('--resume');
+    expect(refused.stderr).toContain('Nothing was sent');
+    // Forbidden is the key, not the request: fix the key, then the same send can continue.
+    sb.get().sandbox.injectFault({ kind: 'status', status: 403, body: { message: 'Forbidden' }, match: onSend });
+    const key = await runCli(['send', '--to', 'facts-b@example.com', '--subject', 's', '--html', 'x', ...FROM], { sandbox: sb.get() });
+    expect(key.exitCode).toBe(3);
+    expect(key.stderr).toContain('send --resume');
   });
 
   it('--dry-run prints every request with the key masked and sends nothing', async () => {

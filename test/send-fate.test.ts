@@ -62,17 +62,17 @@ describe('the fate of a failed send request', () => {
   });
 
   it('replaying a journal: an intent without an outcome is in doubt; unsent goes back to pending; a result settles each recipient', () => {
-    const plan: PlanRecord = { t: 'plan', v: 1, kind: 'email', createdAt: '', batchSize: 2, message: {}, recipients: ['a', 'b', 'c', 'd', 'e'].map((x) => ({ address: `${x}@example.com` })) };
+    const plan: PlanRecord = { type: 'plan', version: 2, kind: 'email', createdAt: '', batchSize: 2, message: {}, recipients: ['a', 'b', 'c', 'd', 'e'].map((x) => ({ address: `${x}@example.com` })) };
     const at = '2024-05-01T00:00:00.000Z';
     const states = replay(plan, [
       plan,
-      { t: 'intent', b: '1', keys: ['a@example.com', 'b@example.com'], at },
-      { t: 'result', b: '1', at, success: { 'a@example.com': 'm1' }, failure: { 'b@example.com': 'Invalid: address is not a valid email format' } },
-      { t: 'intent', b: '2', keys: ['c@example.com', 'd@example.com'], at },
-      { t: 'unsent', b: '2', at, reason: 'Forbidden' },
-      { t: 'intent', b: '3', keys: ['c@example.com', 'd@example.com'], at },
+      { type: 'intent', batch: '1', keys: ['a@example.com', 'b@example.com'], at },
+      { type: 'result', batch: '1', at, success: { 'a@example.com': 'm1' }, failure: { 'b@example.com': 'Invalid: address is not a valid email format' } },
+      { type: 'intent', batch: '2', keys: ['c@example.com', 'd@example.com'], at },
+      { type: 'unsent', batch: '2', at, reason: 'Forbidden' },
+      { type: 'intent', batch: '3', keys: ['c@example.com', 'd@example.com'], at },
     ]);
-    expect(Object.fromEntries([...states].map(([k, v]) => [k, v.s]))).toEqual({
+    expect(Object.fromEntries([...states].map(([k, v]) => [k, v.state]))).toEqual({
       'a@example.com': 'sent', 'b@example.com': 'failed', 'c@example.com': 'doubt', 'd@example.com': 'doubt', 'e@example.com': 'pending',
     });
   });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
+import { snapshot } from './helpers/fs-snapshot.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import type { JournalRecord, PlanRecord, WireRecipient } from '../src/send/journal.js';
 
@@ -16,7 +17,7 @@ const MESSAGE = { subject: 'Order {{code}}', fromAddress: 'noreply@example.com',
 
 function plan(prefix: string, n: number): PlanRecord {
   const recipients = Array.from({ length: n }, (_, i) => ({ address: `${prefix}${i}.quiet@example.com`, variables: { code: `C${i}` } }));
-  return { t: 'plan', v: 1, kind: 'email', createdAt: new Date().toISOString(), batchSize: 100, message: MESSAGE, recipients };
+  return { type: 'plan', version: 2, kind: 'email', createdAt: new Date().toISOString(), batchSize: 100, message: MESSAGE, recipients };
 }
 
 function writeJournal(records: JournalRecord[], tail = ''): string {
@@ -53,7 +54,7 @@ describe('send --resume', () => {
     const first = p.recipients.slice(0, 100);
     const res = await postDirect(first);
     const success = Object.fromEntries(res.success.map((s) => [s.address.toLowerCase(), s.id]));
-    const file = writeJournal([p, { t: 'intent', b: '1', keys: first.map((r) => r.address), at: new Date().toISOString() }, { t: 'result', b: '1', at: new Date().toISOString(), requestId: res.id, success, failure: {} }]);
+    const file = writeJournal([p, { type: 'intent', batch: '1', keys: first.map((r) => r.address), at: new Date().toISOString() }, { type: 'result', batch: '1', at: new Date().toISOString(), requestId: res.id, success, failure: {} }]);
     const before = posts('kb-').length;
     const r = await runCli(['send', '--resume', file, '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
@@ -71,7 +72,7 @@ describe('send --resume', () => {
   it('killed after the service took a batch but before its answer was recorded: the event lookup proves it was sent', async () => {
     const p = plan('ks-', 250);
     const first = p.recipients.slice(0, 100);
-    const file = writeJournal([p, { t: 'intent', b: '1', keys: first.map((r) => r.address), at: new Date().toISOString() }]);
+    const file = writeJournal([p, { type: 'intent', batch: '1', keys: first.map((r) => r.address), at: new Date().toISOString() }]);
     const res = await postDirect(first); // the request that was in flight when the run died
     const before = posts('ks-').length;
     const r = await runCli(['send', '--resume', file, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
@@ -122,10 +123,11 @@ describe('send --resume', () => {
     const file = path.join(dir, 'r.json');
     fs.writeFileSync(file, JSON.stringify(Array.from({ length: 120 }, (_, i) => ({ address: `kd-${i}.quiet@example.com`, variables: { code: `C${i}` } }))));
     sb.get().sandbox.injectFault({ kind: 'drop', match: { service: 'notify', method: 'POST', path: '/v1/messages' } });
-    const r = await runCli(['send', '--recipients', file, '--subject', MESSAGE.subject, '--html', MESSAGE.content, '--from', MESSAGE.fromAddress, '--journal', journal, '--concurrency', '1'], { sandbox: sb.get() });
+    const r = await runCli(['--profile', 'p1', 'send', '--recipients', file, '--subject', MESSAGE.subject, '--html', MESSAGE.content, '--from', MESSAGE.fromAddress, '--journal', journal, '--concurrency', '1'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(5);
     expect(r.stdout).toMatch(/kd-0\.quiet@example\.com\tunsettled/);
-    expect(r.stderr).toContain('--resume');
+    // A hint that works when pasted: it carries the profile this run used.
+    expect(r.stderr).toContain(`mailctl --profile p1 send --resume ${journal}`);
     const resumed = await runCli(['send', '--resume', journal, '--settle-after', '0s'], { sandbox: sb.get() });
     expect(resumed.exitCode).toBe(0);
     expectEachOnce('kd-', 120);
@@ -136,7 +138,7 @@ describe('send --resume', () => {
     const first = p.recipients.slice(0, 100);
     const res = await postDirect(first);
     const success = Object.fromEntries(res.success.map((s) => [s.address.toLowerCase(), s.id]));
-    const file = writeJournal([p, { t: 'intent', b: '1', keys: first.map((r) => r.address), at: new Date().toISOString() }, { t: 'result', b: '1', at: new Date().toISOString(), requestId: res.id, success, failure: {} }], '{"t":"intent","b":"2","keys":["kt-1');
+    const file = writeJournal([p, { type: 'intent', batch: '1', keys: first.map((r) => r.address), at: new Date().toISOString() }, { type: 'result', batch: '1', at: new Date().toISOString(), requestId: res.id, success, failure: {} }], '{"t":"intent","b":"2","keys":["kt-1');
     const r = await runCli(['send', '--resume', file], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('was cut short');
@@ -172,5 +174,45 @@ describe('send --resume', () => {
     const none = await runCli(['send', '--resume'], { sandbox: sb.get(), configDir });
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toContain('no unfinished send');
+  });
+  it('--resume --dry-run shows what would be sent and changes no file: no repair of a torn line, no lock file', async () => {
+    const p = plan('kdry-', 150);
+    const first = p.recipients.slice(0, 100);
+    const res = await postDirect(first);
+    const success = Object.fromEntries(res.success.map((s) => [s.address.toLowerCase(), s.id]));
+    const file = writeJournal([p, { type: 'intent', batch: '1', keys: first.map((r) => r.address), at: new Date().toISOString() }, { type: 'result', batch: '1', at: new Date().toISOString(), requestId: res.id, success, failure: {} }], '{"type":"intent","batch":"2","keys":["kdry-1');
+    const before = snapshot(path.dirname(file));
+    const r = await runCli(['send', '--resume', file, '--dry-run', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).requests.map((q: { body: { recipients: unknown[] } }) => q.body.recipients.length)).toEqual([50]);
+    expect(snapshot(path.dirname(file))).toEqual(before);
+    expect(timesSent('kdry-').size).toBe(100);
+  });
+
+  it('a journal is created readable by its owner only (0600), the default folder 0700', async () => {
+    const configDir = tempDir();
+    const given = path.join(tempDir(), 'mine.jsonl');
+    expect((await runCli(['send', '--to', 'perm-a.quiet@example.com', '--subject', 's', '--html', 'x', '--from', MESSAGE.fromAddress, '--journal', given], { sandbox: sb.get() })).exitCode).toBe(0);
+    expect(fs.statSync(given).mode & 0o777).toBe(0o600);
+    expect((await runCli(['send', '--to', 'perm-b.quiet@example.com', '--subject', 's', '--html', 'x', '--from', MESSAGE.fromAddress], { sandbox: sb.get(), configDir })).exitCode).toBe(0);
+    const dir = path.join(configDir, 'journals');
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    const [name] = fs.readdirSync(dir);
+    expect(name).toMatch(/^send-email-.*\.jsonl$/);
+    expect(fs.statSync(path.join(dir, name)).mode & 0o777).toBe(0o600);
+  });
+
+  it.each([
+    ['a folder that does not exist', (d: string) => path.join(d, 'missing', 'j.jsonl'), /The folder .*missing of the journal .* \(--journal\) does not exist\./],
+    ['a file, not a folder', (d: string) => { fs.writeFileSync(path.join(d, 'plain'), 'x'); return path.join(d, 'plain', 'j.jsonl'); }, /is a file, not a folder/],
+    ['below a file', (d: string) => { fs.writeFileSync(path.join(d, 'plain'), 'x'); return path.join(d, 'plain', 'sub', 'j.jsonl'); }, /is a file, not a folder/],
+  ])('--journal in %s: one sentence, exit 2, nothing sent', async (_what, where, sentence) => {
+    const journal = where(tempDir());
+    const before = sb.get().sandbox.requests('notify').length;
+    const r = await runCli(['send', '--to', 'jpath.quiet@example.com', '--subject', 's', '--html', 'x', '--from', MESSAGE.fromAddress, '--journal', journal], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(sentence);
+    expect(r.stderr).not.toMatch(/unexpected|EEXIST|ENOTDIR|\n\s+at /);
+    expect(sb.get().sandbox.requests('notify').length).toBe(before);
   });
 });

@@ -1,6 +1,7 @@
-// Real `kill -9` of the built CLI (bin/mailctl.js): a send killed mid-run is resumed without
-// sending anyone the message twice, and a webhook listener killed after acknowledging events
-// leaves every one of them as a whole line in its JSONL file.
+// Real `kill -9` of the built CLI (bin/mailctl.js): a send or automation run killed at each step
+// (a request in flight not carried out, a request carried out but not answered) is resumed with
+// nobody receiving it twice and nobody lost — asserted on what the sandbox received — and a
+// webhook listener killed after acknowledging events leaves each as a whole line in its file.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,7 +19,7 @@ const sb = useSandbox();
 
 function start(args: string[]): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
   const home = tempDir('mailctl-kill-');
-  const env = { PATH: process.env.PATH, HOME: home, MAILCTL_CONFIG_DIR: path.join(home, 'config'), MAILCTL_NOTIFY_URL: sb.get().notifyUrl, MAILCTL_NOTIFY_API_KEY: SANDBOX_KEYS.notify };
+  const env = { PATH: process.env.PATH, HOME: home, MAILCTL_CONFIG_DIR: path.join(home, 'config'), MAILCTL_NOTIFY_URL: sb.get().notifyUrl, MAILCTL_NOTIFY_API_KEY: SANDBOX_KEYS.notify, MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign };
   const child = spawn(process.execPath, [bin, ...args], { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (c) => (err += c));
@@ -27,6 +28,17 @@ function start(args: string[]): { child: ChildProcess; stderr: () => string; exi
   return { child, stderr: () => err, exited };
 }
 
+
+/** Where a run is when it dies: the faults that hold it there, armed after the first batches. */
+const STEPS = [
+  // The request reached the service and was never carried out (nothing delivered).
+  ['a request in flight, not carried out', 'hang'],
+  // The service carried the request out; the run died waiting for the answer.
+  ['a request carried out, its answer not yet received', 'hold-answer'],
+] as const;
+
+const SEND_PATH = { service: 'notify' as const, method: 'POST', path: '/v1/messages' };
+const AUTOMATION_PATH = { service: 'campaign' as const, method: 'POST', path: '/v1/automation/event' };
 
 describe('kill -9', () => {
   it('a 2,000-recipient send killed mid-run is finished by --resume with every recipient sent exactly once', async () => {
@@ -38,7 +50,7 @@ describe('kill -9', () => {
     const posts = () => sandbox.requests('notify').filter((r) => r.method === 'POST' && r.path === '/v1/messages');
     // After three batches requests hang at the service, so the kill lands with batches in
     // flight (armed before the start: no race with a fast send).
-    sandbox.injectFault({ kind: 'hang', times: 100, match: { after: 3, service: 'notify', method: 'POST', path: '/v1/messages' } });
+    sandbox.injectFault({ kind: 'hang', times: 100, match: { after: 3, ...SEND_PATH } });
     const run = start(['send', '--recipients', csv, '--subject', 'Code {{code}}', '--html', '<p>{{code}}</p>', '--from', 'noreply@example.com', '--journal', journal, '--concurrency', '2']);
     await until('a request in flight', () => posts().some((r) => r.status === -1));
     run.child.kill('SIGKILL');
@@ -55,6 +67,87 @@ describe('kill -9', () => {
     for (const m of Object.values(sandbox.state.notify.messages)) if (m.address.startsWith('kill-')) counts.set(m.address, (counts.get(m.address) ?? 0) + 1);
     expect(counts.size).toBe(2000);
     expect([...counts.entries()].filter(([, c]) => c > 1)).toEqual([]);
+  });
+
+  // Every recipient already had a message with the SAME subject minutes before (a login code,
+  // sent again): the resume must tell this run's message from that one by its content.
+  it.each(STEPS)('send killed with %s, every recipient holding an earlier message of the same subject: --resume delivers each new code exactly once', async (step, kind) => {
+    const prefix = `ksame-${kind}-`;
+    const n = 450;
+    const dir = tempDir();
+    const csv = path.join(dir, 'r.csv');
+    fs.writeFileSync(csv, ['address,code', ...Array.from({ length: n }, (_, i) => `${prefix}${i}.quiet@example.com,NEW${i}`)].join('\n'));
+    const journal = path.join(dir, 'send.jsonl');
+    const sandbox = sb.get().sandbox;
+    const subject = 'Your login code';
+    for (let i = 0; i < n; i += 100) {
+      const recipients = Array.from({ length: Math.min(100, n - i) }, (_, j) => ({ address: `${prefix}${i + j}.quiet@example.com`, variables: { code: `OLD${i + j}` } }));
+      const res = await fetch(`${sb.get().notifyUrl}/v1/messages`, { method: 'POST', headers: { 'x-api-key': SANDBOX_KEYS.notify, 'content-type': 'application/json' }, body: JSON.stringify({ subject, fromAddress: 'noreply@example.com', content: '<p>{{code}}</p>', recipients }) });
+      expect(res.status).toBe(200);
+    }
+    const mark = sandbox.requests('notify').length;
+    const posts = () => sandbox.requests('notify').slice(mark).filter((r) => r.method === 'POST' && r.path === '/v1/messages');
+    sandbox.injectFault({ kind, times: 100, match: { after: 2, ...SEND_PATH } });
+    const run = start(['send', '--recipients', csv, '--subject', subject, '--html', '<p>{{code}}</p>', '--from', 'noreply@example.com', '--journal', journal, '--concurrency', '2']);
+    // Two batches answered, two held at the service: the kill lands on ${step}.
+    await until(step, () => posts().length >= 4);
+    run.child.kill('SIGKILL');
+    await run.exited;
+    sandbox.faults.splice(0);
+
+    const r = await runCli(['send', '--resume', journal, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ total: n, sent: n });
+    const byAddress = new Map<string, string[]>();
+    for (const m of Object.values(sandbox.state.notify.messages)) {
+      if (m.channel === 'email' && m.address.startsWith(prefix)) byAddress.set(m.address, [...(byAddress.get(m.address) ?? []), m.content]);
+    }
+    expect(byAddress.size).toBe(n);
+    const wrong = [...byAddress.entries()].filter(([a, contents]) => {
+      const i = Number(a.slice(prefix.length).split('.')[0]);
+      return contents.filter((c) => c === `<p>NEW${i}</p>`).length !== 1 || contents.filter((c) => c === `<p>OLD${i}</p>`).length !== 1 || contents.length !== 2;
+    });
+    expect(wrong).toEqual([]);
+    // Each recipient is reported with the id of this run's message, never the earlier one.
+    const newId = new Map(Object.values(sandbox.state.notify.messages).filter((m) => m.address.startsWith(prefix) && m.content.includes('NEW')).map((m) => [m.address, m.id]));
+    const reported = JSON.parse(r.stdout).recipients as Array<{ address: string; messageId: string }>;
+    expect(reported.filter((x) => x.messageId !== newId.get(x.address))).toEqual([]);
+  });
+
+  it.each(STEPS)('automation killed with %s: --resume sends the rest; nobody twice, and nobody lost (each received or reported in doubt)', async (step, kind) => {
+    const prefix = `kauto-${kind}-`;
+    const n = 450;
+    const dir = tempDir();
+    const csv = path.join(dir, 'r.csv');
+    fs.writeFileSync(csv, ['email,plan', ...Array.from({ length: n }, (_, i) => `${prefix}${i}@example.org,pro`)].join('\n'));
+    const journal = path.join(dir, 'auto.jsonl');
+    const sandbox = sb.get().sandbox;
+    const mark = sandbox.requests('campaign').length;
+    const events = () => sandbox.requests('campaign').slice(mark).filter((r) => r.method === 'POST' && r.path === AUTOMATION_PATH.path);
+    sandbox.injectFault({ kind, times: 100, match: { after: 2, ...AUTOMATION_PATH } });
+    const run = start(['automation', 'trigger', '--workflow', 'onboard', '--recipients', csv, '--journal', journal]);
+    await until(step, () => events().length >= 3);
+    run.child.kill('SIGKILL');
+    await run.exited;
+    sandbox.faults.splice(0);
+
+    const r = await runCli(['automation', 'trigger', '--resume', journal, '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(5); // the batch that was in flight stays in doubt: nothing can prove it either way
+    const doc = JSON.parse(r.stdout);
+    const inDoubt = new Set(doc.inDoubt.map((x: { address: string }) => x.address));
+    expect(inDoubt.size).toBe(100);
+    expect(doc.accepted).toHaveLength(n - 100);
+    const received = new Map<string, number>();
+    for (const q of events()) {
+      if (q.status !== 200) continue;
+      for (const x of (q.body as { recipients: Array<{ address: string }> }).recipients) received.set(x.address, (received.get(x.address) ?? 0) + 1);
+    }
+    const all = Array.from({ length: n }, (_, i) => `${prefix}${i}@example.org`);
+    expect(all.filter((a) => (received.get(a) ?? 0) > 1)).toEqual([]); // zero duplicates
+    expect(all.filter((a) => !received.has(a) && !inDoubt.has(a))).toEqual([]); // zero lost
+    expect(doc.accepted.filter((a: string) => received.get(a) !== 1)).toEqual([]);
+    // The in-doubt batch went in only if the service carried it out before the kill.
+    expect([...inDoubt].filter((a) => received.has(a as string)).length).toBe(kind === 'hold-answer' ? 100 : 0);
   });
 
   it('a listener killed after acknowledging events leaves each as a whole JSONL line, and a new listener appends after them', async () => {

@@ -1,48 +1,36 @@
+// mailctl automation trigger|terminate — endpoint 20, through the same journal and --resume as
+// `send` (src/send/session.ts): every batch is recorded before its request and after its answer.
 import type { Context } from '../../src/cli/context.js';
-import { PartialError, ServiceError, UsageError } from '../../src/cli/errors.js';
-import { batches, checkAutomationVariables, sendEvent, toAutomationRecipient, type AutomationEvent, type EventOutcome } from '../../src/campaign/automation.js';
+import { UsageError } from '../../src/cli/errors.js';
+import { suggest } from '../../src/cli/suggest.js';
+import { automationPlan, checkAutomationVariables, type AutomationEvent } from '../../src/campaign/automation.js';
+import { runBatchCommand, type BatchFlags } from '../../src/send/command.js';
 import { isEmail, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
-import { plannedRequest, printPlanned } from '../../src/output/dry-run.js';
-import { printList } from '../../src/output/format.js';
 import { parseVars } from '../../src/send/variables.js';
 
-export interface EventOpts {
+export interface EventOpts extends BatchFlags {
   workflow?: string;
   to?: string;
   name?: string;
   var?: string[];
   recipients?: string;
-  dryRun?: boolean;
+  strict?: boolean;
 }
 
-const PATH = '/v1/automation/event';
+const MESSAGE_FLAGS = { workflow: '--workflow', to: '--to', name: '--name', var: '--var', recipients: '--recipients', strict: '--strict' };
+
+/** One request at a time: the campaign service allows 2 a second (spec section 8). */
+const CONCURRENCY = 1;
 
 export async function runEvent(ctx: Context, o: EventOpts, event: AutomationEvent): Promise<void> {
-  const verb = event === 'TRIGGER' ? 'trigger' : 'terminate';
-  const workflow = o.workflow?.trim();
-  if (!workflow) throw new UsageError(`Name the workflow: mailctl automation ${verb} --workflow ID …`, 'The workflow id is set when the workflow is created in the back office.');
-  const recipients = readRecipients(ctx, o);
-  checkAutomationVariables(recipients);
-  const body = recipients.map(toAutomationRecipient);
-
-  if (o.dryRun) {
-    const planned = await Promise.all(batches(body).map((b) => plannedRequest(ctx, 'campaign', 'POST', PATH, { workflow, event, recipients: b })));
-    await printPlanned(ctx, planned);
-    return;
-  }
-  const client = await ctx.campaign();
-  const spin = await ctx.io.spinner(`${event === 'TRIGGER' ? 'Starting' : 'Stopping'} ${body.length} recipient${body.length === 1 ? '' : 's'}…`);
-  let out: EventOutcome;
-  try {
-    out = await sendEvent(client, workflow, event, body, (done, total) => spin.text(`Request ${done} of ${total}…`));
-  } catch (e) {
-    spin.stop();
-    const progress = (e as { progress?: EventOutcome }).progress;
-    if (progress) ctx.io.error(`Stopped after ${progress.accepted.length} accepted and ${progress.failed.length} refused of ${body.length}; the rest were not sent.`);
-    throw e;
-  }
-  spin.stop();
-  await report(ctx, workflow, event, body.length, out);
+  await runBatchCommand(ctx, o, MESSAGE_FLAGS, { kinds: ['automation'], event }, async () => {
+    const verb = event === 'TRIGGER' ? 'trigger' : 'terminate';
+    const workflow = o.workflow?.trim();
+    if (!workflow) throw new UsageError(`Name the workflow: ${suggest(ctx, 'automation', verb, '--workflow', 'ID')} …`, 'The workflow id is set when the workflow is created in the back office.');
+    const recipients = readRecipients(ctx, o);
+    checkAutomationVariables(recipients, !!o.strict, (line) => ctx.io.warn(line));
+    return automationPlan(workflow, event, recipients, ctx.clock.now());
+  }, CONCURRENCY);
 }
 
 function readRecipients(ctx: Context, o: EventOpts): Recipient[] {
@@ -57,16 +45,4 @@ function readRecipients(ctx: Context, o: EventOpts): Recipient[] {
   const address = o.to.trim();
   if (!isEmail(address)) throw new UsageError(`"${o.to}" (--to) is not an email address.`);
   return [{ key: address.toLowerCase(), label: address, address, name: o.name?.trim() || undefined, variables: parseVars(o.var) }];
-}
-
-async function report(ctx: Context, workflow: string, event: AutomationEvent, total: number, out: EventOutcome): Promise<void> {
-  const did = event === 'TRIGGER' ? 'Started' : 'Stopped';
-  if (ctx.io.json) ctx.io.printJson({ workflow, event, requested: total, accepted: out.accepted, failed: out.failed });
-  else {
-    if (out.failed.length) await printList(ctx.io, out.failed, [{ header: 'ADDRESS', value: (f) => f.address }, { header: 'REASON', value: (f) => f.reason }]);
-    ctx.io.info(`${did} ${out.accepted.length} of ${total} recipient${total === 1 ? '' : 's'} in workflow ${workflow}${out.failed.length ? `; ${out.failed.length} refused (listed above)` : ''}.`);
-  }
-  if (!out.failed.length) return;
-  if (out.accepted.length) throw new PartialError(`${out.failed.length} of ${total} recipients were refused by the service.`);
-  throw new ServiceError(`The service refused all ${total} recipient${total === 1 ? '' : 's'}${out.failed.length === 1 ? `: ${out.failed[0].reason}` : ''}.`);
 }

@@ -7,11 +7,23 @@ const HELP = `
 Recipients: one with --to (plus --name and --var k=v), or many with --recipients: a CSV with an
 "address" (or "email") column, an optional "name" column and one column per variable, or a JSON
 array of {"address", "name", "variables": {...}}. More than 100 go out as requests of 100, one
-after another. Variable values are checked first (at most 100 characters, not starting with a
-digit, no mathematical expressions); any problem stops the run before a request.
+after another. Variable values are checked first: over 100 characters or a mathematical
+expression stops the run before a request; a value that starts with a digit is sent with one
+warning (--strict refuses it instead).
 
-Exit codes: 0 all accepted · 5 some refused (listed with the service's reason) · 1 none accepted ·
-2 bad input, nothing sent.`;
+Journal and resume: like \`mailctl send\`, every run writes a journal (under the config
+directory, or --journal FILE in an existing folder), each batch recorded before its request
+and after its answer, so the report says exactly who was accepted, refused (with the service's
+reason), in doubt and not sent. After the daily limit, Ctrl-C or a crash, --resume [FILE]
+sends only the recipients that were never sent. A recipient whose request got no answer is
+"in doubt": automation has no event log, so nothing can prove whether the workflow started
+for it, and mailctl never sends it again by itself — check the workflow in the back office
+(the report names the addresses and the command to send one by hand). --resume --dry-run
+shows what would be sent and writes nothing.
+
+Exit codes: 0 all accepted · 5 some refused or in doubt (listed with the reason) · 4 stopped at
+the daily limit or by the network, the rest not sent (the message gives the resume command) ·
+1 none accepted · 2 bad input, nothing sent.`;
 
 function eventCommand(parent: Command, name: string, description: string): Command {
   return parent
@@ -22,7 +34,10 @@ function eventCommand(parent: Command, name: string, description: string): Comma
     .option('--name <name>', 'name of the --to recipient')
     .option('--var <name=value>', 'a variable of the --to recipient (repeatable)', collect)
     .option('--recipients <file>', 'many recipients: CSV or JSON')
-    .option('--dry-run', 'print the exact requests (key masked) and send nothing')
+    .option('--strict', 'refuse variable values that start with a digit instead of warning')
+    .option('--journal <file>', 'write the journal here (in an existing folder) instead of the config directory')
+    .option('--resume [journal]', 'continue a run stopped by the daily limit, Ctrl-C or a crash (default: the latest unfinished one)')
+    .option('--dry-run', 'print the exact requests (key masked); send and write nothing')
     .addHelpText('after', HELP);
 }
 

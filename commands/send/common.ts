@@ -3,56 +3,24 @@
 import fs from 'node:fs';
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
-import { parseWhole } from '../../src/cli/parse.js';
 import { readAll } from '../../src/cli/stdin.js';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../src/send/batches.js';
 import type { Recipient } from '../../src/send/recipients.js';
-import { DEFAULT_SETTLE_AFTER_MS } from '../../src/send/settle.js';
-import { resumeSend, startSend, type SessionOptions } from '../../src/send/session.js';
+import { runBatchCommand, type BatchFlags } from '../../src/send/command.js';
 import type { PlanRecord } from '../../src/send/journal.js';
-import { campaignSyntax, missingValues, placeholders, summarise, valueProblems } from '../../src/send/variables.js';
+import { campaignSyntax, leadingDigitRule, missingValues, placeholders, summarise, valueProblems } from '../../src/send/variables.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
-import { parseDuration } from '../../src/cli/duration.js';
 
-export interface BatchFlags {
-  concurrency?: string;
-  journal?: string;
-  resume?: string | true;
-  settleAfter?: string;
-  dryRun?: boolean;
+export interface SendFlags extends BatchFlags {
   allowMissing?: boolean;
+  strict?: boolean;
   var?: string[];
   recipients?: string;
   to?: string;
 }
 
-export function sessionOptions(o: BatchFlags): SessionOptions {
-  return {
-    concurrency: o.concurrency === undefined ? DEFAULT_CONCURRENCY : parseWhole(o.concurrency, '--concurrency', 1, MAX_CONCURRENCY),
-    settleAfterMs: o.settleAfter === undefined ? DEFAULT_SETTLE_AFTER_MS : parseDuration(o.settleAfter, '--settle-after'),
-    dryRun: o.dryRun,
-    journal: o.journal,
-  };
-}
-
-/** --resume takes everything from the journal; message flags next to it are a mistake. */
-export function refuseWithResume(o: Record<string, unknown>, flags: Record<string, string>): void {
-  const given = Object.entries(flags).filter(([k]) => o[k] !== undefined).map(([, f]) => f);
-  if (given.length) throw new UsageError(`--resume takes the message and recipients from the journal; leave out ${given.join(', ')}.`);
-  if (o.journal !== undefined) throw new UsageError('--journal names the journal of a new send; give the journal to resume as --resume FILE.');
-}
-
-/**
- * The shape of both send commands: `--resume` picks up a journal (and refuses message flags,
- * which the journal already fixes); otherwise build the plan from the flags and start.
- */
-export async function runSend<O extends BatchFlags>(ctx: Context, opts: O, messageFlags: Record<string, string>, buildPlan: (ctx: Context, opts: O) => Promise<PlanRecord>): Promise<void> {
-  const session = sessionOptions(opts);
-  if (opts.resume !== undefined) {
-    refuseWithResume(opts as Record<string, unknown>, messageFlags);
-    return resumeSend(ctx, opts.resume, session);
-  }
-  await startSend(ctx, await buildPlan(ctx, opts), session);
+/** The shape of both send commands; `send --resume` takes email and SMS journals alike. */
+export async function runSend<O extends SendFlags>(ctx: Context, opts: O, messageFlags: Record<string, string>, buildPlan: (ctx: Context, opts: O) => Promise<PlanRecord>): Promise<void> {
+  await runBatchCommand(ctx, opts, messageFlags, { kinds: ['email', 'sms'] }, buildPlan);
 }
 
 /** Text from a flag, or from a file ("-" = stdin). Exactly one of the two. */
@@ -83,10 +51,10 @@ export async function textFrom(ctx: Context, inline: string | undefined, file: s
 /**
  * The checks of spec section 4 and decisions row 18, before any request: placeholders that are not
  * names, recipients without a value for a placeholder, names and values the service refuses
- * (errors, nothing sent); values that break the spec's other rules and the campaign service's
- * ${FIELD} syntax (warnings).
+ * (errors, nothing sent); values that start with a digit (decisions row 26: a warning, or a
+ * refusal with --strict); expressions and the campaign service's ${FIELD} syntax (warnings).
  */
-export function checkVariables(ctx: Context, texts: string[], recipients: Recipient[], allowMissing: boolean): void {
+export function checkVariables(ctx: Context, texts: string[], recipients: Recipient[], allowMissing: boolean, strict: boolean): void {
   const { names, invalid } = placeholders(...texts);
   if (invalid.length) {
     throw new UsageError(`The message uses ${invalid.join(', ')}, which ${invalid.length === 1 ? 'is not a valid variable' : 'are not valid variables'}.`, 'Variable names are letters, digits and _ only, not starting with a digit: {{code}}, {{first_name}}.');
@@ -109,7 +77,7 @@ export function checkVariables(ctx: Context, texts: string[], recipients: Recipi
   if (p.tooLong.length) {
     throw new UsageError(`Variable values are limited to 100 characters and the service refuses longer ones: ${summarise(p.tooLong, (f) => `${f.label} ${f.name} (${[...f.value].length})`)}. Nothing was sent.`, 'Shorten those values and run the command again.');
   }
-  if (p.leadingDigit.length) ctx.io.warn(`The spec says variable values must not start with a digit; the service may refuse these: ${summarise(p.leadingDigit, (f) => `${f.label} ${f.name}="${f.value}"`)}.`);
+  leadingDigitRule(recipients, strict, (line) => ctx.io.warn(line));
   if (p.expression.length) ctx.io.warn(`The spec forbids mathematical expressions in variable values; the service may refuse these: ${summarise(p.expression, (f) => `${f.label} ${f.name}="${f.value}"`)}.`);
 }
 

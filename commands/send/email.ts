@@ -2,12 +2,12 @@
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { BATCH_SIZE } from '../../src/send/batches.js';
-import type { PlanRecord, WireRecipient } from '../../src/send/journal.js';
+import { JOURNAL_VERSION, type PlanRecord, type WireRecipient } from '../../src/send/journal.js';
 import { checkRecipients, isEmail, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
-import { checkVariables, nameAsVariable, runSend, textFrom, type BatchFlags } from './common.js';
+import { checkVariables, nameAsVariable, runSend, textFrom, type SendFlags } from './common.js';
 import { parseVars } from '../../src/send/variables.js';
 
-interface Opts extends BatchFlags {
+interface Opts extends SendFlags {
   name?: string;
   subject?: string;
   from?: string;
@@ -17,7 +17,7 @@ interface Opts extends BatchFlags {
   unsubscribeUrl?: string;
 }
 
-const MESSAGE_FLAGS = { to: '--to', name: '--name', var: '--var', recipients: '--recipients', subject: '--subject', from: '--from', fromName: '--from-name', html: '--html', htmlFile: '--html-file', unsubscribeUrl: '--unsubscribe-url', allowMissing: '--allow-missing' };
+const MESSAGE_FLAGS = { to: '--to', name: '--name', var: '--var', recipients: '--recipients', subject: '--subject', from: '--from', fromName: '--from-name', html: '--html', htmlFile: '--html-file', unsubscribeUrl: '--unsubscribe-url', allowMissing: '--allow-missing', strict: '--strict' };
 
 export async function run(ctx: Context, opts: Opts): Promise<void> {
   await runSend(ctx, opts, MESSAGE_FLAGS, buildPlan);
@@ -38,12 +38,12 @@ async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {
 
   const texts = [opts.subject, html];
   nameAsVariable(recipients, texts);
-  checkVariables(ctx, texts, recipients, !!opts.allowMissing);
+  checkVariables(ctx, texts, recipients, !!opts.allowMissing, !!opts.strict);
 
   const message: Record<string, unknown> = { subject: opts.subject, fromAddress, content: html };
   if (fromName) message.fromName = fromName;
   if (opts.unsubscribeUrl) message.unsubscribedLink = opts.unsubscribeUrl;
-  return { t: 'plan', v: 1, kind: 'email', createdAt: new Date(ctx.clock.now()).toISOString(), batchSize: BATCH_SIZE, message, recipients: recipients.map(wire) };
+  return { type: 'plan', version: JOURNAL_VERSION, kind: 'email', createdAt: new Date(ctx.clock.now()).toISOString(), batchSize: BATCH_SIZE, message, recipients: recipients.map(wire) };
 }
 
 function recipientsOf(ctx: Context, opts: Opts): Recipient[] {

@@ -5,28 +5,47 @@ import { collect } from '../../src/cli/collect.js';
 const BATCH_HELP = `
 Batches and resume:
   More than 100 recipients go out as requests of 100, --concurrency at a time (default 4).
-  Every send writes a journal (JSONL, fsync'd) under the config directory, or --journal FILE:
-  each batch is recorded before its request and again when answered. If the run is killed,
-  \`mailctl send --resume [FILE]\` (default: the latest unfinished one) sends only what was never
-  sent. A batch that was in flight is "in doubt": each of its recipients is looked up in the
-  event log first. Found (an event no older than the request minus 5 minutes, same subject or
-  text) → counted as sent. Not found, the lookup complete (under 50 rows) and the request at
-  least --settle-after ago (default 5m) → sent again. Anything else stays in doubt, is
-  reported, and is tried again by a later --resume. Nobody gets the message twice.
+  Every send writes a journal (JSONL, fsync'd, readable only by you) under the config
+  directory, or --journal FILE (its folder must exist): each batch is recorded before its
+  request and again when answered. If the run is killed, \`mailctl send --resume [FILE]\`
+  (default: the latest unfinished one) sends only what was never sent.
 
-Exit codes: 0 all accepted · 1 none accepted · 2 bad input, nothing sent · 5 some failed,
-not sent or in doubt (the report says which).`;
+  A batch that was in flight is "in doubt"; each of its recipients is looked up in the event
+  log before anything is sent again:
+  - sent: an event that is an exact match of what this batch would have delivered to that
+    recipient — email: the recipient, the sender address (--from), the subject and the
+    content, each as filled with the recipient's variables (or as written with the same
+    variables); SMS: the text the same way, the country code and the number — and logged no
+    earlier than the batch started. Its message id is reported; nothing is sent again.
+  - not sent: no event matches at all, the lookup is complete (under 50 rows) and the batch
+    started at least --settle-after ago (default 5m). Sent again.
+  - unsettled, anything else: an exact match logged up to 5 minutes before the batch started
+    (clocks may differ: it may be an earlier identical message), an event that lacks one of
+    the fields compared or its time, content that differs only in its links (the service
+    rewrites links), a failed or possibly cut-short lookup, or too early to tell. Reported
+    as unsettled — never as accepted, never sent again by itself; a later --resume looks again.
+  Nobody gets the message twice.
+  --resume --dry-run shows what a resume would send and writes nothing, not even the journal.
+
+Variable values that start with a digit: the spec forbids them, yet the service lists no
+failure for them (verification codes are its own example), so mailctl warns once and sends;
+--strict refuses them instead (exit 2, nothing sent).
+
+Exit codes: 0 all accepted · 1 none accepted (a request refused as a whole says what to fix)
+· 2 bad input, nothing sent · 4 stopped by a limit or the network, the rest not sent (resume
+later) · 5 some failed, not sent or in doubt (the report says which).`;
 
 function batchOptions(c: Command): Command {
   return c
     .option('--var <name=value>', 'a variable of the --to recipient (repeatable)', collect)
     .option('--recipients <file>', 'many recipients: CSV (address column + one column per variable) or JSON')
     .option('--allow-missing', 'send even when a recipient has no value for a {{variable}}')
+    .option('--strict', 'refuse variable values that start with a digit instead of warning')
     .option('--concurrency <n>', 'requests in flight at once (1-16, default 4)')
-    .option('--journal <file>', 'write the journal here instead of the config directory')
+    .option('--journal <file>', 'write the journal here (in an existing folder) instead of the config directory')
     .option('--resume [journal]', 'continue a killed or interrupted send from its journal')
-    .option('--settle-after <duration>', 'how old an in-doubt request must be before "no event" means "not sent" (default 5m)')
-    .option('--dry-run', 'print the exact requests (key masked) and send nothing');
+    .option('--settle-after <duration>', 'how long after an in-doubt batch started "no matching event" means "not sent" (default 5m)')
+    .option('--dry-run', 'print the exact requests (key masked); send and write nothing');
 }
 
 export function register(program: Command, action: ActionFactory): void {

@@ -2,13 +2,13 @@
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { BATCH_SIZE } from '../../src/send/batches.js';
-import type { PlanRecord, WireRecipient } from '../../src/send/journal.js';
+import { JOURNAL_VERSION, type PlanRecord, type WireRecipient } from '../../src/send/journal.js';
 import { checkRecipients, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
 import { checkCountryCode, clampAliveMins, hasSenderIdentity, linkDomains, LONG_SMS } from '../../src/send/sms-rules.js';
-import { checkVariables, runSend, textFrom, type BatchFlags } from './common.js';
+import { checkVariables, runSend, textFrom, type SendFlags } from './common.js';
 import { parseVars } from '../../src/send/variables.js';
 
-interface Opts extends BatchFlags {
+interface Opts extends SendFlags {
   countryCode?: string;
   text?: string;
   textFile?: string;
@@ -16,7 +16,7 @@ interface Opts extends BatchFlags {
   brand?: string;
 }
 
-const MESSAGE_FLAGS = { to: '--to', countryCode: '--country-code', var: '--var', recipients: '--recipients', text: '--text', textFile: '--text-file', aliveMins: '--alive-mins', brand: '--brand', allowMissing: '--allow-missing' };
+const MESSAGE_FLAGS = { to: '--to', countryCode: '--country-code', var: '--var', recipients: '--recipients', text: '--text', textFile: '--text-file', aliveMins: '--alive-mins', brand: '--brand', allowMissing: '--allow-missing', strict: '--strict' };
 
 export async function run(ctx: Context, opts: Opts): Promise<void> {
   await runSend(ctx, opts, MESSAGE_FLAGS, buildPlan);
@@ -36,7 +36,7 @@ async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {
     message.alive_mins = minutes;
   }
 
-  checkVariables(ctx, [text], recipients, !!opts.allowMissing);
+  checkVariables(ctx, [text], recipients, !!opts.allowMissing, !!opts.strict);
   const { profile } = await ctx.settings();
   if (!hasSenderIdentity(text, [opts.brand, profile.fromName])) {
     ctx.io.warn('The text does not start or end with the sender\'s identity (for example 【Acme】); carriers require the company, brand or campaign name at the start or end and may block it.');
@@ -47,7 +47,7 @@ async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {
   }
   if ([...text].length > LONG_SMS) ctx.io.warn(`The text is ${[...text].length} characters; some clients cap SMS at ${LONG_SMS}, and long texts are billed as several messages.`);
 
-  return { t: 'plan', v: 1, kind: 'sms', createdAt: new Date(ctx.clock.now()).toISOString(), batchSize: BATCH_SIZE, message, recipients: recipients.map(wire) };
+  return { type: 'plan', version: JOURNAL_VERSION, kind: 'sms', createdAt: new Date(ctx.clock.now()).toISOString(), batchSize: BATCH_SIZE, message, recipients: recipients.map(wire) };
 }
 
 function recipientsOf(ctx: Context, opts: Opts): Recipient[] {

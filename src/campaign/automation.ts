@@ -1,10 +1,11 @@
 // Endpoint 20 (automation events): who to start or stop in a workflow, checked before any
-// request, then sent in requests of at most 100 recipients (spec section 8), one after another.
+// request. The plan goes through the same journal, runner and resume as `send` (src/send):
+// requests of at most 100 recipients (spec section 8), one after another.
 import type { AutomationRecipient, AutomationRequest } from '../api/campaign-types.js';
-import type { CampaignClient } from '../api/campaign.js';
-import { ServiceError, UsageError } from '../cli/errors.js';
+import { UsageError } from '../cli/errors.js';
+import { JOURNAL_VERSION, type PlanRecord } from '../send/journal.js';
 import type { Recipient } from '../send/recipients.js';
-import { summarise, valueProblems } from '../send/variables.js';
+import { leadingDigitRule, summarise, valueProblems } from '../send/variables.js';
 
 export const MAX_PER_REQUEST = 100;
 
@@ -12,21 +13,22 @@ export type AutomationEvent = AutomationRequest['event'];
 
 /**
  * Spec endpoint 20, recipients[].variables: "each content at most 100 long, no mathematical
- * expressions, must not start with a digit". All three refuse the run here (exit 2): the
- * service documents a per-recipient failure only for the length, so the other two would
- * otherwise be found out after the fact, if at all. Value checks are shared with `send`
- * (src/send/variables.ts); variable names are not restricted by this endpoint.
+ * expressions, must not start with a digit". Over 100 and expressions refuse the run here
+ * (exit 2): the service documents a per-recipient failure only for the length, so an
+ * expression would otherwise be found out after the fact, if at all. A leading digit follows
+ * decisions row 26, as in `send`: one warning, or a refusal with `strict`. Variable names are
+ * not restricted by this endpoint.
  */
-export function checkAutomationVariables(recipients: Recipient[]): void {
+export function checkAutomationVariables(recipients: Recipient[], strict: boolean, warn: (line: string) => void): void {
   const p = valueProblems(recipients);
   const problems: string[] = [];
   const show = (f: { label: string; name: string; value: string }) => `${f.label} ${f.name}="${f.value.length > 30 ? `${f.value.slice(0, 27)}…` : f.value}"`;
   if (p.tooLong.length) problems.push(`Variable values are at most 100 characters; these are longer: ${summarise(p.tooLong, (f) => `${f.label} ${f.name} (${[...f.value].length} characters)`)}.`);
-  if (p.leadingDigit.length) problems.push(`Variable values must not start with a digit; these do: ${summarise(p.leadingDigit, show)}.`);
   if (p.expression.length) problems.push(`Variable values must not hold mathematical expressions; these look like one: ${summarise(p.expression, show)}.`);
   if (problems.length) {
     throw new UsageError(problems.length === 1 ? `${problems[0]} Nothing was sent.` : `${problems.length} problems with the variables, nothing was sent:\n  ${problems.join('\n  ')}`, 'Fix the values (the --recipients columns or --var) and run the command again.');
   }
+  leadingDigitRule(recipients, strict, warn);
 }
 
 /**
@@ -41,39 +43,7 @@ export function toAutomationRecipient(r: Recipient): AutomationRecipient {
   return out;
 }
 
-export function batches<T>(items: T[], size = MAX_PER_REQUEST): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-export interface EventOutcome {
-  accepted: string[];
-  failed: Array<{ address: string; reason: string }>;
-}
-
-/** Sends the batches in turn. A batch the service refuses whole (400) fails its recipients and the run goes on. */
-export async function sendEvent(
-  client: CampaignClient, workflow: string, event: AutomationEvent, recipients: AutomationRecipient[], onBatch?: (done: number, total: number) => void,
-): Promise<EventOutcome> {
-  const out: EventOutcome = { accepted: [], failed: [] };
-  const all = batches(recipients);
-  for (const [i, batch] of all.entries()) {
-    try {
-      const r = await client.automationEvent({ workflow, event, recipients: batch });
-      out.accepted.push(...r.success);
-      const answered = new Set([...r.success, ...Object.keys(r.failure)]);
-      for (const [address, reason] of Object.entries(r.failure)) out.failed.push({ address, reason });
-      // An address in neither list was not confirmed: count it as failed rather than guess.
-      for (const b of batch) if (!answered.has(b.address)) out.failed.push({ address: b.address, reason: 'not in the service\'s answer (neither accepted nor refused)' });
-    } catch (e) {
-      if (!(e instanceof ServiceError) || e.status !== 400) {
-        if (out.accepted.length || out.failed.length) (e as Error & { progress?: EventOutcome }).progress = out;
-        throw e;
-      }
-      for (const b of batch) out.failed.push({ address: b.address, reason: `request refused: ${e.message}` });
-    }
-    onBatch?.(i + 1, all.length);
-  }
-  return out;
+/** The journal's plan: the request body without recipients is {workflow, event}. */
+export function automationPlan(workflow: string, event: AutomationEvent, recipients: Recipient[], now: number): PlanRecord {
+  return { type: 'plan', version: JOURNAL_VERSION, kind: 'automation', createdAt: new Date(now).toISOString(), batchSize: MAX_PER_REQUEST, message: { workflow, event }, recipients: recipients.map(toAutomationRecipient) };
 }

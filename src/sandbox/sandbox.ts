@@ -26,7 +26,9 @@ export type Fault =
   | { kind: 'hang'; times?: number; match?: FaultMatch }
   | { kind: 'drop'; times?: number; match?: FaultMatch }
   /** The request is carried out, then the connection breaks before the answer: a lost response. */
-  | { kind: 'lose-answer'; times?: number; match?: FaultMatch };
+  | { kind: 'lose-answer'; times?: number; match?: FaultMatch }
+  /** The request is carried out, then no answer ever comes (a process killed while waiting for it). */
+  | { kind: 'hold-answer'; times?: number; match?: FaultMatch };
 export interface FaultMatch {
   /** Let this many matching requests through untouched before the fault applies. */
   after?: number;
@@ -146,7 +148,7 @@ export class Sandbox {
       query: Object.fromEntries(raw.url.searchParams), headers, bodyBytes: 0, status: 0, at: now,
     };
     this.recorded.push(rec);
-    let loseAnswer = false;
+    let loseAnswer: false | 'drop' | 'hang' = false;
     const finish = async (res: SbOutcome): Promise<SbOutcome> => {
       if ('fault' in res) {
         rec.status = -1;
@@ -157,11 +159,12 @@ export class Sandbox {
         rec.bodyBytes = bodyBuf.length;
         rec.body = parseMaybeJson(bodyBuf);
       } else rec.bodyBytes = streamed;
-      return loseAnswer && !('fault' in res) ? { fault: 'drop' } : res;
+      return loseAnswer && !('fault' in res) ? { fault: loseAnswer } : res;
     };
 
     const fault = this.takeFault(service ?? 'files', rec.method, subPath);
-    if (fault?.kind === 'lose-answer') loseAnswer = true;
+    if (fault?.kind === 'lose-answer') loseAnswer = 'drop';
+    else if (fault?.kind === 'hold-answer') loseAnswer = 'hang';
     else if (fault) {
       if (fault.kind === 'status') return finish({ status: fault.status, json: fault.body ?? { message: 'injected failure' }, headers: fault.headers });
       return finish({ fault: fault.kind });

@@ -1,22 +1,32 @@
-// The send journal: an append-only JSONL file, each line fsync'd before the next step, so a
-// run killed at any point (even kill -9) leaves a record of what was certainly not sent, what
-// certainly was, and what was in flight. The first line is the whole plan (message and
-// recipients exactly as they go on the wire), so `send --resume` needs nothing else.
+// The batch journal of `send` and `automation`: an append-only JSONL file, each line fsync'd
+// before the next step, so a run killed at any point (even kill -9) leaves a record of what was
+// certainly not sent, what certainly was, and what was in flight. The first line is the whole
+// plan (the request body and recipients exactly as they go on the wire), so `--resume` needs
+// nothing else.
 //
-// Lines, in the order one run writes them:
-//   plan     the request body without recipients, and the recipients
-//   intent   batch b is about to be sent to these keys          (written BEFORE the request)
-//   result   the service's answer for batch b                   (after it)
-//   unsent   batch b certainly did not go out (refused as a whole, never connected)
-//   doubt    batch b may or may not have gone out (timeout, reset, 5xx, interrupted)
-//   settled  what an event lookup proved about in-doubt recipients
+// Lines, in the order one run writes them (field `type`):
+//   plan     the kind (email, sms, automation), the request body without recipients, the recipients
+//   intent   batch `batch` is about to be sent to these keys     (written BEFORE the request)
+//   result   the service's answer for the batch                  (after it)
+//   unsent   the batch certainly did not go out (refused as a whole, never connected)
+//   doubt    the batch may or may not have gone out (timeout, reset, 5xx, interrupted)
+//   settled  what an event lookup proved about in-doubt recipients (email and SMS only)
 //   done     every recipient is either sent or failed for good
+//
+// Journals written before version 2 used one-letter keys (t, b, v); they are still read.
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { UsageError } from '../cli/errors.js';
-import type { Channel } from './recipients.js';
 import { fileProblem } from '../cli/file-problem.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/safe-write.js';
+
+/** What one journal sends: transactional email or SMS, or automation events (campaign service). */
+export type Kind = 'email' | 'sms' | 'automation';
+const KINDS: readonly Kind[] = ['email', 'sms', 'automation'];
+
+/** The record format written now. Version 1 (one-letter keys) is read and converted. */
+export const JOURNAL_VERSION = 2;
 
 export interface WireRecipient {
   address: string;
@@ -26,9 +36,9 @@ export interface WireRecipient {
 }
 
 export interface PlanRecord {
-  t: 'plan';
-  v: 1;
-  kind: Channel;
+  type: 'plan';
+  version: number;
+  kind: Kind;
   createdAt: string;
   batchSize: number;
   /** The request body without `recipients`. */
@@ -38,28 +48,38 @@ export interface PlanRecord {
 
 export type JournalRecord =
   | PlanRecord
-  | { t: 'intent'; b: string; keys: string[]; at: string }
-  | { t: 'result'; b: string; at: string; requestId?: string; success: Record<string, string>; failure: Record<string, string>; unmatched?: string[] }
-  | { t: 'unsent'; b: string; at: string; reason: string }
-  | { t: 'doubt'; b: string; at: string; reason: string }
-  | { t: 'settled'; at: string; sent: Record<string, { id: string; eventTime?: string }>; unsent: string[]; unknown: Record<string, string> }
-  | { t: 'done'; at: string };
+  | { type: 'intent'; batch: string; keys: string[]; at: string }
+  /** `success` maps a key to its message id ('' when the service gives none, as automation does). */
+  | { type: 'result'; batch: string; at: string; requestId?: string; success: Record<string, string>; failure: Record<string, string>; unmatched?: string[] }
+  | { type: 'unsent'; batch: string; at: string; reason: string }
+  | { type: 'doubt'; batch: string; at: string; reason: string }
+  | { type: 'settled'; at: string; sent: Record<string, { id: string; eventTime?: string }>; unsent: string[]; unknown: Record<string, string> }
+  | { type: 'done'; at: string };
 
-/** Where one recipient stands after replaying the journal. */
+export type Settlement = Extract<JournalRecord, { type: 'settled' }>;
+
+/** Where one recipient stands after replaying the journal. `at` is when its batch started. */
 export type RecipientState =
-  | { s: 'pending'; lastError?: string }
-  | { s: 'inflight'; b: string; at: string }
-  | { s: 'doubt'; b: string; at: string; reason?: string }
-  | { s: 'sent'; id: string; b?: string; requestId?: string; settled?: boolean }
-  | { s: 'failed'; reason: string };
+  | { state: 'pending'; lastError?: string }
+  | { state: 'inflight'; batch: string; at: string }
+  | { state: 'doubt'; batch: string; at: string; reason?: string }
+  | { state: 'sent'; id?: string; batch?: string; requestId?: string; settled?: boolean }
+  | { state: 'failed'; reason: string };
 
 /** The journal identity of a wire recipient: lower-cased address, or "CC:number". */
-export function keyOf(kind: Channel, r: WireRecipient): string {
-  return kind === 'email' ? r.address.toLowerCase() : `${r.country_code}:${r.address}`;
+export function keyOf(kind: Kind, r: WireRecipient): string {
+  return kind === 'sms' ? `${r.country_code}:${r.address}` : r.address.toLowerCase();
 }
 
-export function labelOf(kind: Channel, r: WireRecipient): string {
-  return kind === 'email' ? r.address : `+${r.country_code} ${r.address}`;
+export function labelOf(kind: Kind, r: WireRecipient): string {
+  return kind === 'sms' ? `+${r.country_code} ${r.address}` : r.address;
+}
+
+export interface CreateOptions {
+  /** The journal path was given by the user (--journal): its folder must exist already. */
+  userPath: boolean;
+  /** The command that resumes this journal, for the "already exists" hint. */
+  resumeCommand: string;
 }
 
 export class Journal {
@@ -72,25 +92,68 @@ export class Journal {
     this.fd = fd;
   }
 
-  /** A new journal; refuses to overwrite one (that would forget what was sent). */
-  static create(file: string, plan: PlanRecord): Journal {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  /** A new journal, 0600; refuses to overwrite one (that would forget what was sent). */
+  static create(file: string, plan: PlanRecord, o: CreateOptions): Journal {
+    const dir = path.dirname(file);
+    if (o.userPath) checkFolder(dir, file);
+    else {
+      try {
+        fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+      } catch (e) {
+        throw new UsageError(`Cannot create the journal folder ${dir}: ${reason(e)}.`, 'Check the config directory (MAILCTL_CONFIG_DIR), or give a journal path with --journal FILE.');
+      }
+    }
     let fd: number;
     try {
-      fd = fs.openSync(file, 'wx', 0o600);
+      fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_APPEND, PRIVATE_FILE_MODE);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new UsageError(`The journal ${file} already exists.`, `To continue that send, run \`mailctl send --resume ${file}\`; for a new send, choose another --journal file.`);
-      throw new UsageError(`Cannot create the journal ${file}: ${(e as Error).message}.`);
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') throw new UsageError(`The journal ${file} already exists.`, `To continue that run: ${o.resumeCommand}; for a new one, choose another --journal file.`);
+      if (code === 'ENOENT' || code === 'ENOTDIR') checkFolder(dir, file);
+      throw new UsageError(`Cannot create the journal ${file}: ${reason(e)}.`, 'Give another path with --journal FILE.');
     }
     const j = new Journal(file, fd);
     j.lock();
     j.appendSync(plan);
-    syncDir(path.dirname(file));
+    syncDir(dir);
     return j;
   }
 
-  /** An existing journal for resuming: its records (a torn last line is dropped) and a handle to append. */
+  /**
+   * An existing journal for resuming, locked first and read after, so no other run can append
+   * between our reading and our sending: its records (a torn last line is dropped) and a handle
+   * to append.
+   */
   static open(file: string): { journal: Journal; plan: PlanRecord; records: JournalRecord[]; torn: boolean } {
+    let fd: number;
+    try {
+      // Never through a symlink planted at the journal's path.
+      fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | (fs.constants.O_NOFOLLOW ?? 0));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP') throw new UsageError(`The journal ${file} is a symbolic link; mailctl does not write through links.`, 'Give the path of the journal file itself.');
+      if (code === 'ENOENT' || code === 'EISDIR') throw new UsageError(fileProblem(e, file, 'journal'));
+      throw new UsageError(`The journal ${file} cannot be written to: ${reason(e)}.`);
+    }
+    const j = new Journal(file, fd);
+    j.lock();
+    let read;
+    try {
+      read = Journal.read(file);
+    } catch (e) {
+      j.release();
+      throw e;
+    }
+    // A torn line (killed mid-write) must not swallow the next record: start on a fresh line.
+    if (read.text.length && !read.text.endsWith('\n')) {
+      fs.writeSync(fd, '\n');
+      fs.fsyncSync(fd);
+    }
+    return { journal: j, plan: read.plan, records: read.records, torn: read.torn };
+  }
+
+  /** Read-only replay input (dry runs): no lock, no repair, no file touched. */
+  static read(file: string): { plan: PlanRecord; records: JournalRecord[]; torn: boolean; text: string } {
     let text: string;
     try {
       text = fs.readFileSync(file, 'utf8');
@@ -99,16 +162,10 @@ export class Journal {
     }
     const { records, torn } = parseJournal(text, file);
     const plan = records[0];
-    if (!plan || plan.t !== 'plan' || plan.v !== 1) throw new UsageError(`${file} is not a mailctl send journal.`);
-    const fd = fs.openSync(file, 'a');
-    const j = new Journal(file, fd);
-    j.lock();
-    // A torn line (killed mid-write) must not swallow the next record: start on a fresh line.
-    if (text.length && !text.endsWith('\n')) {
-      fs.writeSync(fd, '\n');
-      fs.fsyncSync(fd);
+    if (!plan || plan.type !== 'plan' || (plan.version !== 1 && plan.version !== JOURNAL_VERSION) || !KINDS.includes(plan.kind)) {
+      throw new UsageError(`${file} is not a mailctl send or automation journal.`);
     }
-    return { journal: j, plan, records, torn };
+    return { plan, records, torn, text };
   }
 
   /** One record per line, on disk (written and fdatasync'd) before the promise resolves. */
@@ -149,6 +206,11 @@ export class Journal {
 
   async close(): Promise<void> {
     await this.flushing;
+    this.release();
+  }
+
+  /** Closes the file and gives the lock back (nothing may be queued). */
+  private release(): void {
     try {
       fs.closeSync(this.fd);
     } catch {
@@ -163,11 +225,14 @@ export class Journal {
     const lockFile = `${this.file}.lock`;
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx', mode: 0o600 });
+        fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx', mode: PRIVATE_FILE_MODE });
         this.lockFile = lockFile;
         return;
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
+          fs.closeSync(this.fd);
+          throw new UsageError(`Cannot lock the journal ${this.file} (${lockFile}): ${reason(e)}.`);
+        }
         const pid = Number(fs.readFileSync(lockFile, 'utf8').trim());
         if (pid && pid !== process.pid && alive(pid)) {
           fs.closeSync(this.fd);
@@ -178,6 +243,28 @@ export class Journal {
       }
     }
   }
+}
+
+/** The folder a user named for --journal: it must exist and be a folder (nothing is created). */
+function checkFolder(dir: string, file: string): void {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UsageError(`The folder ${dir} of the journal ${file} (--journal) does not exist.`, 'Create the folder first, or give a path in an existing one.');
+    if (code === 'ENOTDIR') throw new UsageError(`The journal ${file} (--journal) cannot be created: part of ${dir} is a file, not a folder.`, 'Give a path inside an existing folder.');
+    throw new UsageError(`The folder ${dir} of the journal ${file} (--journal) cannot be used: ${reason(e)}.`);
+  }
+  if (!st.isDirectory()) throw new UsageError(`The journal ${file} (--journal) cannot be created: ${dir} is a file, not a folder.`, 'Give a path inside an existing folder.');
+}
+
+function reason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'it is a folder';
+  if (code === 'ENOSPC') return 'the disk is full';
+  return (e as Error)?.message ?? String(e);
 }
 
 const writeAsync = promisify(fs.write) as (fd: number, s: string) => Promise<unknown>;
@@ -202,6 +289,15 @@ function syncDir(dir: string): void {
   }
 }
 
+/** A record as read from disk, in the named-key form (version 1's t/b/v renamed). */
+export function fromDisk(raw: unknown): JournalRecord {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('not a record');
+  const o = raw as Record<string, unknown>;
+  if (o.type !== undefined || o.t === undefined) return o as unknown as JournalRecord;
+  const { t, b, v, ...rest } = o;
+  return { type: t, ...(b !== undefined ? { batch: b } : {}), ...(v !== undefined ? { version: v } : {}), ...rest } as unknown as JournalRecord;
+}
+
 export function parseJournal(text: string, file = 'journal'): { records: JournalRecord[]; torn: boolean } {
   const lines = text.split('\n');
   const records: JournalRecord[] = [];
@@ -209,7 +305,7 @@ export function parseJournal(text: string, file = 'journal'): { records: Journal
   lines.forEach((line, i) => {
     if (!line.trim()) return;
     try {
-      records.push(JSON.parse(line) as JournalRecord);
+      records.push(fromDisk(JSON.parse(line)));
     } catch {
       // Only the last line can be cut short by a kill; damage elsewhere means we cannot trust it.
       const last = lines.slice(i + 1).every((l) => !l.trim());
@@ -223,74 +319,94 @@ export function parseJournal(text: string, file = 'journal'): { records: Journal
 /** Each recipient's state, from the plan and the records in order. */
 export function replay(plan: PlanRecord, records: JournalRecord[]): Map<string, RecipientState> {
   const states = new Map<string, RecipientState>();
-  for (const r of plan.recipients) states.set(keyOf(plan.kind, r), { s: 'pending' });
+  for (const r of plan.recipients) states.set(keyOf(plan.kind, r), { state: 'pending' });
   const batchKeys = new Map<string, string[]>();
-  const inBatch = (b: string, fn: (key: string, st: RecipientState) => RecipientState | undefined) => {
-    for (const key of batchKeys.get(b) ?? []) {
+  const inBatch = (batch: string, fn: (key: string, st: Extract<RecipientState, { at: string }>) => RecipientState | undefined) => {
+    for (const key of batchKeys.get(batch) ?? []) {
       const st = states.get(key);
-      if (!st || (st.s !== 'inflight' && st.s !== 'doubt') || st.b !== b) continue;
+      if (!st || (st.state !== 'inflight' && st.state !== 'doubt') || st.batch !== batch) continue;
       const next = fn(key, st);
       if (next) states.set(key, next);
     }
   };
   for (const rec of records) {
-    switch (rec.t) {
+    switch (rec.type) {
       case 'intent':
-        batchKeys.set(rec.b, rec.keys);
-        for (const key of rec.keys) states.set(key, { s: 'inflight', b: rec.b, at: rec.at });
+        batchKeys.set(rec.batch, rec.keys);
+        for (const key of rec.keys) states.set(key, { state: 'inflight', batch: rec.batch, at: rec.at });
         break;
       case 'result':
-        inBatch(rec.b, (key, st) => {
-          if (Object.hasOwn(rec.success, key)) return { s: 'sent', id: rec.success[key], b: rec.b, requestId: rec.requestId };
-          if (Object.hasOwn(rec.failure, key)) return { s: 'failed', reason: rec.failure[key] };
+        inBatch(rec.batch, (key, st) => {
+          if (Object.hasOwn(rec.success, key)) return { state: 'sent', id: rec.success[key] || undefined, batch: rec.batch, requestId: rec.requestId };
+          if (Object.hasOwn(rec.failure, key)) return { state: 'failed', reason: rec.failure[key] };
           // Answered, yet this recipient is in neither list: nothing proves either way.
-          return { s: 'doubt', b: rec.b, at: st.s === 'inflight' || st.s === 'doubt' ? st.at : rec.at, reason: 'not listed in the service\'s answer' };
+          return { state: 'doubt', batch: rec.batch, at: st.at, reason: NOT_LISTED };
         });
         break;
       case 'unsent':
-        inBatch(rec.b, () => ({ s: 'pending', lastError: rec.reason }));
+        inBatch(rec.batch, () => ({ state: 'pending', lastError: rec.reason }));
         break;
       case 'doubt':
-        inBatch(rec.b, (_k, st) => ({ s: 'doubt', b: rec.b, at: st.s === 'inflight' || st.s === 'doubt' ? st.at : rec.at, reason: rec.reason }));
+        inBatch(rec.batch, (_k, st) => ({ state: 'doubt', batch: rec.batch, at: st.at, reason: rec.reason }));
         break;
       case 'settled':
-        for (const [key, v] of Object.entries(rec.sent)) states.set(key, { s: 'sent', id: v.id, settled: true });
-        for (const key of rec.unsent) states.set(key, { s: 'pending', lastError: 'in doubt; the event lookup showed it was not sent' });
+        applySettlement(states, rec);
         break;
       default:
         break;
     }
   }
   // Whatever is still "inflight" was in flight when the process died.
-  for (const [key, st] of states) if (st.s === 'inflight') states.set(key, { s: 'doubt', b: st.b, at: st.at, reason: 'the run stopped while this request was in flight' });
+  for (const [key, st] of states) if (st.state === 'inflight') states.set(key, { state: 'doubt', batch: st.batch, at: st.at, reason: 'the run stopped while this request was in flight' });
   return states;
+}
+
+export const NOT_LISTED = 'not listed in the service\'s answer';
+
+/** Applies a settlement to the states (a replay applies the journal's record the same way). */
+export function applySettlement(states: Map<string, RecipientState>, rec: Settlement): void {
+  for (const [key, v] of Object.entries(rec.sent)) states.set(key, { state: 'sent', id: v.id, settled: true });
+  for (const key of rec.unsent) states.set(key, { state: 'pending', lastError: 'in doubt; the event lookup showed it was not sent' });
+  for (const [key, why] of Object.entries(rec.unknown)) {
+    const st = states.get(key);
+    if (st?.state === 'doubt') states.set(key, { ...st, reason: why });
+  }
 }
 
 /** The next free batch id (ids are a sequence over the whole journal, resumes included). */
 export function nextBatchNumber(records: JournalRecord[]): number {
-  return records.filter((r) => r.t === 'intent').length + 1;
+  return records.filter((r) => r.type === 'intent').length + 1;
 }
 
 export function isDone(records: JournalRecord[]): boolean {
-  return records.some((r) => r.t === 'done');
+  return records.some((r) => r.type === 'done');
 }
 
 export function journalDir(configDir: string): string {
   return path.join(configDir, 'journals');
 }
 
-export function newJournalPath(configDir: string, kind: Channel, now: number): string {
-  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  const rand = Math.random().toString(36).slice(2, 6);
-  return path.join(journalDir(configDir), `send-${kind}-${stamp}-${rand}.jsonl`);
+/**
+ * File names say which command resumes them: send-email-…, send-sms-…, automation-trigger-…,
+ * automation-terminate-…, so a bare `--resume` picks only its own command's journals.
+ */
+export function journalPrefix(kind: Kind, event?: unknown): string {
+  if (kind !== 'automation') return `send-${kind}-`;
+  return event === undefined ? 'automation-' : `automation-${event === 'TERMINATE' ? 'terminate' : 'trigger'}-`;
 }
 
-/** The most recent journal that is not done, for a bare `--resume`. */
-export function latestUnfinished(configDir: string): string | undefined {
+export function newJournalPath(configDir: string, plan: Pick<PlanRecord, 'kind' | 'message'>, now: number): string {
+  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const rand = Math.random().toString(36).slice(2, 6);
+  return path.join(journalDir(configDir), `${journalPrefix(plan.kind, plan.message.event)}${stamp}-${rand}.jsonl`);
+}
+
+/** The most recent journal whose name starts with one of `prefixes` and is not done, for a bare `--resume`. Reads only. */
+export function latestUnfinished(configDir: string, prefixes: readonly string[]): string | undefined {
   const dir = journalDir(configDir);
   let names: string[];
   try {
-    names = fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl'));
+    names = fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl') && prefixes.some((p) => n.startsWith(p)));
   } catch {
     return undefined;
   }
@@ -298,7 +414,7 @@ export function latestUnfinished(configDir: string): string | undefined {
   return files.find(({ f }) => !tailSaysDone(f))?.f;
 }
 
-/** Finished journals older than this are removed when a new send starts (they hold addresses). */
+/** Finished journals older than this are removed when a new run starts (they hold addresses). */
 export const KEEP_DONE_DAYS = 30;
 
 export function pruneJournals(configDir: string, now: number): void {
@@ -326,7 +442,7 @@ function tailSaysDone(file: string): boolean {
     const len = Math.min(size, 256);
     const buf = Buffer.alloc(len);
     fs.readSync(fd, buf, 0, len, size - len);
-    return /"t":"done"/.test(buf.toString('utf8'));
+    return /"(?:type|t)":"done"/.test(buf.toString('utf8'));
   } finally {
     fs.closeSync(fd);
   }

@@ -1,10 +1,15 @@
-// What a send prints when it ends: the message id of every recipient that was accepted and the
-// service's reason for every one that was not, then the exit code that sums it up
-// (0 all accepted, 5 some, 1 none — or the error that stopped the run).
+// What a send or automation run prints when it ends — each recipient accepted (with its message
+// id, for email and SMS), refused (with the service's reason), in doubt or not sent — and the
+// exit code that sums it up: 0 all accepted · 5 some not · 1 none · 4 stopped by a limit or the
+// network with recipients left to send · or the error that stopped the run. Every suggested
+// command is built by suggest(), so a pasted hint reaches the same profile and services.
 import type { Context } from '../cli/context.js';
-import { CliError, PartialError, ServiceError } from '../cli/errors.js';
+import { CliError, ExitCode, PartialError, ServiceError } from '../cli/errors.js';
+import { suggest, suggestWithNote } from '../cli/suggest.js';
 import { printList, type Column } from '../output/format.js';
+import { forTerminal } from '../output/sanitize.js';
 import { keyOf, labelOf, type PlanRecord, type RecipientState } from './journal.js';
+import { KIND } from './kinds.js';
 
 export type Status = 'sent' | 'failed' | 'not sent' | 'unsettled';
 
@@ -29,55 +34,142 @@ export interface SendSummary {
 
 export function summarise(plan: PlanRecord, states: Map<string, RecipientState>, journal: string, requestIds: string[]): SendSummary {
   const recipients = plan.recipients.map((w): RecipientReport => {
-    const st = states.get(keyOf(plan.kind, w)) ?? { s: 'pending' };
+    const st = states.get(keyOf(plan.kind, w)) ?? { state: 'pending' };
     const base = { address: w.address, ...(plan.kind === 'sms' ? { countryCode: w.country_code } : {}) };
-    switch (st.s) {
-      case 'sent': return { ...base, status: 'sent', messageId: st.id };
+    switch (st.state) {
+      case 'sent': return { ...base, status: 'sent', ...(st.id ? { messageId: st.id } : {}) };
       case 'failed': return { ...base, status: 'failed', reason: st.reason };
       case 'pending': return { ...base, status: 'not sent', ...(st.lastError ? { reason: st.lastError } : {}) };
-      default: return { ...base, status: 'unsettled', reason: st.s === 'doubt' ? st.reason : 'in flight' };
+      default: return { ...base, status: 'unsettled', reason: st.state === 'doubt' ? st.reason : 'in flight' };
     }
   });
   const count = (s: Status) => recipients.filter((r) => r.status === s).length;
   return { journal, total: recipients.length, sent: count('sent'), failed: count('failed'), notSent: count('not sent'), unsettled: count('unsettled'), requestIds, recipients };
 }
 
-const COLUMNS = (plan: PlanRecord): Column<RecipientReport>[] => [
-  { header: plan.kind === 'email' ? 'ADDRESS' : 'NUMBER', value: (r) => (plan.kind === 'email' ? r.address : labelOf('sms', { address: r.address, country_code: r.countryCode })) },
-  { header: 'STATUS', value: (r) => r.status },
-  { header: 'MESSAGE ID', value: (r) => r.messageId },
-  { header: 'REASON', value: (r) => r.reason },
-];
+/** The command that resumes this journal, as the user can paste it. */
+export function resumeCommand(ctx: Context, plan: PlanRecord, file: string): string {
+  if (plan.kind !== 'automation') return suggestWithNote(ctx, 'send', '--resume', file);
+  return suggestWithNote(ctx, 'automation', verbOf(plan), '--resume', file);
+}
+
+export function verbOf(plan: PlanRecord): 'trigger' | 'terminate' {
+  return plan.message.event === 'TERMINATE' ? 'terminate' : 'trigger';
+}
+
+/** How automation statuses read: the service starts or stops recipients, it sends no message. */
+const AUTOMATION_STATUS: Record<Status, string> = { sent: 'accepted', failed: 'refused', 'not sent': 'not sent', unsettled: 'in doubt' };
+
+function columns(plan: PlanRecord): Column<RecipientReport>[] {
+  const auto = plan.kind === 'automation';
+  return [
+    { header: plan.kind === 'sms' ? 'NUMBER' : 'ADDRESS', value: (r) => forTerminal(plan.kind === 'sms' ? labelOf('sms', { address: r.address, country_code: r.countryCode }) : r.address) },
+    { header: 'STATUS', value: (r) => (auto ? AUTOMATION_STATUS[r.status] : r.status) },
+    ...(auto ? [] : [{ header: 'MESSAGE ID', value: (r: RecipientReport) => forTerminal(r.messageId) }]),
+    { header: 'REASON', value: (r) => forTerminal(r.reason) },
+  ];
+}
 
 /** A person at a terminal sees every row only for small sends; pipes and --json get them all. */
 const TTY_ROWS = 20;
 
 export async function printSummary(ctx: Context, plan: PlanRecord, s: SendSummary): Promise<void> {
   const io = ctx.io;
+  const auto = plan.kind === 'automation';
   if (io.json) {
-    io.printJson(s);
+    io.printJson(auto ? automationJson(plan, s) : s);
   } else {
-    const rows = io.isTTY && s.recipients.length > TTY_ROWS ? s.recipients.filter((r) => r.status !== 'sent') : s.recipients;
-    if (rows.length) await printList(io, rows, COLUMNS(plan));
-    if (rows.length < s.recipients.length) io.info(io.paint('dim', `(${s.recipients.length - rows.length} accepted recipients not listed; pipe the output or use --json for every message id)`));
+    // Automation answers carry no message id: the accepted rows would say nothing new.
+    const rows = auto || (io.isTTY && s.recipients.length > TTY_ROWS) ? s.recipients.filter((r) => r.status !== 'sent') : s.recipients;
+    if (rows.length) await printList(io, rows, columns(plan));
+    if (!auto && rows.length < s.recipients.length) io.info(io.paint('dim', `(${s.recipients.length - rows.length} accepted recipients not listed; pipe the output or use --json for every message id)`));
+  }
+  const mark = s.sent === s.total ? io.paint('green', '✓') : io.paint('yellow', '!');
+  if (auto) {
+    const did = plan.message.event === 'TERMINATE' ? 'Stopped' : 'Started';
+    const parts = [s.failed && `${s.failed} refused`, s.unsettled && `${s.unsettled} in doubt`, s.notSent && `${s.notSent} not sent`].filter(Boolean);
+    const listed = parts.length ? `; ${parts.join(', ')} (listed above)` : '';
+    io.info(`${mark} ${did} ${s.sent} of ${s.total} recipient${s.total === 1 ? '' : 's'} in workflow ${forTerminal(plan.message.workflow, 80)}${listed}. Journal: ${s.journal}`);
+    return;
   }
   const parts = [`${s.sent} of ${s.total} accepted`];
   if (s.failed) parts.push(`${s.failed} failed`);
   if (s.notSent) parts.push(`${s.notSent} not sent`);
   if (s.unsettled) parts.push(`${s.unsettled} in doubt`);
-  const mark = s.sent === s.total ? io.paint('green', '✓') : io.paint('yellow', '!');
   io.info(`${mark} ${parts.join(', ')} (${s.requestIds.length} request${s.requestIds.length === 1 ? '' : 's'}). Journal: ${s.journal}`);
 }
 
+/** `--json` of automation: who was accepted, refused (with the reason), in doubt and not sent. */
+function automationJson(plan: PlanRecord, s: SendSummary) {
+  const pick = (status: Status) => s.recipients.filter((r) => r.status === status).map((r) => ({ address: r.address, ...(r.reason ? { reason: r.reason } : {}) }));
+  return {
+    workflow: plan.message.workflow,
+    event: plan.message.event,
+    journal: s.journal,
+    requested: s.total,
+    accepted: s.recipients.filter((r) => r.status === 'sent').map((r) => r.address),
+    refused: pick('failed'),
+    inDoubt: pick('unsettled'),
+    notSent: pick('not sent'),
+  };
+}
+
+/**
+ * The service answered and refused the request itself (not per recipient, not a limit, not the
+ * key): sending the same request again would be refused again, so `--resume` is no help.
+ */
+export function refusedWhole(e: unknown): e is CliError {
+  return e instanceof CliError && e.facts.reached === 'yes' && e.facts.refused && !e.facts.retryable && e.facts.code === 'REFUSED';
+}
+
 /** Throws what the exit code should be; returns only when every recipient was accepted. */
-export function finish(s: SendSummary, stoppedBy?: Error): void {
+export function finish(ctx: Context, plan: PlanRecord, s: SendSummary, stoppedBy?: Error): void {
   if (s.sent === s.total) return;
-  const resume = s.notSent || s.unsettled ? `Run \`mailctl send --resume ${s.journal}\` to send what was not sent${s.unsettled ? ' and settle what is in doubt' : ''}.` : undefined;
-  if (s.sent === 0 && s.unsettled === 0) {
-    if (stoppedBy instanceof CliError) throw Object.assign(stoppedBy, { hint: [stoppedBy.hint, resume].filter(Boolean).join('\n') || undefined });
-    throw new ServiceError(`None of the ${s.total} recipients was accepted.`, { hint: resume });
+  const lookup = KIND[plan.kind].lookup;
+  const hint = [resumeHint(ctx, plan, s, lookup), !lookup && s.unsettled ? automationDoubtHint(ctx, plan, s) : undefined].filter(Boolean).join('\n') || undefined;
+  if (refusedWhole(stoppedBy) && s.sent === 0 && s.unsettled === 0) throw wholeRefusal(ctx, plan, stoppedBy);
+  // Stopped cleanly by a limit or the network (the daily cap, a refused connection) with
+  // recipients left: exit 4, resume later. Anything in doubt needs a look first: exit 5 below.
+  if (stoppedBy instanceof CliError && stoppedBy.exitCode === ExitCode.LIMIT && s.notSent && !s.unsettled) {
+    const left = [s.notSent && `${s.notSent} not sent`, s.failed && `${s.failed} refused`].filter(Boolean).join(', ');
+    throw new CliError(`${s.sent} of ${s.total} recipients were accepted, then the run stopped: ${stoppedBy.message} ${left}.`, ExitCode.LIMIT, hint, stoppedBy.facts);
   }
-  const bits = [s.failed && `${s.failed} failed`, s.notSent && `${s.notSent} not sent`, s.unsettled && `${s.unsettled} in doubt`].filter(Boolean).join(', ');
+  if (s.sent === 0 && s.unsettled === 0) {
+    if (stoppedBy instanceof CliError) throw Object.assign(stoppedBy, { hint: [stoppedBy.hint, hint].filter(Boolean).join('\n') || undefined });
+    const only = s.total === 1 && s.recipients[0].reason ? `: ${forTerminal(s.recipients[0].reason, 200)}` : '';
+    throw new ServiceError(`None of the ${s.total} recipient${s.total === 1 ? '' : 's'} was accepted${only}.`, { hint });
+  }
+  const bits = [s.failed && `${s.failed} ${plan.kind === 'automation' ? 'refused' : 'failed'}`, s.notSent && `${s.notSent} not sent`, s.unsettled && `${s.unsettled} in doubt`].filter(Boolean).join(', ');
   const why = stoppedBy ? ` The run stopped: ${stoppedBy.message}` : '';
-  throw new PartialError(`${s.sent} of ${s.total} recipients were accepted; ${bits}.${why}`, resume);
+  throw new PartialError(`${s.sent} of ${s.total} recipients were accepted; ${bits}.${why}`, hint);
+}
+
+function resumeHint(ctx: Context, plan: PlanRecord, s: SendSummary, lookup: boolean): string | undefined {
+  const settle = lookup && s.unsettled > 0;
+  if (!s.notSent && !settle) return undefined;
+  const what = [s.notSent && 'send what was not sent', settle && 'settle what is in doubt'].filter(Boolean).join(' and ');
+  return `Run ${resumeCommand(ctx, plan, s.journal)} to ${what}.`;
+}
+
+/** Automation has no event log: an in-doubt recipient can be checked only in the back office. */
+function automationDoubtHint(ctx: Context, plan: PlanRecord, s: SendSummary): string {
+  const first = s.recipients.find((r) => r.status === 'unsettled')!.address;
+  const workflow = String(plan.message.workflow);
+  return `${s.unsettled} recipient${s.unsettled === 1 ? ' is' : 's are'} in doubt: the request may have reached the service, and automation has no event log to check, so mailctl never sends ${s.unsettled === 1 ? 'it' : 'them'} again by itself. `
+    + `Look for ${s.unsettled === 1 ? 'the address' : 'these addresses'} in workflow ${forTerminal(workflow, 80)} in the back office; to ${verbOf(plan)} one anyway: ${suggest(ctx, 'automation', verbOf(plan), '--workflow', workflow, '--to', first)}`;
+}
+
+/** Nothing was sent and repeating the request cannot help: say what can. */
+function wholeRefusal(ctx: Context, plan: PlanRecord, e: CliError): CliError {
+  const message = `Nothing was sent: the service refused the request as a whole. ${e.message}`;
+  let hint = 'Sending the same request again would be refused again; change what the service names and run the command again.';
+  if (plan.kind === 'email' && e.facts.status === 400) {
+    // Spec 001 section 7: a 400 to an email send is a rejected send, "for example unverified sender domain".
+    const from = String(plan.message.fromAddress ?? '');
+    const domain = from.includes('@') ? from.slice(from.lastIndexOf('@') + 1) : 'DOMAIN';
+    hint = `Sending the same request again would be refused again. The usual cause is a sender whose domain is not verified (${forTerminal(from, 100)}): `
+      + `send from a verified address with --from ADDRESS (or set a default: ${suggest(ctx, 'config', 'set', 'from-address', 'ADDRESS')}), `
+      + `or verify the domain: ${suggest(ctx, 'domain', 'add', domain)}, publish the records it prints, then ${suggest(ctx, 'domain', 'verify', domain)}.`;
+  }
+  return new CliError(message, e.exitCode, hint, e.facts);
 }

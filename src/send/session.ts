@@ -1,90 +1,135 @@
-// One `mailctl send` run, email or SMS: a new send (journal created, then batches sent) or a
-// resume (journal replayed, recipients in doubt settled by the event lookup, the rest sent).
+// One batch run — transactional email or SMS (`send`), or automation events (`automation
+// trigger|terminate`): a new run (journal created, then batches sent) or a resume (journal
+// replayed, in-doubt recipients settled by the event lookup where the kind has one, the rest
+// sent). One mechanism for every kind; what differs lives in ./kinds.ts.
 import type { Context } from '../cli/context.js';
 import { InterruptedError, UsageError } from '../cli/errors.js';
+import { suggest } from '../cli/suggest.js';
 import { plannedRequest, printPlanned } from '../output/dry-run.js';
 import { chunk } from './batches.js';
-import { isDone, Journal, keyOf, latestUnfinished, newJournalPath, nextBatchNumber, pruneJournals, replay, type JournalRecord, type PlanRecord, type RecipientState } from './journal.js';
+import { applySettlement, isDone, Journal, journalPrefix, keyOf, latestUnfinished, newJournalPath, nextBatchNumber, pruneJournals, replay, type JournalRecord, type Kind, type PlanRecord, type RecipientState } from './journal.js';
+import { KIND } from './kinds.js';
 import { progressBar } from './progress.js';
-import { finish, printSummary, summarise } from './report.js';
+import { finish, printSummary, resumeCommand, summarise, verbOf } from './report.js';
 import { sendPending } from './runner.js';
-import { applySettlement, settleDoubts } from './settle.js';
-
-export const SEND_PATH = { email: '/v1/messages', sms: '/v1/sms/messages' } as const;
+import { settleDoubts } from './settle.js';
 
 export interface SessionOptions {
   concurrency: number;
   settleAfterMs: number;
   dryRun?: boolean;
-  /** --journal FILE for a new send. */
+  /** --journal FILE for a new run. */
   journal?: string;
 }
 
-/** --dry-run of a new send: every request exactly as it would go out, nothing written or sent. */
+/** Which journals a command may resume: `send` takes email and SMS, `automation trigger` TRIGGER journals. */
+export interface ResumeScope {
+  kinds: readonly Kind[];
+  event?: 'TRIGGER' | 'TERMINATE';
+}
+
+/** --dry-run: every request exactly as it would go out, nothing written or sent. */
 export async function dryRun(ctx: Context, plan: PlanRecord, wires = plan.recipients): Promise<void> {
-  const requests = await Promise.all(chunk(wires, plan.batchSize).map((recipients) => plannedRequest(ctx, 'notify', 'POST', SEND_PATH[plan.kind], { ...plan.message, recipients })));
+  const k = KIND[plan.kind];
+  const requests = await Promise.all(chunk(wires, plan.batchSize).map((recipients) => plannedRequest(ctx, k.service, 'POST', k.path, { ...plan.message, recipients })));
   await printPlanned(ctx, requests);
 }
 
-export async function startSend(ctx: Context, plan: PlanRecord, o: SessionOptions): Promise<void> {
+export async function startRun(ctx: Context, plan: PlanRecord, o: SessionOptions): Promise<void> {
   if (o.dryRun) return dryRun(ctx, plan);
-  const client = await ctx.notify(); // fails on a missing key before a journal is written
+  const clients = await clientsFor(ctx, plan); // fails on a missing key before a journal is written
   pruneJournals(ctx.configDir, ctx.clock.now());
-  const file = o.journal ?? newJournalPath(ctx.configDir, plan.kind, ctx.clock.now());
-  const journal = Journal.create(file, plan);
-  await execute(ctx, { journal, plan, records: [plan], client }, o);
+  const file = o.journal ?? newJournalPath(ctx.configDir, plan, ctx.clock.now());
+  const journal = Journal.create(file, plan, { userPath: o.journal !== undefined, resumeCommand: resumeCommand(ctx, plan, file) });
+  await execute(ctx, { journal, plan, records: [plan], ...clients }, o);
 }
 
-export async function resumeSend(ctx: Context, given: string | true, o: SessionOptions): Promise<void> {
-  const file = typeof given === 'string' ? given : latestUnfinished(ctx.configDir);
-  if (!file) throw new UsageError('There is no unfinished send to resume.', 'Give the journal file: mailctl send --resume FILE (a run prints its journal path when it ends).');
+export async function resumeRun(ctx: Context, given: string | true, o: SessionOptions, scope: ResumeScope): Promise<void> {
+  const file = typeof given === 'string' ? given : latestUnfinished(ctx.configDir, scope.kinds.map((k) => journalPrefix(k, k === 'automation' ? scope.event ?? 'TRIGGER' : undefined)));
+  const command = scope.kinds.includes('automation') ? ['automation', scope.event === 'TERMINATE' ? 'terminate' : 'trigger'] : ['send'];
+  if (!file) throw new UsageError(`There is no unfinished ${command.join(' ')} run to resume.`, `Give the journal file: ${suggest(ctx, ...command, '--resume', 'FILE')} (a run prints its journal path when it ends).`);
   if (o.dryRun) {
-    const { journal, plan, records } = Journal.open(file);
-    await journal.close();
+    // Read-only: no lock file, no repair of a torn line, nothing written anywhere.
+    const { plan, records } = Journal.read(file);
+    checkScope(ctx, plan, file, scope);
     const states = replay(plan, records);
-    const pending = plan.recipients.filter((r) => states.get(keyOf(plan.kind, r))?.s === 'pending');
-    const doubt = [...states.values()].filter((s) => s.s === 'doubt').length;
-    if (doubt) ctx.io.info(`${doubt} recipient${doubt === 1 ? ' is' : 's are'} in doubt; a real resume looks them up in the event log first and sends only those proved not sent.`);
+    const pending = plan.recipients.filter((r) => states.get(keyOf(plan.kind, r))?.state === 'pending');
+    const doubt = count(states, 'doubt');
+    if (doubt) {
+      const then = KIND[plan.kind].lookup ? 'a real resume looks them up in the event log first and sends only those proved not sent' : 'a resume never sends them again (automation has no event log to check them against)';
+      ctx.io.info(`${doubt} recipient${doubt === 1 ? ' is' : 's are'} in doubt; ${then}.`);
+    }
+    if (!pending.length) {
+      ctx.io.info('Dry run: nothing would be sent; no recipient of this journal is waiting to be sent.');
+      if (ctx.io.json) ctx.io.printJson({ dryRun: true, requests: [] });
+      return;
+    }
     return dryRun(ctx, plan, pending);
   }
-  const client = await ctx.notify();
+  const peek = Journal.read(file);
+  checkScope(ctx, peek.plan, file, scope);
+  const clients = await clientsFor(ctx, peek.plan);
   const { journal, plan, records, torn } = Journal.open(file);
   if (torn) ctx.io.warn(`The last line of ${file} was cut short (the run was killed while writing it); it is ignored.`);
-  ctx.io.info(`Resuming ${plan.kind === 'email' ? 'the email' : 'the SMS'} send of ${plan.createdAt} (${plan.recipients.length} recipients) from ${file}`);
-  await execute(ctx, { journal, plan, records, client }, o);
+  const what = plan.kind === 'automation' ? `the automation ${verbOf(plan)} run` : plan.kind === 'email' ? 'the email send' : 'the SMS send';
+  ctx.io.info(`Resuming ${what} of ${plan.createdAt} (${plan.recipients.length} recipients) from ${file}`);
+  await execute(ctx, { journal, plan, records, ...clients }, o);
 }
 
-async function execute(
-  ctx: Context,
-  s: { journal: Journal; plan: PlanRecord; records: JournalRecord[]; client: Awaited<ReturnType<Context['notify']>> },
-  o: SessionOptions,
-): Promise<void> {
-  const { journal, plan, records, client } = s;
+/** A journal resumed by the wrong command would run fine but surprise: name the right one. */
+function checkScope(ctx: Context, plan: PlanRecord, file: string, scope: ResumeScope): void {
+  const ok = scope.kinds.includes(plan.kind) && (plan.kind !== 'automation' || !scope.event || plan.message.event === scope.event);
+  if (!ok) {
+    const what = plan.kind === 'automation' ? `an automation ${verbOf(plan)} journal` : `a ${plan.kind === 'email' ? 'send' : 'send sms'} journal`;
+    throw new UsageError(`${file} is ${what}.`, `Resume it with: ${resumeCommand(ctx, plan, file)}`);
+  }
+}
+
+type Sender = (body: Record<string, unknown>) => Promise<unknown>;
+interface Clients {
+  send: Sender;
+  notify?: Awaited<ReturnType<Context['notify']>>;
+}
+
+async function clientsFor(ctx: Context, plan: PlanRecord): Promise<Clients> {
+  if (plan.kind === 'automation') {
+    const campaign = await ctx.campaign();
+    return { send: (b) => campaign.automationEvent(b as never) };
+  }
+  const notify = await ctx.notify();
+  return { notify, send: plan.kind === 'email' ? (b) => notify.sendEmail(b as never) : (b) => notify.sendSms(b as never) };
+}
+
+async function execute(ctx: Context, s: { journal: Journal; plan: PlanRecord; records: JournalRecord[] } & Clients, o: SessionOptions): Promise<void> {
+  const { journal, plan, records } = s;
   const now = () => ctx.clock.now();
+  const kind = KIND[plan.kind];
   let summary;
   let stoppedBy: Error | undefined;
   try {
     const states = replay(plan, records);
     if (!isDone(records)) {
       const doubts = count(states, 'doubt');
-      if (doubts) {
+      if (doubts && kind.lookup && s.notify) {
         ctx.io.info(`Checking ${doubts} recipient${doubts === 1 ? '' : 's'} in doubt against the event log…`);
-        const settled = await settleDoubts({ plan, states, client, now, settleAfterMs: o.settleAfterMs, concurrency: o.concurrency, signal: ctx.signal });
+        const settled = await settleDoubts({ plan, states, client: s.notify, now, settleAfterMs: o.settleAfterMs, concurrency: o.concurrency, signal: ctx.signal });
         if (settled) {
           await journal.append(settled);
           applySettlement(states, settled);
         }
+      } else if (doubts) {
+        ctx.io.info(`${doubts} recipient${doubts === 1 ? ' is' : 's are'} in doubt from an earlier run and will not be sent again (automation has no event log to check them against).`);
       }
-      const bar = progressBar(ctx.io, plan.kind === 'email' ? 'Sending' : 'Sending SMS');
-      const send = plan.kind === 'email' ? (b: Record<string, unknown>) => client.sendEmail(b as never) : (b: Record<string, unknown>) => client.sendSms(b as never);
+      const label = plan.kind === 'automation' ? (plan.message.event === 'TERMINATE' ? 'Stopping' : 'Starting') : plan.kind === 'email' ? 'Sending' : 'Sending SMS';
+      const bar = progressBar(ctx.io, label);
       try {
-        const out = await sendPending({ journal, plan, states, firstBatch: nextBatchNumber(records), concurrency: o.concurrency, signal: ctx.signal, now, send, onProgress: (d, t) => bar.update(d, t) });
+        const out = await sendPending({ journal, plan, states, firstBatch: nextBatchNumber(records), concurrency: o.concurrency, signal: ctx.signal, now, send: s.send, answer: kind.answer, onProgress: (d, t) => bar.update(d, t) });
         stoppedBy = out.stoppedBy;
         summary = summarise(plan, states, journal.file, [...requestIdsOf(records), ...out.requestIds]);
       } finally {
         bar.stop();
       }
-      if (summary.notSent === 0 && summary.unsettled === 0) await journal.append({ t: 'done', at: new Date(now()).toISOString() });
+      if (summary.notSent === 0 && summary.unsettled === 0) await journal.append({ type: 'done', at: new Date(now()).toISOString() });
     } else {
       ctx.io.info('Every recipient of this journal was already sent or failed; nothing to do.');
       summary = summarise(plan, states, journal.file, requestIdsOf(records));
@@ -92,17 +137,20 @@ async function execute(
   } finally {
     await journal.close();
   }
-  if (ctx.signal.aborted) throw new InterruptedError('Interrupted; batches already answered are recorded.', `Run \`mailctl send --resume ${journal.file}\` to send the rest; requests that were in flight are checked before anything is sent again.`);
+  if (ctx.signal.aborted) {
+    const checked = kind.lookup ? 'requests that were in flight are checked before anything is sent again' : 'recipients whose request was in flight are reported as in doubt and never sent again by itself';
+    throw new InterruptedError('Interrupted; batches already answered are recorded.', `Run ${resumeCommand(ctx, plan, journal.file)} to send the rest; ${checked}.`);
+  }
   await printSummary(ctx, plan, summary);
-  finish(summary, stoppedBy);
+  finish(ctx, plan, summary, stoppedBy);
 }
 
-function count(states: Map<string, RecipientState>, s: RecipientState['s']): number {
+function count(states: Map<string, RecipientState>, state: RecipientState['state']): number {
   let n = 0;
-  for (const st of states.values()) if (st.s === s) n++;
+  for (const st of states.values()) if (st.state === state) n++;
   return n;
 }
 
 function requestIdsOf(records: JournalRecord[]): string[] {
-  return records.flatMap((r) => (r.t === 'result' && r.requestId ? [r.requestId] : []));
+  return records.flatMap((r) => (r.type === 'result' && r.requestId ? [r.requestId] : []));
 }

@@ -1,22 +1,30 @@
 // Settling recipients "in doubt" — their request was in flight when a run died, or it timed
-// out — with the event lookup, before anything is sent to them again.
+// out — with the event lookup, before anything is sent to them again (email and SMS; automation
+// has no event log, so its in-doubt recipients stay in doubt).
 //
-// The rule (documented in `mailctl send --help`):
-//   SENT      the lookup shows an event for this recipient that is not older than the
-//             request minus CLOCK_SKEW_MS and, where the event carries them, with the same
-//             recipient and the same subject (email) or text (SMS) — rendered or as written.
-//             Its message id is recorded; nothing is sent again.
-//   NOT SENT  no such event, the lookup was complete (fewer rows than the 50-row cap), and at
-//             least `settleAfterMs` has passed since the request, long enough for an accepted
-//             request to show up in the log. Sent again.
-//   UNKNOWN   anything else — too early, the lookup failed, or it may have been cut short. Not
-//             sent; reported, and a later `--resume` tries again.
+// The rule (stated in `mailctl send --help` and the README's "Resume"):
+//   SENT      an event for this recipient is an EXACT match of what this batch would have
+//             delivered to it — email: recipient, sender address (the event's mail.from or
+//             mail.sender), subject and content, each as rendered with the recipient's
+//             variables or as written with equal variables; SMS: content the same way, country
+//             code and number — and its eventTime is not older than the batch's own start (its
+//             intent in the journal). Its message id is recorded; nothing is sent again.
+//   UNKNOWN   an exact match logged before the start but within CLOCK_SKEW_MS of it (it may be
+//             this message or an identical earlier one); an event that does not carry a field
+//             compared above, or no eventTime, and is not otherwise different; content that
+//             differs only in its links (the service rewrites links for tracking); a lookup
+//             that failed or may have been cut short; or too early to tell. Reported as
+//             unsettled, never as accepted, never sent again by itself; a later `--resume`
+//             looks again.
+//   NOT SENT  a complete lookup (fewer rows than the cap) with none of the above, at least
+//             `settleAfterMs` after the batch started. Sent again.
+// Events older than the start minus CLOCK_SKEW_MS are earlier messages and are ignored.
 // Email lookups pass only `recipient` (the spec does not say what `from`/`to` mean for email);
 // SMS lookups also pass `from` (a time, per the spec) to stay under the 50-row cap.
 import type { NotifyClient } from '../api/notify.js';
 import type { EmailEvent, SmsEvent } from '../api/notify-types.js';
 import { runPool } from './batches.js';
-import { keyOf, type JournalRecord, type PlanRecord, type RecipientState, type WireRecipient } from './journal.js';
+import { keyOf, type PlanRecord, type RecipientState, type Settlement, type WireRecipient } from './journal.js';
 import { render } from './variables.js';
 
 /** Server and client clocks are assumed to agree within this. */
@@ -35,34 +43,36 @@ export interface SettleOptions {
   signal: AbortSignal;
 }
 
-export type Settlement = Extract<JournalRecord, { t: 'settled' }>;
-
 export async function settleDoubts(o: SettleOptions): Promise<Settlement | undefined> {
   const { plan, states } = o;
-  const doubtful = plan.recipients.filter((r) => states.get(keyOf(plan.kind, r))?.s === 'doubt');
+  const doubtful = plan.recipients.filter((r) => states.get(keyOf(plan.kind, r))?.state === 'doubt');
   if (!doubtful.length) return undefined;
-  const rec: Settlement = { t: 'settled', at: new Date(o.now()).toISOString(), sent: {}, unsent: [], unknown: {} };
+  const rec: Settlement = { type: 'settled', at: new Date(o.now()).toISOString(), sent: {}, unsent: [], unknown: {} };
   await runPool(doubtful, o.concurrency, async (w) => {
     const key = keyOf(plan.kind, w);
-    const st = states.get(key) as Extract<RecipientState, { s: 'doubt' }>;
-    const sentAt = Date.parse(st.at);
+    const st = states.get(key) as Extract<RecipientState, { state: 'doubt' }>;
+    const start = Date.parse(st.at);
     let events: Array<EmailEvent | SmsEvent>;
     try {
       events = plan.kind === 'email'
         ? await o.client.emailEvents({ recipient: w.address })
-        : await o.client.smsEvents({ recipient: w.address, country_code: w.country_code, from: new Date(sentAt - CLOCK_SKEW_MS).toISOString() });
+        : await o.client.smsEvents({ recipient: w.address, country_code: w.country_code, from: new Date(start - CLOCK_SKEW_MS).toISOString() });
     } catch (e) {
       rec.unknown[key] = `the event lookup failed: ${(e as Error).message}`;
       return;
     }
-    const hit = events.find((e) => matches(plan, w, e, sentAt));
-    if (hit) {
-      rec.sent[key] = { id: String(hit.messageId), eventTime: hit.eventTime };
+    const judged = events.map((e) => judge(plan, w, e, start));
+    const same = judged.find((j) => j.verdict === 'same');
+    const unclear = judged.find((j) => j.verdict === 'unclear');
+    if (same) {
+      rec.sent[key] = { id: same.id, ...(same.eventTime ? { eventTime: same.eventTime } : {}) };
+    } else if (unclear) {
+      rec.unknown[key] = unclear.why;
     } else if (events.length >= LOOKUP_ROW_CAP) {
       rec.unknown[key] = `the event lookup returned ${events.length} rows and may have been cut short`;
-    } else if (o.now() - sentAt < o.settleAfterMs) {
-      const when = new Date(sentAt + o.settleAfterMs).toISOString();
-      rec.unknown[key] = `no event yet, but the request was only ${Math.round((o.now() - sentAt) / 1000)} s ago; the log may not show it until later (try --resume after ${when})`;
+    } else if (o.now() - start < o.settleAfterMs) {
+      const when = new Date(start + o.settleAfterMs).toISOString();
+      rec.unknown[key] = `no event yet, but the request was only ${Math.round((o.now() - start) / 1000)} s ago; the log may not show it until later (try --resume after ${when})`;
     } else {
       rec.unsent.push(key);
     }
@@ -70,29 +80,95 @@ export async function settleDoubts(o: SettleOptions): Promise<Settlement | undef
   return rec;
 }
 
-/** Applies a settlement to the in-memory states (the journal replays it the same way). */
-export function applySettlement(states: Map<string, RecipientState>, rec: Settlement): void {
-  for (const [key, v] of Object.entries(rec.sent)) states.set(key, { s: 'sent', id: v.id, settled: true });
-  for (const key of rec.unsent) states.set(key, { s: 'pending', lastError: 'in doubt; the event lookup showed it was not sent' });
-  for (const [key, reason] of Object.entries(rec.unknown)) {
-    const st = states.get(key);
-    if (st?.s === 'doubt') states.set(key, { ...st, reason });
+type Judged = { verdict: 'same'; id: string; eventTime?: string } | { verdict: 'unclear'; why: string } | { verdict: 'other' };
+
+/** One field of an event against what this batch would have put there. */
+type Field = 'same' | 'other' | 'missing' | 'links';
+
+/** Is this event the message this batch would have delivered to `w`? */
+export function judge(plan: PlanRecord, w: WireRecipient, event: EmailEvent | SmsEvent, start: number): Judged {
+  if (!event || typeof event !== 'object') return { verdict: 'other' };
+  const e = event as unknown as Record<string, unknown>;
+  const time = typeof e.eventTime === 'string' ? Date.parse(e.eventTime) : NaN;
+  // Older than the batch by more than clocks can disagree: an earlier message, whatever it holds.
+  if (!Number.isNaN(time) && time < start - CLOCK_SKEW_MS) return { verdict: 'other' };
+  const fields: Record<string, Field> = plan.kind === 'email' ? emailFields(plan, w, e) : smsFields(plan, w, e);
+  if (Object.values(fields).includes('other')) return { verdict: 'other' };
+  const id = e.messageId === undefined || e.messageId === null || e.messageId === '' ? undefined : String(e.messageId);
+  const missing = Object.keys(fields).filter((f) => fields[f] === 'missing');
+  if (Number.isNaN(time)) missing.push('event time');
+  if (id === undefined) missing.push('message id');
+  const which = `the event log entry${id ? ` of message ${id}` : ''}`;
+  if (missing.length) return { verdict: 'unclear', why: `${which} carries no ${missing.join(', ')}, so it cannot be told apart from this message` };
+  if (Object.values(fields).includes('links')) return { verdict: 'unclear', why: `${which} differs from this message only in its links (the service rewrites links for tracking), so it may be this message` };
+  if (time < start) {
+    return { verdict: 'unclear', why: `an identical message (${id}) was logged at ${e.eventTime}, before this batch started at ${new Date(start).toISOString()}; clocks may differ by up to ${CLOCK_SKEW_MS / 60_000} minutes, so it may be this message or an earlier one. Check it, then send again by hand if needed` };
   }
+  return { verdict: 'same', id: id!, eventTime: e.eventTime as string };
 }
 
-function matches(plan: PlanRecord, w: WireRecipient, e: EmailEvent | SmsEvent, sentAt: number): boolean {
-  if (!e || e.messageId === undefined || e.messageId === null) return false;
-  const t = Date.parse(e.eventTime);
-  if (!Number.isNaN(t) && t < sentAt - CLOCK_SKEW_MS) return false;
+function emailFields(plan: PlanRecord, w: WireRecipient, e: Record<string, unknown>): Record<string, Field> {
+  const mail = (e.mail && typeof e.mail === 'object' ? e.mail : {}) as Record<string, unknown>;
   const vars = w.variables ?? {};
-  const same = (seen: unknown, template: unknown) => seen === undefined || seen === null || seen === '' || (typeof template === 'string' && (seen === template || seen === render(template, vars)));
-  if (plan.kind === 'email') {
-    // The lookup already filtered by recipient; mail.to/mail.recipient are not compared because
-    // which of them holds the address is not shown (one may hold the name), and every extra
-    // condition here is one more way to mistake a sent message for an unsent one.
-    return same((e as EmailEvent).mail?.subject, plan.message.subject);
+  return {
+    'recipient address': addressField([mail.to, mail.recipient], w.address),
+    'sender address': addressField([mail.from, mail.sender], String(plan.message.fromAddress ?? '')),
+    subject: textField(mail.subject, String(plan.message.subject ?? ''), vars, mail.variables),
+    content: textField(mail.content, String(plan.message.content ?? ''), vars, mail.variables),
+  };
+}
+
+function smsFields(plan: PlanRecord, w: WireRecipient, e: Record<string, unknown>): Record<string, Field> {
+  const cc = w.country_code ?? '';
+  const bare = w.address.replace(/^0+/, '');
+  const digits = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v).replace(/[\s+-]/g, '') : '');
+  let code: Field = digits(e.countryCode) ? (digits(e.countryCode) === cc ? 'same' : 'other') : 'missing';
+  let number: Field = digits(e.address) ? (digits(e.address).replace(/^0+/, '') === bare ? 'same' : 'other') : 'missing';
+  // `recipient` is "country code plus number": it can stand in for either field when one is absent.
+  if ((code === 'missing' || number === 'missing') && digits(e.recipient)) {
+    const whole = digits(e.recipient) === `${cc}${bare}` ? 'same' : 'other';
+    if (code === 'missing') code = whole;
+    if (number === 'missing') number = whole;
   }
-  const sms = e as SmsEvent;
-  if (sms.countryCode && w.country_code && String(sms.countryCode).replace(/^\+/, '') !== w.country_code) return false;
-  return same(sms.content, plan.message.content);
+  return { 'country code': code, number, content: textField(e.content, String(plan.message.content ?? ''), w.variables ?? {}, e.variables) };
+}
+
+/** The address part of "Name <a@b>" or "a@b"; undefined when the value holds no address. */
+function addressIn(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const angle = /<([^<>\s]+@[^<>\s]+)>/.exec(v);
+  const bare = angle ? angle[1] : v.trim();
+  return /^[^\s@]+@[^\s@]+$/.test(bare) ? bare.toLowerCase() : undefined;
+}
+
+/** Of the event fields that may hold an address, one must be ours; one holding another address (and none ours) is another message. */
+function addressField(values: unknown[], ours: string): Field {
+  const found = values.map(addressIn).filter((a): a is string => a !== undefined);
+  if (!found.length) return 'missing';
+  return found.includes(ours.trim().toLowerCase()) ? 'same' : 'other';
+}
+
+/** Text as rendered with the recipient's variables, or as written with equal variables. */
+function textField(seen: unknown, template: string, vars: Record<string, string>, seenVars: unknown): Field {
+  if (typeof seen !== 'string' || seen === '') return 'missing';
+  const rendered = render(template, vars);
+  if (seen === rendered) return 'same';
+  const asWritten = seen === template;
+  if (asWritten) {
+    if (!seenVars || typeof seenVars !== 'object') return 'missing';
+    return sameVariables(seenVars as Record<string, unknown>, vars) ? 'same' : 'other';
+  }
+  if (maskLinks(seen) === maskLinks(rendered) || maskLinks(seen) === maskLinks(template)) return 'links';
+  return 'other';
+}
+
+function sameVariables(seen: Record<string, unknown>, ours: Record<string, string>): boolean {
+  const a = Object.keys(seen);
+  const b = Object.keys(ours);
+  return a.length === b.length && b.every((k) => Object.hasOwn(seen, k) && String(seen[k]) === ours[k]);
+}
+
+const LINK = /\bhttps?:\/\/[^\s"'<>]+/gi;
+function maskLinks(s: string): string {
+  return s.replace(LINK, '\u0000link');
 }

@@ -3,6 +3,7 @@
 // values the service refuses or may refuse are named up front instead of surfacing as
 // per-recipient failures after the mail has gone to everyone else.
 import { UsageError } from '../cli/errors.js';
+import { forTerminal } from '../output/sanitize.js';
 
 /** Spec section 4: "each content at most 100 long". Counted in characters, not UTF-16 units. */
 export const MAX_VALUE_LENGTH = 100;
@@ -93,6 +94,24 @@ export function valueProblems(recipients: VariableHolder[]): ValueProblems {
     }
   }
   return p;
+}
+
+/**
+ * decisions row 26: both specs say values "must not start with a digit", yet verification codes
+ * are the notification service's own example and neither service lists a failure for it. The
+ * same rule for `send`, `send sms` and `automation`: one warning per run naming the variables
+ * and how many recipients; with `strict`, a refusal before any request.
+ */
+export function leadingDigitRule(recipients: VariableHolder[], strict: boolean, warn: (line: string) => void): void {
+  const found = valueProblems(recipients).leadingDigit;
+  if (!found.length) return;
+  const names = [...new Set(found.map((f) => f.name))];
+  const people = new Set(found.map((f) => f.label)).size;
+  const what = `${people} recipient${people === 1 ? ' has' : 's have'} variable values that start with a digit (${summarise(names, (n) => forTerminal(n, 40))})`;
+  if (strict) {
+    throw new UsageError(`${what}, and --strict refuses them: the spec says values must not start with a digit. Nothing was sent.`, 'Change those values, or leave out --strict to send them with a warning.');
+  }
+  warn(`${what}. The spec says values must not start with a digit, but the service lists no failure for it, so they are sent; pass --strict to refuse them instead.`);
 }
 
 /** "a@x.com (code, name), b@x.com (code) and 3 more" — a readable list for one sentence. */

@@ -1,0 +1,48 @@
+// What every batch command shares (`send`, `send sms`, `automation trigger|terminate`): the
+// --journal / --resume / --dry-run / --concurrency / --settle-after flags, and the shape of a
+// run — `--resume` picks up a journal (and refuses message flags, which the journal already
+// fixes); otherwise the command builds a plan from its flags and the run starts.
+import type { Context } from '../cli/context.js';
+import { UsageError } from '../cli/errors.js';
+import { parseWhole } from '../cli/parse.js';
+import { parseDuration } from '../cli/duration.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './batches.js';
+import type { PlanRecord } from './journal.js';
+import { DEFAULT_SETTLE_AFTER_MS } from './settle.js';
+import { resumeRun, startRun, type ResumeScope, type SessionOptions } from './session.js';
+
+export interface BatchFlags {
+  concurrency?: string;
+  journal?: string;
+  resume?: string | true;
+  settleAfter?: string;
+  dryRun?: boolean;
+}
+
+export function sessionOptions(o: BatchFlags, defaultConcurrency = DEFAULT_CONCURRENCY): SessionOptions {
+  return {
+    concurrency: o.concurrency === undefined ? defaultConcurrency : parseWhole(o.concurrency, '--concurrency', 1, MAX_CONCURRENCY),
+    settleAfterMs: o.settleAfter === undefined ? DEFAULT_SETTLE_AFTER_MS : parseDuration(o.settleAfter, '--settle-after'),
+    dryRun: o.dryRun,
+    journal: o.journal,
+  };
+}
+
+/** --resume takes everything from the journal; message flags next to it are a mistake. */
+export function refuseWithResume(o: Record<string, unknown>, flags: Record<string, string>): void {
+  const given = Object.entries(flags).filter(([k]) => o[k] !== undefined).map(([, f]) => f);
+  if (given.length) throw new UsageError(`--resume takes the message and recipients from the journal; leave out ${given.join(', ')}.`);
+  if (o.journal !== undefined) throw new UsageError('--journal names the journal of a new run; give the journal to resume as --resume FILE.');
+}
+
+export async function runBatchCommand<O extends BatchFlags>(
+  ctx: Context, opts: O, messageFlags: Record<string, string>, scope: ResumeScope,
+  buildPlan: (ctx: Context, opts: O) => Promise<PlanRecord>, defaultConcurrency?: number,
+): Promise<void> {
+  const session = sessionOptions(opts, defaultConcurrency);
+  if (opts.resume !== undefined) {
+    refuseWithResume(opts as Record<string, unknown>, messageFlags);
+    return resumeRun(ctx, opts.resume, session, scope);
+  }
+  await startRun(ctx, await buildPlan(ctx, opts), session);
+}

@@ -1,0 +1,190 @@
+// Settling in-doubt recipients on `send --resume` (src/send/settle.ts). A recipient whose request
+// may or may not have gone out is SENT only on an exact match of what this batch would have
+// delivered — sender, subject and content as rendered for that recipient (or as written with
+// the same variables); SMS: content, country code and number — among events no older than the
+// batch's start. An exact match a little older than the start (within the clock-skew
+// allowance), or an event that lacks a field we compare, is UNKNOWN: reported as unsettled,
+// never as accepted, never sent again by itself. Everything runs against the sandbox over
+// loopback; the event logs that lack fields are served by injected answers.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+
+const sb = useSandbox();
+const FROM = ['--from', 'noreply@example.com'];
+const onSend = { service: 'notify' as const, method: 'POST', path: '/v1/messages' };
+const onLookup = { service: 'notify' as const, method: 'GET', path: '/v1/events' };
+
+/** Messages the sandbox accepted for one address: id and the content as delivered. */
+function delivered(address: string): Array<{ id: string; subject: string; content: string; fromAddress: string }> {
+  return Object.values(sb.get().sandbox.state.notify.messages)
+    .filter((m) => m.channel === 'email' && m.address === address)
+    .map((m) => m as { id: string; subject: string; content: string; fromAddress: string })
+    .map(({ id, subject, content, fromAddress }) => ({ id, subject, content, fromAddress }));
+}
+
+function journalPath(): string {
+  return path.join(tempDir('mailctl-settle-'), 'j.jsonl');
+}
+
+/** A send to one address whose request is lost in the way `fault` says; exit 5, in doubt. */
+async function inDoubtSend(address: string, args: string[], fault: 'drop' | 'lose-answer'): Promise<string> {
+  const journal = journalPath();
+  sb.get().sandbox.injectFault({ kind: fault, match: onSend });
+  const r = await runCli(['send', '--to', address, ...args, ...FROM, '--journal', journal], { sandbox: sb.get() });
+  expect(r.exitCode).toBe(5);
+  expect(r.stdout).toContain('unsettled');
+  return journal;
+}
+
+describe('send --resume: settling what is in doubt', () => {
+  it('the same subject with another code: the earlier message is not taken for this one; the new code is sent once', async () => {
+    const to = 'login-code@example.com';
+    const msg = ['--subject', 'Your login code', '--html', '<p>Your code is {{code}}</p>'];
+    const first = await runCli(['send', '--to', to, ...msg, '--var', 'code=111111', ...FROM], { sandbox: sb.get() });
+    expect(first.exitCode).toBe(0);
+    const [earlier] = delivered(to);
+
+    const journal = await inDoubtSend(to, [...msg, '--var', 'code=222222'], 'drop');
+    expect(delivered(to)).toHaveLength(1); // the dropped request never reached the service
+
+    const r = await runCli(['send', '--resume', journal, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    const now = delivered(to);
+    expect(now.map((m) => m.content)).toEqual(['<p>Your code is 111111</p>', '<p>Your code is 222222</p>']);
+    const [report] = JSON.parse(r.stdout).recipients;
+    expect(report.status).toBe('sent');
+    expect(report.messageId).not.toBe(earlier.id);
+    expect(report.messageId).toBe(now[1].id);
+  });
+
+  it('an earlier message with the same subject but other content is not this one; it is sent once', async () => {
+    const to = 'same-subject@example.com';
+    expect((await runCli(['send', '--to', to, '--subject', 'Your receipt', '--html', '<p>Order A-1</p>', ...FROM], { sandbox: sb.get() })).exitCode).toBe(0);
+    const journal = await inDoubtSend(to, ['--subject', 'Your receipt', '--html', '<p>Order B-2</p>'], 'drop');
+    const r = await runCli(['send', '--resume', journal, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(delivered(to).map((m) => m.content)).toEqual(['<p>Order A-1</p>', '<p>Order B-2</p>']);
+  });
+
+  it('carried out but its answer lost: settled as sent with the id of the message this batch delivered, not an earlier one', async () => {
+    const to = 'lost-answer@example.com';
+    const msg = ['--subject', 'Your login code', '--html', '<p>Your code is {{code}}</p>'];
+    expect((await runCli(['send', '--to', to, ...msg, '--var', 'code=333333', ...FROM], { sandbox: sb.get() })).exitCode).toBe(0);
+    const journal = await inDoubtSend(to, [...msg, '--var', 'code=444444'], 'lose-answer');
+    const both = delivered(to);
+    expect(both).toHaveLength(2);
+    const r = await runCli(['send', '--resume', journal, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).recipients[0]).toMatchObject({ status: 'sent', messageId: both[1].id });
+    expect(delivered(to)).toHaveLength(2); // nothing sent again
+  });
+
+  it('an identical message sent shortly before the batch started: ambiguous — unsettled (exit 5), never accepted, never resent', async () => {
+    const to = 'identical@example.com';
+    const msg = ['--subject', 'Reminder', '--html', '<p>Your appointment is tomorrow</p>'];
+    expect((await runCli(['send', '--to', to, ...msg, ...FROM], { sandbox: sb.get() })).exitCode).toBe(0);
+    const journal = await inDoubtSend(to, msg, 'drop');
+    const r = await runCli(['send', '--resume', journal, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(5);
+    const [report] = JSON.parse(r.stdout).recipients;
+    expect(report.status).toBe('unsettled');
+    expect(report.messageId).toBeUndefined();
+    expect(report.reason).toMatch(/before this batch started/);
+    expect(delivered(to)).toHaveLength(1);
+    expect(r.stderr).not.toMatch(/1 of 1 accepted/);
+  });
+
+  it('another sender with the same subject and content is not this message', async () => {
+    const to = 'other-sender@example.com';
+    const msg = ['--subject', 'Hello', '--html', '<p>Hi</p>'];
+    expect((await runCli(['send', '--to', to, ...msg, '--from', 'news@example.com'], { sandbox: sb.get() })).exitCode).toBe(0);
+    const journal = await inDoubtSend(to, msg, 'drop');
+    const r = await runCli(['send', '--resume', journal, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(delivered(to).map((m) => m.fromAddress)).toEqual(['news@example.com', 'noreply@example.com']);
+  });
+
+  describe('an event log entry that does not carry a compared field cannot prove anything: unsettled', () => {
+    const entry = (to: string, mail: Record<string, unknown>, withTime = true) => ({
+      logs: [{ messageId: 'msg-from-log', status: 'accept', mail: { to, from: 'noreply@example.com', subject: 'Notice', content: '<p>n</p>', variables: {}, ...mail }, ...(withTime ? { eventTime: new Date(Date.now() + 60_000).toISOString() } : {}), rawEvent: {} }],
+    });
+    it.each([
+      ['no subject', { subject: undefined }, true],
+      ['no content', { content: '' }, true],
+      ['no sender address', { from: undefined, sender: 'Acme' }, true],
+      ['no event time', {}, false],
+    ])('%s', async (_what, mail, withTime) => {
+      const to = `partial-${Math.random().toString(36).slice(2, 8)}@example.com`;
+      const journal = await inDoubtSend(to, ['--subject', 'Notice', '--html', '<p>n</p>'], 'drop');
+      const body = entry(to, mail, withTime);
+      sb.get().sandbox.injectFault({ kind: 'status', status: 200, body, match: onLookup });
+      const r = await runCli(['send', '--resume', journal, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+      expect(r.exitCode).toBe(5);
+      expect(JSON.parse(r.stdout).recipients[0]).toMatchObject({ status: 'unsettled' });
+      expect(delivered(to)).toHaveLength(0);
+    });
+
+    it('the same entry with every field present is an exact match: sent, with the id from the log', async () => {
+      const to = 'complete-entry@example.com';
+      const journal = await inDoubtSend(to, ['--subject', 'Notice', '--html', '<p>n</p>'], 'drop');
+      sb.get().sandbox.injectFault({ kind: 'status', status: 200, body: entry(to, {}), match: onLookup });
+      const r = await runCli(['send', '--resume', journal, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+      expect(r.exitCode).toBe(0);
+      expect(JSON.parse(r.stdout).recipients[0]).toMatchObject({ status: 'sent', messageId: 'msg-from-log' });
+    });
+
+    it('content that differs only in its links (the service rewrites links for tracking) is unsettled, not resent', async () => {
+      const to = 'links@example.com';
+      const journal = await inDoubtSend(to, ['--subject', 'Notice', '--html', '<a href="https://shop.example.com/a">shop</a>'], 'drop');
+      const body = entry(to, { content: '<a href="https://track.example.net/c/XYZ">shop</a>' });
+      sb.get().sandbox.injectFault({ kind: 'status', status: 200, body, match: onLookup });
+      const r = await runCli(['send', '--resume', journal, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+      expect(r.exitCode).toBe(5);
+      expect(JSON.parse(r.stdout).recipients[0]).toMatchObject({ status: 'unsettled' });
+      expect(delivered(to)).toHaveLength(0);
+    });
+  });
+
+  it('SMS: the same text to the same number with another code is not this message', async () => {
+    const text = ['--text', '【Acme】Your code is {{code}}'];
+    const num = ['--to', '0933111222', '--country-code', '886'];
+    expect((await runCli(['send', 'sms', ...num, ...text, '--var', 'code=A1'], { sandbox: sb.get() })).exitCode).toBe(0);
+    const journal = journalPath();
+    sb.get().sandbox.injectFault({ kind: 'drop', match: { service: 'notify', method: 'POST', path: '/v1/sms/messages' } });
+    expect((await runCli(['send', 'sms', ...num, ...text, '--var', 'code=B2', '--journal', journal], { sandbox: sb.get() })).exitCode).toBe(5);
+    const r = await runCli(['send', '--resume', journal, '--settle-after', '0s'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    const sms = Object.values(sb.get().sandbox.state.notify.messages).filter((m) => m.channel === 'sms' && m.address === '0933111222');
+    expect(sms.map((m) => m.content)).toEqual(['【Acme】Your code is A1', '【Acme】Your code is B2']);
+  });
+
+  it('SMS: an identical text sent shortly before the batch started is unsettled (exit 5), not accepted, not resent', async () => {
+    const args = ['--to', '0933444555', '--country-code', '886', '--text', '【Acme】Your parcel is here'];
+    expect((await runCli(['send', 'sms', ...args], { sandbox: sb.get() })).exitCode).toBe(0);
+    const journal = journalPath();
+    sb.get().sandbox.injectFault({ kind: 'drop', match: { service: 'notify', method: 'POST', path: '/v1/sms/messages' } });
+    expect((await runCli(['send', 'sms', ...args, '--journal', journal], { sandbox: sb.get() })).exitCode).toBe(5);
+    const r = await runCli(['send', '--resume', journal, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(5);
+    expect(JSON.parse(r.stdout).recipients[0]).toMatchObject({ status: 'unsettled' });
+    expect(Object.values(sb.get().sandbox.state.notify.messages).filter((m) => m.channel === 'sms' && m.address === '0933444555')).toHaveLength(1);
+  });
+
+  it('a journal written by an older mailctl (one-letter keys) is still resumed', async () => {
+    const to = 'old-journal@example.com';
+    const file = journalPath();
+    const at = new Date().toISOString();
+    const plan = { t: 'plan', v: 1, kind: 'email', createdAt: at, batchSize: 100, message: { subject: 'Old', fromAddress: 'noreply@example.com', content: '<p>old</p>' }, recipients: [{ address: to }, { address: `b-${to}` }] };
+    fs.writeFileSync(file, [plan, { t: 'intent', b: '1', keys: [to], at }, { t: 'unsent', b: '1', at, reason: 'refused' }].map((r) => JSON.stringify(r) + '\n').join(''));
+    const r = await runCli(['send', '--resume', file, '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ total: 2, sent: 2 });
+    expect(delivered(to)).toHaveLength(1);
+    // New lines use named keys, after the old ones.
+    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.slice(3).every((l) => typeof l.type === 'string' && l.t === undefined)).toBe(true);
+  });
+});
