@@ -1,8 +1,8 @@
 // Settling in-doubt recipients on `send --resume` (src/send/settle.ts). A recipient whose request
 // may or may not have gone out is SENT only on an exact match of what this batch would have
 // delivered — sender, subject and content as rendered for that recipient (or as written with
-// the same variables); SMS: content, country code and number — among events no older than the
-// batch's start. An exact match a little older than the start (within the clock-skew
+// the same variables); SMS: content, country code and number — for a message accepted no earlier
+// than the batch's start. An exact match accepted a little before the start (within the clock-skew
 // allowance), or an event that lacks a field we compare, is UNKNOWN: reported as unsettled,
 // never as accepted, never sent again by itself. Everything runs against the sandbox over
 // loopback; the event logs that lack fields are served by injected answers.
@@ -134,6 +134,37 @@ describe('send --resume: settling what is in doubt', () => {
       const r = await runCli(['send', '--resume', journal, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
       expect(r.exitCode).toBe(0);
       expect(JSON.parse(r.stdout).recipients[0]).toMatchObject({ status: 'sent', messageId: 'msg-from-log' });
+    });
+
+    it('an identical earlier message whose later events (delivery, open) fall after the batch start is not taken for this one', async () => {
+      // Judged per message: its accept time says when it was sent, not the time of its last event.
+      const to = 'later-events@example.com';
+      const journal = await inDoubtSend(to, ['--subject', 'Notice', '--html', '<p>n</p>'], 'drop');
+      const mail = { to, from: 'noreply@example.com', subject: 'Notice', content: '<p>n</p>', variables: {} };
+      const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+      const logs = [
+        { messageId: 'msg-earlier', status: 'accept', mail, eventTime: at(-60_000), rawEvent: {} },
+        { messageId: 'msg-earlier', status: 'delivery', mail, eventTime: at(30_000), rawEvent: {} },
+        { messageId: 'msg-earlier', status: 'open', mail, eventTime: at(60_000), rawEvent: {} },
+      ];
+      sb.get().sandbox.injectFault({ kind: 'status', status: 200, body: { logs }, match: onLookup });
+      const r = await runCli(['send', '--resume', journal, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+      expect(r.exitCode).toBe(5);
+      expect(JSON.parse(r.stdout).recipients[0]).toMatchObject({ status: 'unsettled' });
+      expect(JSON.parse(r.stdout).recipients[0].messageId).toBeUndefined();
+      expect(delivered(to)).toHaveLength(0);
+    });
+
+    it('an identical message whose accept event is not in the log cannot be dated: unsettled', async () => {
+      const to = 'no-accept@example.com';
+      const journal = await inDoubtSend(to, ['--subject', 'Notice', '--html', '<p>n</p>'], 'drop');
+      const mail = { to, from: 'noreply@example.com', subject: 'Notice', content: '<p>n</p>', variables: {} };
+      const logs = [{ messageId: 'msg-undated', status: 'delivery', mail, eventTime: new Date(Date.now() + 30_000).toISOString(), rawEvent: {} }];
+      sb.get().sandbox.injectFault({ kind: 'status', status: 200, body: { logs }, match: onLookup });
+      const r = await runCli(['send', '--resume', journal, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+      expect(r.exitCode).toBe(5);
+      expect(JSON.parse(r.stdout).recipients[0]).toMatchObject({ status: 'unsettled' });
+      expect(delivered(to)).toHaveLength(0);
     });
 
     it('content that differs only in its links (the service rewrites links for tracking) is unsettled, not resent', async () => {

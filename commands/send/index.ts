@@ -15,12 +15,14 @@ Batches and resume:
   - sent: an event that is an exact match of what this batch would have delivered to that
     recipient — email: the recipient, the sender address (--from), the subject and the
     content, each as filled with the recipient's variables (or as written with the same
-    variables); SMS: the text the same way, the country code and the number — and logged no
-    earlier than the batch started. Its message id is reported; nothing is sent again.
+    variables); SMS: the text the same way, the country code and the number — whose accept
+    event is logged no earlier than the batch started (a message is judged as a whole: an
+    older one's delivery or open events come later). Its message id is reported.
   - not sent: no event matches at all, the lookup is complete (under 50 rows) and the batch
     started at least --settle-after ago (default 5m). Sent again.
-  - unsettled, anything else: an exact match logged up to 5 minutes before the batch started
-    (clocks may differ: it may be an earlier identical message), an event that lacks one of
+  - unsettled, anything else: an exact match accepted up to 5 minutes before the batch started
+    (clocks may differ: it may be an earlier identical message) or whose accept event is not
+    in the log, an event that lacks one of
     the fields compared or its time, content that differs only in its links (the service
     rewrites links), a failed or possibly cut-short lookup, or too early to tell. Reported
     as unsettled — never as accepted, never sent again by itself; a later --resume looks again.

@@ -3,22 +3,27 @@
 // has no event log, so its in-doubt recipients stay in doubt).
 //
 // The rule (stated in `mailctl send --help` and the README's "Resume"):
-//   SENT      an event for this recipient is an EXACT match of what this batch would have
-//             delivered to it — email: recipient, sender address (the event's mail.from or
-//             mail.sender), subject and content, each as rendered with the recipient's
-//             variables or as written with equal variables; SMS: content the same way, country
-//             code and number — and its eventTime is not older than the batch's own start (its
-//             intent in the journal). Its message id is recorded; nothing is sent again.
-//   UNKNOWN   an exact match logged before the start but within CLOCK_SKEW_MS of it (it may be
-//             this message or an identical earlier one); an event that does not carry a field
-//             compared above, or no eventTime, and is not otherwise different; content that
-//             differs only in its links (the service rewrites links for tracking); a lookup
+//   SENT      a message in the log for this recipient is an EXACT match of what this batch
+//             would have delivered to it — email: recipient, sender address (the event's
+//             mail.from or mail.sender), subject and content, each as rendered with the
+//             recipient's variables or as written with equal variables; SMS: content the same
+//             way, country code and number — and it was accepted (its `accept` event) no earlier
+//             than the batch's own start (its intent in the journal). Events are judged per
+//             message: a message's later events (delivery, open, click) come after the batch
+//             started even when the message itself is older, so only its accept time says when
+//             it was sent. Its message id is recorded; nothing is sent again.
+//   UNKNOWN   an exact match accepted before the start but within CLOCK_SKEW_MS of it (it may
+//             be this message or an identical earlier one); an exact match whose accept event is
+//             not in the log (when it was sent cannot be told); an event that does not carry a
+//             field compared above, or no eventTime, and is not otherwise different; content
+//             that differs only in its links (the service rewrites links for tracking); a lookup
 //             that failed or may have been cut short; or too early to tell. Reported as
 //             unsettled, never as accepted, never sent again by itself; a later `--resume`
 //             looks again.
 //   NOT SENT  a complete lookup (fewer rows than the cap) with none of the above, at least
 //             `settleAfterMs` after the batch started. Sent again.
-// Events older than the start minus CLOCK_SKEW_MS are earlier messages and are ignored.
+// A message whose earliest event is older than the start minus CLOCK_SKEW_MS is an earlier
+// message (it was sent before its first event) and is ignored.
 // Email lookups pass only `recipient` (the spec does not say what `from`/`to` mean for email);
 // SMS lookups also pass `from` (a time, per the spec) to stay under the 50-row cap.
 import type { NotifyClient } from '../api/notify.js';
@@ -61,7 +66,7 @@ export async function settleDoubts(o: SettleOptions): Promise<Settlement | undef
       rec.unknown[key] = `the event lookup failed: ${(e as Error).message}`;
       return;
     }
-    const judged = events.map((e) => judge(plan, w, e, start));
+    const judged = judgeLog(plan, w, events, start);
     const same = judged.find((j) => j.verdict === 'same');
     const unclear = judged.find((j) => j.verdict === 'unclear');
     if (same) {
@@ -85,26 +90,53 @@ type Judged = { verdict: 'same'; id: string; eventTime?: string } | { verdict: '
 /** One field of an event against what this batch would have put there. */
 type Field = 'same' | 'other' | 'missing' | 'links';
 
-/** Is this event the message this batch would have delivered to `w`? */
-export function judge(plan: PlanRecord, w: WireRecipient, event: EmailEvent | SmsEvent, start: number): Judged {
-  if (!event || typeof event !== 'object') return { verdict: 'other' };
-  const e = event as unknown as Record<string, unknown>;
-  const time = typeof e.eventTime === 'string' ? Date.parse(e.eventTime) : NaN;
-  // Older than the batch by more than clocks can disagree: an earlier message, whatever it holds.
-  if (!Number.isNaN(time) && time < start - CLOCK_SKEW_MS) return { verdict: 'other' };
-  const fields: Record<string, Field> = plan.kind === 'email' ? emailFields(plan, w, e) : smsFields(plan, w, e);
+/** Every message in the log for `w`, each judged against what this batch would have delivered. */
+export function judgeLog(plan: PlanRecord, w: WireRecipient, events: Array<EmailEvent | SmsEvent>, start: number): Judged[] {
+  const messages = new Map<string, Record<string, unknown>[]>();
+  const judged: Judged[] = [];
+  for (const event of events) {
+    if (!event || typeof event !== 'object') continue;
+    const e = event as unknown as Record<string, unknown>;
+    const id = e.messageId === undefined || e.messageId === null || e.messageId === '' ? undefined : String(e.messageId);
+    // An entry without a message id cannot be grouped with its message: judged on its own.
+    if (id === undefined) judged.push(judgeMessage(plan, w, undefined, [e], start));
+    else messages.set(id, [...(messages.get(id) ?? []), e]);
+  }
+  for (const [id, entries] of messages) judged.push(judgeMessage(plan, w, id, entries, start));
+  return judged;
+}
+
+const FIELD_RANK: Record<Field, number> = { other: 3, same: 2, links: 1, missing: 0 };
+
+/** Is this message (all its log entries) the one this batch would have delivered to `w`? */
+function judgeMessage(plan: PlanRecord, w: WireRecipient, id: string | undefined, entries: Record<string, unknown>[], start: number): Judged {
+  const times = entries.map((e) => (typeof e.eventTime === 'string' ? Date.parse(e.eventTime) : NaN));
+  const known = times.filter((t) => !Number.isNaN(t));
+  // A message is sent before its first event: one whose first event is older than the batch
+  // by more than clocks can disagree is an earlier message, whatever it holds.
+  if (known.length && Math.min(...known) < start - CLOCK_SKEW_MS) return { verdict: 'other' };
+  // The entries of one message carry the same mail; per field, one that differs decides, then one that agrees.
+  const fields: Record<string, Field> = {};
+  for (const e of entries) {
+    const f = plan.kind === 'email' ? emailFields(plan, w, e) : smsFields(plan, w, e);
+    for (const [name, v] of Object.entries(f)) if (!fields[name] || FIELD_RANK[v] > FIELD_RANK[fields[name]]) fields[name] = v;
+  }
   if (Object.values(fields).includes('other')) return { verdict: 'other' };
-  const id = e.messageId === undefined || e.messageId === null || e.messageId === '' ? undefined : String(e.messageId);
   const missing = Object.keys(fields).filter((f) => fields[f] === 'missing');
-  if (Number.isNaN(time)) missing.push('event time');
+  if (known.length < times.length) missing.push('event time');
   if (id === undefined) missing.push('message id');
   const which = `the event log entry${id ? ` of message ${id}` : ''}`;
   if (missing.length) return { verdict: 'unclear', why: `${which} carries no ${missing.join(', ')}, so it cannot be told apart from this message` };
   if (Object.values(fields).includes('links')) return { verdict: 'unclear', why: `${which} differs from this message only in its links (the service rewrites links for tracking), so it may be this message` };
-  if (time < start) {
-    return { verdict: 'unclear', why: `an identical message (${id}) was logged at ${e.eventTime}, before this batch started at ${new Date(start).toISOString()}; clocks may differ by up to ${CLOCK_SKEW_MS / 60_000} minutes, so it may be this message or an earlier one. Check it, then send again by hand if needed` };
+  const accepted = entries.filter((e, i) => e.status === 'accept' && !Number.isNaN(times[i])).map((e) => ({ time: Date.parse(e.eventTime as string), at: e.eventTime as string }));
+  if (!accepted.length) {
+    return { verdict: 'unclear', why: `an identical message (${id}) is in the log, but not its accept event, so when it was sent cannot be told; it may be this message or an earlier one. Check it, then send again by hand if needed` };
   }
-  return { verdict: 'same', id: id!, eventTime: e.eventTime as string };
+  const first = accepted.reduce((a, b) => (b.time < a.time ? b : a));
+  if (first.time < start) {
+    return { verdict: 'unclear', why: `an identical message (${id}) was accepted at ${first.at}, before this batch started at ${new Date(start).toISOString()}; clocks may differ by up to ${CLOCK_SKEW_MS / 60_000} minutes, so it may be this message or an earlier one. Check it, then send again by hand if needed` };
+  }
+  return { verdict: 'same', id: id!, eventTime: first.at };
 }
 
 function emailFields(plan: PlanRecord, w: WireRecipient, e: Record<string, unknown>): Record<string, Field> {
