@@ -56,6 +56,8 @@ export async function pickGroups(p: Prompter, listGroups: () => Promise<Group[]>
     ];
     const answer = await p.checkbox(message, choices, {
       validate: (values) => {
+        // "a" (all) or "i" (invert) check both actions at once; which one was meant is unknown.
+        if (values.includes(REFRESH) && values.includes(FIND)) return 'Refresh and Find are both checked: uncheck one of them (or both, to accept the groups checked).';
         if (o.role === 'exclude' || values.some((v) => v === REFRESH || v === FIND || usable.has(v))) return true;
         return groups.length ? 'Check at least one group (space), or check Refresh to read the list again.' : 'There is no group to pick yet; check Refresh once one exists (Ctrl-C stops).';
       },

@@ -91,9 +91,10 @@ export class Pty {
     }
   }
 
-  /** Types text then Enter. */
+  /** Types text (one write: readline still sees one keypress per character), then Enter. */
   async line(text: string): Promise<void> {
-    await this.keys(...[...text], KEY.enter);
+    if (text) await this.keys(text);
+    await this.keys(KEY.enter);
   }
 
   /** The exit code, failing after `ms`; the process is killed then, so a hang cannot outlive the test. */
