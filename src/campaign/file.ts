@@ -4,7 +4,8 @@
 //  2. a flat form whose keys are the flags in camelCase: {"name", "groups", "exclude", "subject",
 //     "from", "fromName", "htmlFile", "at", "timezone", "ab", "subjectA", "testPercent", ...}.
 // Both may be mixed (e.g. a spec-shaped body plus "list" for a one-time upload). File paths in the
-// file are relative to the file itself.
+// file are relative to the file itself. The wizard writes its answers back in the flat form
+// (saveDraftFile) when a campaign is refused, so nothing typed is lost.
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../cli/errors.js';
