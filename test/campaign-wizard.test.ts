@@ -240,6 +240,26 @@ describe('campaign create --wizard: review and refusal', () => {
     expect(fx.submits(again)[0].body).toEqual(created.body);
   });
 
+  it('editing after a refusal can change the kind of test: the new one asks its fields, the old fields go', async () => {
+    const prompter = scriptedPrompter([
+      'none', '', 'now', false, true, // refused: unverified sender
+      'edit', 'ab', 'subject', 'SA', 'PA', 'SB', '', '30', '2d', // now a subject test: its fields, then the test share
+      'sender', 'news@example.com', 'Acme', 'done', true,
+    ]);
+    const from = fx.mark();
+    const r = await runCli(
+      ['campaign', 'create', '--wizard', '--name', 'Switch', '--group', news, '--subject', 'S', '--from', 'x@unverified.example', '--from-name', 'Acme', '--html', '<p>x</p>', '--footer-lang', 'en'],
+      { sandbox: sb.get(), tty: true, prompter },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const [, created] = fx.submits(from);
+    expect(created.path).toBe('/v1/campaign/testing/submit');
+    expect((created.body as any).content).toEqual({
+      footerLang: 0, testingOn: 1, subjectA: 'SA', subjectB: 'SB', preheaderA: 'PA', fromName: 'Acme', fromAddress: 'news@example.com', htmlContent: '<p>x</p>',
+      testing: { proportion: 30, time: 2, unit: 1 },
+    });
+  });
+
   it('stopping after a refusal: exit 1, the draft and the command to send it carry --profile/--sandbox choices', async () => {
     const prompter = scriptedPrompter(['none', 'S', '', 'en', 'now', false, true, 'stop']);
     const r = await runCli(

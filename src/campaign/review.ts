@@ -75,7 +75,7 @@ export function reviewRows(c: Composed, draft: Draft, groups: Group[]): Array<[s
   return rows;
 }
 
-/** The review as a table on stderr (the prompts' stream), sized to the terminal. */
+/** The review as a table on stderr (where the prompts are), sized to the terminal. */
 export async function printReview(io: IO, c: Composed, draft: Draft, groups: Group[]): Promise<void> {
   const rows = reviewRows(c, draft, groups);
   const { default: Table } = await import('cli-table3');
@@ -92,5 +92,6 @@ export async function printReview(io: IO, c: Composed, draft: Draft, groups: Gro
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
   for (const row of rows) table.push(row);
-  io.info(`\nReview: this is the whole request.\n${table.toString()}`);
+  // Printed even under --quiet: the confirmation that follows is about this table.
+  io.error(`\nReview: this is the whole request.\n${table.toString()}`);
 }
