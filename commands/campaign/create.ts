@@ -1,13 +1,18 @@
+import path from 'node:path';
 import type { Context } from '../../src/cli/context.js';
-import { CliError, ExitCode, ServiceError, SilentExit, UsageError } from '../../src/cli/errors.js';
+import { certainlyNotDone, CliError, ExitCode, ServiceError, SilentExit, UsageError } from '../../src/cli/errors.js';
 import type { CampaignClient } from '../../src/api/campaign.js';
 import { compose, type Composed } from '../../src/campaign/compose.js';
 import { draftFromFlags, mergeDrafts, withProfileDefaults, type CreateFlags, type Draft } from '../../src/campaign/draft.js';
-import { readCampaignFile } from '../../src/campaign/file.js';
+import { readCampaignFile, saveDraftFile } from '../../src/campaign/file.js';
 import { resolveGroups } from '../../src/campaign/groups.js';
 import { checkListFile, loadHtmlFiles } from '../../src/campaign/local-files.js';
 import { putListFile } from '../../src/campaign/upload.js';
-import { runWizard } from '../../src/campaign/wizard.js';
+import { editAnswers, runWizard, type StepId, type WizardDeps } from '../../src/campaign/wizard.js';
+import { printReview } from '../../src/campaign/review.js';
+import { adviseRefusal } from '../../src/campaign/refusal.js';
+import type { Group } from '../../src/api/campaign-types.js';
+import { forTerminal } from '../../src/output/sanitize.js';
 import { suggest } from '../../src/cli/suggest.js';
 import { plannedRequest, printPlanned } from '../../src/output/dry-run.js';
 import { listAllGroups } from '../../src/groups.js';
@@ -26,49 +31,51 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     );
   }
   const settings = await ctx.settings();
-  let draft: Draft = mergeDrafts(opts.file ? readCampaignFile(opts.file) : {}, draftFromFlags(opts));
-  if (opts.wizard) {
-    draft = await runWizard(ctx, draft, {
-      listGroups: () => listAllGroups(ctx),
-      listTemplates: async () => (await (await ctx.campaign()).listTemplates()).templates,
-      profile: settings.profile,
-    });
-  }
-  draft = withProfileDefaults(draft, settings.profile);
+  const given: Draft = mergeDrafts(opts.file ? readCampaignFile(opts.file) : {}, draftFromFlags(opts));
+  if (opts.wizard) return wizard(ctx, opts, given, settings.profile);
 
-  // Every local rule first: a run with any mistake sends nothing.
+  const { c, draft } = await prepare(ctx, given, settings.profile);
+  if (opts.dryRun) return dryRun(ctx, c, draft);
+  let created: Created;
+  try {
+    created = await submit(ctx, c);
+  } catch (e) {
+    throw explainRefusal(e);
+  }
+  await afterSubmit(ctx, c, draft, created);
+}
+
+type Profile = Parameters<typeof withProfileDefaults>[1];
+type Created = { sn: string; preSignedUrl?: string };
+
+/** Every local rule, then the reads that make the request exact; a run with any mistake sends nothing. */
+async function prepare(ctx: Context, answers: Draft, profile: Profile): Promise<{ c: Composed; draft: Draft; groups: Group[] }> {
   const problems: string[] = [];
-  draft = loadHtmlFiles(draft, problems);
+  const draft = loadHtmlFiles(withProfileDefaults(answers, profile), problems);
   const c = compose(draft, ctx.clock.now());
   problems.push(...c.problems);
   if (c.once && draft.list) checkListFile(draft.list, problems);
   refuse(problems);
   for (const w of c.warnings) ctx.io.warn(w);
+  const groups = await fillFromService(ctx, await ctx.campaign(), c, draft);
+  return { c, draft, groups };
+}
 
+async function dryRun(ctx: Context, c: Composed, draft: Draft): Promise<void> {
+  const planned = [await plannedRequest(ctx, 'campaign', 'POST', c.path, c.request)];
+  if (c.once) {
+    planned.push({ method: 'PUT', url: '(the preSignedUrl in the response)', headers: { 'content-type': 'text/csv' }, body: `(the contents of ${draft.list})` });
+  }
+  await printPlanned(ctx, planned);
+}
+
+async function submit(ctx: Context, c: Composed): Promise<Created> {
   const client = await ctx.campaign();
-  await fillFromService(ctx, client, c, draft);
+  const call = { 7: client.submitCampaign, 8: client.submitOnceCampaign, 9: client.submitAbCampaign, 10: client.submitOnceAbCampaign }[c.endpoint];
+  return call.call(client, c.request);
+}
 
-  if (opts.dryRun) {
-    const planned = [await plannedRequest(ctx, 'campaign', 'POST', c.path, c.request)];
-    if (c.once) {
-      planned.push({ method: 'PUT', url: '(the preSignedUrl in the response)', headers: { 'content-type': 'text/csv' }, body: `(the contents of ${draft.list})` });
-    }
-    await printPlanned(ctx, planned);
-    return;
-  }
-
-  if (opts.wizard && !(await confirmWizard(ctx, c))) {
-    ctx.io.info('Nothing was sent.');
-    throw new SilentExit(2);
-  }
-
-  const submit = { 7: client.submitCampaign, 8: client.submitOnceCampaign, 9: client.submitAbCampaign, 10: client.submitOnceAbCampaign }[c.endpoint];
-  let created: Awaited<ReturnType<typeof submit>>;
-  try {
-    created = await submit.call(client, c.request);
-  } catch (e) {
-    throw explainRefusal(e);
-  }
+async function afterSubmit(ctx: Context, c: Composed, draft: Draft, created: Created): Promise<void> {
   // From here on the campaign exists: no failure may claim "nothing was sent" (exit 2).
   try {
     let uploaded: number | undefined;
@@ -82,6 +89,83 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   } catch (e) {
     throw afterCreate(ctx, e, created.sn);
   }
+}
+
+/**
+ * The wizard: questions, then a review of the whole request, then one confirmation. When the
+ * request is refused (locally or by the service) nothing typed is lost: the answers are saved as
+ * a --file draft, the user hears what to change, and may change those answers and try again.
+ */
+async function wizard(ctx: Context, opts: Opts, given: Draft, profile: Profile): Promise<void> {
+  const known = new Map<string, Group>();
+  const deps: WizardDeps = {
+    listGroups: async () => {
+      const all = await listAllGroups(ctx);
+      for (const g of all) known.set(g.sn, g);
+      return all;
+    },
+    listTemplates: async () => (await (await ctx.campaign()).listTemplates()).templates,
+    profile,
+    known,
+  };
+  let answers = await runWizard(ctx, given, deps);
+  for (;;) {
+    let prepared: Awaited<ReturnType<typeof prepare>>;
+    try {
+      prepared = await prepare(ctx, answers, profile);
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      answers = await recover(ctx, e, answers, deps, { sentence: 'Change the answers named above.', steps: [] });
+      continue;
+    }
+    const { c, draft, groups } = prepared;
+    if (opts.dryRun) return dryRun(ctx, c, draft);
+    await printReview(ctx.io, c, draft, groups);
+    if (!(await ctx.prompter.confirm(c.schedule ? 'Schedule this campaign?' : 'Send this campaign now?', false))) {
+      ctx.io.info('Nothing was sent.');
+      throw new SilentExit(ExitCode.USAGE);
+    }
+    let created: Created;
+    try {
+      created = await submit(ctx, c);
+    } catch (e) {
+      const err = explainRefusal(e);
+      // Only a refusal the answers can fix is worth editing; anything else (Forbidden, the daily
+      // limit, a network failure) still keeps the answers when the request certainly did nothing.
+      if (err instanceof ServiceError && err.facts.refused) {
+        answers = await recover(ctx, err, answers, deps, adviseRefusal(err));
+        continue;
+      }
+      if (certainlyNotDone(err)) await keepAnswers(ctx, answers);
+      throw err;
+    }
+    return afterSubmit(ctx, c, draft, created);
+  }
+}
+
+/** Says what went wrong and what to change, saves the answers, and offers to change them. */
+async function recover(ctx: Context, e: CliError, answers: Draft, deps: WizardDeps, advice: { sentence: string; steps: StepId[] }): Promise<Draft> {
+  const refusedBy = e instanceof ServiceError ? 'The service refused the campaign' : 'The campaign cannot be sent as it is';
+  ctx.io.error(`${ctx.io.paint('red', `${refusedBy}:`)} ${forTerminal(e.message, 1000)}`);
+  ctx.io.error(`${ctx.io.paint('bold', 'To fix it:')} ${advice.sentence}`);
+  await keepAnswers(ctx, answers);
+  const next = await ctx.prompter.select('What now?', [
+    { name: 'Change answers and try again', value: 'edit' },
+    { name: 'Stop here (the draft stays saved)', value: 'stop' },
+  ]);
+  if (next === 'stop') {
+    // Already said in full above; under --json the one error document still carries it.
+    if (ctx.io.json) throw e;
+    throw new CliError('', e.exitCode, undefined, e.facts);
+  }
+  return editAnswers(ctx, answers, deps, advice.steps);
+}
+
+/** Saves the answers as a --file draft and prints the command that sends it. */
+async function keepAnswers(ctx: Context, answers: Draft): Promise<void> {
+  const file = await saveDraftFile(path.join(ctx.configDir, 'drafts'), answers, ctx.clock.now());
+  ctx.io.error(`Your answers are saved in ${file}.`);
+  ctx.io.error(`To send them later (after the fix, or after editing that file): ${suggest(ctx, 'campaign', 'create', '--file', file)}`);
 }
 
 /** Any failure once the campaign exists: never exit 2, and it names the campaign. */
@@ -115,13 +199,13 @@ function refuse(problems: string[]): void {
 }
 
 /** Reads that make the request exact: the template's html, and group names turned into codes. */
-async function fillFromService(ctx: Context, client: CampaignClient, c: Composed, draft: Draft): Promise<void> {
+async function fillFromService(ctx: Context, client: CampaignClient, c: Composed, draft: Draft): Promise<Group[]> {
   if (draft.template !== undefined && c.request.content.htmlContent === '') {
     const t = await client.getTemplate(draft.template.trim());
     if (!t.template?.trim()) throw new UsageError(`Template ${draft.template} has no html content.`, 'Choose another with --template, or give --html-file.');
     c.request.content.htmlContent = t.template;
   }
-  if (c.once) return;
+  if (c.once) return [];
   const form = c.request.form;
   const all = await listAllGroups(ctx);
   const send = resolveGroups(form.selectedLists ?? [], all, 'send');
@@ -129,6 +213,7 @@ async function fillFromService(ctx: Context, client: CampaignClient, c: Composed
   refuse([...send.problems, ...exclude.problems]);
   form.selectedLists = send.codes;
   form.excludeLists = exclude.codes;
+  return all;
 }
 
 function summary(c: Composed): string {
@@ -136,11 +221,6 @@ function summary(c: Composed): string {
   const audience = c.once ? 'to the uploaded list' : `to ${c.request.form.selectedLists!.length} group${c.request.form.selectedLists!.length === 1 ? '' : 's'}`;
   const when = c.schedule ? `scheduled for ${c.schedule.label}` : 'sending now';
   return `${kind} ${audience}, ${when}`;
-}
-
-async function confirmWizard(ctx: Context, c: Composed): Promise<boolean> {
-  ctx.io.info(`\n"${c.request.form.name}": ${summary(c)}.`);
-  return ctx.prompter.confirm(c.schedule ? 'Schedule this campaign?' : 'Send this campaign now?', false);
 }
 
 function report(ctx: Context, c: Composed, sn: string, uploaded?: number): void {

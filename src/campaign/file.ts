@@ -4,13 +4,16 @@
 //  2. a flat form whose keys are the flags in camelCase: {"name", "groups", "exclude", "subject",
 //     "from", "fromName", "htmlFile", "at", "timezone", "ab", "subjectA", "testPercent", ...}.
 // Both may be mixed (e.g. a spec-shaped body plus "list" for a one-time upload). File paths in the
-// file are relative to the file itself.
+// file are relative to the file itself. The wizard writes its answers back in the flat form
+// (saveDraftFile) when a campaign is refused, so nothing typed is lost.
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../cli/errors.js';
 import { DRAFT_KEYS, type Draft } from './draft.js';
 import { fileProblem } from '../cli/file-problem.js';
 import { forTerminal } from '../output/sanitize.js';
+import { PRIVATE_DIR_MODE, writeFileAtomic } from '../fs/safe-write.js';
+import { safeFileName } from '../fs/safe-name.js';
 
 const SPEC_KEYS = new Set(['form', 'content', 'config']);
 const PATH_KEYS = ['htmlFile', 'htmlFileA', 'htmlFileB', 'list'] as const;
@@ -205,4 +208,45 @@ function isObj(x: unknown): x is Record<string, unknown> {
 
 function withoutUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/**
+ * The draft as a document `readCampaignFile` reads back to the same draft: the flat keys, file
+ * paths made absolute (the file may live in another folder than the one they were given in), and
+ * a schedule already in UTC (from a spec-shaped file) in the spec's own `config.schedule`.
+ */
+export function draftDocument(d: Draft, cwd = process.cwd()): Record<string, unknown> {
+  const doc: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(d)) {
+    if (v === undefined || !DRAFT_KEYS.has(k)) continue;
+    doc[k] = (PATH_KEYS as readonly string[]).includes(k) && typeof v === 'string' ? path.resolve(cwd, v) : v;
+  }
+  if (d.testDuration === undefined && d.testTime !== undefined) doc.testDuration = `${d.testTime}${d.testUnit === 1 ? 'd' : 'h'}`;
+  if (d.at === undefined && d.scheduleDate !== undefined) doc.config = { schedule: { type: 1, timezone: d.timezoneCode, scheduleDate: d.scheduleDate } };
+  return doc;
+}
+
+/**
+ * Saves the draft where `campaign create --file` can read it: DIR/campaign-STAMP-NAME.json,
+ * private (0600, in a 0700 folder), written whole or not at all, never over another file.
+ */
+export async function saveDraftFile(dir: string, d: Draft, now: number): Promise<string> {
+  fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const stamp = new Date(now).toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
+  let slug = 'campaign';
+  try {
+    slug = safeFileName(d.name ?? '', 'campaign name').slice(0, 40);
+  } catch {
+    /* a name with no letters or digits: keep the plain stem */
+  }
+  const text = JSON.stringify(draftDocument(d), null, 2) + '\n';
+  for (let n = 1; ; n++) {
+    const file = path.join(dir, `campaign-${stamp}-${slug}${n > 1 ? `-${n}` : ''}.json`);
+    try {
+      await writeFileAtomic(file, text, { replace: false });
+      return file;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
 }

@@ -1,19 +1,23 @@
 // `campaign create --wizard`: asks for whatever flags and the file left open, one question at a
 // time, with the same rules as the flags (the answers go through compose.ts afterwards too, so
 // nothing the wizard lets through skips a check). Never runs without a terminal.
+//
+// The questions come in steps (name, audience, A/B, subject, sender, content, …). The first pass
+// asks every step's open fields; after a refusal, `editAnswers` lets the user pick steps to
+// answer again, each question showing the current answer as its default.
 import fs from 'node:fs';
 import type { Context } from '../cli/context.js';
 import type { Group, Template } from '../api/campaign-types.js';
 import type { Draft } from './draft.js';
 import { LIMITS, parseTestDuration } from './compose.js';
-import { resolveGroups } from './groups.js';
 import { checkListFile } from './local-files.js';
 import { parseSchedule } from './schedule.js';
 import { isEmail } from '../send/recipients.js';
+import { pickGroups } from './group-picker.js';
+import { forTerminal } from '../output/sanitize.js';
 
 type Validate = (v: string) => true | string;
 
-const splitList = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 const required = (what: string): Validate => (v) => (v.trim() ? true : `${what} cannot be empty.`);
 const maxLen = (what: string, max: number, optional = false): Validate => (v) => {
   if (!v.trim()) return optional ? true : `${what} cannot be empty.`;
@@ -23,127 +27,252 @@ const email: Validate = (v) => (isEmail(v.trim()) ? true : `"${v}" is not an ema
 const existingFile: Validate = (v) => (v.trim() && fs.existsSync(v.trim()) ? true : `There is no file ${v}.`);
 
 export interface WizardDeps {
+  /** The account's groups as they are now: called each time a group question opens or refreshes. */
   listGroups: () => Promise<Group[]>;
   listTemplates: () => Promise<Template[]>;
   profile: { fromAddress?: string; fromName?: string; footerLang?: string; timezone?: string };
+  /** Groups seen so far by code, for naming picked groups in the edit menu. */
+  known?: Map<string, Group>;
 }
 
+export const STEPS = ['name', 'audience', 'ab', 'subject', 'sender', 'content', 'footer', 'schedule', 'analytics', 'test'] as const;
+export type StepId = (typeof STEPS)[number];
+
+/** Draft keys per A/B dimension (the fields only that test uses). */
+const AB_FIELDS = {
+  subject: ['subjectA', 'subjectB', 'preheaderA', 'preheaderB'],
+  sender: ['fromA', 'fromB', 'fromNameA', 'fromNameB'],
+  content: ['htmlA', 'htmlB', 'htmlFileA', 'htmlFileB'],
+} as const satisfies Record<string, ReadonlyArray<keyof Draft>>;
+
+/** First pass: every step, asking only what is still open. */
 export async function runWizard(ctx: Context, draft: Draft, deps: WizardDeps): Promise<Draft> {
-  const p = ctx.prompter;
-  const d: Draft = { ...draft };
-  const ask = (message: string, validate: Validate, def?: string) => p.input(message, { validate, default: def }).then((v) => v.trim());
   ctx.io.info('New campaign. Nothing is sent until you confirm at the end (Ctrl-C stops).');
-
-  if (d.name === undefined) d.name = await ask('Campaign name (never shown in the mail):', required('The name'));
-
-  if (d.groups === undefined && !d.once && d.list === undefined) {
-    const audience = await p.select('Who gets it?', [
-      { name: 'Contact groups', value: 'groups' },
-      { name: 'A one-time list file (not stored, not de-duplicated)', value: 'once' },
-    ]);
-    if (audience === 'once') d.once = true;
-    else {
-      const groups = await deps.listGroups();
-      if (!groups.length) ctx.io.warn('The account has no groups yet; create one with `mailctl groups create` and import contacts first.');
-      for (const g of groups) ctx.io.info(`  ${g.sn}  ${g.name}  ${g.subscribedCnt ?? 0} members${g.status === 'PROCESSING' ? '  (importing: not usable yet)' : ''}`);
-      const check = (role: 'send' | 'exclude', optional: boolean): Validate => (v) => {
-        if (!v.trim()) return optional ? true : 'Name at least one group.';
-        const r = resolveGroups(splitList(v), groups, role);
-        return r.problems.length ? r.problems[0] : true;
-      };
-      d.groups = splitList(await ask('Groups to send to (names or codes, comma-separated):', check('send', false)));
-      if (d.exclude === undefined) d.exclude = splitList(await ask('Groups to exclude (optional, comma-separated):', check('exclude', true), ''));
-    }
-  }
-  if (d.once && d.list === undefined) {
-    d.list = await ask('List file to upload (CSV with the header EMAIL,NAME):', (v) => {
-      const problems: string[] = [];
-      checkListFile(v.trim(), problems);
-      return problems[0] ?? true;
-    });
-  }
-
-  if (d.ab === undefined) {
-    const ab = await p.select('A/B test?', [
-      { name: 'No: one version', value: 'none' },
-      { name: 'Subject: two subjects', value: 'subject' },
-      { name: 'Sender: two sender names/addresses', value: 'sender' },
-      { name: 'Content: two html bodies', value: 'content' },
-    ]);
-    if (ab !== 'none') d.ab = ab;
-  }
-
-  if (d.ab === 'subject') {
-    d.subjectA ??= await ask('Subject of version A:', maxLen('The subject', LIMITS.subject));
-    d.subjectB ??= await ask('Subject of version B:', maxLen('The subject', LIMITS.subject));
-  } else {
-    d.subject ??= await ask('Subject (may hold ${FIELD} variables):', maxLen('The subject', LIMITS.subject));
-    d.preheader ??= (await ask('Preheader (optional, the preview line):', maxLen('The preheader', LIMITS.preheader, true), '')) || undefined;
-  }
-
-  if (d.ab === 'sender') {
-    d.fromA ??= await ask('Sender address of version A (verified in the back office):', email, d.from ?? deps.profile.fromAddress);
-    d.fromNameA ??= await ask('Sender name of version A:', maxLen('The sender name', LIMITS.fromName), d.fromName ?? deps.profile.fromName);
-    d.fromB ??= await ask('Sender address of version B:', email, d.from ?? deps.profile.fromAddress);
-    d.fromNameB ??= await ask('Sender name of version B:', maxLen('The sender name', LIMITS.fromName));
-  } else {
-    d.from ??= await ask('Sender address (verified in the back office):', email, deps.profile.fromAddress);
-    d.fromName ??= await ask('Sender name:', maxLen('The sender name', LIMITS.fromName), deps.profile.fromName);
-  }
-
-  if (d.ab === 'content') {
-    d.htmlFileA ??= await ask('Html file of version A:', existingFile);
-    d.htmlFileB ??= await ask('Html file of version B:', existingFile);
-  } else if (d.html === undefined && d.htmlFile === undefined && d.template === undefined) {
-    const source = await p.select('Content:', [
-      { name: 'An html file', value: 'file' },
-      { name: 'A saved template', value: 'template' },
-    ]);
-    if (source === 'file') d.htmlFile = await ask('Html file:', existingFile);
-    else {
-      const templates = await deps.listTemplates();
-      if (!templates.length) d.htmlFile = await ask('The account has no templates. Html file:', existingFile);
-      else d.template = await p.select('Template:', templates.map((t) => ({ name: `${t.name} (${t.id})`, value: t.id })));
-    }
-  }
-
-  if (d.footerLang === undefined) {
-    const first = deps.profile.footerLang === 'zh' ? 'zh' : 'en';
-    const langs = [{ name: 'English', value: 'en' }, { name: 'Chinese', value: 'zh' }];
-    d.footerLang = await p.select('Footer language:', first === 'zh' ? langs.reverse() : langs);
-  }
-
-  if (d.at === undefined && d.scheduleDate === undefined) {
-    const when = await p.select('When?', [{ name: 'Now', value: 'now' }, { name: 'At a date and time', value: 'later' }]);
-    if (when === 'later') {
-      const zoneDefault = d.timezone ?? deps.profile.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
-      d.timezone = await ask('Time zone (IANA zone such as Asia/Taipei, or a city such as TAIPEI):', (v) => {
-        const s = parseSchedule('2999-01-01 00:00', v, 0);
-        return s instanceof Error ? s.message : true;
-      }, zoneDefault);
-      d.at = await ask(`Send at (YYYY-MM-DD HH:MM, ${d.timezone} time):`, (v) => {
-        const s = parseSchedule(v, d.timezone, ctx.clock.now());
-        return s instanceof Error ? s.message : true;
-      });
-    }
-  }
-
-  if (d.ga === undefined) {
-    d.ga = await p.confirm('Track clicks with Google Analytics (UTM tags)?', false);
-    if (d.ga) {
-      d.utmCampaign ??= await ask('utm_campaign:', required('utm_campaign'));
-      d.utmContent ??= await ask('utm_content:', required('utm_content'));
-      d.ecommerce ??= await p.confirm('Also track e-commerce transactions?', false);
-    }
-  }
-
-  if (d.ab) {
-    d.testPercent ??= await ask('Test share: percent of contacts that get A or B (0-100):', (v) =>
-      /^\s*\d+(\.\d+)?\s*$/.test(v) && Number(v) <= 100 ? true : 'Give a number from 0 to 100.');
-    if (d.testDuration === undefined && d.testTime === undefined) {
-      d.testDuration = await ask('Test duration before the better version goes to the rest (e.g. 4h or 2d):', (v) =>
-        typeof parseTestDuration(v) === 'string' ? 'Give whole hours or days, e.g. 4h or 2d.' : true);
-    }
-  }
+  const d: Draft = { ...draft };
+  for (const step of STEPS) await askStep(ctx, d, deps, step, false);
   return d;
+}
+
+/**
+ * After a refusal: the user picks which answers to change (the steps the refusal points at come
+ * first and are marked), each asked again with the current answer as default, until "Done".
+ */
+export async function editAnswers(ctx: Context, draft: Draft, deps: WizardDeps, suggested: StepId[]): Promise<Draft> {
+  const d: Draft = { ...draft };
+  for (;;) {
+    const names = new Map([...(deps.known ?? new Map<string, Group>())].map(([sn, g]) => [sn, `${forTerminal(g.name, 40)} (${forTerminal(sn, 40)})`]));
+    const order = [...suggested, ...STEPS.filter((s) => !suggested.includes(s))].filter((s) => s !== 'test' || d.ab);
+    const choices = order.map((s) => ({ name: `${suggested.includes(s) ? '→ ' : '  '}${describeStep(d, s, names)}`, value: s as StepId | 'done' }));
+    choices.push({ name: '  Done: review the campaign again', value: 'done' });
+    const step = await ctx.prompter.select('Which answer do you want to change?', choices, { default: suggested[0] });
+    if (step === 'done') return d;
+    await askStep(ctx, d, deps, step, true);
+  }
+}
+
+/** One line per step for the edit menu: what it holds now. */
+function describeStep(d: Draft, s: StepId, names: Map<string, string>): string {
+  const q = (v: unknown) => (v === undefined || v === '' ? '(none)' : `"${forTerminal(String(v), 50)}"`);
+  const list = (codes: string[] | undefined) => (codes?.length ? codes.map((c) => names.get(c) ?? forTerminal(c, 40)).join(', ') : '(none)');
+  switch (s) {
+    case 'name': return `Name: ${q(d.name)}`;
+    case 'audience': return d.once || d.list !== undefined ? `Audience: one-time list ${q(d.list)}` : `Audience: groups ${list(d.groups)}; excluded ${list(d.exclude)}`;
+    case 'ab': return `A/B test: ${d.ab ?? 'no'}`;
+    case 'subject': return d.ab === 'subject' ? `Subjects: A ${q(d.subjectA)}, B ${q(d.subjectB)}; preheaders: A ${q(d.preheaderA)}, B ${q(d.preheaderB)}` : `Subject ${q(d.subject)}; preheader ${q(d.preheader)}`;
+    case 'sender': return d.ab === 'sender' ? `Senders: A ${q(d.fromNameA)} ${q(d.fromA)}, B ${q(d.fromNameB)} ${q(d.fromB)}` : `Sender: ${q(d.fromName)} ${q(d.from)}`;
+    case 'content': return d.ab === 'content' ? `Html of A and B: ${q(d.htmlFileA ?? (d.htmlA && 'inline'))}, ${q(d.htmlFileB ?? (d.htmlB && 'inline'))}` : `Content: ${d.template !== undefined ? `template ${q(d.template)}` : d.htmlFile !== undefined ? `file ${q(d.htmlFile)}` : d.html !== undefined ? 'html given inline' : '(none)'}`;
+    case 'footer': return `Footer language: ${String(d.footerLang ?? 'en')}`;
+    case 'schedule': return `When: ${d.at !== undefined ? `${q(d.at)} ${d.timezone ?? ''}` : d.scheduleDate !== undefined ? `${q(d.scheduleDate)} UTC` : 'now'}`;
+    case 'analytics': return `Analytics: ${d.ga ? `on (utm_campaign ${q(d.utmCampaign)}, utm_content ${q(d.utmContent)}${d.ecommerce ? ', e-commerce' : ''})` : 'off'}`;
+    case 'test': return `Test share and duration: ${d.testPercent ?? '?'}% for ${d.testDuration ?? (d.testTime !== undefined ? `${d.testTime}${d.testUnit === 1 ? 'd' : 'h'}` : '?')}`;
+  }
+}
+
+/** Asks one step. `redo`: ask every field of the step again (defaults: the current answers). */
+async function askStep(ctx: Context, d: Draft, deps: WizardDeps, step: StepId, redo: boolean): Promise<void> {
+  const p = ctx.prompter;
+  const ask = (message: string, validate: Validate, def?: string) => p.input(message, { validate, default: def }).then((v) => v.trim());
+  const open = (v: unknown) => redo || v === undefined;
+
+  switch (step) {
+    case 'name':
+      if (open(d.name)) d.name = await ask('Campaign name (never shown in the mail):', required('The name'), d.name);
+      return;
+
+    case 'audience': {
+      if (redo || (d.groups === undefined && !d.once && d.list === undefined)) {
+        const wasOnce = d.once === true || d.list !== undefined;
+        const audience = await p.select('Who gets it?', [
+          { name: 'Contact groups', value: 'groups' },
+          { name: 'A one-time list file (not stored, not de-duplicated)', value: 'once' },
+        ], { default: wasOnce ? 'once' : 'groups' });
+        if (audience === 'once') {
+          d.once = true;
+          delete d.groups;
+          delete d.exclude;
+        } else {
+          delete d.once;
+          delete d.list;
+          const warn = (line: string) => ctx.io.warn(line);
+          d.groups = await pickGroups(p, deps.listGroups, { role: 'send', checked: d.groups ?? [], warn });
+          if (redo || d.exclude === undefined) {
+            const sending = new Map(d.groups.map((sn) => [sn, 'chosen to send to']));
+            d.exclude = await pickGroups(p, deps.listGroups, { role: 'exclude', checked: d.exclude ?? [], unavailable: sending, warn });
+          }
+        }
+      }
+      if (d.once && (redo || d.list === undefined)) {
+        d.list = await ask('List file to upload (CSV with the header EMAIL,NAME):', (v) => {
+          const problems: string[] = [];
+          checkListFile(v.trim(), problems);
+          return problems[0] ?? true;
+        }, d.list);
+      }
+      return;
+    }
+
+    case 'ab': {
+      if (!open(d.ab)) return;
+      const before = d.ab;
+      const ab = await p.select('A/B test?', [
+        { name: 'No: one version', value: 'none' },
+        { name: 'Subject: two subjects (each with its preheader)', value: 'subject' },
+        { name: 'Sender: two sender names/addresses', value: 'sender' },
+        { name: 'Content: two html bodies', value: 'content' },
+      ], { default: before ?? 'none' });
+      if (ab === 'none') delete d.ab;
+      else d.ab = ab;
+      if (redo && before !== d.ab) await switchTest(ctx, d, deps);
+      return;
+    }
+
+    case 'subject':
+      if (d.ab === 'subject') {
+        // Spec endpoint 9, test 1: subjectA*/subjectB* and preheaderA/preheaderB.
+        if (open(d.subjectA)) d.subjectA = await ask('Subject of version A (may hold ${FIELD} variables):', maxLen('The subject', LIMITS.subject), d.subjectA ?? d.subject);
+        if (open(d.preheaderA)) d.preheaderA = (await ask('Preheader of version A (optional, the preview line):', maxLen('The preheader', LIMITS.preheader, true), d.preheaderA ?? d.preheader ?? '')) || undefined;
+        if (open(d.subjectB)) d.subjectB = await ask('Subject of version B:', maxLen('The subject', LIMITS.subject), d.subjectB);
+        if (open(d.preheaderB)) d.preheaderB = (await ask('Preheader of version B (optional):', maxLen('The preheader', LIMITS.preheader, true), d.preheaderB ?? '')) || undefined;
+        delete d.subject;
+        delete d.preheader;
+      } else {
+        if (open(d.subject)) d.subject = await ask('Subject (may hold ${FIELD} variables):', maxLen('The subject', LIMITS.subject), d.subject ?? d.subjectA);
+        if (open(d.preheader)) d.preheader = (await ask('Preheader (optional, the preview line):', maxLen('The preheader', LIMITS.preheader, true), d.preheader ?? d.preheaderA ?? '')) || undefined;
+      }
+      return;
+
+    case 'sender':
+      if (d.ab === 'sender') {
+        // Test 2: fromNameA*/fromNameB* and fromAddressA*/fromAddressB*.
+        if (open(d.fromA)) d.fromA = await ask('Sender address of version A (verified in the back office):', email, d.fromA ?? d.from ?? deps.profile.fromAddress);
+        if (open(d.fromNameA)) d.fromNameA = await ask('Sender name of version A:', maxLen('The sender name', LIMITS.fromName), d.fromNameA ?? d.fromName ?? deps.profile.fromName);
+        if (open(d.fromB)) d.fromB = await ask('Sender address of version B:', email, d.fromB ?? d.from ?? deps.profile.fromAddress);
+        if (open(d.fromNameB)) d.fromNameB = await ask('Sender name of version B:', maxLen('The sender name', LIMITS.fromName), d.fromNameB);
+      } else {
+        if (open(d.from)) d.from = await ask('Sender address (verified in the back office):', email, d.from ?? d.fromA ?? deps.profile.fromAddress);
+        if (open(d.fromName)) d.fromName = await ask('Sender name:', maxLen('The sender name', LIMITS.fromName), d.fromName ?? d.fromNameA ?? deps.profile.fromName);
+      }
+      return;
+
+    case 'content':
+      if (d.ab === 'content') {
+        // Test 3: htmlContentA*/htmlContentB*, each from a file.
+        if (redo || (d.htmlFileA === undefined && d.htmlA === undefined)) {
+          d.htmlFileA = await ask('Html file of version A:', existingFile, d.htmlFileA ?? d.htmlFile);
+          delete d.htmlA;
+        }
+        if (redo || (d.htmlFileB === undefined && d.htmlB === undefined)) {
+          d.htmlFileB = await ask('Html file of version B:', existingFile, d.htmlFileB);
+          delete d.htmlB;
+        }
+        for (const k of ['html', 'htmlFile', 'template'] as const) delete d[k];
+      } else if (redo || (d.html === undefined && d.htmlFile === undefined && d.template === undefined)) {
+        const source = await p.select('Content:', [
+          { name: 'An html file', value: 'file' },
+          { name: 'A saved template', value: 'template' },
+        ], { default: d.template !== undefined ? 'template' : 'file' });
+        const was = { htmlFile: d.htmlFile ?? d.htmlFileA, template: d.template };
+        for (const k of ['html', 'htmlFile', 'template'] as const) delete d[k];
+        if (source === 'file') d.htmlFile = await ask('Html file:', existingFile, was.htmlFile);
+        else {
+          const templates = await deps.listTemplates();
+          if (!templates.length) d.htmlFile = await ask('The account has no templates. Html file:', existingFile, was.htmlFile);
+          else {
+            d.template = await p.select('Template:', templates.map((t) => ({ name: `${forTerminal(t.name, 60)} (${forTerminal(t.id, 40)})`, value: t.id })), { default: was.template });
+          }
+        }
+      }
+      return;
+
+    case 'footer':
+      if (open(d.footerLang)) {
+        const first = String(d.footerLang ?? deps.profile.footerLang ?? 'en');
+        d.footerLang = await p.select('Footer language:', [{ name: 'English', value: 'en' }, { name: 'Chinese', value: 'zh' }], { default: first === 'zh' || first === '1' ? 'zh' : 'en' });
+      }
+      return;
+
+    case 'schedule':
+      if (redo || (d.at === undefined && d.scheduleDate === undefined)) {
+        const scheduled = d.at !== undefined || d.scheduleDate !== undefined;
+        const when = await p.select('When?', [{ name: 'Now', value: 'now' }, { name: 'At a date and time', value: 'later' }], { default: scheduled ? 'later' : 'now' });
+        delete d.scheduleDate;
+        delete d.timezoneCode;
+        if (when === 'now') {
+          delete d.at;
+          delete d.timezone;
+          return;
+        }
+        const zoneDefault = d.timezone ?? deps.profile.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+        d.timezone = await ask('Time zone (IANA zone such as Asia/Taipei, or a city such as TAIPEI):', (v) => {
+          const s = parseSchedule('2999-01-01 00:00', v, 0);
+          return s instanceof Error ? s.message : true;
+        }, zoneDefault);
+        d.at = await ask(`Send at (YYYY-MM-DD HH:MM, ${d.timezone} time):`, (v) => {
+          const s = parseSchedule(v, d.timezone, ctx.clock.now());
+          return s instanceof Error ? s.message : true;
+        }, d.at);
+      }
+      return;
+
+    case 'analytics':
+      if (open(d.ga)) {
+        d.ga = await p.confirm('Track clicks with Google Analytics (UTM tags)?', d.ga ?? false);
+        if (!d.ga) {
+          for (const k of ['utmCampaign', 'utmContent', 'ecommerce'] as const) delete d[k];
+          return;
+        }
+      }
+      if (d.ga) {
+        if (open(d.utmCampaign)) d.utmCampaign = await ask('utm_campaign:', required('utm_campaign'), d.utmCampaign);
+        if (open(d.utmContent)) d.utmContent = await ask('utm_content:', required('utm_content'), d.utmContent);
+        if (open(d.ecommerce)) d.ecommerce = await p.confirm('Also track e-commerce transactions?', d.ecommerce ?? false);
+      }
+      return;
+
+    case 'test':
+      if (!d.ab) return;
+      if (open(d.testPercent)) {
+        d.testPercent = await ask('Test share: percent of contacts that get A or B (0-100):', (v) =>
+          /^\s*\d+(\.\d+)?\s*$/.test(v) && Number(v) <= 100 ? true : 'Give a number from 0 to 100.', d.testPercent === undefined ? undefined : String(d.testPercent));
+      }
+      if (redo || (d.testDuration === undefined && d.testTime === undefined)) {
+        const was = d.testDuration ?? (d.testTime !== undefined ? `${d.testTime}${d.testUnit === 1 ? 'd' : 'h'}` : undefined);
+        d.testDuration = await ask('Test duration before the better version goes to the rest (e.g. 4h or 2d):', (v) =>
+          typeof parseTestDuration(v) === 'string' ? 'Give whole hours or days, e.g. 4h or 2d.' : true, was);
+        delete d.testTime;
+        delete d.testUnit;
+      }
+      return;
+  }
+}
+
+/**
+ * The A/B type changed while editing: ask what the new test needs (each step asks only its open
+ * fields, defaulting to what the old test had), then drop the fields only the old test used,
+ * which compose would refuse.
+ */
+async function switchTest(ctx: Context, d: Draft, deps: WizardDeps): Promise<void> {
+  for (const s of ['subject', 'sender', 'content', 'test'] as const) await askStep(ctx, d, deps, s, false);
+  for (const [dim, keys] of Object.entries(AB_FIELDS)) if (dim !== d.ab) for (const k of keys) delete d[k];
+  if (!d.ab) for (const k of ['testPercent', 'testDuration', 'testTime', 'testUnit'] as const) delete d[k];
 }

@@ -123,7 +123,12 @@ export class IO {
   async spinner(text: string): Promise<Spinner> {
     if (!this.canAnimate) return silentSpinner;
     const { default: ora } = await import('ora');
-    const s = ora({ text, stream: this.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: this.color ? 'cyan' : false as never }).start();
+    // A terminal that reports 0 columns (a pty nobody sized, e.g. `script` fed from a pipe) makes
+    // ora divide by 0 and clear "Infinity" lines forever. There, print the start and end lines
+    // without animating; a width ora can use (or none, where it assumes 80) animates as usual.
+    const columns = (this.stderr as { columns?: unknown }).columns;
+    const animate = columns === undefined || (typeof columns === 'number' && columns > 0);
+    const s = ora({ text, stream: this.stderr as NodeJS.WritableStream, isEnabled: animate, discardStdin: false, color: this.color ? 'cyan' : false as never }).start();
     return {
       text: (m) => { s.text = m; },
       succeed: (m) => { s.succeed(m); },

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/main.js';
-import type { Prompter } from '../../src/cli/prompter.js';
+import type { Choice, ChoiceOrSeparator, Prompter } from '../../src/cli/prompter.js';
 import type { Tuning } from '../../src/cli/context.js';
 import type { Clock } from '../../src/cli/clock.js';
 import { SANDBOX_KEYS } from '../../src/sandbox/constants.js';
@@ -70,20 +70,52 @@ export async function runCli(argv: string[], o: CliOptions = {}): Promise<CliRes
   return { stdout: out, stderr: err, exitCode };
 }
 
-/** A prompter that answers from a script and fails the test on an unexpected question. */
-export function scriptedPrompter(answers: Array<string | boolean>): Prompter & { asked: string[] } {
+/**
+ * A prompter that answers from a script and fails the test on an unexpected question. A list
+ * question (checkbox) takes an array of values and, like the real one, refuses a disabled or
+ * unknown entry or an answer its validate rejects; a search takes the term typed and picks the
+ * first entry it finds that can be picked.
+ */
+export type ScriptedAnswer = string | boolean | string[];
+
+export function scriptedPrompter(answers: Array<ScriptedAnswer | ((shown: string[]) => ScriptedAnswer | Promise<ScriptedAnswer>)>): Prompter & { asked: string[]; shown: string[][] } {
   const asked: string[] = [];
-  const next = (message: string) => {
+  const shown: string[][] = [];
+  /** The next answer; a function answers at the moment of asking, seeing the entries listed. */
+  const next = async (message: string, entries: string[] = []): Promise<ScriptedAnswer> => {
     asked.push(message);
     if (!answers.length) throw new Error(`unexpected prompt: ${message}`);
-    return answers.shift()!;
+    const a = answers.shift()!;
+    return typeof a === 'function' ? a(entries) : a;
   };
   return {
     asked,
-    password: async (m) => String(next(m)),
-    input: async (m) => String(next(m)),
-    confirm: async (m) => Boolean(next(m)),
-    select: async (m) => String(next(m)) as never,
+    shown,
+    password: async (m) => String(await next(m)),
+    input: async (m) => String(await next(m)),
+    confirm: async (m) => Boolean(await next(m)),
+    select: async (m) => String(await next(m)) as never,
+    checkbox: async <T extends string>(m: string, choices: Array<ChoiceOrSeparator<T>>, opts: { validate?: (v: T[]) => true | string } = {}) => {
+      const entries = choices.filter((c): c is Choice<T> => !('separator' in c));
+      const view = entries.map((c) => `${c.checked ? '[x]' : '[ ]'} ${c.name}${c.disabled ? ` (${c.disabled})` : ''}`);
+      shown.push(view);
+      const a = await next(m, view);
+      if (!Array.isArray(a)) throw new Error(`the script answers "${m}" with ${JSON.stringify(a)}, not a list`);
+      for (const v of a) {
+        const c = entries.find((x) => x.value === v);
+        if (!c) throw new Error(`"${v}" is not among the entries of "${m}": ${entries.map((x) => x.value).join(', ')}`);
+        if (c.disabled) throw new Error(`"${v}" cannot be checked in "${m}": ${c.disabled}`);
+      }
+      const ok = opts.validate ? opts.validate(a as T[]) : true;
+      if (ok !== true) throw new Error(`"${m}" refuses ${JSON.stringify(a)}: ${ok}`);
+      return a as T[];
+    },
+    search: async <T extends string>(m: string, source: (term: string) => Array<Choice<T>>) => {
+      const term = String(await next(m));
+      const hit = source(term).find((c) => !c.disabled);
+      if (!hit) throw new Error(`searching "${term}" in "${m}" finds nothing to pick`);
+      return hit.value;
+    },
   };
 }
 

@@ -1,0 +1,86 @@
+// What to change after the service refused a campaign (400 {code, invalidFields}, spec section
+// 7), decided from the error's structure (its service code and the fields it names), never its
+// words: one sentence for the user, and the wizard steps that hold those answers.
+import type { ServiceError } from '../cli/errors.js';
+import { STEPS, type StepId } from './wizard.js';
+
+export interface RefusalAdvice {
+  /** One sentence: what to change. */
+  sentence: string;
+  /** The wizard steps holding the answers to change, in question order. */
+  steps: StepId[];
+}
+
+/** Field (without form./content./config.) → step; longest prefix first (testingOn before testing). */
+const FIELD_STEPS: Array<[RegExp, StepId]> = [
+  [/^name$/, 'name'],
+  [/^(selectedLists|excludeLists)$/, 'audience'],
+  [/^(subject|preheader)[AB]?$/, 'subject'],
+  [/^(fromName|fromAddress)[AB]?$/, 'sender'],
+  [/^htmlContent[AB]?$/, 'content'],
+  [/^footerLang$/, 'footer'],
+  [/^testingOn$/, 'ab'],
+  [/^testing(\..+)?$/, 'test'],
+  [/^(schedule(\..+)?|scheduleDate|timezone)$/, 'schedule'],
+  [/^(ga(\..+)?|utmCampaign|utmContent|enable|ecommerceEnable)$/, 'analytics'],
+];
+
+const LABELS: Record<string, string> = {
+  name: 'the campaign name', selectedLists: 'the groups to send to', excludeLists: 'the groups to exclude', subject: 'the subject',
+  preheader: 'the preheader', fromName: 'the sender name', fromAddress: 'the sender address', htmlContent: 'the html content',
+  footerLang: 'the footer language', testingOn: 'the A/B test type', testing: 'the A/B test share and duration', schedule: 'the send time',
+  scheduleDate: 'the send time', timezone: 'the time zone', ga: 'the analytics settings',
+};
+
+/** invalidFields (a string, or a list) → the field names it holds; anything else is ignored. */
+export function invalidFieldsOf(e: ServiceError): string[] {
+  const raw = (e.body as { invalidFields?: unknown } | undefined)?.invalidFields;
+  const parts = Array.isArray(raw) ? raw.map(String) : typeof raw === 'string' ? raw.split(/[\s,;]+/) : [];
+  return [...new Set(parts.filter((f) => /^[A-Za-z][\w.[\]]{0,80}$/.test(f)).map((f) => f.replace(/^(form|content|config)\./, '').replace(/\[\d*\]/g, '')))];
+}
+
+function stepOf(field: string): StepId | undefined {
+  return FIELD_STEPS.find(([re]) => re.test(field))?.[1];
+}
+
+function label(field: string): string {
+  const m = /^(subject|preheader|fromName|fromAddress|htmlContent)([AB])$/.exec(field);
+  if (m) return `${LABELS[m[1]]} of version ${m[2]}`;
+  return LABELS[field.split('.')[0]] ?? field;
+}
+
+function join(items: string[]): string {
+  const u = [...new Set(items)];
+  return u.length <= 1 ? (u[0] ?? '') : `${u.slice(0, -1).join(', ')} and ${u.at(-1)}`;
+}
+
+export function adviseRefusal(e: ServiceError): RefusalAdvice {
+  const fields = invalidFieldsOf(e);
+  const named = join(fields.map(label));
+  const or = (fallback: string) => named || fallback;
+  const fromFields = fields.map(stepOf).filter((s): s is StepId => s !== undefined);
+  const advice = (sentence: string, fallback: StepId[]): RefusalAdvice => {
+    const steps = new Set(fromFields.length ? fromFields : fallback);
+    return { sentence, steps: STEPS.filter((s) => steps.has(s)) };
+  };
+  switch (e.facts.serviceCode) {
+    case '40001':
+      if (fields.includes('excludeLists')) return advice('Pick at least one group to exclude: the service requires one (a group nobody is in serves).', ['audience']);
+      return advice(`Change ${or('the answers it names')}: the service found ${fields.length > 1 ? 'them' : 'it'} invalid.`, []);
+    case '40003': return advice(`Correct ${or('the sender address')}: it is not an email address the service accepts.`, ['sender']);
+    case '40004': return advice(`Change ${or('the sender address')} to one on a domain your account may send from.`, ['sender']);
+    case '40007': return advice(`Pick ${or('the groups and the template')} again: the service does not know one of the codes.`, ['audience', 'content']);
+    case '40011': return advice(`Change ${or('the sender address')} to an address verified in the back office (or verify it there first).`, ['sender']);
+    case '40012': return advice('Send to fewer contacts (smaller groups), or top up the balance in the back office first.', ['audience']);
+    case '40013': return advice('Pick groups that have members, and do not exclude all of them.', ['audience']);
+    case '40014': return advice(`Fix the \${…} variables in ${or('the subject or the html content')}: each must be \${FIELD_NAME} naming a custom field.`, ['subject', 'content']);
+    case '40015':
+      if (fields.includes('selectedLists')) return advice('Pick groups whose import has finished (Refresh the group list to see which).', ['audience']);
+      return advice(`Check ${or('the sender and the send time')}: the service found the sending information invalid.`, ['sender', 'schedule']);
+    case '40017': return advice('Lower the A/B test share, or top up the balance in the back office first.', ['test']);
+    case '40019': return advice('Pick a later send time: it must still be in the future when the campaign is created.', ['schedule']);
+    case '40020': return advice('Give the send time again: the service could not read the date.', ['schedule']);
+    default:
+      return advice(named ? `Change ${named}.` : 'Check the answers against the message above.', []);
+  }
+}

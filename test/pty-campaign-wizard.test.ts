@@ -1,0 +1,141 @@
+// `campaign create --wizard` typed at a real terminal: the built binary runs under a pty
+// (`script`), the test reads the screen and presses keys, and the loopback sandbox says what
+// was sent. The in-process tests script the Prompter; these prove the real prompts (checkbox
+// list, refresh, review, refusal menu) work with real keys.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+import { campaignFixtures } from './helpers/campaign-setup.js';
+import { pollUntil } from './helpers/campaign-api.js';
+import { KEY, Pty, ptyUnavailable } from './helpers/pty.js';
+import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
+
+const sb = useSandbox();
+const fx = campaignFixtures(sb.get);
+let news: string;
+let pty: Pty | undefined;
+afterEach(() => pty?.kill());
+
+beforeAll(async () => {
+  news = await fx.group('Newsletter', 3);
+});
+
+function wizard(args: string[] = [], dir = tempDir()): Pty {
+  const env = {
+    PATH: process.env.PATH, HOME: dir, MAILCTL_CONFIG_DIR: dir, NO_COLOR: '1',
+    MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign,
+  };
+  return new Pty(['campaign', 'create', '--wizard', ...args], { env, cols: 120, rows: 50, cwd: dir });
+}
+
+describe.skipIf(ptyUnavailable)(`campaign create --wizard on a real terminal${ptyUnavailable ? ` (skipped: ${ptyUnavailable})` : ''}`, () => {
+  it('an A/B subject test, end to end, to a group that was still importing when the list first opened', async () => {
+    const delays = sb.get().sandbox.options.delays;
+    const arriving = (await fx.api.post('/v1/contacts/lists/insert', { name: 'Arriving' })).json.sn as string;
+    const saved = delays.importProcessing;
+    delays.importProcessing = 10 * 60_000;
+    const started = await fx.api.post(`/v1/contacts/imports/${arriving}/text`, { contacts: 'EMAIL,NAME\na1@example.org,A 1\na2@example.org,A 2' });
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'mail.html'), '<p>Hello ${NAME}</p>');
+    const from = fx.mark();
+    try {
+      pty = wizard([], dir);
+      await pty.waitFor('Campaign name');
+      await pty.line('PTY subject test');
+      await pty.waitFor('Who gets it?');
+      await pty.keys(KEY.enter); // Contact groups
+      // The list as it is now: Arriving is importing, so it is shown but disabled.
+      const first = await pty.waitFor(/Arriving \(\w+\) · 0 members \(importing: not selectable[^)]*\)/);
+      expect(first).toContain('Refresh the list (1 importing)');
+
+      delays.importProcessing = 0;
+      await pollUntil(() => fx.api.get(`/v1/contacts/imports/result/${started.json.importSn}`), (x) => x.json?.status === 'COMPLETE');
+      await pty.keys(KEY.space, KEY.enter); // the cursor starts on Refresh
+      await pty.waitFor(/Arriving \(\w+\) · 2 members(?! \(importing)/);
+      // Entries: Refresh, Find, (rule), Newsletter, Arriving.
+      await pty.keys(KEY.down, KEY.down, KEY.down, KEY.space, KEY.enter);
+      await pty.waitFor('Groups to exclude');
+      await pty.keys(KEY.enter);
+      await pty.waitFor('A/B test?');
+      await pty.keys(KEY.down, KEY.enter); // Subject
+      await pty.waitFor('Subject of version A');
+      await pty.line('Hello A');
+      await pty.waitFor('Preheader of version A');
+      await pty.line('Preview A');
+      await pty.waitFor('Subject of version B');
+      await pty.line('Hello B');
+      await pty.waitFor('Preheader of version B');
+      await pty.line('Preview B');
+      await pty.waitFor('Sender address');
+      await pty.line('news@example.com');
+      await pty.waitFor('Sender name');
+      await pty.line('Acme');
+      await pty.waitFor('Content:');
+      await pty.keys(KEY.enter); // An html file
+      await pty.waitFor('Html file:');
+      await pty.line(path.join(dir, 'mail.html'));
+      await pty.waitFor('Footer language');
+      await pty.keys(KEY.enter);
+      await pty.waitFor('When?');
+      await pty.keys(KEY.enter); // Now
+      await pty.waitFor('Google Analytics');
+      await pty.keys(KEY.enter); // No
+      await pty.waitFor('Test share');
+      await pty.line('20');
+      await pty.waitFor('Test duration');
+      await pty.line('4h');
+      const review = await pty.waitFor('Send this campaign now?');
+      for (const shown of ['content.subjectA', 'Hello A', 'content.preheaderB', 'Preview B', `Arriving (${arriving})`, 'config.schedule.type', '0 (send now)']) {
+        expect(review).toContain(shown);
+      }
+      await pty.line('y');
+      await pty.waitFor(/Created A\/B subject test to 1 group, sending now: CP\w+/);
+      expect(await pty.exited()).toBe(0);
+    } finally {
+      delays.importProcessing = saved;
+    }
+    const [req] = fx.submits(from);
+    expect(req.path).toBe('/v1/campaign/testing/submit');
+    expect(req.body).toMatchObject({
+      form: { name: 'PTY subject test', selectedLists: [arriving], excludeLists: [] },
+      content: { testingOn: 1, subjectA: 'Hello A', subjectB: 'Hello B', preheaderA: 'Preview A', preheaderB: 'Preview B', fromAddress: 'news@example.com', fromName: 'Acme', htmlContent: '<p>Hello ${NAME}</p>', testing: { proportion: 20, time: 4, unit: 0 } },
+    });
+  }, 120_000);
+
+  it('a refusal keeps the answers: what to change, the draft saved, and `campaign create --file` accepts it', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'mail.html'), '<p>Hi</p>');
+    const from = fx.mark();
+    pty = wizard(['--name', 'Refused', '--group', news, '--subject', 'Hi', '--from', 'someone@unverified.example', '--from-name', 'Acme', '--html-file', 'mail.html', '--footer-lang', 'en'], dir);
+    await pty.waitFor('A/B test?');
+    await pty.keys(KEY.enter); // No
+    await pty.waitFor('Preheader');
+    await pty.line('Before you go');
+    await pty.waitFor('When?');
+    await pty.keys(KEY.enter);
+    await pty.waitFor('Google Analytics');
+    await pty.keys(KEY.enter);
+    await pty.waitFor('Send this campaign now?');
+    await pty.line('y');
+    const said = await pty.waitFor('What now?');
+    expect(said).toContain('To fix it: Change the sender address to an address verified in the back office');
+    const file = /Your answers are saved in (\S+\.json)\./.exec(said)?.[1];
+    expect(file && path.dirname(file)).toBe(path.join(dir, 'drafts'));
+    expect(said).toContain(`mailctl campaign create --file ${file}`);
+    await pty.keys(KEY.down, KEY.enter); // Stop here
+    expect(await pty.exited()).toBe(1);
+    expect(fx.submits(from)).toHaveLength(1);
+
+    // The draft holds every answer, typed or given as a flag; fixed by one flag, it is sent.
+    expect(fs.statSync(file!).mode & 0o777).toBe(0o600);
+    const again = fx.mark();
+    const r = await runCli(['campaign', 'create', '--file', file!, '--from', 'news@example.com'], { sandbox: sb.get() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(fx.submits(again)[0].body).toMatchObject({
+      form: { name: 'Refused', selectedLists: [news] },
+      content: { subject: 'Hi', preheader: 'Before you go', fromAddress: 'news@example.com', fromName: 'Acme', htmlContent: '<p>Hi</p>' },
+    });
+  }, 120_000);
+});
