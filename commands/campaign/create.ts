@@ -8,6 +8,7 @@ import { resolveGroups } from '../../src/campaign/groups.js';
 import { checkListFile, loadHtmlFiles } from '../../src/campaign/local-files.js';
 import { putListFile } from '../../src/campaign/upload.js';
 import { runWizard } from '../../src/campaign/wizard.js';
+import { preflightBeforeCreate } from '../../src/campaign/preflight/run.js';
 import { suggest } from '../../src/cli/suggest.js';
 import { plannedRequest, printPlanned } from '../../src/output/dry-run.js';
 import { listAllGroups } from '../../src/groups.js';
@@ -16,6 +17,8 @@ interface Opts extends CreateFlags {
   file?: string;
   wizard?: boolean;
   dryRun?: boolean;
+  strict?: boolean;
+  links?: boolean;
 }
 
 export async function run(ctx: Context, opts: Opts): Promise<void> {
@@ -47,6 +50,8 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
 
   const client = await ctx.campaign();
   await fillFromService(ctx, client, c, draft);
+  // The campaign is complete (template html in place); nothing is sent yet.
+  await preflightBeforeCreate(ctx, c, opts);
 
   if (opts.dryRun) {
     const planned = [await plannedRequest(ctx, 'campaign', 'POST', c.path, c.request)];
