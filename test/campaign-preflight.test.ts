@@ -196,6 +196,8 @@ describe('the link check, over loopback to the sandbox link targets', () => {
     expect(seen.some((x) => x.path === '/ok' && x.headers.host?.startsWith('localhost:'))).toBe(true);
     // The slow link was asked once, with HEAD: a time-out is not asked again with GET.
     expect(methods('/slow')).toEqual(['HEAD']);
+    // A loop is followed 5 times, then given up on.
+    expect(methods('/loop')).toEqual(Array(6).fill('HEAD'));
   });
 
   it('each distinct address is asked once, even when repeated or shared by both versions of an A/B test', async () => {

@@ -88,6 +88,13 @@ describe('values and what is left unrendered', () => {
     expect(body.content).toContain('your plan is Platinum.');
   });
 
+  it('column names match in any case, as on import; the last value given wins', async () => {
+    const d = writeFiles({ 'lower.csv': 'email,name,plan\nann@example.org,Ann,Gold\n' });
+    const from = mark();
+    await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', '--row', path.join(d, 'lower.csv'), '--var', 'name=Annie'], { sandbox: sb.get() });
+    expect((messagesSince(from)[0].body as { content: string }).content).toContain('Hello Annie, your plan is Gold.');
+  });
+
   it('without --row or --var every custom ${FIELD} is named', async () => {
     const r = await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', '--dry-run'], { sandbox: sb.get() });
     expect(r.stderr).toContain('${NAME}, ${PLAN} left as written: no contact was given; give --var NAME=value or --row contacts.csv:LINE.');

@@ -7,11 +7,10 @@ import type { Version } from './versions.js';
 
 const FIELD = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-/** Fills ${NAME}s from `values` (exact name first, then any case, as columns match on import). */
+/** Fills ${NAME}s from `values`, names in any case (custom fields match case-insensitively, as on import). */
 export function renderFields(text: string, values: Record<string, string>, missing: Set<string>): string {
   const upper = new Map(Object.entries(values).map(([k, v]) => [k.toUpperCase(), v]));
   return text.replace(FIELD, (whole, name: string) => {
-    if (Object.hasOwn(values, name)) return values[name];
     const v = upper.get(name.toUpperCase());
     if (v !== undefined) return v;
     missing.add(name);
