@@ -33,14 +33,14 @@ beforeAll(async () => {
 describe('regular campaign from flags (endpoint 7)', () => {
   it('send now: the spec body, groups by name turned into codes, no timezone or scheduleDate; prints the code', async () => {
     const from = fx.mark();
-    const r = await runCli(['campaign', 'create', '--name', 'Dec', '--group', 'Newsletter', '--group', vip, '--exclude', 'bounced', ...base, '--html-file', file('mail.html')], { sandbox: sb.get() });
+    const r = await runCli(['campaign', 'create', '--name', 'Dec', '--group', 'Newsletter', '--group', vip, '--exclude', 'bounced', ...base, '--preheader', 'New this month', '--html-file', file('mail.html')], { sandbox: sb.get() });
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     const [req] = fx.submits(from);
     expect(req.path).toBe('/v1/campaign/normal/submit');
     expect(req.body).toEqual({
       form: { name: 'Dec', selectedLists: [news, vip], excludeLists: [bounced] },
-      content: { footerLang: 0, subject: 'December news', fromName: 'Acme', fromAddress: 'news@example.com', htmlContent: '<p>Hello ${NAME}</p>' },
+      content: { footerLang: 0, subject: 'December news', preheader: 'New this month', fromName: 'Acme', fromAddress: 'news@example.com', htmlContent: '<p>Hello ${NAME}</p>' },
       config: { schedule: { type: 0 }, ga: { enable: false, ecommerceEnable: false } },
     });
     expect(r.stdout.trim()).toMatch(/^CP\w+$/);
@@ -169,7 +169,7 @@ describe('one-time upload (endpoints 8 and 10)', () => {
   it('creates without groups, then PUTs the list file to the upload address without the API key', async () => {
     const from = fx.mark();
     const filesFrom = sb.get().sandbox.requests('files').length;
-    const r = await runCli(['campaign', 'create', '--name', 'Once', '--once', '--list', file('guests.csv'), ...base, '--html', '<p>x</p>'], { sandbox: sb.get() });
+    const r = await runCli(['campaign', 'create', '--name', 'Once', '--once', '--list', file('guests.csv'), ...base, '--preheader', 'p', '--html', '<p>x</p>'], { sandbox: sb.get() });
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     const req = fx.submits(from)[0];

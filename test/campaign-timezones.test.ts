@@ -10,7 +10,7 @@ import { resolveTimeZone, TIME_ZONE_CODES } from '../src/campaign/timezones.js';
 
 const sb = useSandbox();
 const fx = campaignFixtures(sb.get);
-const flags = ['--name', 'TZ', '--group', 'Newsletter', '--subject', 'S', '--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>x</p>'];
+const flags = ['--name', 'TZ', '--group', 'Newsletter', '--subject', 'S', '--preheader', 'P', '--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>x</p>'];
 
 beforeAll(async () => {
   await fx.group('Newsletter', 2);

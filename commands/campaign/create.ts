@@ -13,6 +13,7 @@ import { printReview } from '../../src/campaign/review.js';
 import { adviseRefusal } from '../../src/campaign/refusal.js';
 import type { Group } from '../../src/api/campaign-types.js';
 import { forTerminal } from '../../src/output/sanitize.js';
+import { preflightBeforeCreate } from '../../src/campaign/preflight/run.js';
 import { suggest } from '../../src/cli/suggest.js';
 import { plannedRequest, printPlanned } from '../../src/output/dry-run.js';
 import { listAllGroups } from '../../src/groups.js';
@@ -21,6 +22,8 @@ interface Opts extends CreateFlags {
   file?: string;
   wizard?: boolean;
   dryRun?: boolean;
+  strict?: boolean;
+  links?: boolean;
 }
 
 export async function run(ctx: Context, opts: Opts): Promise<void> {
@@ -34,7 +37,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   const given: Draft = mergeDrafts(opts.file ? readCampaignFile(opts.file) : {}, draftFromFlags(opts));
   if (opts.wizard) return wizard(ctx, opts, given, settings.profile);
 
-  const { c, draft } = await prepare(ctx, given, settings.profile);
+  const { c, draft } = await prepare(ctx, given, settings.profile, opts);
   if (opts.dryRun) return dryRun(ctx, c, draft);
   let created: Created;
   try {
@@ -49,7 +52,7 @@ type Profile = Parameters<typeof withProfileDefaults>[1];
 type Created = { sn: string; preSignedUrl?: string };
 
 /** Every local rule, then the reads that make the request exact; a run with any mistake sends nothing. */
-async function prepare(ctx: Context, answers: Draft, profile: Profile): Promise<{ c: Composed; draft: Draft; groups: Group[] }> {
+async function prepare(ctx: Context, answers: Draft, profile: Profile, opts: Opts): Promise<{ c: Composed; draft: Draft; groups: Group[] }> {
   const problems: string[] = [];
   const draft = loadHtmlFiles(withProfileDefaults(answers, profile), problems);
   const c = compose(draft, ctx.clock.now());
@@ -58,6 +61,8 @@ async function prepare(ctx: Context, answers: Draft, profile: Profile): Promise<
   refuse(problems);
   for (const w of c.warnings) ctx.io.warn(w);
   const groups = await fillFromService(ctx, await ctx.campaign(), c, draft);
+  // The campaign is complete (template html in place); nothing is sent yet.
+  await preflightBeforeCreate(ctx, c, opts);
   return { c, draft, groups };
 }
 
@@ -112,7 +117,7 @@ async function wizard(ctx: Context, opts: Opts, given: Draft, profile: Profile):
   for (;;) {
     let prepared: Awaited<ReturnType<typeof prepare>>;
     try {
-      prepared = await prepare(ctx, answers, profile);
+      prepared = await prepare(ctx, answers, profile, opts);
     } catch (e) {
       if (!(e instanceof UsageError)) throw e;
       answers = await recover(ctx, e, answers, deps, { sentence: 'Change the answers named above.', steps: [] });

@@ -2,7 +2,6 @@
 // locally first: one sentence per problem, so a run with mistakes sends nothing at all.
 import type { CampaignContent, CampaignRequest } from '../api/campaign-types.js';
 import { isEmail } from '../send/recipients.js';
-import { placeholders } from '../send/variables.js';
 import { AB_DIMENSIONS, type AbDimension, type Draft } from './draft.js';
 import { isoSeconds, parseSchedule, type Schedule } from './schedule.js';
 import { parseTime } from '../cli/date.js';
@@ -160,12 +159,8 @@ export function compose(d: Draft, now: number): Composed {
     if (proportion !== undefined && duration) content.testing = { proportion, time: duration.time, unit: duration.unit };
   }
 
-  // decisions row 18: {{name}} is the notification service's syntax; this service sends it literally.
-  const curly = placeholders(content.subject, content.subjectA, content.subjectB, content.htmlContent, content.htmlContentA, content.htmlContentB);
-  if (curly.names.length || curly.invalid.length) {
-    const shown = [...curly.names.map((n) => `{{${n}}}`), ...curly.invalid].slice(0, 3).join(', ');
-    warnings.push(`${shown} will be sent as written: the campaign service fills \${FIELD} variables, not {{name}}.`);
-  }
+  // {{name}} (decisions row 18) is a preflight rule (preflight/rules.ts, notify-syntax), which
+  // `create` runs too.
 
   for (const [k, v] of Object.entries(content)) {
     if (typeof v === 'string' && badFieldVariable(v)) {

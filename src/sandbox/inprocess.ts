@@ -39,7 +39,9 @@ export function inProcessSandboxFetch(configDir: string, clock?: Clock): typeof 
   const sandboxFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
     const url = new URL(request.url);
-    if (url.origin !== new URL(SANDBOX_BASE).origin) return globalThis.fetch(request);
+    // Names below the sandbox's own (links.sandbox.mailctl.invalid) are its link targets' "other host".
+    const home = new URL(SANDBOX_BASE);
+    if (url.origin !== home.origin && !(url.protocol === home.protocol && url.hostname.endsWith(`.${home.hostname}`))) return globalThis.fetch(request);
     sandbox ??= loadSandbox(configDir, clock);
     const headers: Record<string, string> = {};
     request.headers.forEach((v, k) => (headers[k] = v));

@@ -13,6 +13,7 @@ import { SANDBOX_KEYS } from './constants.js';
 import { campaignModule } from './campaign/index.js';
 import { notifyModule } from './notify/index.js';
 import { resolveShapes } from './shapes.js';
+import { handleLink } from './links.js';
 import {
   SbBadJson, type PendingWebhook, type Recorded, type Route, type SandboxDelays, type SandboxLimits, type SandboxOptions,
   type SandboxState, type SbContext, type SbRequest, type SbResponse, type SbService, type UploadTarget,
@@ -131,7 +132,7 @@ export class Sandbox {
   async handle(raw: RawRequest): Promise<SbOutcome> {
     const now = this.clock.now();
     const [, prefix, ...rest] = raw.url.pathname.split('/');
-    const service = (['campaign', 'notify', 'files'] as const).find((s) => s === prefix);
+    const service = (['campaign', 'notify', 'files', 'links'] as const).find((s) => s === prefix);
     const subPath = '/' + rest.join('/');
     const headers = lowerHeaders(raw.headers);
     let bodyBuf: Buffer | undefined;
@@ -170,6 +171,8 @@ export class Sandbox {
       return finish({ fault: fault.kind });
     }
     if (!service) return finish({ status: 404, json: { message: 'Not Found' } });
+    // Stand-ins for the sites a mail links to (links.ts): no key, no state.
+    if (service === 'links') return finish(handleLink(rec.method, subPath, raw.url));
 
     const ctx = this.context(now);
     for (const m of MODULES) await m.advance?.(ctx);

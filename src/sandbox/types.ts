@@ -4,7 +4,7 @@ import type { CampaignState } from './campaign/state.js';
 import type { NotifyState } from './notify/state.js';
 import type { SandboxShapes, ShapesOption } from './shapes.js';
 
-export type SbService = 'campaign' | 'notify' | 'files';
+export type SbService = 'campaign' | 'notify' | 'files' | 'links';
 
 export interface SbRequest {
   service: SbService;

@@ -1,0 +1,59 @@
+// mailctl campaign preflight — the same inputs as `campaign create`, checked without creating
+// anything: what create would refuse (errors), and what would go out wrong (warnings): unknown
+// ${FIELD}s, {{var}}s, clipping size, images without alt, no preheader, links without the utm
+// tags analytics asks for, and every link asked for (broken, redirected elsewhere, plain http).
+import type { Context } from '../../src/cli/context.js';
+import { ExitCode, SilentExit } from '../../src/cli/errors.js';
+import { parseDuration } from '../../src/cli/duration.js';
+import type { CreateFlags } from '../../src/campaign/draft.js';
+import { counts, finding, summaryLine, type Finding } from '../../src/campaign/preflight/findings.js';
+import { buildCampaign, knownFields } from '../../src/campaign/preflight/input.js';
+import { preflight } from '../../src/campaign/preflight/run.js';
+import { forTerminal } from '../../src/output/sanitize.js';
+
+interface Opts extends CreateFlags {
+  file?: string;
+  field?: string[];
+  fieldsFrom?: string;
+  links?: boolean;
+  linkTimeout?: string;
+  strict?: boolean;
+}
+
+export async function run(ctx: Context, opts: Opts): Promise<void> {
+  const linkTimeoutMs = opts.linkTimeout === undefined ? undefined : parseDuration(opts.linkTimeout, '--link-timeout', { positive: true });
+  const known = await knownFields(ctx, { field: opts.field, fieldsFrom: opts.fieldsFrom });
+  const { composed, problems } = await buildCampaign(ctx, opts, 'preflight');
+  const result = await preflight(ctx, composed, { links: opts.links !== false, linkTimeoutMs, known });
+  const findings: Finding[] = [
+    ...problems.map((p) => finding('campaign-invalid', 'input', p)),
+    ...composed.warnings.map((w) => finding('campaign-warning', 'input', w)),
+    ...result.findings,
+  ];
+  print(ctx, findings, result.linksChecked, !!opts.strict);
+  const c = counts(findings);
+  if (c.error) throw new SilentExit(ExitCode.USAGE);
+  if (c.warning && opts.strict) throw new SilentExit(ExitCode.PARTIAL);
+}
+
+function print(ctx: Context, findings: Finding[], linksChecked: number, strict: boolean): void {
+  const c = counts(findings);
+  if (ctx.io.json) {
+    ctx.io.printJson({ ok: c.error === 0 && !(strict && c.warning > 0), counts: c, linksChecked, findings });
+    return;
+  }
+  const links = linksChecked ? ` (${linksChecked} link${linksChecked === 1 ? '' : 's'} checked)` : '';
+  if (!ctx.io.isTTY) {
+    // One finding a line, tab-separated: severity, rule, where, message.
+    const cell = (s: string, max: number) => forTerminal(s.replace(/\t/g, ' '), max);
+    for (const f of findings) ctx.io.out([f.severity, f.rule, cell(f.where, 300), cell(f.message, 1000)].join('\t'));
+    ctx.io.info(`Preflight: ${summaryLine(findings)}${links}.`);
+    return;
+  }
+  const paint = { error: 'red', warning: 'yellow', info: 'cyan' } as const;
+  for (const f of findings) {
+    ctx.io.out(`${ctx.io.paint(paint[f.severity], f.severity === 'info' ? 'note' : f.severity)} ${ctx.io.paint('dim', `[${f.rule}]`)} ${forTerminal(f.where, 300)}: ${forTerminal(f.message, 1000)}`);
+  }
+  if (!findings.length) ctx.io.out(`${ctx.io.paint('green', '✓')} Nothing to fix${links}.`);
+  else ctx.io.info(`Preflight: ${summaryLine(findings)}${links}.${c.warning && !strict && !c.error ? ' Warnings do not stop a send; --strict makes them count (exit 5).' : ''}`);
+}

@@ -1,0 +1,130 @@
+// One contact of a contacts file, read the way `mailctl import` reads the file: the encoding
+// sniffed or converted (src/import/encoding.ts), csv-parse with the same options, the header
+// checked by the import's own stage 1 (src/import/header.ts). Used by `campaign preflight
+// --fields-from FILE` (the header only) and `campaign proof --row FILE:LINE` (header + one line).
+// The file is streamed and reading stops at the line wanted, so a million-row file costs nothing.
+import fs from 'node:fs';
+import { Readable, pipeline } from 'node:stream';
+import { parse } from 'csv-parse';
+import { UsageError } from '../../cli/errors.js';
+import { fileProblem } from '../../cli/file-problem.js';
+import { Decoder, sniffEncoding } from '../../import/encoding.js';
+import { checkHeader } from '../../import/header.js';
+import { RESERVED_COLUMNS } from '../../spec/reserved-columns.js';
+
+export interface ContactRow {
+  /** Column names as written (trimmed). */
+  header: string[];
+  /** Custom field columns: not EMAIL or NAME, not reserved, not unnamed. */
+  customFields: string[];
+  /** The contact's values by column name (only when a contact was asked for). */
+  values?: Record<string, string>;
+  /** The line the contact starts on. */
+  line?: number;
+}
+
+/** "contacts.csv:3" → file and line; a path with a colon and no line number stays whole. */
+export function parseRowSpec(spec: string): { file: string; line?: number } {
+  const m = /^(.*):(\d+)$/.exec(spec);
+  if (!m || !m[1]) return { file: spec };
+  return { file: m[1], line: Number(m[2]) };
+}
+
+/**
+ * The header of `file` and, when `want` is 'contact', the contact starting on `line` (the first
+ * contact when no line is given). Line numbers are the file's own, as in the import's rejects
+ * file: the header is line 1.
+ */
+export async function readContact(file: string, want: 'header' | 'contact', flag: string, line?: number): Promise<ContactRow> {
+  const source = `the contacts file ${file} (${flag})`;
+  let fd: fs.promises.FileHandle;
+  try {
+    fd = await fs.promises.open(file, 'r');
+    if ((await fd.stat()).isDirectory()) {
+      await fd.close();
+      throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    }
+  } catch (e) {
+    throw new UsageError(fileProblem(e, file, 'contacts file', flag));
+  }
+  if (line !== undefined && line < 2) {
+    await fd.close();
+    throw new UsageError(`Line ${line} of ${file} is the header, not a contact (${flag}).`, `Name a contact's line, 2 or later: ${flag} ${file}:2`);
+  }
+  const input = fd.createReadStream({ highWaterMark: 1 << 16 });
+  // pipeline, not pipe: an encoding error in the source must reach the loop below.
+  const parser = pipeline(Readable.from(decoded(input, source)), parse({ relax_column_count: true, relax_quotes: true, bom: true, skip_empty_lines: false }), () => {});
+  let header: string[] | undefined;
+  let at = 1;
+  try {
+    for await (const rec of parser as AsyncIterable<string[]>) {
+      const start = at;
+      at += 1 + rec.reduce((n, v) => n + (v.match(/\n/g)?.length ?? 0), 0);
+      const blank = rec.every((v) => v.trim() === '');
+      if (!header) {
+        if (blank) continue;
+        checkHeader(rec, source);
+        header = rec.map((n) => n.trim());
+        if (want === 'header') break;
+        continue;
+      }
+      if (line === undefined ? blank : start < line) continue;
+      if (start > line!) break;
+      if (blank) throw new UsageError(`Line ${line} of ${file} is empty (${flag}).`, `Name a line that holds a contact, e.g. ${flag} ${file}:2`);
+      return { header, customFields: customOf(header), values: valuesOf(header, rec), line: start };
+    }
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    const err = e as Error & { code?: string };
+    throw new UsageError(`${cap(source)} is not valid CSV: ${err.code === 'CSV_QUOTE_NOT_CLOSED' ? 'a quoted field is never closed' : err.message}.`,
+      'A field with a comma, a double quote or a line break must be in double quotes, each quote inside doubled ("").');
+  } finally {
+    parser.destroy();
+    input.destroy();
+    await fd.close().catch(() => {});
+  }
+  if (!header) throw new UsageError(`${cap(source)} is empty: there is no header line.`, 'The first line must be the header EMAIL,NAME[,custom fields…].');
+  if (want === 'header') return { header, customFields: customOf(header) };
+  throw new UsageError(
+    line === undefined ? `${cap(source)} has a header but no contacts.` : `${cap(source)} has no contact starting on line ${line} (the file has ${at - 1} lines).`,
+    `Name a line that holds a contact, e.g. ${flag} ${file}:2`,
+  );
+}
+
+/** The bytes of the file as UTF-8, converted from the encoding it is in (as the import does). */
+async function* decoded(input: AsyncIterable<Buffer>, source: string): AsyncGenerator<Buffer> {
+  let decoder: Decoder | undefined;
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  for await (const chunk of input) {
+    if (!decoder) {
+      head.push(chunk);
+      headBytes += chunk.length;
+      if (headBytes < 4096) continue;
+      const h = Buffer.concat(head);
+      decoder = new Decoder(sniffEncoding(h, source), source);
+      yield decoder.push(h);
+    } else yield decoder.push(chunk);
+  }
+  if (!decoder) {
+    const h = Buffer.concat(head);
+    decoder = new Decoder(sniffEncoding(h, source), source);
+    yield decoder.push(h);
+  }
+  const tail = decoder.end();
+  if (tail) yield tail;
+}
+
+function customOf(header: string[]): string[] {
+  return header.slice(2).filter((n) => n && !RESERVED_COLUMNS.has(n.toUpperCase()));
+}
+
+function valuesOf(header: string[], rec: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  header.forEach((n, i) => {
+    if (n && !(n in out)) out[n] = rec[i] ?? '';
+  });
+  return out;
+}
+
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -1,0 +1,86 @@
+// The campaign that `preflight` and `proof` look at, built from the very same inputs as
+// `campaign create` (flags, --file, --template) by the very same code: draft.ts, file.ts,
+// local-files.ts and compose.ts. Only the template's html needs a request (a read).
+import type { Context } from '../../cli/context.js';
+import { UsageError } from '../../cli/errors.js';
+import { parseFieldTypes } from '../../config/keys.js';
+import { compose, type Composed } from '../compose.js';
+import { draftFromFlags, mergeDrafts, withProfileDefaults, type CreateFlags, type Draft } from '../draft.js';
+import { readCampaignFile } from '../file.js';
+import { checkListFile, loadHtmlFiles } from '../local-files.js';
+import { readContact } from './contacts.js';
+import type { KnownFields } from './rules.js';
+
+export interface CampaignInput {
+  draft: Draft;
+  composed: Composed;
+  /** What `create` would refuse, one sentence each. */
+  problems: string[];
+}
+
+/**
+ * `purpose` 'proof' leaves out what only the campaign send needs (name, groups, one-time list,
+ * schedule, test share): a proof is one message, and those must not stand in its way.
+ */
+export async function buildCampaign(ctx: Context, opts: CreateFlags & { file?: string }, purpose: 'preflight' | 'proof'): Promise<CampaignInput> {
+  const settings = await ctx.settings();
+  let draft: Draft = mergeDrafts(opts.file ? readCampaignFile(opts.file) : {}, draftFromFlags(opts));
+  draft = withProfileDefaults(draft, settings.profile);
+  const problems: string[] = [];
+  draft = loadHtmlFiles(draft, problems);
+  const composed = compose(purpose === 'proof' ? messageOnly(draft) : draft, ctx.clock.now());
+  problems.push(...composed.problems);
+  if (purpose === 'preflight' && composed.once && draft.list) checkListFile(draft.list, problems);
+  if (draft.template !== undefined && composed.request.content.htmlContent === '' && draft.template.trim()) {
+    composed.request.content.htmlContent = await templateHtml(ctx, draft.template.trim());
+  }
+  return { draft, composed, problems };
+}
+
+function messageOnly(d: Draft): Draft {
+  const out: Draft = { ...d, name: d.name ?? 'proof', groups: ['proof'], exclude: [] };
+  for (const k of ['once', 'list', 'at', 'timezone', 'scheduleDate', 'timezoneCode'] as const) delete out[k];
+  if (out.ab !== undefined) {
+    if (out.testPercent === undefined) out.testPercent = 50;
+    if (out.testDuration === undefined && out.testTime === undefined) out.testDuration = '1h';
+  }
+  return out;
+}
+
+async function templateHtml(ctx: Context, id: string): Promise<string> {
+  const t = await (await ctx.campaign()).getTemplate(id);
+  if (!t.template?.trim()) throw new UsageError(`Template ${id} has no html content.`, 'Choose another with --template, or give --html-file.');
+  return t.template;
+}
+
+/**
+ * The custom fields known to exist. The API cannot list them (spec 000: they are "created
+ * beforehand in the back office"), so they come from what the user declares: the profile's
+ * field-types, --field NAME[:TYPE], and the header of a contacts file (--fields-from).
+ * Undefined when none of these says anything.
+ */
+export async function knownFields(ctx: Context, o: { field?: string[]; fieldsFrom?: string }): Promise<KnownFields | undefined> {
+  const names = new Set<string>();
+  const sources: string[] = [];
+  const profileTypes = (await ctx.settings()).profile.fieldTypes;
+  if (profileTypes && Object.keys(profileTypes).length) {
+    Object.keys(profileTypes).forEach((n) => names.add(n.toUpperCase()));
+    sources.push("the profile's field-types");
+  }
+  if (o.field?.length) {
+    let parsed: Record<string, string>;
+    try {
+      parsed = parseFieldTypes(o.field.flatMap((f) => f.split(',')).map((f) => (f.includes(':') ? f : `${f}:string`)));
+    } catch (e) {
+      throw new UsageError(`--field ${(e as Error).message}`, 'For example: --field PLAN:string --field AGE:number');
+    }
+    Object.keys(parsed).forEach((n) => names.add(n));
+    sources.push('--field');
+  }
+  if (o.fieldsFrom !== undefined) {
+    const row = await readContact(o.fieldsFrom, 'header', '--fields-from');
+    row.customFields.forEach((n) => names.add(n.toUpperCase()));
+    sources.push(o.fieldsFrom);
+  }
+  return sources.length ? { names, sources } : undefined;
+}
