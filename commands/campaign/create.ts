@@ -11,6 +11,7 @@ import { runWizard } from '../../src/campaign/wizard.js';
 import { suggest } from '../../src/cli/suggest.js';
 import { plannedRequest, printPlanned } from '../../src/output/dry-run.js';
 import { listAllGroups } from '../../src/groups.js';
+import { warnOverBalance } from '../../src/campaign/balance-check.js';
 
 interface Opts extends CreateFlags {
   file?: string;
@@ -129,6 +130,7 @@ async function fillFromService(ctx: Context, client: CampaignClient, c: Composed
   refuse([...send.problems, ...exclude.problems]);
   form.selectedLists = send.codes;
   form.excludeLists = exclude.codes;
+  await warnOverBalance(ctx, all, send.codes); // decisions row 28: one balance request, the groups already in hand
 }
 
 function summary(c: Composed): string {

@@ -21,7 +21,7 @@ export async function readBalance(ctx: Context): Promise<BalanceRead> {
     if (ctx.signal.aborted) throw e;
     // A key that is missing (nothing was sent) is the common case for notification-only users.
     if (e instanceof AuthError && e.facts.reached === 'no') return { ok: false, reason: 'no API key for the campaign service, which keeps the balance' };
-    return { ok: false, reason: forTerminal(e instanceof Error ? e.message : String(e), 200) };
+    return { ok: false, reason: forTerminal(e instanceof Error ? e.message : String(e), 200).replace(/\.$/, '') };
   }
   const o = (body ?? {}) as Record<string, unknown>;
   return { ok: true, email: figure(o.email), sms: figure(o.sms) };

@@ -94,7 +94,7 @@ export async function checkForecast(ctx: Context, plan: PlanRecord, wires: WireR
     ctx.io.warn(`${short} Sending anyway (--force); the service may refuse what the balance cannot cover.`);
     return f;
   }
-  const unit = f.channel === 'email' ? 'emails' : 'SMS parts';
+  const unit = f.channel === 'email' ? (f.needed === 1 ? 'email' : 'emails') : f.needed === 1 ? 'SMS part' : 'SMS parts';
   const fewer = f.channel === 'email' ? 'send to fewer recipients' : 'send to fewer recipients or shorten the text';
   throw new CliError(
     `This ${o.resume ? 'resume' : 'send'} needs ${f.needed} ${unit} and the ${label} balance is ${f.balance}; nothing was sent.`,
