@@ -6,6 +6,7 @@ import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { notifyApi } from './helpers/notify-api.js';
 import type { Clock } from '../src/cli/clock.js';
+import { EventFollower, NARROW_OVERLAP_MS, OVERLAP_MS } from '../src/events/follow.js';
 
 const sb = useSandbox();
 const api = notifyApi(sb.get);
@@ -29,6 +30,9 @@ function fastClock(): Clock {
   };
 }
 
+const sendSms = (address: string, content: string, times = 1) => api('POST', '/v1/sms/messages', { content, recipients: Array.from({ length: times }, () => ({ address, country_code: '886' })) });
+const smsLookups = () => sb.get().sandbox.requests('notify').filter((q) => q.path === '/v1/sms/events');
+const ndjson = (out: string) => out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
 const send = (to: string, subject: string) => api('POST', '/v1/messages', { subject, fromAddress: 'noreply@example.com', content: '<p>x</p>', recipients: [{ address: to }] });
 
 describe('mailctl events tail', () => {
@@ -71,5 +75,101 @@ describe('mailctl events tail', () => {
     expect(fast.exitCode).toBe(2);
     expect(fast.stderr).toContain('--interval must be at least 2s');
     expect(sb.get().sandbox.requests('notify').length).toBe(before);
+  });
+
+  it('--sms follows one number by recipient and country code: events before (--since) and during, each once', async () => {
+    const first = (await sendSms('0944000001', '[Acme] before')).body.success[0].id;
+    const from = smsLookups().length;
+    const run = runCli(['events', 'tail', '--sms', '--recipient', '0944000001', '--country-code', '+886', '--since', '1m', '--for', '60s'], { sandbox: sb.get(), clock: fastClock() });
+    while (smsLookups().length === from) await new Promise((r) => setTimeout(r, 10));
+    const second = (await sendSms('0944000001', '[Acme] during')).body.success[0].id;
+    const r = await run;
+    expect(r.exitCode).toBe(0);
+    const keys = ndjson(r.stdout).map((e) => `${e.messageId} ${e.status}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys).toEqual(expect.arrayContaining([`${first} accept`, `${first} delivery`, `${second} accept`]));
+    for (const q of smsLookups().slice(from)) expect(q.query).toMatchObject({ recipient: '0944000001', country_code: '886', from: expect.any(String), to: expect.any(String) });
+  });
+
+  it('50 or more rows in the look-back window: warns once and pages forward instead of stalling on the same first 50', async () => {
+    // 30 messages in three seconds (the lookup's `from` is whole seconds, so rows of one second
+    // beyond the cap cannot be paged to): 60 rows once delivered, more than one lookup returns.
+    const burst: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      if (i) await new Promise((r) => setTimeout(r, 1100));
+      burst.push(...(await sendSms('0944000002', '[Acme] burst', 10)).body.success.map((s: { id: string }) => s.id));
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    const from = smsLookups().length;
+    const run = runCli(['events', 'tail', '--sms', '--recipient', '0944000002', '--country-code', '886', '--since', '1m', '--for', '120s'], { sandbox: sb.get(), clock: fastClock() });
+    while (smsLookups().length === from) await new Promise((r) => setTimeout(r, 10));
+    const late = (await sendSms('0944000002', '[Acme] late')).body.success[0].id;
+    const r = await run;
+    expect(r.exitCode).toBe(0);
+    const keys = ndjson(r.stdout).map((e) => `${e.messageId} ${e.status}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys).toEqual(expect.arrayContaining([...burst.flatMap((id: string) => [`${id} accept`, `${id} delivery`]), `${late} accept`]));
+    expect(r.stderr.match(/A lookup returned the service's cap of 50 rows/g)).toHaveLength(1);
+    // Every lookup stayed within the SMS lookup's limits: a range that runs forwards, at most 30 days.
+    for (const q of smsLookups().slice(from)) expect(Date.parse(q.query.to) - Date.parse(q.query.from)).toBeGreaterThanOrEqual(0);
+  });
+
+  it('on a terminal each event that arrives is one table line: time, status, message id, recipient, subject', async () => {
+    const id = (await send('tail-tty@example.com', 'Table subject')).body.success[0].id;
+    const r = await runCli(['events', 'tail', '--recipient', 'tail-tty@example.com', '--since', '1m', '--for', '20s'], { sandbox: sb.get(), clock: fastClock(), tty: true });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\S+Z  accept     ${id}  tail-tty@example\\.com  Table subject$`, 'm'));
+    expect(r.stdout).not.toContain('{');
+    expect(r.stderr).toContain('Following email events since');
+    expect(r.stderr).toMatch(/Stopped following; [1-9]\d* events? shown\./);
+  });
+});
+
+describe('EventFollower against a modelled lookup (first 50 rows of a range, oldest first)', () => {
+  /** Polls every `everyMs` from `t0` to `t1`, paging at once on a full answer, as `events tail` does. */
+  function follow(times: number[], t0: number, t1: number, everyMs = 5000) {
+    const events = times.map((t, i) => ({ messageId: `m${i}`, status: 'delivery', eventTime: new Date(t).toISOString() }));
+    const f = new EventFollower<(typeof events)[number]>(t0);
+    const out: string[] = [];
+    let maxRemembered = 0;
+    let crowded = 0;
+    for (let now = t0; now <= t1; now += everyMs) {
+      for (;;) {
+        const from = f.windowStart();
+        const rows = events.filter((e) => Date.parse(e.eventTime) >= from && Date.parse(e.eventTime) <= now).slice(0, 50);
+        const got = f.take(rows, from);
+        out.push(...got.fresh.map((e) => e.messageId));
+        if (got.crowdedSecond !== undefined) crowded++;
+        maxRemembered = Math.max(maxRemembered, f.remembered);
+        if (!got.full || from >= now) break;
+      }
+    }
+    return { out, maxRemembered, crowded, f };
+  }
+  const T0 = Date.parse('2025-01-01T00:00:00Z');
+
+  it('memory stays bounded by the look-back window: 3 hours of one event per 10 s never remembers more than the last ~5 minutes', () => {
+    const times = Array.from({ length: 1080 }, (_, i) => T0 + 1000 + i * 10_000);
+    const { out, maxRemembered } = follow(times, T0, T0 + 3 * 3600_000);
+    expect(out).toHaveLength(1080);
+    expect(maxRemembered).toBeLessThanOrEqual((OVERLAP_MS + 5000) / 10_000 + 1);
+  });
+
+  it('a burst denser than 50 per look-back window: every event once, the window narrowed, memory still bounded', () => {
+    // 600 events in 5 minutes (2 per second), then quiet, then one more.
+    const times = [...Array.from({ length: 600 }, (_, i) => T0 + 1000 + i * 500), T0 + 900_000];
+    const { out, maxRemembered, crowded, f } = follow(times, T0, T0 + 1200_000);
+    expect(out).toEqual(times.map((_, i) => `m${i}`));
+    expect(f.narrowed).toBe(true);
+    expect(crowded).toBe(0);
+    expect(maxRemembered).toBeLessThanOrEqual(50 + (NARROW_OVERLAP_MS / 500) + 2);
+  });
+
+  it('more than 50 events in one second cannot all be reached: the second is skipped and reported, and following goes on', () => {
+    const times = [...Array.from({ length: 60 }, () => T0 + 2000), T0 + 60_000];
+    const { out, crowded } = follow(times, T0, T0 + 120_000);
+    expect(crowded).toBe(1);
+    expect(out).toHaveLength(51);
+    expect(out.at(-1)).toBe('m60');
   });
 });

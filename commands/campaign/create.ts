@@ -17,6 +17,7 @@ import { preflightBeforeCreate } from '../../src/campaign/preflight/run.js';
 import { suggest } from '../../src/cli/suggest.js';
 import { plannedRequest, printPlanned } from '../../src/output/dry-run.js';
 import { listAllGroups } from '../../src/groups.js';
+import { warnOverBalance } from '../../src/campaign/balance-check.js';
 
 interface Opts extends CreateFlags {
   file?: string;
@@ -218,6 +219,7 @@ async function fillFromService(ctx: Context, client: CampaignClient, c: Composed
   refuse([...send.problems, ...exclude.problems]);
   form.selectedLists = send.codes;
   form.excludeLists = exclude.codes;
+  await warnOverBalance(ctx, all, send.codes); // decisions row P8: one balance request, the groups already in hand
   return all;
 }
 

@@ -1,12 +1,15 @@
 // `mailctl contacts clean --group G --since 30d`: from the notification service's bounce and
 // complaint events, a plan of addresses to remove from a campaign group — shown as a dry run by
 // default; `--yes` applies it through the contact-removal endpoint (spec 000 endpoint 6, `keys`),
-// in batches, reporting what each batch removed.
+// in batches, reporting what the service says each removed (`updated_count`). The API lists no
+// group's members, so the plan is every address that bounced or complained, and the service
+// ignores those not in the group. The events are read a day at a time (src/contacts/bounce-events.ts).
 import type { Context } from '../../src/cli/context.js';
-import { certainlyNotDone, PartialError, UsageError } from '../../src/cli/errors.js';
+import { InterruptedError, PartialError, UsageError } from '../../src/cli/errors.js';
 import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
 import { suggest } from '../../src/cli/suggest.js';
 import { buildPlan } from '../../src/contacts/bounce-plan.js';
+import { bounceEvents } from '../../src/contacts/bounce-events.js';
 import { resolveGroup } from '../../src/groups.js';
 import { printList } from '../../src/output/format.js';
 
@@ -19,7 +22,10 @@ interface Opts {
   dryRun?: boolean;
 }
 
-/** Addresses per removal request: small enough that one refused batch names few addresses. */
+/**
+ * Addresses per removal request (decisions row P9): spec 000 endpoint 6 gives `keys` no maximum;
+ * 100 is the limit of every other list body of both services, and keeps a refused batch small.
+ */
 export const CLEAN_BATCH = 100;
 const MAX_SINCE_MS = 365 * 86_400_000;
 
@@ -37,43 +43,65 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
 
   const group = await resolveGroup(ctx, given);
   const notify = await ctx.notify();
-  const events = await notify.emailEvents({ from, to, status: 'bounce,complaint' });
-  const plan = buildPlan(events, { includeTemporary: !!opts.includeTemporary });
+  const found = await bounceEvents(notify, range.since!, Date.parse(to), () => !ctx.signal.aborted);
+  if (ctx.signal.aborted) throw new InterruptedError('Interrupted while reading the event log; nothing was removed.');
+  if (found.possiblyCapped.length) {
+    const shown = found.possiblyCapped.slice(0, 3).map((c) => `${c.from} to ${c.to} (${c.rows})`).join(', ');
+    const more = found.possiblyCapped.length > 3 ? ` and ${found.possiblyCapped.length - 3} more` : '';
+    ctx.io.warn(`The event lookup returned a round number of events for ${shown}${more}: that may be the service's row cap, so bounces there may be missing from this plan.`);
+  }
+  const plan = buildPlan(found.events, { includeTemporary: !!opts.includeTemporary });
   const apply = !!opts.yes && !opts.dryRun;
+  const lookup = { lookups: found.lookups, possiblyCapped: found.possiblyCapped };
+  const again = () => suggest(ctx, 'contacts', 'clean', '--group', group.sn, ...span, ...(opts.includeTemporary ? ['--include-temporary'] : []), '--yes');
 
   if (!apply) {
-    if (ctx.io.json) ctx.io.printJson({ group: { sn: group.sn, name: group.name }, from, to, applied: false, plan });
-    else if (!plan.length) ctx.io.info(`No bounces or complaints since ${from}: nothing to remove from "${group.name}".`);
+    if (ctx.io.json) ctx.io.printJson({ group: { sn: group.sn, name: group.name }, from, to, applied: false, plan, ...lookup });
+    else if (!plan.length) ctx.io.info(`No bounces or complaints from ${from} to ${to}: nothing to remove from "${group.name}".`);
     else {
       await printList(ctx.io, plan, COLUMNS);
-      ctx.io.info(`Plan: remove ${plan.length} address${plan.length === 1 ? '' : 'es'} from "${group.name}" (${group.sn}); nothing was removed. Apply it with: ${suggest(ctx, 'contacts', 'clean', '--group', group.sn, ...span, ...(opts.includeTemporary ? ['--include-temporary'] : []), '--yes')}`);
+      // The API lists no group's members, so the plan cannot be narrowed to them: say so.
+      ctx.io.info(`Plan: remove from "${group.name}" (${group.sn}) these ${plan.length} address${plan.length === 1 ? '' : 'es'} that bounced or complained in transactional mail from ${from} to ${to}. They are not checked against the group's members (the API cannot list them); those not in the group are ignored by the service. Nothing was removed. Apply it with: ${again()}`);
     }
     return;
   }
 
   const campaign = await ctx.campaign();
   let removed = 0;
+  const batches: Array<{ addresses: number; updated_count?: number; error?: string }> = [];
   const notDone: string[] = [];
   let firstError: unknown;
   for (let i = 0; i < plan.length; i += CLEAN_BATCH) {
     const keys = plan.slice(i, i + CLEAN_BATCH).map((r) => r.address);
+    if (ctx.signal.aborted) {
+      notDone.push(...keys);
+      firstError ??= new InterruptedError();
+      continue;
+    }
     try {
       const r = await campaign.removeContacts(group.sn, { keys });
-      removed += Number(r?.updated_count ?? 0);
+      const n = Number(r?.updated_count);
+      const count = Number.isFinite(n) ? n : 0;
+      removed += count;
+      batches.push({ addresses: keys.length, updated_count: count });
     } catch (e) {
       // Removal is safe to repeat; a batch that failed is named so a re-run can finish it.
       notDone.push(...keys);
       firstError ??= e;
-      if (!certainlyNotDone(e) && ctx.signal.aborted) break;
+      batches.push({ addresses: keys.length, error: e instanceof Error ? e.message : String(e) });
     }
   }
-  const doc = { group: { sn: group.sn, name: group.name }, from, to, applied: true, planned: plan.length, removed, notDone };
+  const requested = plan.length - notDone.length;
+  const doc = { group: { sn: group.sn, name: group.name }, from, to, applied: true, planned: plan.length, requested, removed, notInGroup: Math.max(0, requested - removed), batches, notDone, ...lookup };
   if (ctx.io.json) ctx.io.printJson(doc);
-  else ctx.io.out(`${ctx.io.isTTY ? `${ctx.io.paint('green', '✓')} ` : ''}Removed ${removed} of ${plan.length} planned address${plan.length === 1 ? '' : 'es'} from "${group.name}" (${group.sn})${removed < plan.length - notDone.length ? '; the others were not in the group' : ''}.`);
+  else {
+    const others = requested - removed;
+    ctx.io.out(`${ctx.io.isTTY ? `${ctx.io.paint('green', '✓')} ` : ''}Removed ${removed} of ${plan.length} planned address${plan.length === 1 ? '' : 'es'} from "${group.name}" (${group.sn}), as the service counted them (updated_count)${others > 0 ? `; the other ${others} sent were not in the group, and the service ignored them` : ''}.`);
+  }
   if (notDone.length) {
-    const why = firstError instanceof Error ? firstError.message : String(firstError);
     if (notDone.length === plan.length) throw firstError;
-    throw new PartialError(`${notDone.length} address${notDone.length === 1 ? ' was' : 'es were'} not removed (${why}).`, `Run the same command again to finish: ${suggest(ctx, 'contacts', 'clean', '--group', group.sn, ...span, ...(opts.includeTemporary ? ['--include-temporary'] : []), '--yes')}`);
+    const why = firstError instanceof Error ? firstError.message : String(firstError);
+    throw new PartialError(`${notDone.length} of the ${plan.length} addresses were not removed (${why}).`, `Removing is safe to repeat; run the same command again to finish: ${again()}`);
   }
 }
 

@@ -26,9 +26,14 @@ export function register(program: Command, action: ActionFactory): void {
     .option('-y, --yes', 'apply the plan (without it, the plan is only shown)')
     .option('--dry-run', 'show the plan and remove nothing (the default without --yes)')
     .addHelpText('after', `
-Reads the notification service's bounce and complaint events, keeps permanent bounces and
-complaints (temporary bounces with --include-temporary), and removes those addresses from the
-group in batches of 100. The group keeps everyone else; the addresses stay in other groups.
+Reads the notification service's bounce and complaint events (one UTC day per lookup; a day
+that returns a round count, which may be the lookup's row cap, is read again in smaller
+ranges, and one still round is reported), keeps permanent bounces and complaints (temporary
+bounces with --include-temporary), and removes those addresses from the group in batches of
+100. The API cannot list a group's members, so the plan holds every address that bounced or
+complained; the service ignores those not in the group, and mailctl reports the count it gives
+back (updated_count). The group keeps everyone else; the addresses stay in other groups.
+Exit 5 when some batches failed (running the same command again finishes them).
 
 Examples:
   mailctl contacts clean --group Newsletter --since 30d

@@ -43,6 +43,8 @@ Examples:
     .addHelpText('after', `
 On a terminal each event is one line; piped (or with --json) each is one JSON object per line
 (NDJSON), so \`mailctl events tail | jq\` works. Nothing is shown twice. Ctrl-C ends it with exit 0.
+A lookup returns at most 50 rows: when one comes back full, the tail warns once, reads on from
+its newest row instead of stalling on the same 50, and looks back only 10 s from then on.
 
 Examples:
   mailctl events tail --status bounce,complaint

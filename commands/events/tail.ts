@@ -1,12 +1,13 @@
 // mailctl events tail: follow new email (or SMS) events by polling the lookup endpoint, within
-// its limits (SMS: 30 days, 50 rows). A table line per event on a terminal, NDJSON otherwise
-// (a stream has no single document, so --json means NDJSON here too). Ctrl-C or --for ends it.
+// its limits (SMS: 30 days, 50 rows; a full answer is paged forward, src/events/follow.ts). A
+// table line per event on a terminal, NDJSON otherwise (a stream has no single document, so
+// --json means NDJSON here too). Ctrl-C or --for ends it.
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
-import { EventFollower } from '../../src/events/follow.js';
+import { EventFollower, NARROW_OVERLAP_MS, ROW_CAP } from '../../src/events/follow.js';
 import { forTerminal } from '../../src/output/sanitize.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';
 import { EMAIL_STATUSES, parseStatuses, SMS_STATUSES } from './query.js';
@@ -26,7 +27,6 @@ interface Opts {
   for?: string;
 }
 
-const SMS_ROW_CAP = 50;
 const MIN_INTERVAL_MS = 2000;
 
 type AnyEvent = EmailEvent & SmsEvent;
@@ -58,13 +58,15 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
 
   const client = await ctx.notify();
   const start = now - since;
-  const follow = new EventFollower<AnyEvent>(start);
+  const follow = new EventFollower<AnyEvent>(start, ROW_CAP);
   const ndjson = ctx.io.json || !ctx.io.isTTY;
   let shown = 0;
   if (!ndjson) ctx.io.info(`Following ${opts.sms ? 'SMS' : 'email'} events${range.since !== undefined ? ` since ${isoSeconds(range.since)}` : ''}; Ctrl-C stops.`);
   while (!ctx.signal.aborted && ctx.clock.now() < stopAt) {
-    const from = isoSeconds(Math.max(start, follow.windowStart()));
-    const to = isoSeconds(Math.ceil(ctx.clock.now() / 1000) * 1000);
+    const fromMs = follow.windowStart();
+    const from = isoSeconds(fromMs);
+    // Never before `from`: a lookup whose range runs backwards is refused.
+    const to = isoSeconds(Math.max(fromMs, Math.ceil(ctx.clock.now() / 1000) * 1000));
     let logs: AnyEvent[];
     try {
       logs = (opts.sms
@@ -74,12 +76,23 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
       if (ctx.signal.aborted) break;
       throw e;
     }
-    if (opts.sms && logs.length >= SMS_ROW_CAP) ctx.io.warn(`This lookup returned the service's cap of ${SMS_ROW_CAP} rows: events beyond them may be missed. Narrow it with --status or --id.`);
-    for (const e of follow.take(logs, start)) {
+    const wasNarrowed = follow.narrowed;
+    const got = follow.take(logs, fromMs);
+    if (got.full && !wasNarrowed) {
+      const cap = opts.sms ? `the service's cap of ${ROW_CAP} rows` : `${logs.length} rows (the vendor's reference caps the email lookup at ${ROW_CAP})`;
+      ctx.io.warn(`A lookup returned ${cap}; the rest are read page by page, and from now on only events up to ${NARROW_OVERLAP_MS / 1000}s older than the newest shown are looked for (one recorded later than that is missed). Narrow the tail with --status or --id.`);
+    }
+    if (got.crowdedSecond !== undefined) {
+      ctx.io.warn(`${ROW_CAP} or more events share the second ${isoSeconds(got.crowdedSecond)}; the lookup returns at most ${ROW_CAP}, so any others of that second are missed.`);
+    }
+    for (const e of got.fresh) {
       shown++;
       if (ndjson) ctx.io.out(JSON.stringify(e));
       else ctx.io.out(line(e, !!opts.sms));
     }
+    // More rows wait beyond the cap: page on at once — unless the window already starts at now
+    // (a service that ignores `from` must not be asked in a tight loop).
+    if (got.full && fromMs < ctx.clock.now()) continue;
     const left = stopAt - ctx.clock.now();
     if (left <= 0) break;
     try {

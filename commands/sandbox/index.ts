@@ -27,6 +27,15 @@ ${shapeHelp().join('\n')}
     .argument('<type>', 'string, number or date')
     .action(action(() => import('./field-add.js')));
   field.command('list').alias('ls').description('list the custom fields').action(action(() => import('./field-list.js')));
+  s.command('balance')
+    .description('show or set the sandbox balance (the real one is topped up in the back office)')
+    .option('--email <n>', 'set the email balance')
+    .option('--sms <n>', 'set the SMS balance (in parts)')
+    .addHelpText('after', `
+Examples:
+  mailctl --sandbox sandbox balance --sms 3      # then: mailctl --sandbox send sms … is refused
+  mailctl --sandbox sandbox balance`)
+    .action(action(() => import('./balance.js')));
   s.command('reset')
     .description('forget everything the --sandbox state holds')
     .option('--yes', 'do not ask for confirmation')

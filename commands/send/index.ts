@@ -29,12 +29,20 @@ Batches and resume:
   Nobody gets the message twice.
   --resume --dry-run shows what a resume would send and writes nothing, not even the journal.
 
+Forecast: before any request, the send is weighed against the account balance (\`mailctl
+balance\`): one email per recipient, or for SMS the parts of each recipient's own text — one
+part up to 160 GSM-7 characters (^{}\\[~]|€ count twice) or 70 UCS-2 ones (any Chinese
+character, 【】 or emoji makes the whole text UCS-2), longer texts 153 or 67 per part. \`send sms\`
+and every --dry-run print it (--json: a "forecast" object); a resume counts only recipients not
+yet sent. A send the balance cannot cover is refused (exit 2, nothing sent) unless --force; if
+the balance cannot be read (no campaign-service key, network), a warning, and the send goes on.
+
 Variable values that start with a digit: the spec forbids them, yet the service lists no
 failure for them (verification codes are its own example), so mailctl warns once and sends;
 --strict refuses them instead (exit 2, nothing sent).
 
 Exit codes: 0 all accepted · 1 none accepted (a request refused as a whole says what to fix)
-· 2 bad input, nothing sent · 4 stopped by a limit or the network, the rest not sent (resume
+· 2 bad input or not covered by the balance, nothing sent · 4 stopped by a limit or the network, the rest not sent (resume
 later) · 5 some failed, not sent or in doubt (the report says which).`;
 
 function batchOptions(c: Command): Command {
@@ -47,7 +55,8 @@ function batchOptions(c: Command): Command {
     .option('--journal <file>', 'write the journal here (in an existing folder) instead of the config directory')
     .option('--resume [journal]', 'continue a killed or interrupted send from its journal')
     .option('--settle-after <duration>', 'how long after an in-doubt batch started "no matching event" means "not sent" (default 5m)')
-    .option('--dry-run', 'print the exact requests (key masked); send and write nothing');
+    .option('--force', 'send even when the balance cannot cover it')
+    .option('--dry-run', 'print the exact requests (key masked) and the forecast; send and write nothing');
 }
 
 export function register(program: Command, action: ActionFactory): void {

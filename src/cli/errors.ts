@@ -37,6 +37,7 @@ export type ErrorCode =
   | 'PARTIAL'
   | 'INTERRUPTED'
   | 'LOCKED' // another run holds the lock of the directory being worked on (report sync)
+  | 'INSUFFICIENT_BALANCE' // a send the account balance cannot cover, refused before any send request (exit 2)
   | 'FAILED'; // a local failure after work began (a file could not be written…)
 
 export interface ErrorFacts {

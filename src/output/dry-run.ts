@@ -25,9 +25,10 @@ export async function printDryRun(ctx: Context, service: Service, method: string
   await printPlanned(ctx, [await plannedRequest(ctx, service, method, path, body)]);
 }
 
-export async function printPlanned(ctx: Context, requests: PlannedRequest[]): Promise<void> {
+/** `extra` joins the JSON document (a send's forecast); in text it was already said on stderr. */
+export async function printPlanned(ctx: Context, requests: PlannedRequest[], extra: Record<string, unknown> = {}): Promise<void> {
   if (ctx.io.json) {
-    ctx.io.printJson({ dryRun: true, requests });
+    ctx.io.printJson({ dryRun: true, requests, ...extra });
     return;
   }
   ctx.io.info('Dry run: nothing was sent. These requests would go out:');

@@ -17,6 +17,7 @@ export interface BatchFlags {
   resume?: string | true;
   settleAfter?: string;
   dryRun?: boolean;
+  force?: boolean;
 }
 
 export function sessionOptions(o: BatchFlags, defaultConcurrency = DEFAULT_CONCURRENCY): SessionOptions {
@@ -25,6 +26,7 @@ export function sessionOptions(o: BatchFlags, defaultConcurrency = DEFAULT_CONCU
     settleAfterMs: o.settleAfter === undefined ? DEFAULT_SETTLE_AFTER_MS : parseDuration(o.settleAfter, '--settle-after'),
     dryRun: o.dryRun,
     journal: o.journal,
+    force: o.force,
   };
 }
 

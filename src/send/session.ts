@@ -7,8 +7,9 @@ import { InterruptedError, UsageError } from '../cli/errors.js';
 import { suggest } from '../cli/suggest.js';
 import { plannedRequest, printPlanned } from '../output/dry-run.js';
 import { chunk } from './batches.js';
-import { applySettlement, isDone, Journal, journalPrefix, keyOf, latestUnfinished, newJournalPath, nextBatchNumber, pruneJournals, replay, type JournalRecord, type Kind, type PlanRecord, type RecipientState } from './journal.js';
+import { applySettlement, isDone, Journal, journalPrefix, keyOf, latestUnfinished, newJournalPath, nextBatchNumber, pruneJournals, replay, type JournalRecord, type Kind, type PlanRecord, type RecipientState, type WireRecipient } from './journal.js';
 import { KIND } from './kinds.js';
+import { checkForecast } from './forecast.js';
 import { progressBar } from './progress.js';
 import { finish, printSummary, resumeCommand, summarise, verbOf } from './report.js';
 import { sendPending } from './runner.js';
@@ -20,6 +21,8 @@ export interface SessionOptions {
   dryRun?: boolean;
   /** --journal FILE for a new run. */
   journal?: string;
+  /** Send even when the balance cannot cover it (decisions row P8). */
+  force?: boolean;
 }
 
 /** Which journals a command may resume: `send` takes email and SMS, `automation trigger` TRIGGER journals. */
@@ -28,16 +31,19 @@ export interface ResumeScope {
   event?: 'TRIGGER' | 'TERMINATE';
 }
 
-/** --dry-run: every request exactly as it would go out, nothing written or sent. */
-export async function dryRun(ctx: Context, plan: PlanRecord, wires = plan.recipients): Promise<void> {
+/** --dry-run: every request exactly as it would go out, and the forecast; nothing written or sent. */
+export async function dryRun(ctx: Context, plan: PlanRecord, wires: WireRecipient[], o: SessionOptions, forecastOf = wires): Promise<void> {
+  const forecast = await checkForecast(ctx, plan, forecastOf, o);
   const k = KIND[plan.kind];
   const requests = await Promise.all(chunk(wires, plan.batchSize).map((recipients) => plannedRequest(ctx, k.service, 'POST', k.path, { ...plan.message, recipients })));
-  await printPlanned(ctx, requests);
+  await printPlanned(ctx, requests, forecast ? { forecast } : {});
 }
 
 export async function startRun(ctx: Context, plan: PlanRecord, o: SessionOptions): Promise<void> {
-  if (o.dryRun) return dryRun(ctx, plan);
+  if (o.dryRun) return dryRun(ctx, plan, plan.recipients, o);
   const clients = await clientsFor(ctx, plan); // fails on a missing key before a journal is written
+  // Refused before the journal exists: a run the balance cannot cover leaves nothing to resume.
+  await checkForecast(ctx, plan, plan.recipients, o);
   pruneJournals(ctx.configDir, ctx.clock.now());
   const file = o.journal ?? newJournalPath(ctx.configDir, plan, ctx.clock.now());
   const journal = Journal.create(file, plan, { userPath: o.journal !== undefined, resumeCommand: resumeCommand(ctx, plan, file) });
@@ -54,6 +60,7 @@ export async function resumeRun(ctx: Context, given: string | true, o: SessionOp
     checkScope(ctx, plan, file, scope);
     const states = replay(plan, records);
     const pending = plan.recipients.filter((r) => states.get(keyOf(plan.kind, r))?.state === 'pending');
+    const unsent = notYetSent(plan, states);
     const doubt = count(states, 'doubt');
     if (doubt) {
       const then = KIND[plan.kind].lookup ? 'a real resume looks them up in the event log first and sends only those proved not sent' : 'a resume never sends them again (automation has no event log to check them against)';
@@ -64,11 +71,15 @@ export async function resumeRun(ctx: Context, given: string | true, o: SessionOp
       if (ctx.io.json) ctx.io.printJson({ dryRun: true, requests: [] });
       return;
     }
-    return dryRun(ctx, plan, pending);
+    return dryRun(ctx, plan, pending, o, unsent);
   }
   const peek = Journal.read(file);
   checkScope(ctx, peek.plan, file, scope);
   const clients = await clientsFor(ctx, peek.plan);
+  if (!isDone(peek.records)) {
+    const unsent = notYetSent(peek.plan, replay(peek.plan, peek.records));
+    if (unsent.length) await checkForecast(ctx, peek.plan, unsent, { ...o, resume: true });
+  }
   const { journal, plan, records, torn } = Journal.open(file);
   if (torn) ctx.io.warn(`The last line of ${file} was cut short (the run was killed while writing it); it is ignored.`);
   const what = plan.kind === 'automation' ? `the automation ${verbOf(plan)} run` : plan.kind === 'email' ? 'the email send' : 'the SMS send';
@@ -143,6 +154,14 @@ async function execute(ctx: Context, s: { journal: Journal; plan: PlanRecord; re
   }
   await printSummary(ctx, plan, summary);
   finish(ctx, plan, summary, stoppedBy);
+}
+
+/** Recipients a resume may still send: pending, and in doubt (sent again if proved unsent). */
+function notYetSent(plan: PlanRecord, states: Map<string, RecipientState>): WireRecipient[] {
+  return plan.recipients.filter((r) => {
+    const st = states.get(keyOf(plan.kind, r))?.state;
+    return st === 'pending' || st === 'doubt' || st === 'inflight';
+  });
 }
 
 function count(states: Map<string, RecipientState>, state: RecipientState['state']): number {

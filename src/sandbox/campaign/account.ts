@@ -1,5 +1,8 @@
-// Endpoints 18, 19 (templates, seeded) and 21 (balance).
-import type { Route } from '../types.js';
+// Endpoints 18, 19 (templates, seeded) and 21 (balance), and the back office's top-up, which
+// the API does not offer: PUT /campaign/_sandbox/balance {email?, sms?} sets the balance (not
+// part of the spec; under /_sandbox/ like the field route, and it needs the campaign key).
+import type { Route, SbResponse } from '../types.js';
+import { isObj } from './common.js';
 
 export const accountRoutes: Route[] = [
   {
@@ -19,5 +22,19 @@ export const accountRoutes: Route[] = [
     // 21. GET /v1/balance → {email, sms}; email goes down as campaigns send (campaign-send.ts).
     service: 'campaign', method: 'GET', path: '/v1/balance',
     handler: (_req, ctx) => ({ status: 200, json: { ...ctx.state.campaign.balance } }),
+  },
+  {
+    service: 'campaign', method: 'PUT', path: '/_sandbox/balance',
+    handler: async (req, ctx): Promise<SbResponse> => {
+      const body = await req.json();
+      const ok = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0);
+      if (!isObj(body) || (body.email === undefined && body.sms === undefined) || !ok(body.email) || !ok(body.sms)) {
+        return { status: 400, json: { message: 'body must be {"email": N, "sms": N} with whole numbers of 0 or more (either may be left out)' } };
+      }
+      const b = ctx.state.campaign.balance;
+      if (body.email !== undefined) b.email = body.email as number;
+      if (body.sms !== undefined) b.sms = body.sms as number;
+      return { status: 200, json: { ...b } };
+    },
   },
 ];

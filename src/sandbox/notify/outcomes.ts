@@ -22,6 +22,7 @@
 // the longest window, 480, is 144 s).
 import { hashOf, linksOf, render } from './validate.js';
 import type { TimelineEvent } from './state.js';
+import { smsSegments } from '../../spec/sms-segments.js';
 
 const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148';
@@ -80,12 +81,7 @@ export function smsTimeline(o: { national: string; point: number; srcaddr: strin
   return [accept, { status: 'delivery', at: o.t0 + o.step, hookAt: windowEnd, raw: { point: o.point, srcaddr: o.srcaddr } }];
 }
 
-/** Billed SMS units: 160 GSM characters (153 per part when split), 70 otherwise (67 per part). */
+/** Billed SMS units (`point`): the parts of the rendered text, counted as the client forecasts them (decisions row P7). */
 export function smsPoints(content: string): number {
-  const chars = [...content];
-  // eslint-disable-next-line no-control-regex
-  const gsm = chars.every((c) => /^[\x0A\x0D\x20-\x7E£¥èéùìòÇØøÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ¤¡ÄÖÑÜ§¿äöñüà€]$/.test(c));
-  const single = gsm ? 160 : 70;
-  const part = gsm ? 153 : 67;
-  return chars.length <= single ? 1 : Math.ceil(chars.length / part);
+  return smsSegments(content).parts;
 }

@@ -1,0 +1,48 @@
+// The account balance (spec 000 endpoint 21, GET /v1/balance → {email, sms}) read for a check
+// rather than for display: a lookup that fails is a reason, not an error, because no send is
+// blocked on it (decisions row P8). Used by `send` / `send sms` (src/send/forecast.ts) and by
+// `campaign create` (warnOverBalance below).
+import type { Context } from '../cli/context.js';
+import { AuthError } from '../cli/errors.js';
+import type { Group } from '../api/campaign-types.js';
+import { forTerminal } from '../output/sanitize.js';
+import { suggest } from '../cli/suggest.js';
+
+export type BalanceRead = { ok: true; email?: number; sms?: number } | { ok: false; reason: string };
+
+/** One GET /v1/balance. Ctrl-C still stops the command; every other failure becomes a reason. */
+export async function readBalance(ctx: Context): Promise<BalanceRead> {
+  let body: unknown;
+  try {
+    const client = await ctx.campaign();
+    // The raw answer: the client's balance() reads a missing figure as 0, which here would refuse a send.
+    body = await client.http.call<unknown>('GET', '/v1/balance', { idempotent: true });
+  } catch (e) {
+    if (ctx.signal.aborted) throw e;
+    // A key that is missing (nothing was sent) is the common case for notification-only users.
+    if (e instanceof AuthError && e.facts.reached === 'no') return { ok: false, reason: 'no API key for the campaign service, which keeps the balance' };
+    return { ok: false, reason: forTerminal(e instanceof Error ? e.message : String(e), 200).replace(/\.$/, '') };
+  }
+  const o = (body ?? {}) as Record<string, unknown>;
+  return { ok: true, email: figure(o.email), sms: figure(o.sms) };
+}
+
+/** "documented as numbers"; a numeric string is read too, anything else is no figure at all. */
+function figure(v: unknown): number | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/**
+ * `campaign create`: one line when the chosen groups hold more subscribed contacts than the email
+ * balance. From the group list already fetched (no extra group request) and one balance request;
+ * silent when the balance cannot be read (the service refuses an uncovered campaign itself, 40012).
+ */
+export async function warnOverBalance(ctx: Context, groups: Group[], codes: string[]): Promise<void> {
+  if (!codes.length) return;
+  const chosen = groups.filter((g) => codes.includes(g.sn));
+  const subscribed = chosen.reduce((n, g) => n + (Number.isFinite(Number(g.subscribedCnt)) ? Number(g.subscribedCnt) : 0), 0);
+  const b = await readBalance(ctx);
+  if (!b.ok || b.email === undefined || subscribed <= b.email) return;
+  ctx.io.warn(`The chosen group${codes.length === 1 ? ' holds' : 's hold'} ${subscribed} subscribed contacts and the email balance is ${b.email}: the campaign may be refused or stop as OVER_LIMIT (overlaps and --exclude groups lower the count; check with \`${suggest(ctx, 'balance')}\`).`);
+}

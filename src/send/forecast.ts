@@ -1,0 +1,105 @@
+// What a send will draw from the account balance, checked before any send request (decisions
+// row P8): email one unit per recipient, SMS the parts of each recipient's own text (decisions
+// row P7: variables change the length, so each is counted filled in). Compared with GET
+// /v1/balance of the campaign service; a send the balance cannot cover is refused unless
+// --force, and a balance that cannot be read is a warning, never a reason not to send.
+import type { Context } from '../cli/context.js';
+import { CliError, ExitCode } from '../cli/errors.js';
+import { suggest } from '../cli/suggest.js';
+import { readBalance } from '../campaign/balance-check.js';
+import { smsSegments, type SmsEncoding } from '../spec/sms-segments.js';
+import type { PlanRecord, WireRecipient } from './journal.js';
+import { render } from './variables.js';
+
+export interface Forecast {
+  channel: 'email' | 'sms';
+  recipients: number;
+  /** What the send draws from the balance: one per email, or SMS parts. */
+  needed: number;
+  /** SMS only: parts per message and how many messages go in each encoding. */
+  sms?: { partsPerMessage: { min: number; max: number }; encodings: Record<SmsEncoding, number> };
+  /** The balance of this channel, when it could be read. */
+  balance: number | null;
+  /** null when the balance could not be read. */
+  covered: boolean | null;
+  /** Why the balance was not compared. */
+  notChecked?: string;
+}
+
+/** What sending `plan` to `wires` draws, before any balance is known. Automation has no forecast. */
+export function usageOf(plan: PlanRecord, wires: WireRecipient[]): Omit<Forecast, 'balance' | 'covered'> | undefined {
+  if (plan.kind === 'email') return { channel: 'email', recipients: wires.length, needed: wires.length };
+  if (plan.kind !== 'sms') return undefined;
+  const content = String(plan.message.content ?? '');
+  const encodings: Record<SmsEncoding, number> = { 'GSM-7': 0, 'UCS-2': 0 };
+  let needed = 0;
+  let min = Infinity;
+  let max = 0;
+  for (const w of wires) {
+    const s = smsSegments(render(content, w.variables ?? {}));
+    encodings[s.encoding]++;
+    needed += s.parts;
+    min = Math.min(min, s.parts);
+    max = Math.max(max, s.parts);
+  }
+  return { channel: 'sms', recipients: wires.length, needed, sms: { partsPerMessage: { min: wires.length ? min : 0, max }, encodings } };
+}
+
+/** The usage against the balance (one balance request); undefined for kinds without a forecast. */
+export async function forecast(ctx: Context, plan: PlanRecord, wires: WireRecipient[]): Promise<Forecast | undefined> {
+  const usage = usageOf(plan, wires);
+  if (!usage || !wires.length) return undefined;
+  const b = await readBalance(ctx);
+  if (!b.ok) return { ...usage, balance: null, covered: null, notChecked: b.reason };
+  const balance = b[usage.channel];
+  if (balance === undefined) return { ...usage, balance: null, covered: null, notChecked: `the balance answer has no ${usage.channel} figure` };
+  return { ...usage, balance, covered: usage.needed <= balance };
+}
+
+/** What the send uses, in words: "3 emails", or "3 SMS, 4 parts (GSM-7 and UCS-2, 1 to 2 parts each)". */
+export function usageWords(f: Omit<Forecast, 'balance' | 'covered'>): string {
+  const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+  if (f.channel === 'email') return plural(f.recipients, 'email');
+  const s = f.sms!;
+  const enc = (['GSM-7', 'UCS-2'] as const).filter((e) => s.encodings[e]).join(' and ');
+  const each = s.partsPerMessage.min === s.partsPerMessage.max ? `${plural(s.partsPerMessage.max, 'part')} each` : `${s.partsPerMessage.min} to ${s.partsPerMessage.max} parts each`;
+  return `${plural(f.recipients, 'SMS', 'SMS')}, ${plural(f.needed, 'part')} (${enc}, ${each})`;
+}
+
+/**
+ * Before a run sends anything: the forecast line (SMS always, email on dry runs or when it
+ * matters), and a refusal when the balance cannot cover the run — exit 2, nothing was sent —
+ * unless --force. A dry run only reports.
+ */
+export async function checkForecast(ctx: Context, plan: PlanRecord, wires: WireRecipient[], o: { force?: boolean; dryRun?: boolean; resume?: boolean }): Promise<Forecast | undefined> {
+  const f = await forecast(ctx, plan, wires);
+  if (!f) return undefined;
+  const what = usageWords(f);
+  if (f.covered === null) {
+    ctx.io.warn(`The balance could not be checked (${f.notChecked}); this ${o.dryRun ? 'send would go' : 'send goes'} on without a forecast check: ${what}.`);
+    return f;
+  }
+  const label = f.channel === 'email' ? 'email' : 'SMS';
+  const line = `Forecast: ${what}; ${label} balance ${f.balance}`;
+  if (f.covered) {
+    if (f.channel === 'sms' || o.dryRun) ctx.io.info(`${line}.`);
+    return f;
+  }
+  const short = `${line}, ${f.needed - f.balance!} short.`;
+  if (o.dryRun) {
+    ctx.io.warn(`${short} ${o.force ? 'The real send would go anyway (--force).' : 'The real send would be refused unless --force.'}`);
+    return f;
+  }
+  if (o.force) {
+    ctx.io.warn(`${short} Sending anyway (--force); the service may refuse what the balance cannot cover.`);
+    return f;
+  }
+  const unit = f.channel === 'email' ? (f.needed === 1 ? 'email' : 'emails') : f.needed === 1 ? 'SMS part' : 'SMS parts';
+  const fewer = f.channel === 'email' ? 'send to fewer recipients' : 'send to fewer recipients or shorten the text';
+  throw new CliError(
+    `This ${o.resume ? 'resume' : 'send'} needs ${f.needed} ${unit} and the ${label} balance is ${f.balance}; nothing was sent.`,
+    ExitCode.USAGE,
+    `Top up in the back office (check with \`${suggest(ctx, 'balance')}\`), ${fewer}, or pass --force to send anyway.`,
+    { code: 'INSUFFICIENT_BALANCE', reached: 'no', refused: false, retryable: false },
+  );
+}

@@ -1,0 +1,246 @@
+// Credit forecast (decisions rows P7, P8): `send sms` and every send --dry-run say what the send
+// will draw — recipients, and for SMS the parts of each recipient's own text — against GET
+// /v1/balance, and a send the balance cannot cover is refused before any send request (exit 2)
+// unless --force. The sandbox bills `point` with the same counter, so a forecast can be checked
+// against what the sandbox actually took off the balance.
+import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+import { campaignApi, pollUntil } from './helpers/campaign-api.js';
+import { eventually, notifyApi } from './helpers/notify-api.js';
+import { PART, smsSegments } from '../src/spec/sms-segments.js';
+import type { JournalRecord, PlanRecord } from '../src/send/journal.js';
+
+const sb = useSandbox();
+const notify = notifyApi(sb.get);
+const campaign = campaignApi(sb.get);
+const balance = () => sb.get().sandbox.state.campaign.balance;
+const setBalance = (b: { email?: number; sms?: number }) => Object.assign(balance(), b);
+const smsPosts = (prefix: string) => sb.get().sandbox.requests('notify').filter((r) => r.method === 'POST' && r.path === '/v1/sms/messages' && JSON.stringify(r.body).includes(prefix));
+const emailPosts = (marker: string) => sb.get().sandbox.requests('notify').filter((r) => r.method === 'POST' && r.path === '/v1/messages' && JSON.stringify(r.body).includes(marker));
+const balanceLookups = () => sb.get().sandbox.requests('campaign').filter((r) => r.method === 'GET' && r.path === '/v1/balance');
+const han = (n: number) => '簡'.repeat(n);
+
+function recipientsFile(rows: string[][]): string {
+  const file = path.join(tempDir('mailctl-forecast-'), 'people.csv');
+  fs.writeFileSync(file, rows.map((r) => r.join(',')).join('\n') + '\n');
+  return file;
+}
+
+describe('SMS parts (decisions row P7): one counter for the forecast and the sandbox', () => {
+  it('GSM-7: 160 in one message, then parts of 153; an extension character takes two septets', () => {
+    expect(smsSegments('a'.repeat(160))).toEqual({ encoding: 'GSM-7', units: 160, parts: 1 });
+    expect(smsSegments('a'.repeat(161)).parts).toBe(2);
+    expect(smsSegments('a'.repeat(306)).parts).toBe(2);
+    expect(smsSegments('a'.repeat(307)).parts).toBe(3);
+    expect(smsSegments('a'.repeat(159) + '{')).toEqual({ encoding: 'GSM-7', units: 161, parts: 2 });
+    expect(smsSegments('é£€ Ä§ ñ').encoding).toBe('GSM-7');
+  });
+
+  it('UCS-2: any character outside GSM-7 (Chinese, 【】, a backtick) — 70 in one message, then parts of 67; 268 is four parts', () => {
+    expect(smsSegments(han(70))).toEqual({ encoding: 'UCS-2', units: 70, parts: 1 });
+    expect(smsSegments(han(71)).parts).toBe(2);
+    expect(smsSegments(han(134)).parts).toBe(2);
+    expect(smsSegments(han(135)).parts).toBe(3);
+    expect(smsSegments(han(268)).parts).toBe(4); // decisions row 17's 268-character cap
+    expect(smsSegments('【Acme】hi').encoding).toBe('UCS-2');
+    expect(smsSegments('a'.repeat(100) + '`').parts).toBe(2);
+  });
+
+  it('an emoji takes two UTF-16 units and is never split across parts', () => {
+    expect(smsSegments('😀'.repeat(35))).toEqual({ encoding: 'UCS-2', units: 70, parts: 1 });
+    // 36 emoji = 72 units: 33 fit in a 67-unit part (66), the other 3 start the next.
+    expect(smsSegments('😀'.repeat(36)).parts).toBe(2);
+    // 1 + 67 emoji = 135 units: parts of 67 (a + 33), 66 (33) and 2 (1).
+    expect(smsSegments('a' + '😀'.repeat(67)).parts).toBe(3);
+  });
+
+  it('parts always hold the text: never fewer than ceil(units / part size), exactly that without two-unit characters', () => {
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', 'Z', '0', ' ', '{', '€', '簡', '😀', 'é'), maxLength: 400 }), (t) => {
+      const s = smsSegments(t);
+      const ceil = s.units <= (s.encoding === 'GSM-7' ? 160 : 70) ? 1 : Math.ceil(s.units / PART[s.encoding]);
+      expect(s.parts).toBeGreaterThanOrEqual(ceil);
+      if (!/[{€😀]/u.test(t)) expect(s.parts).toBe(ceil);
+    }));
+  });
+
+  it('the sandbox bills the same count: a 160-character text with one "{" is point 2 and takes 2 off the balance', async () => {
+    setBalance({ sms: 500 });
+    const r = await notify('POST', '/v1/sms/messages', { content: '[Acme] ' + 'a'.repeat(152) + '{', recipients: [{ address: '0933000001', country_code: '886' }] });
+    expect(r.status).toBe(200);
+    expect(balance().sms).toBe(498);
+    const id = r.body.success[0].id;
+    const logs = await eventually(async () => {
+      const q = await notify('GET', `/v1/sms/events?id=${id}&status=delivery`);
+      return q.body.logs?.length ? q.body.logs : undefined;
+    }, 'the delivery event');
+    expect(logs[0].rawEvent.point).toBe(2);
+  });
+});
+
+describe('send sms: the forecast, per recipient, against the balance', () => {
+  it('counts each recipient\'s own text (variables change the length and the encoding) and matches what the sandbox billed', async () => {
+    setBalance({ sms: 500 });
+    const file = recipientsFile([['address', 'name'], ['0933100001', 'Ann'], ['0933100002', '王小明'], ['0933100003', 'B'.repeat(90)]]);
+    const before = balance().sms;
+    const r = await runCli(['send', 'sms', '--recipients', file, '--country-code', '886', '--text', `[Acme] Hello {{name}}, your parcel is ready. ${'x'.repeat(60)}`], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    // Ann: GSM-7, 1 part; 王小明: UCS-2 (>70 units), 2 parts; 90 B's: GSM-7 over 160, 2 parts.
+    expect(r.stderr).toContain('Forecast: 3 SMS, 5 parts (GSM-7 and UCS-2, 1 to 2 parts each); SMS balance 500.');
+    expect(before - balance().sms).toBe(5);
+  });
+
+  it('a send the balance cannot cover is refused before any send request: exit 2, INSUFFICIENT_BALANCE, no journal', async () => {
+    setBalance({ sms: 2 });
+    const configDir = tempDir();
+    const before = smsPosts('0933200').length;
+    const lookups = balanceLookups().length;
+    const r = await runCli(['send', 'sms', '--to', '0933200001', '--country-code', '886', '--text', `[Acme] ${'z'.repeat(400)}`, '--json'], { sandbox: sb.get(), configDir });
+    expect(r.exitCode).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', exitCode: 2 });
+    expect(JSON.parse(r.stdout).error.message).toBe('This send needs 3 SMS parts and the SMS balance is 2; nothing was sent.');
+    expect(smsPosts('0933200').length).toBe(before);
+    expect(balanceLookups().length).toBe(lookups + 1);
+    expect(fs.existsSync(path.join(configDir, 'journals')) ? fs.readdirSync(path.join(configDir, 'journals')) : []).toEqual([]);
+  });
+
+  it('--force sends it anyway, with a warning that says by how much it is short', async () => {
+    setBalance({ sms: 1 });
+    const before = smsPosts('0933300').length;
+    const r = await runCli(['send', 'sms', '--to', '0933300001', '--country-code', '886', '--text', `[Acme] ${'z'.repeat(200)}`, '--force'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('Forecast: 1 SMS, 2 parts (GSM-7, 2 parts each); SMS balance 1, 1 short. Sending anyway (--force)');
+    expect(smsPosts('0933300').length).toBe(before + 1);
+  });
+
+  it('the sandbox balance is set with `sandbox balance --sms N` (the back office\'s top-up), and the forecast follows it', async () => {
+    const set = await runCli(['sandbox', 'balance', '--sms', '4', '--email', '900', '--json'], { sandbox: sb.get() });
+    expect(set.exitCode).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ email: 900, sms: 4 });
+    expect(balance()).toEqual({ email: 900, sms: 4 });
+    const bad = await runCli(['sandbox', 'balance', '--sms', 'lots'], { sandbox: sb.get() });
+    expect(bad.exitCode).toBe(2);
+    expect(balance().sms).toBe(4);
+    const r = await runCli(['send', 'sms', '--to', '0933400001', '--country-code', '886', '--text', '[Acme] hi'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('SMS balance 4.');
+    expect(balance().sms).toBe(3);
+  });
+
+  it('a balance that cannot be read (no campaign key; the lookup fails) is one warning, and the SMS is sent', async () => {
+    setBalance({ sms: 0 });
+    const noKey = await runCli(['send', 'sms', '--to', '0933500001', '--country-code', '886', '--text', '[Acme] hi'], { sandbox: sb.get(), env: { MAILCTL_CAMPAIGN_API_KEY: undefined } });
+    expect(noKey.exitCode).toBe(0);
+    expect(noKey.stderr).toContain('The balance could not be checked (no API key for the campaign service, which keeps the balance); this send goes on');
+    expect(smsPosts('0933500001')).toHaveLength(1);
+    sb.get().sandbox.injectFault({ kind: 'status', status: 500, body: { message: 'down' }, times: 20, match: { service: 'campaign', method: 'GET', path: '/v1/balance' } });
+    const failed = await runCli(['send', 'sms', '--to', '0933500002', '--country-code', '886', '--text', '[Acme] hi'], { sandbox: sb.get(), tuning: { retryBaseMs: 1 } });
+    expect(failed.exitCode).toBe(0);
+    sb.get().sandbox.faults.length = 0; // what the retries did not use
+    expect(failed.stderr).toContain('The balance could not be checked (');
+    expect(smsPosts('0933500002')).toHaveLength(1);
+  });
+});
+
+describe('--dry-run: the forecast with the requests, nothing sent', () => {
+  it('send sms --dry-run --json: a forecast object; short of balance it says so and still exits 0', async () => {
+    setBalance({ sms: 1 });
+    const file = recipientsFile([['address', 'code'], ['0933600001', 'A1'], ['0933600002', 'B2']]);
+    const r = await runCli(['send', 'sms', '--recipients', file, '--country-code', '886', '--text', '【Acme】您的驗證碼 {{code}}', '--dry-run', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.forecast).toEqual({ channel: 'sms', recipients: 2, needed: 2, sms: { partsPerMessage: { min: 1, max: 1 }, encodings: { 'GSM-7': 0, 'UCS-2': 2 } }, balance: 1, covered: false });
+    expect(doc.requests).toHaveLength(1);
+    expect(r.stderr).toContain('The real send would be refused unless --force.');
+    expect(smsPosts('0933600')).toHaveLength(0);
+  });
+
+  it('send --dry-run (email): recipients against the email balance, on stderr and in --json', async () => {
+    setBalance({ email: 2 });
+    const file = recipientsFile([['address'], ['fc1@example.com'], ['fc2@example.com'], ['fc3@example.com']]);
+    const args = ['send', '--recipients', file, '--subject', 'Forecast dry', '--html', '<p>x</p>', '--from', 'noreply@example.com', '--dry-run'];
+    const text = await runCli(args, { sandbox: sb.get() });
+    expect(text.exitCode).toBe(0);
+    expect(text.stderr).toContain('Forecast: 3 emails; email balance 2, 1 short. The real send would be refused unless --force.');
+    const json = await runCli([...args, '--json'], { sandbox: sb.get() });
+    expect(JSON.parse(json.stdout).forecast).toEqual({ channel: 'email', recipients: 3, needed: 3, balance: 2, covered: false });
+    expect(emailPosts('Forecast dry')).toHaveLength(0);
+  });
+
+  it('a real email send the email balance cannot cover is refused (exit 2, nothing sent); a covered one says nothing about it', async () => {
+    setBalance({ email: 2 });
+    const file = recipientsFile([['address'], ['fr1@example.com'], ['fr2@example.com'], ['fr3@example.com']]);
+    const short = await runCli(['send', '--recipients', file, '--subject', 'Forecast real', '--html', '<p>x</p>', '--from', 'noreply@example.com'], { sandbox: sb.get() });
+    expect(short.exitCode).toBe(2);
+    expect(short.stderr).toContain('This send needs 3 emails and the email balance is 2; nothing was sent.');
+    expect(short.stderr).toContain('--force');
+    expect(emailPosts('Forecast real')).toHaveLength(0);
+    setBalance({ email: 10 });
+    const ok = await runCli(['send', '--recipients', file, '--subject', 'Forecast real', '--html', '<p>x</p>', '--from', 'noreply@example.com'], { sandbox: sb.get() });
+    expect(ok.exitCode).toBe(0);
+    expect(ok.stderr).not.toContain('Forecast');
+    expect(emailPosts('Forecast real')).toHaveLength(1);
+  });
+});
+
+describe('--resume forecasts only the recipients not yet sent', () => {
+  /** A journal of 150 SMS whose first batch of 100 was sent and recorded: 50 are left. */
+  function halfSentJournal(prefix: string): string {
+    const recipients = Array.from({ length: 150 }, (_, i) => ({ address: `${prefix}${String(i).padStart(3, '0')}`, country_code: '886' }));
+    const plan: PlanRecord = { type: 'plan', version: 2, kind: 'sms', createdAt: new Date().toISOString(), batchSize: 100, message: { content: '[Acme] your parcel is ready' }, recipients };
+    const first = recipients.slice(0, 100).map((r) => `886:${r.address}`);
+    const at = new Date().toISOString();
+    const records: JournalRecord[] = [plan, { type: 'intent', batch: '1', keys: first, at }, { type: 'result', batch: '1', at, requestId: 'r1', success: Object.fromEntries(first.map((k, i) => [k, `m${i}`])), failure: {} }];
+    const file = path.join(tempDir('mailctl-forecast-'), 'send-sms.jsonl');
+    fs.writeFileSync(file, records.map((x) => JSON.stringify(x) + '\n').join(''));
+    return file;
+  }
+
+  it('dry run and real resume count 50, not 150: refused at 40 (nothing sent), sent at 60', async () => {
+    const file = halfSentJournal('0933700');
+    setBalance({ sms: 40 });
+    const dry = await runCli(['send', '--resume', file, '--dry-run', '--json'], { sandbox: sb.get() });
+    expect(dry.exitCode).toBe(0);
+    expect(JSON.parse(dry.stdout).forecast).toMatchObject({ recipients: 50, needed: 50, balance: 40, covered: false });
+    const refused = await runCli(['send', '--resume', file], { sandbox: sb.get() });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('This resume needs 50 SMS parts and the SMS balance is 40; nothing was sent.');
+    expect(smsPosts('0933700')).toHaveLength(0);
+    setBalance({ sms: 60 });
+    const r = await runCli(['send', '--resume', file], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('Forecast: 50 SMS, 50 parts (GSM-7, 1 part each); SMS balance 60.');
+    expect(smsPosts('0933700').map((q) => (q.body as { recipients: unknown[] }).recipients.length)).toEqual([50]);
+  });
+});
+
+describe('campaign create: the groups\' subscribed count against the email balance', () => {
+  it('one warning line when the chosen groups hold more than the email balance; one balance request, no extra group request', async () => {
+    const mk = async (name: string, n: number) => {
+      const sn = (await campaign.post('/v1/contacts/lists/insert', { name })).json.sn as string;
+      const rows = Array.from({ length: n }, (_, i) => `${name.toLowerCase()}${i}@example.org,P${i}`);
+      const started = await campaign.post(`/v1/contacts/imports/${sn}/text`, { contacts: ['EMAIL,NAME', ...rows].join('\n') });
+      await pollUntil(() => campaign.get(`/v1/contacts/imports/result/${started.json.importSn}`), (x) => x.json?.status === 'COMPLETE');
+      return sn;
+    };
+    const a = await mk('ForecastA', 4);
+    const b = await mk('ForecastB', 3);
+    const args = ['campaign', 'create', '--name', 'Forecast', '--group', a, '--group', b, '--subject', 'S', '--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>x</p>', '--dry-run'];
+    setBalance({ email: 6 });
+    const mark = sb.get().sandbox.requests('campaign').length;
+    const r = await runCli(args, { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => l.includes('subscribed contacts'))).toEqual([
+      expect.stringContaining('The chosen groups hold 7 subscribed contacts and the email balance is 6'),
+    ]);
+    const made = sb.get().sandbox.requests('campaign').slice(mark);
+    expect(made.filter((q) => q.path === '/v1/balance')).toHaveLength(1);
+    expect(made.filter((q) => q.path === '/v1/contacts/lists')).toHaveLength(1);
+    setBalance({ email: 7 });
+    const fits = await runCli(args, { sandbox: sb.get() });
+    expect(fits.stderr).not.toContain('subscribed contacts');
+  });
+});
