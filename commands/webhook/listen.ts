@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { parseWhole } from '../../src/cli/parse.js';
-import { DEFAULT_MAX_BODY, startListener, type StoredEvent } from '../../src/webhook/listener.js';
+import { DEFAULT_LIMITS, startListener, type StoredEvent } from '../../src/webhook/listener.js';
 import { isLocalHost } from '../../src/webhook/types.js';
 
 interface Opts {
@@ -14,11 +14,14 @@ interface Opts {
   maxBody?: string;
 }
 
+/** --max-body at most 8 MiB: memory is bounded by connections × this (see src/webhook/listener.ts). */
+export const MAX_BODY_CEILING = 8 * 1024 * 1024;
+
 export const DEFAULT_PORT = 8787;
 
 export async function run(ctx: Context, opts: Opts): Promise<void> {
   const port = opts.port === undefined ? DEFAULT_PORT : parseWhole(opts.port, '--port', 0, 65535);
-  const maxBody = opts.maxBody === undefined ? DEFAULT_MAX_BODY : parseWhole(opts.maxBody, '--max-body', 1024);
+  const maxBody = opts.maxBody === undefined ? DEFAULT_LIMITS.maxBody : parseWhole(opts.maxBody, '--max-body', 1024, MAX_BODY_CEILING);
   const host = opts.host ?? '127.0.0.1';
   if (!isLocalHost(host)) ctx.io.warn(`Listening on ${host} exposes the listener beyond this machine.`);
   if (opts.forward !== undefined) {
@@ -37,14 +40,16 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   let listener;
   try {
     listener = await startListener({
-      host, port, key, outFile, maxBody, forward: opts.forward, fetch: await ctx.transport(), now: () => ctx.clock.now(),
+      host, port, key, outFile, limits: { maxBody }, forward: opts.forward, fetch: await ctx.transport(), now: () => ctx.clock.now(),
       onEvent: (e) => {
         if (!io.json) io.out(line(e));
       },
+      onDuplicate: (id, event) => io.info(`repeat of ${event} ${id} answered 200, not stored again`),
       onReject: (status, reason) => io.warn(`rejected (${status}): ${reason}`),
       onForward: (ok, detail) => {
         if (!ok) io.warn(`forward to ${opts.forward} failed: ${detail}`);
       },
+      onWarn: (m) => io.warn(m),
     });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
@@ -66,7 +71,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   await listener.close();
   const s = listener.stats;
   if (io.json) io.printJson({ url: listener.url, out: outFile, ...s });
-  else io.info(`Stopped. ${s.stored} event${s.stored === 1 ? '' : 's'} stored in ${outFile}, ${s.rejected} rejected${opts.forward ? `, ${s.forwarded} forwarded, ${s.forwardFailed} not forwarded` : ''}.`);
+  else io.info(`Stopped. ${s.stored} event${s.stored === 1 ? '' : 's'} stored in ${outFile}, ${s.duplicates} repeat${s.duplicates === 1 ? '' : 's'} not stored again, ${s.rejected} rejected${opts.forward ? `, ${s.forwarded} forwarded, ${s.forwardFailed} not forwarded` : ''}.`);
 }
 
 function line(e: StoredEvent): string {
