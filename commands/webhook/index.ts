@@ -33,6 +33,7 @@ event name (event, or eventType), keyed with the notification-service key of the
     .option('--port <n>', 'port to listen on (default 8787; 0 picks a free one)')
     .option('--host <address>', 'address to listen on (default 127.0.0.1)')
     .option('--out <file>', 'JSONL file the verified events are appended to, created 0600 (default ./webhook-events.jsonl)')
+    .option('--force', 'with --out naming a symbolic link: replace the link with a new file')
     .option('--forward <url>', 're-post each verified event (same body and signature header) to a local app')
     .option('--max-body <bytes>', 'largest body accepted; bigger ones get 413 (default 262144, at most 8388608)')
     .addHelpText('after', `

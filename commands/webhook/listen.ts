@@ -1,8 +1,10 @@
 // mailctl webhook listen: a local receiver for signed webhook calls, until Ctrl-C.
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { parseWhole } from '../../src/cli/parse.js';
+import { refuseSymlink } from '../../src/fs/safe-write.js';
 import { DEFAULT_LIMITS, startListener, type StoredEvent } from '../../src/webhook/listener.js';
 import { isLocalHost } from '../../src/webhook/types.js';
 
@@ -12,6 +14,7 @@ interface Opts {
   out?: string;
   forward?: string;
   maxBody?: string;
+  force?: boolean;
 }
 
 /** --max-body at most 8 MiB: memory is bounded by connections × this (see src/webhook/listener.ts). */
@@ -34,6 +37,9 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new UsageError(`--forward "${opts.forward}" is not an http(s) URL.`, 'For example: --forward http://127.0.0.1:3000/hooks/mail');
   }
   const outFile = path.resolve(opts.out ?? 'webhook-events.jsonl');
+  // Appending through a link planted at --out would write wherever it points (issue 10.3).
+  refuseSymlink(outFile, '--out', opts.force);
+  if (opts.force && fs.lstatSync(outFile, { throwIfNoEntry: false })?.isSymbolicLink()) fs.unlinkSync(outFile);
   const key = await ctx.apiKey('notify');
   const io = ctx.io;
 
@@ -55,6 +61,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     const code = (e as NodeJS.ErrnoException).code;
     // A file-system error carries the path; the events file is the only file the listener opens.
     if ((e as NodeJS.ErrnoException).path !== undefined) {
+      if (code === 'ELOOP') throw new UsageError(`${outFile} (--out) is a symbolic link; mailctl does not write through links.`, 'Give another path, or pass --force to replace the link itself with a file.');
       const why = code === 'EISDIR' ? 'it is a folder' : code === 'ENOENT' || code === 'ENOTDIR' ? 'its folder does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (e as Error).message;
       throw new UsageError(`Cannot write the events file ${outFile}: ${why}.`, 'Give a file in an existing folder you can write to with --out FILE (default webhook-events.jsonl).');
     }
