@@ -75,3 +75,31 @@ describe('webhook listen keeps the events file private', () => {
     expect(fs.readFileSync(wide, 'utf8')).toBe('{"old":true}\n');
   });
 });
+
+describe('webhook listen prints payload text only escaped', () => {
+  it('control sequences in event fields are shown visibly, columns hold, --json stays exact', async () => {
+    const out = path.join(tempDir(), 'events.jsonl');
+    const l = await listen(['--out', out]);
+    const hostile = {
+      event: 'bounce',
+      mail: { id: 'esc-\u001b[2J-1', to: 'victim@example.com\u001b]0;pwned\u0007', subject: 'x' },
+      bounce: { timestamp: 1, code: '550', type: 1, reason: 'no such user\u001b[8m hidden\t\u202eevil\r\nnext' },
+    };
+    expect((await post(l.url, hostile)).status).toBe(200);
+    const r = await l.stop();
+    expect(r.exitCode).toBe(0);
+    const line = r.stdout.trim();
+    expect(line).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202e]/);
+    expect(line).toContain('esc-\\e[2J-1');
+    expect(line).toContain('victim@example.com\\e]0;pwned\\x07');
+    expect(line).toContain('no such user\\e[8m hidden \\u202eevil\\r\\nnext');
+    expect(line.split('\t')).toHaveLength(6);
+    // The file keeps the payload exactly as received.
+    expect(JSON.parse(fs.readFileSync(out, 'utf8')).payload).toEqual(hostile);
+
+    const j = await listen(['--json', '--out', out]);
+    expect((await post(j.url, hostile)).status).toBe(200);
+    const rj = await j.stop();
+    expect(JSON.parse(rj.stdout)).toMatchObject({ stored: 0, duplicates: 1, out });
+  });
+});

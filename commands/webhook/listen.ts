@@ -5,6 +5,7 @@ import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { parseWhole } from '../../src/cli/parse.js';
 import { refuseSymlink } from '../../src/fs/safe-write.js';
+import { forTerminal } from '../../src/output/sanitize.js';
 import { DEFAULT_LIMITS, startListener, type StoredEvent } from '../../src/webhook/listener.js';
 import { isLocalHost } from '../../src/webhook/types.js';
 
@@ -50,10 +51,10 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
       onEvent: (e) => {
         if (!io.json) io.out(line(e));
       },
-      onDuplicate: (id, event) => io.info(`repeat of ${event} ${id} answered 200, not stored again`),
-      onReject: (status, reason) => io.warn(`rejected (${status}): ${reason}`),
+      onDuplicate: (id, event) => io.info(`repeat of ${forTerminal(event, 40)} ${forTerminal(id, 80)} answered 200, not stored again`),
+      onReject: (status, reason) => io.warn(`rejected (${status}): ${forTerminal(reason)}`),
       onForward: (ok, detail) => {
-        if (!ok) io.warn(`forward to ${opts.forward} failed: ${detail}`);
+        if (!ok) io.warn(`forward to ${opts.forward} failed: ${forTerminal(detail)}`);
       },
       onWarn: (m) => io.warn(m),
     });
@@ -81,10 +82,16 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   else io.info(`Stopped. ${s.stored} event${s.stored === 1 ? '' : 's'} stored in ${outFile}, ${s.duplicates} repeat${s.duplicates === 1 ? '' : 's'} not stored again, ${s.rejected} rejected${opts.forward ? `, ${s.forwarded} forwarded, ${s.forwardFailed} not forwarded` : ''}.`);
 }
 
+/**
+ * One tab-separated line per stored event. Every field but the time comes from the payload, so
+ * each goes through forTerminal (escapes, bidi controls shown visibly; long text cut), and a tab
+ * inside a field becomes a space so the columns hold.
+ */
 function line(e: StoredEvent): string {
   const p = (e.payload ?? {}) as Record<string, Record<string, unknown> | undefined>;
   const who = e.channel === 'sms' ? p.sms_data?.recipient ?? p.sms_data?.address : p.mail?.to;
   const detail = p[e.event] as Record<string, unknown> | undefined;
   const extra = e.event === 'bounce' ? detail?.reason : e.event === 'click' ? detail?.link_url : undefined;
-  return [e.receivedAt, e.channel ?? '', e.event, e.id, who ?? '', extra ?? ''].map((v) => String(v).replace(/[\t\r\n]+/g, ' ')).join('\t');
+  const field = (v: unknown) => forTerminal(typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v)).replace(/\t/g, ' ');
+  return [e.receivedAt, e.channel ?? '', field(e.event), field(e.id), field(who), field(extra)].join('\t');
 }
