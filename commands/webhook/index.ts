@@ -40,7 +40,7 @@ event name (event, or eventType), keyed with the notification-service key of the
 Requests without a valid signature get 401 and are not stored. Each stored event is on disk
 (fsync'd) before the 200 goes back; the file is only ever appended to. A repeat of one of the
 last 20,000 stored events (same message id and event) gets 200 and is neither stored nor
-forwarded again. At most 128 connections at once; headers must arrive within 5 s and a whole
+forwarded again. At most 64 connections at once; headers must arrive within 5 s and a whole
 request within 10 s, or the connection is dropped.
 
 The service must reach the listener from the internet. Tunnels are not part of mailctl; start

@@ -38,7 +38,7 @@ export interface ListenerLimits {
 // 6). 256 KiB holds any real one (mail clients clip HTML at about 100 KB); --max-body raises it.
 export const DEFAULT_LIMITS: ListenerLimits = {
   maxBody: 256 * 1024,
-  maxConnections: 128,
+  maxConnections: 64,
   headersTimeoutMs: 5_000,
   bodyTimeoutMs: 10_000,
   dedupeWindow: 20_000,
