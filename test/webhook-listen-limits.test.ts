@@ -3,10 +3,12 @@
 // body declared too big is answered 413 before it is read; a repeat of a stored (id, event) is
 // answered 200 and not stored again, within a bounded window; stopping ends every connection at
 // once. Time-outs are shortened here through the listener's limits; the defaults are in README.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/cli.js';
 import { until } from './helpers/wait.js';
@@ -170,11 +172,42 @@ describe('webhook listener repeats', () => {
     expect(again.stats).toMatchObject({ stored: 0, duplicates: 1 });
   });
 
+  it('reads back only the end of a large file (seedBytes): events before it count as new', async () => {
+    const { l, outFile } = await listen();
+    for (const id of ['early', 'late']) expect((await post(l.url, delivery(id))).status).toBe(200);
+    await l.close();
+    const lastLine = fs.readFileSync(outFile, 'utf8').trimEnd().split('\n').pop()!;
+    const { l: again } = await listen({ seedBytes: Buffer.byteLength(lastLine) + 1 }, { outFile });
+    await post(again.url, delivery('late'));
+    await post(again.url, delivery('early'));
+    expect(stored(outFile).map((e) => e.id)).toEqual(['early', 'late', 'early']);
+  });
+
   it('remembers only the last N stored events (the documented window), so memory stays bounded', async () => {
     const { l, outFile } = await listen({ dedupeWindow: 2 });
     for (const id of ['a', 'b', 'c']) expect((await post(l.url, delivery(id))).status).toBe(200);
     await post(l.url, delivery('c'));
     await post(l.url, delivery('a'));
     expect(stored(outFile).map((e) => e.id)).toEqual(['a', 'b', 'c', 'a']);
+  });
+});
+
+describe('Ctrl-C on bin/mailctl.js webhook listen', () => {
+  it('one SIGINT while a client stalls mid-body: the listener ends it and exits 0 with its summary', async () => {
+    const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'mailctl.js');
+    const dir = tempDir();
+    const env = { PATH: process.env.PATH, HOME: dir, MAILCTL_CONFIG_DIR: dir, MAILCTL_NOTIFY_API_KEY: KEY };
+    const child = spawn(process.execPath, [bin, 'webhook', 'listen', '--port', '0', '--out', path.join(dir, 'e.jsonl')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    const port = Number(await until('the listener', () => /Listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(err)?.[1], 10_000));
+    const c = stall(port, 'POST / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n');
+    await until('the request to be under way', () => c.received().includes('100 Continue'));
+    c.socket.write('{"event":');
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    await until('the stalled client to see the close', () => c.closed());
+    expect(err).toContain('Stopped. 0 events stored');
   });
 });
