@@ -23,7 +23,7 @@ async function listen(args: string[]) {
   return { url, stop: () => (ac.abort(), done) };
 }
 
-function post(url: string, payload: { event: string; mail: { id: string } } & Record<string, unknown>) {
+function post(url: string, payload: { event: string; mail: { id: string } & Record<string, unknown> } & Record<string, unknown>) {
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': sign(SANDBOX_KEYS.notify, payload.mail.id, payload.event) }, body: JSON.stringify(payload) });
 }
 
