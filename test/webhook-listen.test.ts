@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { unusedPort, until } from './helpers/wait.js';
+import { sign } from '../src/webhook/signature.js';
+import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
 const sb = useSandbox();
 
@@ -54,9 +56,15 @@ describe('mailctl webhook listen', () => {
     expect(tampered.status).toBe(401);
     const unsigned = await fetch(url, { method: 'POST', body: JSON.stringify(body) });
     expect(unsigned.status).toBe(401);
-    // decisions row 14: the header name public code uses is accepted too.
-    const other = await fetch(url, { method: 'POST', headers: { 'x-surenotify-signature': delivered.headers['x-service-signature'] }, body: JSON.stringify(body) });
+    // decisions row 14: the header name public code uses is accepted too (another event of the
+    // same message, signed with the profile's key: a repeat of the delivery would not be stored).
+    const openBody = { ...body, event: 'open', open: { timestamp: 1, client_headers: 'x' } };
+    const openSig = sign(SANDBOX_KEYS.notify, messageId, 'open');
+    const other = await fetch(url, { method: 'POST', headers: { 'x-surenotify-signature': openSig }, body: JSON.stringify(openBody) });
     expect(other.status).toBe(200);
+    // The delivery again (the service retrying, or a replay): 200, neither stored nor forwarded.
+    const again = await fetch(url, { method: 'POST', headers: { 'x-service-signature': delivered.headers['x-service-signature'] }, body: JSON.stringify(body) });
+    expect(again.status).toBe(200);
     const big = await fetch(url, { method: 'POST', headers: { 'x-service-signature': 'ab' }, body: 'x'.repeat(4096) });
     expect(big.status).toBe(413);
 
@@ -71,17 +79,19 @@ describe('mailctl webhook listen', () => {
     const stored = lines.slice(2).map((l) => JSON.parse(l));
     expect(stored).toHaveLength(2);
     expect(stored[0]).toMatchObject({ event: 'delivery', id: messageId, channel: 'email', signatureHeader: 'x-service-signature', payload: delivered.body });
-    expect(stored[1].signatureHeader).toBe('x-surenotify-signature');
+    expect(stored[1]).toMatchObject({ event: 'open', id: messageId, signatureHeader: 'x-surenotify-signature' });
     // Forwarded byte for byte, with the signature header it came with.
     expect(app.got[0].body).toBe(JSON.stringify(delivered.body));
     expect(app.got[0].headers['x-service-signature']).toBe(delivered.headers['x-service-signature']);
-    expect(app.got[1].headers['x-surenotify-signature']).toBe(delivered.headers['x-service-signature']);
+    expect(app.got[1].headers['x-surenotify-signature']).toBe(openSig);
+    expect(app.got).toHaveLength(2);
     // One line per event on stdout; rejections and the summary on stderr.
     expect(r.stdout.trim().split('\n')).toHaveLength(2);
     expect(r.stdout).toContain(`\temail\tdelivery\t${messageId}\tlw-1.quiet@example.com`);
     expect(r.stderr).toContain('rejected (401)');
     expect(r.stderr).toContain('rejected (413)');
     expect(r.stderr).toContain('2 events stored');
+    expect(r.stderr).toContain('1 repeat not stored again');
   });
 
   it('a port already in use is a clear usage error', async () => {

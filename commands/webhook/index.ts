@@ -32,12 +32,16 @@ event name (event, or eventType), keyed with the notification-service key of the
     .description('receive webhooks locally: verify, store as JSONL, optionally forward')
     .option('--port <n>', 'port to listen on (default 8787; 0 picks a free one)')
     .option('--host <address>', 'address to listen on (default 127.0.0.1)')
-    .option('--out <file>', 'JSONL file the verified events are appended to (default ./webhook-events.jsonl)')
+    .option('--out <file>', 'JSONL file the verified events are appended to, created 0600 (default ./webhook-events.jsonl)')
+    .option('--force', 'with --out naming a symbolic link: replace the link with a new file')
     .option('--forward <url>', 're-post each verified event (same body and signature header) to a local app')
-    .option('--max-body <bytes>', 'largest body accepted; bigger ones get 413 (default 1048576)')
+    .option('--max-body <bytes>', 'largest body accepted; bigger ones get 413 (default 262144, at most 8388608)')
     .addHelpText('after', `
 Requests without a valid signature get 401 and are not stored. Each stored event is on disk
-(fsync'd) before the 200 goes back; the file is only ever appended to.
+(fsync'd) before the 200 goes back; the file is only ever appended to. A repeat of one of the
+last 20,000 stored events (same message id and event) gets 200 and is neither stored nor
+forwarded again. At most 64 connections at once; headers must arrive within 5 s and a whole
+request within 10 s, or the connection is dropped.
 
 The service must reach the listener from the internet. Tunnels are not part of mailctl; start
 one next to it and register the tunnel's public https URL, for example:

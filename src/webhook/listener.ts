@@ -1,13 +1,51 @@
 // A local webhook receiver: checks each POST's signature, appends good events to a JSONL file
 // (fsync'd before answering 200, so an acknowledged event is on disk even if we are killed the
 // next instant), optionally re-posts them to a local app, and rejects everything else.
+//
+// Anyone who can reach it may connect (issue 10.6), so everything it holds is bounded: at most
+// `maxConnections` sockets, each with at most `maxBody` bytes buffered, for at most
+// `bodyTimeoutMs` (headers within `headersTimeoutMs`); a socket that stalls is destroyed. Memory is
+// therefore at most maxConnections × maxBody of bodies, released within the time-outs. A repeat of
+// one of the last `dedupeWindow` stored (id, event) pairs is answered 200 and not stored again.
 import http from 'node:http';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FetchLike } from '../api/http.js';
 import { signatureHeader, verifyPayload } from './signature.js';
+import { RecentEvents } from './recent.js';
+import { openEventsFile } from './events-file.js';
 
-export const DEFAULT_MAX_BODY = 1024 * 1024;
+export interface ListenerLimits {
+  /** Largest body accepted; a larger one is answered 413 (by its Content-Length, before reading it). */
+  maxBody: number;
+  /** Open connections at once; more are closed as they arrive. */
+  maxConnections: number;
+  /** From connecting (or from the end of the previous request) to the end of the headers. */
+  headersTimeoutMs: number;
+  /** From the start of a request to the end of its body. */
+  bodyTimeoutMs: number;
+  /** How many stored (id, event) pairs are remembered to recognise a repeat. */
+  dedupeWindow: number;
+  /** How much of the end of an existing events file is read at start to remember its events. */
+  seedBytes: number;
+  /** A forward to the local app that takes longer is abandoned (the event is stored already). */
+  forwardTimeoutMs: number;
+  /** On close, how long forwards under way may still finish before they are abandoned. */
+  stopGraceMs: number;
+}
+
+// A webhook body is one message's event: its metadata and the message content (spec 001 section
+// 6). 256 KiB holds any real one (mail clients clip HTML at about 100 KB); --max-body raises it.
+export const DEFAULT_LIMITS: ListenerLimits = {
+  maxBody: 256 * 1024,
+  maxConnections: 64,
+  headersTimeoutMs: 5_000,
+  bodyTimeoutMs: 10_000,
+  dedupeWindow: 20_000,
+  seedBytes: 64 * 1024 * 1024,
+  forwardTimeoutMs: 10_000,
+  stopGraceMs: 500,
+};
 
 export interface StoredEvent {
   receivedAt: string;
@@ -23,134 +61,163 @@ export interface ListenerOptions {
   port: number;
   key: string;
   outFile: string;
-  maxBody?: number;
   forward?: string;
   fetch: FetchLike;
+  limits?: Partial<ListenerLimits>;
   now?: () => number;
   onEvent?: (e: StoredEvent) => void;
+  onDuplicate?: (id: string, event: string) => void;
   onReject?: (status: number, reason: string) => void;
   onForward?: (ok: boolean, detail: string) => void;
+  onWarn?: (message: string) => void;
+}
+
+export interface ListenerStats {
+  stored: number;
+  duplicates: number;
+  rejected: number;
+  forwarded: number;
+  forwardFailed: number;
 }
 
 export interface RunningListener {
   url: string;
-  stats: { stored: number; rejected: number; forwarded: number; forwardFailed: number };
+  stats: ListenerStats;
+  /** Stops at once: every connection is ended, forwards get `stopGraceMs`, the file is closed. */
   close(): Promise<void>;
 }
 
 export async function startListener(o: ListenerOptions): Promise<RunningListener> {
-  const maxBody = o.maxBody ?? DEFAULT_MAX_BODY;
+  const limits = { ...DEFAULT_LIMITS, ...o.limits };
   const now = o.now ?? Date.now;
-  const fd = openForAppend(o.outFile);
-  const stats = { stored: 0, rejected: 0, forwarded: 0, forwardFailed: 0 };
+  const recent = new RecentEvents(limits.dedupeWindow);
+  const fd = openEventsFile(o.outFile, recent, limits.seedBytes, (m) => o.onWarn?.(m));
+  const stats: ListenerStats = { stored: 0, duplicates: 0, rejected: 0, forwarded: 0, forwardFailed: 0 };
+  const forwards = new AbortController();
   const pending = new Set<Promise<unknown>>();
+  let closing = false;
+
+  const reply = (res: http.ServerResponse, status: number, body: unknown, close = false) => {
+    if (res.headersSent || res.destroyed) return;
+    // `connection: close` makes Node end the socket once the answer is out, so a refused body is
+    // never read on (a client that keeps sending is cut off rather than drained).
+    res.writeHead(status, { 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) });
+    res.end(JSON.stringify(body));
+  };
+  const reject = (res: http.ServerResponse, status: number, reason: string, close = false) => {
+    stats.rejected++;
+    o.onReject?.(status, reason);
+    reply(res, status, { error: reason }, close);
+  };
+
+  const server = http.createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.bodyTimeoutMs,
+      // Node checks both time-outs on this interval (default 30 s): often enough to be prompt.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+    },
+    (req, res) => {
+      if (req.method === 'GET' || req.method === 'HEAD') return reply(res, 200, { ok: true, service: 'mailctl webhook listener' });
+      if (req.method !== 'POST') return reject(res, 405, `method ${req.method} not allowed`, true);
+      const declared = Number(req.headers['content-length']);
+      if (declared > limits.maxBody) return reject(res, 413, `body of ${declared} bytes is over the ${limits.maxBody}-byte limit`, true);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let over = false;
+      req.on('data', (c: Buffer) => {
+        if (over) return;
+        size += c.length;
+        if (size > limits.maxBody) {
+          over = true;
+          chunks.length = 0;
+          return reject(res, 413, `body over the ${limits.maxBody}-byte limit`, true);
+        }
+        chunks.push(c);
+      });
+      req.on('end', () => {
+        if (over || closing) return;
+        const raw = Buffer.concat(chunks);
+        chunks.length = 0;
+        let payload: unknown;
+        try {
+          payload = JSON.parse(raw.toString('utf8'));
+        } catch {
+          return reject(res, 400, 'body is not JSON');
+        }
+        const sig = signatureHeader(req.headers);
+        const v = verifyPayload(o.key, payload, sig?.value);
+        if (!v.valid) return reject(res, 401, `signature check failed: ${v.reason}`);
+        if (recent.has(v.id, v.event)) {
+          // Already on disk (and forwarded): acknowledge so the sender stops, store nothing.
+          stats.duplicates++;
+          o.onDuplicate?.(v.id, v.event);
+          return reply(res, 200, { ok: true, duplicate: true });
+        }
+        const stored: StoredEvent = { receivedAt: new Date(now()).toISOString(), event: v.event, id: v.id, channel: v.fields.channel, signatureHeader: sig!.name, payload };
+        try {
+          // One write of one line, then fsync, before the 200: acknowledged means on disk.
+          fs.writeSync(fd, JSON.stringify(stored) + '\n');
+          fs.fsyncSync(fd);
+        } catch (e) {
+          return reply(res, 500, { error: `could not store the event: ${(e as Error).message}` });
+        }
+        recent.add(v.id, v.event);
+        stats.stored++;
+        o.onEvent?.(stored);
+        reply(res, 200, { ok: true });
+        if (o.forward) track(forward(o, raw, req.headers['content-type'], sig!, stats, AbortSignal.any([forwards.signal, AbortSignal.timeout(limits.forwardTimeoutMs)])));
+      });
+      req.on('error', () => res.destroy());
+    },
+  );
+  server.maxConnections = limits.maxConnections;
+  // Time-outs and malformed requests: the socket is dropped, nothing it sent is kept.
+  server.on('clientError', (_e, socket) => socket.destroy());
   const track = <T>(p: Promise<T>) => {
     pending.add(p);
     void p.finally(() => pending.delete(p)).catch(() => {});
     return p;
   };
 
-  const reply = (res: http.ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
-  };
-  const reject = (res: http.ServerResponse, status: number, reason: string) => {
-    stats.rejected++;
-    o.onReject?.(status, reason);
-    reply(res, status, { error: reason });
-  };
-
-  const server = http.createServer((req, res) => {
-    if (req.method === 'GET' || req.method === 'HEAD') return reply(res, 200, { ok: true, service: 'mailctl webhook listener' });
-    if (req.method !== 'POST') return reject(res, 405, `method ${req.method} not allowed`);
-    const declared = Number(req.headers['content-length']);
-    if (declared > maxBody) {
-      reject(res, 413, `body of ${declared} bytes is over the ${maxBody}-byte limit`);
-      req.resume();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > maxBody) {
-        if (!over) reject(res, 413, `body over the ${maxBody}-byte limit`);
-        over = true;
-        return;
-      }
-      chunks.push(c);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(o.port, o.host, () => resolve());
     });
-    req.on('end', () => {
-      if (over) return;
-      const raw = Buffer.concat(chunks);
-      let payload: unknown;
-      try {
-        payload = JSON.parse(raw.toString('utf8'));
-      } catch {
-        return reject(res, 400, 'body is not JSON');
-      }
-      const sig = signatureHeader(req.headers);
-      const v = verifyPayload(o.key, payload, sig?.value);
-      if (!v.valid) return reject(res, 401, `signature check failed: ${v.reason}`);
-      const stored: StoredEvent = { receivedAt: new Date(now()).toISOString(), event: v.event, id: v.id, channel: v.fields.channel, signatureHeader: sig!.name, payload };
-      try {
-        // One write of one line, then fsync, before the 200: acknowledged means on disk.
-        fs.writeSync(fd, JSON.stringify(stored) + '\n');
-        fs.fsyncSync(fd);
-      } catch (e) {
-        return reply(res, 500, { error: `could not store the event: ${(e as Error).message}` });
-      }
-      stats.stored++;
-      o.onEvent?.(stored);
-      reply(res, 200, { ok: true });
-      if (o.forward) track(forward(o, raw, req.headers['content-type'], sig!, stats));
-    });
-    req.on('error', () => res.destroy());
-  });
-  server.on('clientError', (_e, socket) => socket.destroy());
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port, o.host, () => resolve());
-  });
+  } catch (e) {
+    fs.closeSync(fd);
+    throw e;
+  }
   const { port } = server.address() as AddressInfo;
   const host = o.host.includes(':') ? `[${o.host}]` : o.host;
   return {
     url: `http://${host}:${port}/`,
     stats,
     async close() {
-      await new Promise<void>((r) => {
-        server.close(() => r());
-        server.closeIdleConnections();
-      });
+      if (closing) return;
+      closing = true;
+      // Nothing unacknowledged was stored, so cutting requests under way loses nothing: their
+      // senders did not get a 200 and will send again.
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      server.closeAllConnections();
+      await closed;
+      if (pending.size) await Promise.race([Promise.allSettled([...pending]), new Promise((r) => setTimeout(r, limits.stopGraceMs).unref())]);
+      forwards.abort();
       await Promise.allSettled([...pending]);
       fs.closeSync(fd);
     },
   };
 }
 
-/** Opens for append only (never truncates); a torn last line is closed so the next event starts clean. */
-function openForAppend(file: string): number {
-  const fd = fs.openSync(file, 'a', 0o600);
-  const size = fs.fstatSync(fd).size;
-  if (size > 0) {
-    const last = Buffer.alloc(1);
-    const rfd = fs.openSync(file, 'r');
-    fs.readSync(rfd, last, 0, 1, size - 1);
-    fs.closeSync(rfd);
-    if (last[0] !== 0x0a) fs.writeSync(fd, '\n');
-  }
-  return fd;
-}
-
 /** Re-posts the exact body with the same signature header, so the app can verify it too. */
-async function forward(o: ListenerOptions, raw: Buffer, contentType: string | undefined, sig: { name: string; value: string }, stats: RunningListener['stats']): Promise<void> {
+async function forward(o: ListenerOptions, raw: Buffer, contentType: string | undefined, sig: { name: string; value: string }, stats: ListenerStats, signal: AbortSignal): Promise<void> {
   try {
     const res = await o.fetch(o.forward!, {
       method: 'POST',
       headers: { 'content-type': contentType ?? 'application/json', [sig.name]: sig.value },
       body: new Uint8Array(raw),
-      signal: AbortSignal.timeout(10_000),
+      signal,
     });
     await res.arrayBuffer().catch(() => undefined);
     if (res.ok) stats.forwarded++;
