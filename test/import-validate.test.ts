@@ -151,6 +151,16 @@ describe('line endings: every physical line is one record, whatever ends it', ()
     expect(rejects[1][0]).toBe('7'); // lines: 1 header, 2-3 a, 4-6 b, 7 bad
   });
 
+  it('counts an LF before a CRLF inside quotes as two lines (found by the property test)', async () => {
+    const { rejects } = await check('EMAIL,NAME,F0\nu0@example.com,,,"\n\r\n"\n,,a');
+    expect(rejects.slice(1).map((r) => r[0])).toEqual(['2', '5']);
+  });
+
+  it('a line of nothing but spaces and a stray byte-order mark is blank, as trimming sees it', async () => {
+    const { result } = await check('EMAIL,NAME,F\na@example.com,A,\n\ufeff, ,\n');
+    expect(result).toMatchObject({ read: 1, valid: 1, blank: 1 });
+  });
+
   it('rejects a row with a NUL character (it would reach the service inside a value)', async () => {
     const { result, cleaned, rejects } = await check('EMAIL,NAME\na@example.com,A\u0000nn\nb@example.com,"B\u0000"\nc@example.com,C\n');
     expect(result).toMatchObject({ read: 3, valid: 1, rejected: 2, reasons: { 'control-character': 2 } });

@@ -118,11 +118,11 @@ async function run(o: ValidateOptions, cleaned: CsvFile | undefined, rejects: Re
     if (sawNul) for (let i = 0; i < rec.length && nul < 0; i++) if (rec[i].indexOf('\0') !== -1) nul = i;
 
     const first = rec[0];
-    if (first.length === 0 || first.charCodeAt(0) <= 32 || first.charCodeAt(first.length - 1) <= 32) {
-      if (isBlank(rec)) {
-        if (plan) blank++;
-        return;
-      }
+    // Trimmed as the service trims it (JavaScript's whitespace, a stray byte-order mark included).
+    const email = first.trim();
+    if (email.length === 0 && isBlank(rec)) {
+      if (plan) blank++;
+      return;
     }
     if (!plan) {
       if (nul >= 0 || broken >= 0) {
@@ -144,7 +144,6 @@ async function run(o: ValidateOptions, cleaned: CsvFile | undefined, rejects: Re
     if (rec.length !== ncols) {
       return reject(at, 'column-count', `has ${rec.length} value${rec.length === 1 ? '' : 's'}; the header has ${ncols} columns`, rec);
     }
-    const email = first.trim();
     if (!isValidEmail(email)) {
       return reject(at, 'invalid-email', emailProblem(email), rec);
     }
@@ -291,11 +290,11 @@ function isBlank(rec: string[]): boolean {
 
 /** Line breaks in a value: CRLF, LF and a lone CR count one each. */
 export function countLineBreaks(s: string): number {
+  const cr = s.indexOf('\r');
+  const lf = s.indexOf('\n');
+  if (cr === -1 && lf === -1) return 0;
   let n = 0;
-  let i = s.indexOf('\r');
-  if (i === -1) i = s.indexOf('\n');
-  if (i === -1) return 0;
-  for (; i < s.length; i++) {
+  for (let i = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf); i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c === 13) {
       n++;
