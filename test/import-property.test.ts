@@ -33,7 +33,7 @@ const line = (cols: number) =>
     eol: fc.constantFrom(...EOLS),
     quote: fc.constantFrom<Line['quote']>('needed', 'needed', 'all'),
   }).map((l): Line => ({
-    fields: l.kind === 'blank' ? l.blank : l.kind === 'ragged' ? [l.email, ...l.rest, ...(l.extra.length ? l.extra : ['x'])] : [l.email, ...l.rest],
+    fields: l.kind === 'blank' ? [...l.blank] : l.kind === 'ragged' ? [l.email, ...l.rest, ...(l.extra.length ? l.extra : ['x'])] : [l.email, ...l.rest],
     eol: l.eol,
     quote: l.quote,
   }));
