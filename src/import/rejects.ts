@@ -39,7 +39,7 @@ export function defaultRejectsPath(input: string): string {
 
 export interface RejectsTarget {
   path: string;
-  /** Told the temporary file's name as soon as it exists (the work folder lists it for cleanup after a kill). */
+  /** Told the temporary file's name before it is created (the work folder lists it, for cleanup after a kill). */
   onTemp?(tmp: string): Promise<void>;
 }
 
@@ -60,14 +60,7 @@ export class RejectsFile {
 
   static async open(target: RejectsTarget | undefined): Promise<RejectsFile> {
     if (!target) return new RejectsFile();
-    const { path: tmp, handle } = await createTempBeside(target.path);
-    try {
-      await target.onTemp?.(tmp);
-    } catch (e) {
-      await handle.close().catch(() => {});
-      await fsp.rm(tmp, { force: true });
-      throw e;
-    }
+    const { path: tmp, handle } = await createTempBeside(target.path, { beforeCreate: target.onTemp });
     return new RejectsFile(target, tmp, new CsvFile(tmp, handle));
   }
 
