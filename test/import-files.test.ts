@@ -157,6 +157,9 @@ describe('a dry run writes nothing (issue 9 item 7)', () => {
     const doc = JSON.parse(r.stdout);
     expect(doc.local).toMatchObject({ read: 5, valid: 3, rejected: 2, rejectedBy: { 'invalid-email': 1, 'duplicate-email': 1 } });
     expect(doc.rejectsPath).toBeNull();
+    const strict = await runCli(['import', file, '--group', 'G', '--dry-run', '--strict'], { configDir });
+    expect(strict.exitCode).toBe(2);
+    expect(strict.stderr).toContain('add --rejects FILE to list the rejected rows');
     expect({ dir: snapshot(dir), config: snapshot(configDir) }).toEqual(before);
   });
 

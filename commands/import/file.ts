@@ -169,7 +169,7 @@ async function check(ctx: Context, plan: Plan, input: Readable, source: string, 
   for (const line of localSummary(checked, source)) ctx.io.info(line);
   if (checked.removedRejects) ctx.io.info(`  No row was rejected, so the rejects file of an earlier run is out of date and was removed: ${checked.removedRejects}`);
   if (plan.strict && checked.rejected) {
-    throw new UsageError(`${checked.rejected} row${checked.rejected === 1 ? ' was' : 's were'} rejected, and --strict uploads nothing unless every row is valid.`, `Fix the rows listed in ${checked.rejectsPath} and run again.`);
+    throw new UsageError(`${checked.rejected} row${checked.rejected === 1 ? ' was' : 's were'} rejected, and --strict uploads nothing unless every row is valid.`, checked.rejectsPath ? `Fix the rows listed in ${checked.rejectsPath} and run again.` : 'A dry run writes no file: add --rejects FILE to list the rejected rows with their lines and reasons.');
   }
   return checked;
 }
