@@ -5,14 +5,15 @@
 // label, 254 characters at most in all. Quoted local parts and IP-literal domains are refused:
 // no bulk-mail list needs them and many receiving systems reject them.
 
-const LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
-const DOMAIN = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+/**
+ * The whole rule above but the two lengths, as one precompiled expression: local part, @,
+ * domain. The local part cannot hold an @, so a match has exactly one. Cheap enough for the
+ * import's per-row loop (no split at the @).
+ */
+export const EMAIL_ADDRESS = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
 export function isValidEmail(s: string): boolean {
-  if (s.length > 254 || s.length < 6) return false;
-  const at = s.lastIndexOf('@');
-  if (at < 1 || at > 64 || s.indexOf('@') !== at) return false;
-  return LOCAL.test(s.slice(0, at)) && DOMAIN.test(s.slice(at + 1));
+  return s.length <= 254 && EMAIL_ADDRESS.test(s) && s.indexOf('@') <= 64;
 }
 
 /** Why an address fails, in a few words for the rejects file. */

@@ -20,7 +20,7 @@ async function check(content: string | Buffer, o: Partial<ValidateOptions> & { c
   for (let i = 0; i < buf.length; i += size) chunks.push(buf.subarray(i, i + size));
   const result = await validateContacts({
     input: Readable.from(chunks), source: 'contacts.csv', nameMaxLength: 100,
-    cleanedPath: path.join(dir, 'clean.csv'), rejectsPath: path.join(dir, 'rejects.csv'), ...o,
+    cleanedPath: path.join(dir, 'clean.csv'), rejects: { path: path.join(dir, 'rejects.csv') }, ...o,
   });
   const cleaned = fs.existsSync(path.join(dir, 'clean.csv')) ? fs.readFileSync(path.join(dir, 'clean.csv'), 'utf8') : undefined;
   const rejects = result.rejectsPath ? (parse(fs.readFileSync(result.rejectsPath), { relax_column_count: true }) as string[][]) : [];
@@ -126,6 +126,49 @@ describe('input realities', () => {
   });
 });
 
+describe('line endings: every physical line is one record, whatever ends it', () => {
+  it('a file mixing CRLF and LF keeps every line its own record (issue 9 item 2)', async () => {
+    const file = 'EMAIL,NAME,PLAN\r\nu0@example.com,Ann\nu1@example.com,Bob\r\nu2@example.com,Cy,pro\r\n';
+    const { result, cleaned, rejects } = await check(file);
+    expect(result).toMatchObject({ read: 3, valid: 1, rejected: 2 });
+    expect(cleaned).toBe('EMAIL,NAME,PLAN\nu2@example.com,Cy,pro\n');
+    expect(rejects.slice(1).map((r) => [r[0], ...r.slice(2)])).toEqual([['2', 'u0@example.com', 'Ann'], ['3', 'u1@example.com', 'Bob']]);
+  });
+
+  it('a lone CR in an LF file ends a line too, also when CR and LF arrive in different chunks', async () => {
+    const file = 'EMAIL,NAME\na@example.com,A\rb@example.com,B\r\nc@example.com,C\rd@example.com,D';
+    for (const chunk of [1, 2, 3, 5, 1000]) {
+      const { result, cleaned } = await check(file, { chunk });
+      expect(result).toMatchObject({ read: 4, valid: 4, rejected: 0, blank: 0 });
+      expect(cleaned).toBe('EMAIL,NAME\na@example.com,A\nb@example.com,B\nc@example.com,C\nd@example.com,D\n');
+    }
+  });
+
+  it('counts a quoted CRLF, LF or lone CR as one line, so the rejects file names the physical line', async () => {
+    const file = 'EMAIL,NAME,NOTE\r\na@example.com,A,"one\r\ntwo"\r\nb@example.com,B,"x\ry\nz"\r\nbad,C,\r\n';
+    const { result, rejects } = await check(file, { chunk: 4 });
+    expect(result).toMatchObject({ read: 3, valid: 2, rejected: 1 });
+    expect(rejects[1][0]).toBe('7'); // lines: 1 header, 2-3 a, 4-6 b, 7 bad
+  });
+
+  it('counts an LF before a CRLF inside quotes as two lines (found by the property test)', async () => {
+    const { rejects } = await check('EMAIL,NAME,F0\nu0@example.com,,,"\n\r\n"\n,,a');
+    expect(rejects.slice(1).map((r) => r[0])).toEqual(['2', '5']);
+  });
+
+  it('a line of nothing but spaces and a stray byte-order mark is blank, as trimming sees it', async () => {
+    const { result } = await check('EMAIL,NAME,F\na@example.com,A,\n\ufeff, ,\n');
+    expect(result).toMatchObject({ read: 1, valid: 1, blank: 1 });
+  });
+
+  it('rejects a row with a NUL character (it would reach the service inside a value)', async () => {
+    const { result, cleaned, rejects } = await check('EMAIL,NAME\na@example.com,A\u0000nn\nb@example.com,"B\u0000"\nc@example.com,C\n');
+    expect(result).toMatchObject({ read: 3, valid: 1, rejected: 2, reasons: { 'control-character': 2 } });
+    expect(cleaned).toBe('EMAIL,NAME\nc@example.com,C\n');
+    expect(rejects.slice(1).map((r) => r[0])).toEqual(['2', '3']);
+  });
+});
+
 describe('stage 1: the whole file is refused', () => {
   it('an empty file', async () => {
     expect((await refusal('')).message).toMatch(/empty/);
@@ -142,7 +185,7 @@ describe('stage 1: the whole file is refused', () => {
   });
   it('duplicate column names (case-insensitive), and nothing is left on disk', async () => {
     const dir = tempDir();
-    const e = await check('EMAIL,NAME,City,CITY\na@example.com,A,x,y\n', { cleanedPath: path.join(dir, 'c.csv'), rejectsPath: path.join(dir, 'r.csv') }).catch((x) => x);
+    const e = await check('EMAIL,NAME,City,CITY\na@example.com,A,x,y\n', { cleanedPath: path.join(dir, 'c.csv'), rejects: { path: path.join(dir, 'r.csv') } }).catch((x) => x);
     expect(e).toBeInstanceOf(UsageError);
     expect(e.message).toMatch(/duplicate column names: "CITY" \(columns 3 and 4\)/);
     expect(fs.readdirSync(dir)).toEqual([]);

@@ -1,9 +1,10 @@
 // `mailctl import FILE --group G`: check the file locally (src/import/validate.ts), then send
 // only the valid rows (text import below 100 rows, file import + PUT from 100 on, spec 000
 // endpoints 3–4), then wait for the result (endpoint 5). Rejected rows go to a rejects file, so
-// every row read is either uploaded or listed there.
+// every row read is either uploaded or listed there. Working files live under the config
+// directory (src/import/work-dir.ts) and go as soon as the upload is done; a dry run writes
+// nothing unless --rejects names where its rejected rows should go.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Context } from '../../src/cli/context.js';
@@ -15,6 +16,9 @@ import type { ImportStarted } from '../../src/api/campaign-types.js';
 import { uploadFile } from '../../src/cli/transfer.js';
 import { parseEncoding } from '../../src/import/encoding.js';
 import { defaultRejectsPath } from '../../src/import/rejects.js';
+import { ImportWorkDir } from '../../src/import/work-dir.js';
+import { refuseSymlink } from '../../src/fs/safe-write.js';
+import { forTerminal } from '../../src/output/sanitize.js';
 import { DEFAULT_NAME_MAX_LENGTH, validateContacts, type ValidationResult } from '../../src/import/validate.js';
 import { defaultFailuresPath, localJson, localSummary } from '../../src/import/report.js';
 import { DEFAULT_WAIT_TIMEOUT_MS, fetchImport, waitForImport } from '../../src/import/wait.js';
@@ -36,6 +40,7 @@ interface Opts {
   field?: string[];
   nameMaxLength?: string;
   encoding?: string;
+  force?: boolean;
 }
 
 /** Spec section 8: "file import recommended above 100 rows (text import below 100)". */
@@ -49,13 +54,14 @@ export async function run(ctx: Context, opts: Opts, file: string): Promise<void>
   const source = stdin ? 'standard input' : file;
   const input = stdin ? (ctx.io.stdin as Readable) : await openInput(file);
   const sizeHint = stdin ? undefined : (await fs.promises.stat(file)).size;
-  const work = opts.dryRun ? undefined : await fs.promises.mkdtemp(path.join(os.tmpdir(), 'mailctl-import-'));
+  // A dry run that names no --rejects file touches no file at all, not even the config folder.
+  const work = plan.dryRun && !plan.writeRejects ? undefined : await ImportWorkDir.create(ctx.configDir);
   try {
     const checked = await check(ctx, plan, input, source, work, sizeHint);
-    if (opts.dryRun) return dryRunReport(ctx, plan, checked, source);
-    await upload(ctx, plan, checked, source, stdin ? undefined : file);
+    if (plan.dryRun) return dryRunReport(ctx, plan, checked, source);
+    await upload(ctx, plan, checked, source, stdin ? undefined : file, work!);
   } finally {
-    if (work) await fs.promises.rm(work, { recursive: true, force: true });
+    await work?.remove();
   }
 }
 
@@ -63,6 +69,9 @@ interface Plan {
   group: string;
   createGroup: boolean;
   rejectsPath: string;
+  /** Rejected rows are written (always, but on a dry run only when --rejects names the file). */
+  writeRejects: boolean;
+  dryRun: boolean;
   strict: boolean;
   nameMaxLength: number;
   fieldTypes?: Record<string, 'string' | 'number' | 'date'>;
@@ -93,14 +102,24 @@ async function readOptions(ctx: Context, opts: Opts, file: string): Promise<Plan
   }
   const rejectsPath = opts.rejects ? path.resolve(opts.rejects) : defaultRejectsPath(file);
   if (file !== '-' && rejectsPath === path.resolve(file)) throw new UsageError('--rejects names the input file itself; choose another file for the rejected rows.');
-  // Rejected rows must have somewhere to go before any row is read.
-  await fs.promises.access(path.dirname(rejectsPath), fs.constants.W_OK).catch(() => {
-    throw new UsageError(`Cannot write the rejects file in ${path.dirname(rejectsPath)} (missing or not writable).`, 'Name a writable place for rejected rows with --rejects FILE.');
-  });
+  const writeRejects = !opts.dryRun || opts.rejects !== undefined;
+  if (writeRejects) {
+    // Rejected rows must have somewhere to go before any row is read.
+    await fs.promises.access(path.dirname(rejectsPath), fs.constants.W_OK).catch(() => {
+      throw new UsageError(`Cannot write the rejects file in ${path.dirname(rejectsPath)} (missing or not writable).`, 'Name a writable place for rejected rows with --rejects FILE.');
+    });
+    if (fs.statSync(rejectsPath, { throwIfNoEntry: false })?.isDirectory()) {
+      throw new UsageError(`The rejects file ${rejectsPath} is a folder.`, 'Name a file for rejected rows with --rejects FILE.');
+    }
+    refuseSymlink(rejectsPath, opts.rejects ? '--rejects' : 'the rejects file', opts.force);
+  }
+  if (typeof opts.downloadFailures === 'string') refuseSymlink(path.resolve(opts.downloadFailures), '--download-failures', opts.force);
   return {
     group: opts.group.trim(),
     createGroup: !!opts.createGroup,
     rejectsPath,
+    writeRejects,
+    dryRun: !!opts.dryRun,
     strict: !!opts.strict,
     nameMaxLength: opts.nameMaxLength !== undefined ? parseWhole(opts.nameMaxLength, '--name-max-length', 1) : profile.nameMaxLength ?? DEFAULT_NAME_MAX_LENGTH,
     fieldTypes,
@@ -128,7 +147,7 @@ async function openInput(file: string): Promise<Readable> {
   return fs.createReadStream(file, { highWaterMark: 1 << 18 });
 }
 
-async function check(ctx: Context, plan: Plan, input: Readable, source: string, work: string | undefined, sizeHint: number | undefined): Promise<ValidationResult> {
+async function check(ctx: Context, plan: Plan, input: Readable, source: string, work: ImportWorkDir | undefined, sizeHint: number | undefined): Promise<ValidationResult> {
   const spin = await ctx.io.spinner(`Checking ${source}…`);
   let checked: ValidationResult;
   try {
@@ -137,8 +156,8 @@ async function check(ctx: Context, plan: Plan, input: Readable, source: string, 
       encoding: plan.encoding,
       nameMaxLength: plan.nameMaxLength,
       fieldTypes: plan.fieldTypes,
-      cleanedPath: work ? path.join(work, 'contacts.csv') : undefined,
-      rejectsPath: plan.rejectsPath,
+      cleanedPath: plan.dryRun ? undefined : work!.cleanedPath,
+      rejects: plan.writeRejects ? { path: plan.rejectsPath, onTemp: (tmp) => work!.own(tmp) } : undefined,
       signal: ctx.signal,
       onProgress: (rows) => spin.text(`Checking ${source}… ${rows.toLocaleString('en-US')} rows`),
     });
@@ -148,8 +167,9 @@ async function check(ctx: Context, plan: Plan, input: Readable, source: string, 
   if (checked.encoding !== 'utf8' && !plan.encoding) ctx.io.info(`Read ${source} as ${checked.encoding === 'utf16le' ? 'UTF-16LE' : 'UTF-16BE'} (it starts with a byte-order mark).`);
   for (const w of checked.warnings) ctx.io.warn(w);
   for (const line of localSummary(checked, source)) ctx.io.info(line);
+  if (checked.removedRejects) ctx.io.info(`  No row was rejected, so the rejects file of an earlier run is out of date and was removed: ${checked.removedRejects}`);
   if (plan.strict && checked.rejected) {
-    throw new UsageError(`${checked.rejected} row${checked.rejected === 1 ? ' was' : 's were'} rejected, and --strict uploads nothing unless every row is valid.`, `Fix the rows listed in ${checked.rejectsPath} and run again.`);
+    throw new UsageError(`${checked.rejected} row${checked.rejected === 1 ? ' was' : 's were'} rejected, and --strict uploads nothing unless every row is valid.`, checked.rejectsPath ? `Fix the rows listed in ${checked.rejectsPath} and run again.` : 'A dry run writes no file: add --rejects FILE to list the rejected rows with their lines and reasons.');
   }
   return checked;
 }
@@ -164,7 +184,7 @@ function dryRunReport(ctx: Context, plan: Plan, checked: ValidationResult, sourc
     ['Rows read', checked.read],
     ['Valid', checked.valid],
     ['Rejected', checked.rejected],
-    ['Rejects file', checked.rejectsPath ?? 'none'],
+    ['Rejects file', checked.rejectsPath ?? (checked.rejected ? 'not written (a dry run writes no file; add --rejects FILE for one)' : 'none')],
     ['Would upload', `${checked.valid} row${checked.valid === 1 ? '' : 's'} by ${how} to group "${plan.group}"`],
   ], {
     dryRun: true,
@@ -177,7 +197,7 @@ function dryRunReport(ctx: Context, plan: Plan, checked: ValidationResult, sourc
   });
 }
 
-async function upload(ctx: Context, plan: Plan, checked: ValidationResult, source: string, file: string | undefined): Promise<void> {
+async function upload(ctx: Context, plan: Plan, checked: ValidationResult, source: string, file: string | undefined, work: ImportWorkDir): Promise<void> {
   const group = await resolveGroup(ctx, plan.group, { create: plan.createGroup, canCreate: true });
   if (group.status === 'PROCESSING') {
     throw new CliError(
@@ -216,12 +236,15 @@ async function upload(ctx: Context, plan: Plan, checked: ValidationResult, sourc
   }
   const sn = started.importSn;
   if (!sn) throw new ServiceError('The service started the import but returned no import code.', { hint: 'Check the group in the back office before importing again.' });
+  const shown = forTerminal(sn, 80);
 
   if (method === 'file') {
-    if (!started.url) throw new ServiceError(`The service started import ${sn} but gave no upload address.`, { hint: 'Try again; the import will end MISSING_REQUIRED_DATA on its own.' });
-    await putCleaned(ctx, started.url, cleaned, sn);
+    if (!started.url) throw new ServiceError(`The service started import ${shown} but gave no upload address.`, { hint: 'Try again; the import will end MISSING_REQUIRED_DATA on its own.' });
+    await putCleaned(ctx, started.url, cleaned, shown);
   }
-  ctx.io.info(`Import ${sn} started: ${checked.valid.toLocaleString('en-US')} row${checked.valid === 1 ? '' : 's'} sent to group "${group.name}" (${group.sn}) by ${method} import.`);
+  // The service has the rows now: the copy goes before the (possibly long) wait.
+  await work.remove();
+  ctx.io.info(`Import ${shown} started: ${checked.valid.toLocaleString('en-US')} row${checked.valid === 1 ? '' : 's'} sent to group "${forTerminal(group.name, 80)}" (${forTerminal(group.sn, 80)}) by ${method} import.`);
 
   const finish = { source, local: checked, group, method };
   if (!plan.wait) {

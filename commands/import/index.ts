@@ -3,7 +3,7 @@ import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
 import { inheritParentOptions } from '../../src/cli/parent-options.js';
 
-const STATUS_OPTIONS = ['wait', 'timeout', 'downloadFailures'];
+const STATUS_OPTIONS = ['wait', 'timeout', 'downloadFailures', 'force'];
 
 // `--group` is checked by the command, not commander: a required option here would also be
 // demanded by `import status`.
@@ -25,6 +25,7 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--field <name:type>', 'type of a custom field, checked locally: string, number or date (repeatable)', collect)
     .option('--name-max-length <n>', 'longest NAME accepted (default 100, or the profile setting name-max-length)')
     .option('--encoding <encoding>', 'text encoding of the file: utf8, big5 or utf16le (default UTF-8; UTF-16 with a byte-order mark is detected)')
+    .option('--force', 'replace a symbolic link at the rejects or failures path (it is never written through)')
     .action(action(() => import('./file.js')));
   const status = action(() => import('./status.js'));
   imp
@@ -34,8 +35,9 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--wait', 'wait until the import finishes')
     .option('--timeout <duration>', 'give up waiting after this long (default 30m)')
     .option('--download-failures [file]', "save the service's failure file (default import-<code>.failures.csv)")
+    .option('--force', 'replace a symbolic link at the failures path (it is never written through)')
     .action(async (...args: unknown[]) => {
-      await inheritParentOptions(args[args.length - 1] as Command, STATUS_OPTIONS, 'mailctl import status IMPORT_SN [--wait] [--timeout DUR] [--download-failures [FILE]]');
+      await inheritParentOptions(args[args.length - 1] as Command, STATUS_OPTIONS, 'mailctl import status IMPORT_SN [--wait] [--timeout DUR] [--download-failures [FILE]] [--force]');
       return status(...args);
     });
 }

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { Context } from '../../src/cli/context.js';
+import { refuseSymlink } from '../../src/fs/safe-write.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { DEFAULT_WAIT_TIMEOUT_MS, fetchImport, waitForImport } from '../../src/import/wait.js';
@@ -9,13 +11,17 @@ interface Opts {
   wait?: boolean;
   timeout?: string;
   downloadFailures?: boolean | string;
+  force?: boolean;
 }
 
 export async function run(ctx: Context, opts: Opts, importSn: string): Promise<void> {
   const sn = importSn.trim();
   if (!sn) throw new UsageError('The import code is empty.', 'Give the code printed when the import started: mailctl import status IMPORT_SN');
   const timeoutMs = opts.timeout === undefined ? DEFAULT_WAIT_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout', { positive: true });
-  const failuresTo = opts.downloadFailures === undefined ? undefined : typeof opts.downloadFailures === 'string' ? opts.downloadFailures : defaultFailuresPath(undefined, sn);
+  if (typeof opts.downloadFailures === 'string') refuseSymlink(path.resolve(opts.downloadFailures), '--download-failures', opts.force);
   const result = opts.wait ? await waitForImport(ctx, sn, timeoutMs) : await fetchImport(ctx, sn);
+  // Named after the code only once the service has answered for it (safeFileName then refuses
+  // a code that cannot be a file name, or reduces it to one).
+  const failuresTo = opts.downloadFailures === undefined ? undefined : typeof opts.downloadFailures === 'string' ? opts.downloadFailures : defaultFailuresPath(undefined, result.importSn);
   await finishImport(ctx, { result, failuresTo });
 }

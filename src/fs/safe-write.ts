@@ -24,12 +24,17 @@ export function refuseSymlink(file: string, flag: string, force: boolean | undef
   }
 }
 
-/** A fresh, exclusively created temporary file beside `target` (same folder, so rename is atomic). */
-export async function createTempBeside(target: string): Promise<{ path: string; handle: fsp.FileHandle }> {
+/**
+ * A fresh, exclusively created temporary file beside `target` (same folder, so rename is atomic).
+ * `beforeCreate` is told each name before the file can exist (a caller that must clean up after
+ * a kill records it there first: noted after creation, a kill in between would orphan it).
+ */
+export async function createTempBeside(target: string, o: { beforeCreate?: (tmp: string) => Promise<void> } = {}): Promise<{ path: string; handle: fsp.FileHandle }> {
   const dir = path.dirname(target);
   const base = path.basename(target);
   for (;;) {
     const tmp = path.join(dir, `.${base}.${randomBytes(6).toString('hex')}.part`);
+    await o.beforeCreate?.(tmp);
     try {
       const handle = await fsp.open(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), PRIVATE_FILE_MODE);
       return { path: tmp, handle };

@@ -2,6 +2,7 @@
 // lines gathered into large writes, and the loop paused while the disk catches up, so memory
 // stays flat however large the file.
 import fs from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { once } from 'node:events';
 
 const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
@@ -31,8 +32,13 @@ export class CsvFile {
   bytes = 0;
   lines = 0;
 
-  constructor(readonly path: string) {
-    this.stream = fs.createWriteStream(path, { mode: 0o600 });
+  /**
+   * Writes to `handle` when given (a file created exclusively, to be renamed into place: its
+   * data reaches the disk before close() returns, so it is whole under its final name even
+   * after a crash), else creates `path`, which must not exist yet (a private working file).
+   */
+  constructor(readonly path: string, handle?: FileHandle) {
+    this.stream = handle ? fs.createWriteStream('', { fd: handle, flush: true }) : fs.createWriteStream(path, { flags: 'wx', mode: 0o600 });
     this.stream.on('error', (e) => (this.failed = e));
   }
 

@@ -3,6 +3,12 @@
 // service will ignore (reserved and unknown columns) so the user hears it once, by name.
 import { UsageError } from '../cli/errors.js';
 import { isValidEmail } from '../email.js';
+import { forTerminal } from '../output/sanitize.js';
+
+/** A column name from the file as it is echoed: control characters visible, at most 60 characters (a binary file's "header" can be 200 KB). */
+const shown = (name: string) => forTerminal(name, 60);
+/** Names in a sentence: the first ten, then how many more (a file can have thousands of columns). */
+const listed = (names: string[]) => names.slice(0, 10).join(', ') + (names.length > 10 ? ` and ${names.length - 10} more` : '');
 
 export type FieldType = 'string' | 'number' | 'date';
 
@@ -27,10 +33,10 @@ export function checkHeader(raw: string[], source: string, fieldTypes?: Record<s
     throw new UsageError(`${source} has no header line: its first line is a contact (${first}).`, HEADER_HINT);
   }
   if (first.toUpperCase() !== 'EMAIL') {
-    throw new UsageError(`The first column of ${source} is "${first}", not EMAIL.`, HEADER_HINT);
+    throw new UsageError(`The first column of ${source} is "${shown(first)}", not EMAIL.`, HEADER_HINT);
   }
   if (names.length < 2 || names[1].toUpperCase() !== 'NAME') {
-    const got = names.length < 2 ? 'missing' : `"${names[1]}"`;
+    const got = names.length < 2 ? 'missing' : `"${shown(names[1])}"`;
     throw new UsageError(`The second column of ${source} must be NAME; it is ${got}.`, HEADER_HINT);
   }
   const seen = new Map<string, number>();
@@ -38,12 +44,12 @@ export function checkHeader(raw: string[], source: string, fieldTypes?: Record<s
   names.forEach((n, i) => {
     if (!n) return;
     const key = n.toUpperCase();
-    if (seen.has(key)) dups.push(`"${n}" (columns ${seen.get(key)! + 1} and ${i + 1})`);
+    if (seen.has(key)) dups.push(`"${shown(n)}" (columns ${seen.get(key)! + 1} and ${i + 1})`);
     else seen.set(key, i);
   });
   if (dups.length) {
     throw new UsageError(
-      `${source} has duplicate column names: ${dups.join(', ')}. The service refuses such a file whole (DUPLICATE_HEADER).`,
+      `${source} has duplicate column names: ${listed(dups)}. The service refuses such a file whole (DUPLICATE_HEADER).`,
       'Rename or delete the repeated columns and run again.',
     );
   }
@@ -60,21 +66,21 @@ export function checkHeader(raw: string[], source: string, fieldTypes?: Record<s
     }
     const key = n.toUpperCase();
     if (RESERVED_COLUMNS.has(key)) {
-      reserved.push(n);
+      reserved.push(shown(n));
       continue;
     }
     const t = types?.get(key);
-    if (types && !t) unknown.push(n);
+    if (types && !t) unknown.push(shown(n));
     if (t === 'number' || t === 'date') plan.typed.push({ index: i, name: n, type: t });
   }
   if (plan.unnamed.length) {
     plan.warnings.push(`Column${plan.unnamed.length > 1 ? 's' : ''} ${plan.unnamed.map((i) => i + 1).join(', ')} ha${plan.unnamed.length > 1 ? 've' : 's'} no name in the header; ${plan.unnamed.length > 1 ? 'they are' : 'it is'} left out of the upload.`);
   }
   if (reserved.length) {
-    plan.warnings.push(`Reserved column name${reserved.length > 1 ? 's' : ''} ${reserved.join(', ')}: the service ignores ${reserved.length > 1 ? 'these columns' : 'this column'} (rows are still imported).`);
+    plan.warnings.push(`Reserved column name${reserved.length > 1 ? 's' : ''} ${listed(reserved)}: the service ignores ${reserved.length > 1 ? 'these columns' : 'this column'} (rows are still imported).`);
   }
   if (unknown.length) {
-    plan.warnings.push(`${unknown.join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not among the known custom fields; the service ignores columns that are not custom fields. Create the field in the back office first, or declare it with --field NAME:TYPE.`);
+    plan.warnings.push(`${listed(unknown)} ${unknown.length > 1 ? 'are' : 'is'} not among the known custom fields; the service ignores columns that are not custom fields. Create the field in the back office first, or declare it with --field NAME:TYPE.`);
   }
   return plan;
 }

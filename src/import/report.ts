@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Context } from '../cli/context.js';
 import type { ImportResult } from '../api/campaign-types.js';
 import { download } from '../cli/transfer.js';
+import { safeFileName } from '../fs/safe-name.js';
 import { printRecord } from '../output/format.js';
 import { REASON_LABEL, type RejectReason } from './rejects.js';
 import type { ValidationResult } from './validate.js';
@@ -59,8 +60,12 @@ export async function downloadFailures(ctx: Context, r: ImportResult, dest: stri
   return file;
 }
 
-/** `contacts.csv` → `contacts.failures.csv` beside it; no input file → `import-SN.failures.csv` here. */
+/**
+ * `contacts.csv` → `contacts.failures.csv` beside it; no input file → `import-SN.failures.csv`
+ * here, the code (the service's answer) reduced to a safe file name first: a code such as
+ * `x/../../tmp/evil` must not reach outside this folder.
+ */
 export function defaultFailuresPath(input: string | undefined, importSn: string): string {
-  if (!input || input === '-') return path.resolve(`import-${importSn}.failures.csv`);
+  if (!input || input === '-') return path.resolve(`import-${safeFileName(importSn, 'import code')}.failures.csv`);
   return path.join(path.dirname(path.resolve(input)), `${path.basename(input).replace(/\.(csv|txt|tsv)$/i, '')}.failures.csv`);
 }

@@ -3,14 +3,19 @@
 // section 2, Import). Valid rows go to a cleaned CSV ready to upload, the others to the rejects
 // file, so every row read ends up in exactly one of the two. Memory stays flat: one input chunk,
 // about a megabyte of output waiting for the disk, and 12 bytes per distinct address.
+//
+// A record is a physical line: CRLF, LF and a lone CR each end one, in any mix (spreadsheet
+// exports mix them), and a line break belongs to a value only inside double quotes. Line
+// numbers in the rejects file count lines the same way, so they match what an editor shows.
 import { Parser } from 'csv-parse';
 import { UsageError, InterruptedError } from '../cli/errors.js';
+import { forTerminal } from '../output/sanitize.js';
 import { Decoder, sniffEncoding, type EncodingName } from './encoding.js';
 import { checkHeader, fitsType, type FieldType, type HeaderPlan } from './header.js';
-import { emailProblem } from '../email.js';
+import { emailProblem, isValidEmail } from '../email.js';
 import { SeenEmails } from './seen-emails.js';
 import { CsvFile, csvLine } from './csv-writer.js';
-import { RejectsFile, type RejectReason } from './rejects.js';
+import { RejectsFile, type RejectReason, type RejectsTarget } from './rejects.js';
 
 export const DEFAULT_NAME_MAX_LENGTH = 100;
 
@@ -24,7 +29,8 @@ export interface ValidateOptions {
   fieldTypes?: Record<string, FieldType>;
   /** Where valid rows are written; omitted on --dry-run. */
   cleanedPath?: string;
-  rejectsPath: string;
+  /** Where rejected rows are written; omitted on a dry run that names no --rejects (then only counted). */
+  rejects?: RejectsTarget;
   signal?: AbortSignal;
   /** Size of the input in bytes, when known: sizes the duplicate table once instead of growing it. */
   sizeHint?: number;
@@ -42,34 +48,34 @@ export interface ValidationResult {
   /** Lines with no value at all (e.g. blank trailing lines): not contacts, skipped. */
   blank: number;
   reasons: Partial<Record<RejectReason, number>>;
-  /** Set when at least one row was rejected. */
+  /** Set when at least one row was rejected and the rejects file was written. */
   rejectsPath?: string;
+  /** No row was rejected, and this older rejects file (from an earlier run) was removed. */
+  removedRejects?: string;
   cleanedPath?: string;
   cleanedBytes: number;
   warnings: string[];
 }
 
-// One regular expression over the whole address (see email.ts for the rule in words): cheaper in
-// the hot loop than splitting at the @.
-const EMAIL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
-
 export async function validateContacts(o: ValidateOptions): Promise<ValidationResult> {
-  const cleaned = o.cleanedPath ? new CsvFile(o.cleanedPath) : undefined;
-  let rejects: RejectsFile | undefined;
+  const rejects = await RejectsFile.open(o.rejects);
+  let cleaned: CsvFile | undefined;
   try {
-    const result = await run(o, cleaned, (r) => (rejects = r));
+    cleaned = o.cleanedPath ? new CsvFile(o.cleanedPath) : undefined;
+    const result = await run(o, cleaned, rejects);
     await cleaned?.close();
-    await (rejects as RejectsFile | undefined)?.close();
-    return { ...result, cleanedBytes: cleaned?.bytes ?? 0 };
+    const placed = await rejects.commit();
+    return { ...result, rejectsPath: placed.path, removedRejects: placed.removedOld, cleanedBytes: cleaned?.bytes ?? 0 };
   } catch (e) {
-    // Refused or interrupted: leave no half-written upload or rejects file behind.
+    // Refused or interrupted: leave no half-written upload or rejects file behind, and an
+    // earlier rejects file at the target as it was.
     await cleaned?.discard().catch(() => {});
-    await (rejects as RejectsFile | undefined)?.discard().catch(() => {});
+    await rejects.discard().catch(() => {});
     throw e;
   }
 }
 
-async function run(o: ValidateOptions, cleaned: CsvFile | undefined, setRejects: (r: RejectsFile) => void): Promise<ValidationResult> {
+async function run(o: ValidateOptions, cleaned: CsvFile | undefined, rejects: RejectsFile): Promise<ValidationResult> {
   let seen = new SeenEmails();
   const nameMax = o.nameMaxLength;
   const reasons: Partial<Record<RejectReason, number>> = {};
@@ -77,7 +83,6 @@ async function run(o: ValidateOptions, cleaned: CsvFile | undefined, setRejects:
   let ncols = 0;
   let typed: HeaderPlan['typed'] = [];
   let keep: number[] | undefined; // column indexes to upload, when unnamed columns are dropped
-  let rejects: RejectsFile | undefined;
   let line = 1; // line the next record starts on
   let parserLines = 0;
   let read = 0;
@@ -86,42 +91,60 @@ async function run(o: ValidateOptions, cleaned: CsvFile | undefined, setRejects:
 
   const reject = (at: number, reason: RejectReason, detail: string, rec: string[]) => {
     reasons[reason] = (reasons[reason] ?? 0) + 1;
-    rejects!.add(at, detail, rec);
+    rejects.add(at, detail, rec);
   };
+  const column = (i: number) => plan?.names[i] || `column ${i + 1}`;
 
   const onRecord = (rec: string[]) => {
     const at = line;
-    // Lines a record spans: one, plus the line breaks inside its quoted fields. csv-parse counts
-    // lines too, but one too many for each CRLF inside quotes; its count is only used to skip
-    // the scan when the record moved it by exactly one line (no line break inside).
+    // Lines a record spans: one, plus the line breaks inside its quoted fields (CRLF, LF or a
+    // lone CR, one each). csv-parse counts lines too, but a CRLF inside quotes twice; its count
+    // is only used to skip the scan when the record moved it by exactly one line (then no field
+    // holds a CR or LF).
     line++;
+    let broken = -1; // a field with a line break that was not quoted (cannot happen with these delimiters; kept as a guard)
     const pl = parser.info.lines;
-    if (pl - parserLines !== 1) for (let i = 0; i < rec.length; i++) if (rec[i].indexOf('\n') !== -1) line += countNewlines(rec[i]);
-    parserLines = pl;
-
-    const first = rec[0];
-    if (first.length === 0 || first.charCodeAt(0) <= 32 || first.charCodeAt(first.length - 1) <= 32) {
-      if (isBlank(rec)) {
-        if (plan) blank++;
-        return;
+    if (pl - parserLines !== 1) {
+      for (let i = 0; i < rec.length; i++) {
+        const n = countLineBreaks(rec[i]);
+        if (!n) continue;
+        line += n;
+        if (broken < 0 && !quoted.includes(i)) broken = i;
       }
     }
+    parserLines = pl;
+    quoted.length = 0;
+    let nul = -1;
+    if (sawNul) for (let i = 0; i < rec.length && nul < 0; i++) if (rec[i].indexOf('\0') !== -1) nul = i;
+
+    const first = rec[0];
+    // Trimmed as the service trims it (JavaScript's whitespace, a stray byte-order mark included).
+    const email = first.trim();
+    if (email.length === 0 && isBlank(rec)) {
+      if (plan) blank++;
+      return;
+    }
     if (!plan) {
+      if (nul >= 0 || broken >= 0) {
+        throw new UsageError(`The header line of ${o.source} has a ${nul >= 0 ? 'NUL character' : 'line break outside quotes'} in column ${(nul >= 0 ? nul : broken) + 1}; it is not a CSV header.`, 'The first line must be the header EMAIL,NAME[,custom fields…] as plain text. Save the file as "CSV UTF-8" and run again.');
+      }
       plan = checkHeader(rec, o.source, o.fieldTypes);
       ncols = rec.length;
       typed = plan.typed;
       if (plan.unnamed.length) keep = plan.names.map((_, i) => i).filter((i) => !plan!.unnamed.includes(i));
-      rejects = new RejectsFile(o.rejectsPath, plan.names);
-      setRejects(rejects);
+      rejects.setHeader(plan.names);
       cleaned?.write(csvLine(keep ? keep.map((i) => plan!.names[i]) : plan.names));
       return;
     }
     read++;
+    // A NUL would reach the service inside a value; a line break outside quotes means the line
+    // was not split where it should have been. Either way the row is not what the file meant.
+    if (nul >= 0) return reject(at, 'control-character', `${column(nul)} contains a NUL character`, rec);
+    if (broken >= 0) return reject(at, 'control-character', `${column(broken)} holds a line break that is not inside double quotes`, rec);
     if (rec.length !== ncols) {
       return reject(at, 'column-count', `has ${rec.length} value${rec.length === 1 ? '' : 's'}; the header has ${ncols} columns`, rec);
     }
-    const email = first.trim();
-    if (email.length > 254 || !EMAIL.test(email) || email.indexOf('@') > 64) {
+    if (!isValidEmail(email)) {
       return reject(at, 'invalid-email', emailProblem(email), rec);
     }
     // Length in UTF-16 units of the trimmed name, as a Java-style service counts it; for Chinese
@@ -149,10 +172,13 @@ async function run(o: ValidateOptions, cleaned: CsvFile | undefined, setRejects:
 
   // csv-parse's stream wrapper re-queues every record as an object-mode chunk; driving its parser
   // directly calls us once per record with nothing in between (about a third faster).
-  const parser = csvApi();
+  const { api: parser, quoted } = csvApi();
+  // Set once a NUL byte appears in the input: only then are values searched for one.
+  let sawNul = false;
   const feed = (buf: Buffer | undefined, end: boolean) => {
+    if (!sawNul && buf && buf.indexOf(0) !== -1) sawNul = true;
     const err = parser.parse(buf, end, onRecord, () => {});
-    if (err) throw csvError(err, o.source);
+    if (err) throw csvError(err, o.source, line);
   };
 
   let decoder: Decoder | undefined;
@@ -182,7 +208,7 @@ async function run(o: ValidateOptions, cleaned: CsvFile | undefined, setRejects:
     }
     o.onProgress?.(read);
     await cleaned?.drain();
-    await rejects?.drain();
+    await rejects.drain();
   }
   decoder ??= start();
   const tail = decoder.end();
@@ -200,21 +226,47 @@ async function run(o: ValidateOptions, cleaned: CsvFile | undefined, setRejects:
     encoding: decoder.encoding,
     header: plan.names,
     read, valid, rejected, blank, reasons,
-    rejectsPath: rejected ? o.rejectsPath : undefined,
     cleanedPath: o.cleanedPath,
     cleanedBytes: 0,
     warnings: plan.warnings,
   };
 }
 
-function csvApi(): CsvApi {
-  const api = (new Parser({ relax_column_count: true, relax_quotes: true, bom: true, skip_empty_lines: false }) as unknown as { api?: CsvApi }).api;
-  if (!api || typeof api.parse !== 'function' || !api.info) throw new Error('csv-parse changed: Parser.api is missing');
-  return api;
+// Every kind of line end is a record delimiter, CRLF first so it is one break, not two. Given
+// none, csv-parse takes the first line end it meets as the only one, and a file mixing CRLF and
+// LF lost rows into its neighbours' values (issue 9).
+const RECORD_DELIMITERS = ['\r\n', '\n', '\r'];
+
+/**
+ * csv-parse's parser, driven directly, and the indexes of the current record's fields that
+ * were quoted in the source (read from its own state as each field ends: csv-parse does not
+ * report it otherwise without building an object per field). Two of its internal methods are
+ * wrapped or replaced, checked here so that a csv-parse that changed fails loudly at once.
+ */
+function csvApi(): { api: CsvApi; quoted: number[] } {
+  const api = (new Parser({ relax_column_count: true, relax_quotes: true, bom: true, skip_empty_lines: false, record_delimiter: RECORD_DELIMITERS }) as unknown as { api?: CsvApi }).api;
+  if (!api || typeof api.parse !== 'function' || !api.info || typeof api.__onField !== 'function' || typeof api.__isRecordDelimiter !== 'function' || typeof api.state?.wasQuoting !== 'boolean' || api.state.recordDelimiterMaxLength !== 2) {
+    throw new Error('csv-parse changed: Parser.api is not what src/import/validate.ts expects');
+  }
+  // The same answer csv-parse's own __isRecordDelimiter gives for these three delimiters, in
+  // two comparisons instead of a loop over all three for every character (a tenth of the time
+  // of a 1M-row check). Lookahead is safe: csv-parse keeps the last byte of a chunk back until
+  // the next arrives (its longest delimiter is two bytes), so a CR and its LF are seen together.
+  api.__isRecordDelimiter = (chr: number, buf: Buffer, pos: number) => (chr === 10 ? 1 : chr === 13 ? (buf[pos + 1] === 10 ? 2 : 1) : 0);
+  const quoted: number[] = [];
+  const onField = api.__onField;
+  api.__onField = function (this: CsvApi) {
+    if (this.state.wasQuoting) quoted.push(this.state.record.length);
+    return onField.call(this);
+  };
+  return { api, quoted };
 }
 
 interface CsvApi {
   info: { lines: number };
+  state: { wasQuoting: boolean; record: unknown[]; recordDelimiterMaxLength: number };
+  __onField(this: CsvApi): Error | undefined;
+  __isRecordDelimiter(chr: number, buf: Buffer, pos: number): number;
   parse(buf: Buffer | undefined, end: boolean, push: (rec: string[]) => void, close: () => void): Error | undefined;
 }
 
@@ -236,19 +288,33 @@ function isBlank(rec: string[]): boolean {
   return true;
 }
 
-function countNewlines(s: string): number {
+/** Line breaks in a value: CRLF, LF and a lone CR count one each. */
+export function countLineBreaks(s: string): number {
+  const cr = s.indexOf('\r');
+  const lf = s.indexOf('\n');
+  if (cr === -1 && lf === -1) return 0;
   let n = 0;
-  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
+  for (let i = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf); i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 13) {
+      n++;
+      if (s.charCodeAt(i + 1) === 10) i++;
+    } else if (c === 10) n++;
+  }
   return n;
 }
 
-/** A CSV syntax error (an unclosed quote swallows the rest of the file): the whole file is refused. */
-function csvError(err: Error & { code?: string; lines?: number }, source: string): UsageError {
+/**
+ * A CSV syntax error: the whole file is refused. With quotes relaxed, the one left is a quoted
+ * field never closed, which would swallow the rest of the file; `line` is where its record starts.
+ */
+function csvError(err: Error & { code?: string; lines?: number }, source: string, line: number): UsageError {
   if (err instanceof UsageError) return err;
-  const where = err.lines ? ` near line ${err.lines}` : '';
-  const what = err.code === 'CSV_QUOTE_NOT_CLOSED' ? 'a quoted field is never closed' : err.message.replace(/\s+/g, ' ');
+  const what = err.code === 'CSV_QUOTE_NOT_CLOSED'
+    ? `the quoted field in the record that starts on line ${line} is never closed, so it would swallow the rest of the file`
+    : `near line ${line}: ${forTerminal(err.message.replace(/\s+/g, ' '), 200)}`;
   return new UsageError(
-    `${source} is not valid CSV${where}: ${what}.`,
+    `${source} is not valid CSV: ${what}. Nothing was uploaded.`,
     'A field that holds a comma, a double quote or a line break must be enclosed in double quotes, with each double quote inside it doubled (""). Fix the file and run again.',
   );
 }
