@@ -1,6 +1,7 @@
-// `report sync` under cron: a real `kill -9` of the built CLI mid-download, then a re-run that
-// finishes without downloading again what was complete; two overlapping runs on one directory
-// (the second refused with LOCKED, or waiting with --wait-lock); a lock whose run is gone never blocks.
+// `report sync` under cron: a real `kill -9` of the built CLI mid-download, and another while it
+// waits for report links, then a re-run that finishes without exporting again or downloading what
+// was complete; two overlapping runs on one directory, in-process and as two real processes (the
+// second refused with LOCKED, exit 6, or waiting with --wait-lock); a lock whose run is gone never blocks.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
-import { useSandbox } from './helpers/sandbox.js';
+import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { until } from './helpers/wait.js';
 import { TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, syncTraffic } from './helpers/report-sync.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
@@ -21,6 +22,19 @@ let sn: string;
 beforeAll(async () => {
   [sn] = await finishedCampaigns(sb.get, 1, 60);
 }, 30_000);
+
+/** The built CLI as its own process, on its own config folder (as cron runs it). */
+function spawned(args: string[], sandbox = sb.get()) {
+  const home = tempDir('mailctl-cron-');
+  const env = { PATH: process.env.PATH, HOME: home, MAILCTL_CONFIG_DIR: path.join(home, 'config'), MAILCTL_CAMPAIGN_URL: sandbox.campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign };
+  const child = spawn(process.execPath, [bin, ...args], { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c) => (stdout += c));
+  child.stderr!.on('data', (c) => (stderr += c));
+  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((r) => child.on('exit', (code) => r({ code, stdout, stderr })));
+  return { child, exited };
+}
 
 const sync = (args: string[], o: Parameters<typeof runCli>[1] = {}) => runCli(['report', 'sync', ...args], { sandbox: sb.get(), ...o });
 const state = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, '.mailctl-sync.json'), 'utf8'));
@@ -71,7 +85,7 @@ describe('report sync killed with SIGKILL', () => {
 });
 
 describe('report sync: one run per directory', () => {
-  it('a second run while one works is refused with LOCKED (exit 1, nothing sent); with --wait-lock it waits, then has nothing to do', async () => {
+  it('a second run while one works is refused with LOCKED (exit 6, nothing sent); with --wait-lock it waits, then has nothing to do', async () => {
     const dir = tempDir('mailctl-sync-lock-');
     const sandbox = sb.get().sandbox;
     // The first run's first link request gets no answer; it gives up on it after 3 s and asks again.
@@ -82,8 +96,8 @@ describe('report sync: one run per directory', () => {
 
     const m = sandbox.requests().length;
     const refused = await sync(['--out', dir, '--json']);
-    expect(refused.exitCode).toBe(1);
-    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'LOCKED', exitCode: 1 });
+    expect(refused.exitCode).toBe(6);
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'LOCKED', exitCode: 6 });
     expect(refused.stderr).toContain(`Another report sync is working on ${dir}`);
     expect(refused.stderr).toContain('--wait-lock');
     expect(sandbox.requests().slice(m)).toEqual([]);
@@ -113,7 +127,74 @@ describe('report sync: one run per directory', () => {
 
     // The same lock touched a moment ago blocks.
     fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: '2026-01-01T00:00:00Z', token: 'live' }));
-    expect((await sync(['--out', dir])).exitCode).toBe(1);
+    expect((await sync(['--out', dir])).exitCode).toBe(6);
     fs.rmSync(lock);
   });
+});
+
+describe('report sync: two overlapping runs as two processes', () => {
+  it('the second exits 6 (LOCKED) at once; a third with --wait-lock waits for the first, then has nothing to do', async () => {
+    // A sandbox of its own: one campaign whose files take 3 s to make, so the first run holds the directory that long.
+    const own = await startTestSandbox({ delays: { reportExport: 3000 } });
+    try {
+      await finishedCampaigns(() => own, 1, 3);
+      const dir = tempDir('mailctl-sync-overlap-');
+      const first = spawned(['report', 'sync', '--out', dir], own);
+      await until('the first run holding the lock', () => fs.existsSync(path.join(dir, '.mailctl-sync.lock')), 10_000);
+      const second = await spawned(['report', 'sync', '--out', dir, '--json'], own).exited;
+      expect(second.code).toBe(6);
+      expect(JSON.parse(second.stdout).error).toMatchObject({ code: 'LOCKED', exitCode: 6 });
+      expect(second.stderr).toContain(`Another report sync is working on ${dir}`);
+
+      const third = spawned(['report', 'sync', '--out', dir, '--wait-lock', '1m', '--json'], own);
+      const one = await first.exited;
+      expect(one.code, one.stderr).toBe(0);
+      expect(one.stdout).toBe(''); // quiet without a terminal: the summary line on stderr only
+      expect(one.stderr.trim().split('\n')).toEqual([expect.stringContaining('1 campaign downloaded (6 files')]);
+      const three = await third.exited;
+      expect(three.code, three.stderr).toBe(0);
+      expect(JSON.parse(three.stdout)).toMatchObject({ exports: 0, campaigns: { alreadyComplete: 1, downloaded: 0 } });
+      expect(own.sandbox.requests('campaign').filter((r) => /\/export$/.test(r.path))).toHaveLength(1);
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
+});
+
+describe('report sync killed with SIGKILL while waiting for report links', () => {
+  it('a re-run sends no export again, keeps the complete campaign untouched and finishes the other', async () => {
+    const dir = tempDir('mailctl-sync-kill-links-');
+    const sandbox = sb.get().sandbox;
+    // A first run makes the directory hold every campaign finished so far, complete.
+    expect((await sync(['--out', dir])).exitCode).toBe(0);
+    const complete = structuredClone(state(dir).campaigns) as Record<string, { files: Record<string, { sha256: string; downloadedAt: string }> }>;
+    const [fresh] = await finishedCampaigns(sb.get, 1, 5);
+    // That run's last export is long past (no pause before this run's first).
+    const st = state(dir);
+    st.lastExportAt = new Date(Date.now() - 3_600_000).toISOString();
+    fs.writeFileSync(path.join(dir, '.mailctl-sync.json'), JSON.stringify(st));
+
+    sandbox.injectFault({ kind: 'hang', times: 100, match: { method: 'GET', path: `/v1/report/${fresh}/link` } });
+    const mark = sandbox.requests().length;
+    const run = spawned(['report', 'sync', '--out', dir]);
+    await until('the export accepted and recorded, the link request hanging', () => {
+      const hung = syncTraffic(sb.get, mark).all.some((r) => r.path === `/v1/report/${fresh}/link` && r.status === -1);
+      return hung && !!state(dir).campaigns[fresh]?.exportedAt;
+    }, 20_000);
+    run.child.kill('SIGKILL');
+    await run.exited;
+    sandbox.faults.splice(0);
+    expect(syncTraffic(sb.get, mark).exports.map((r) => r.path)).toEqual([`/v1/report/${fresh}/export`]);
+
+    const m = sandbox.requests().length;
+    const r = await sync(['--out', dir, '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const t = syncTraffic(sb.get, m);
+    expect(t.exports).toEqual([]); // exported a moment ago: a repeat would be ignored, so none is sent
+    const links = sandboxLinks(sb.get, fresh);
+    expect(t.downloads.map((d) => d.path).sort()).toEqual(TYPES.map((x) => token(links[x])).sort()); // only the new campaign's files
+    const after = state(dir).campaigns;
+    for (const [sn, c] of Object.entries(complete)) expect(after[sn].files, sn).toEqual(c.files);
+    expect(Object.keys(after[fresh].files).sort()).toEqual([...TYPES].sort());
+  }, 40_000);
 });

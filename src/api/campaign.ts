@@ -1,6 +1,7 @@
 // The campaign service (spec 000), one method per endpoint, numbered as in the spec.
 import { HttpClient, type HttpOptions } from './http.js';
 import { SlidingWindowLimiter, unlimited, type Limiter } from './ratelimit.js';
+import { SharedWindowLimiter, budgetName } from './ratelimit-shared.js';
 import type { Clock } from '../cli/clock.js';
 import type * as T from './campaign-types.js';
 
@@ -8,6 +9,11 @@ export interface CampaignClientOptions extends Omit<HttpOptions, 'service' | 'li
   clock: Clock;
   /** false turns the client-side limits off (tests of unrelated behaviour). */
   rateLimit?: boolean;
+  /**
+   * Where the key's rate budget is shared with other mailctl processes (<config dir>/ratelimit);
+   * without it the limits are this process's own.
+   */
+  budget?: { dir: string; warn?: (line: string) => void };
 }
 
 const enc = encodeURIComponent;
@@ -18,9 +24,15 @@ export class CampaignClient {
 
   constructor(o: CampaignClientOptions) {
     const on = o.rateLimit !== false;
-    // Spec section 8 / decisions row 20: 2 requests per second overall, 1 export per 10 seconds.
-    this.http = new HttpClient({ ...o, service: 'campaign', limiter: on ? new SlidingWindowLimiter(2, 1000, o.clock) : unlimited });
-    this.exportLimiter = on ? new SlidingWindowLimiter(1, 10_000, o.clock) : unlimited;
+    // Spec section 8 / decisions row 20: 2 requests per second overall, 1 export per 10 seconds,
+    // counted by the service per key: shared by every process on this key when `budget` is given.
+    const limit = (bucket: string, max: number, windowMs: number): Limiter => {
+      if (!on) return unlimited;
+      if (!o.budget) return new SlidingWindowLimiter(max, windowMs, o.clock);
+      return new SharedWindowLimiter({ ...o.budget, name: budgetName(o.baseUrl, o.apiKey, bucket), max, windowMs, clock: o.clock });
+    };
+    this.http = new HttpClient({ ...o, service: 'campaign', limiter: limit('requests', 2, 1000) });
+    this.exportLimiter = limit('exports', 1, 10_000);
   }
 
   // --- Contacts ---

@@ -52,11 +52,19 @@ export class HttpClient {
   constructor(o: HttpOptions) {
     this.o = o;
     const trace = o.trace;
+    // Each request's limiter tickets, handed back when its answer comes (ky gives the fetch the
+    // very Request object its beforeRequest hooks saw).
+    const tickets = new WeakMap<Request, Array<() => Promise<void>>>();
+    const answered: FetchLike = async (input, init) => {
+      const res = await o.fetch(input, init);
+      for (const done of (input instanceof Request && tickets.get(input)) || []) await done();
+      return res;
+    };
     this.ky = ky.create({
       prefixUrl: o.baseUrl,
       // Timed here, around the transport itself: ky hands its hooks other Request objects than
       // the one it sends, so a start kept in a hook measured nothing (every answer showed 0ms).
-      fetch: trace ? timedFetch(o.fetch, trace) : o.fetch,
+      fetch: trace ? timedFetch(answered, trace) : answered,
       timeout: o.timeoutMs ?? 30_000,
       throwHttpErrors: true,
       // fetch would follow a redirect and, across origins, drop only Authorization: our
@@ -65,8 +73,16 @@ export class HttpClient {
       headers: { 'x-api-key': o.apiKey, accept: 'application/json' },
       hooks: {
         beforeRequest: [
-          async (request, _options, state) => {
-            await o.limiter.take(o.signal);
+          async (request, options, state) => {
+            // A call's own limit (report export: 1 per 10 s) first, then the overall 2/s: the
+            // overall slot is taken when the request really goes, not 10 s before it.
+            const extra = options.context.limiter as Limiter | undefined;
+            const done: Array<() => Promise<void>> = [];
+            for (const limiter of extra ? [extra, o.limiter] : [o.limiter]) {
+              const ticket = await limiter.take(o.signal);
+              if (ticket && limiter.answered) done.push(() => limiter.answered!(ticket));
+            }
+            if (done.length) tickets.set(request, done);
             if (trace) {
               const again = state.retryCount ? ` (retry ${state.retryCount})` : '';
               trace(`→ ${request.method} ${request.url}${again}  x-api-key: ${maskKey(o.apiKey)}`);
@@ -105,9 +121,8 @@ export class HttpClient {
           jitter: (d) => d * (0.5 + Math.random() * 0.5),
           shouldRetry: async ({ error }) => shouldRetry(error, idempotent),
         },
-        // Only when needed: ky treats an explicit `hooks: undefined` as "drop the instance's
-        // hooks", which would silently switch off the rate limiter and the -v trace.
-        ...(extra ? { hooks: { beforeRequest: [async () => extra.take(this.o.signal)] } } : {}),
+        // Read by the instance's beforeRequest hook, on every attempt.
+        ...(extra ? { context: { limiter: extra } } : {}),
       });
       if (opts.noBody || res.status === 204) {
         await res.body?.cancel().catch(() => {});

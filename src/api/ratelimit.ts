@@ -3,7 +3,14 @@
 import type { Clock } from '../cli/clock.js';
 
 export interface Limiter {
-  take(signal?: AbortSignal): Promise<void>;
+  /** Resolves when a request may start; a ticket, when given, goes back to answered(). */
+  take(signal?: AbortSignal): Promise<Ticket | void>;
+  /** The service answered the request that took this ticket (so it has certainly arrived). */
+  answered?(ticket: Ticket): Promise<void>;
+}
+
+export interface Ticket {
+  readonly id: string;
 }
 
 export const unlimited: Limiter = { take: async () => {} };

@@ -117,7 +117,9 @@ export class Context {
   campaign(): Promise<CampaignClient> {
     return (this.campaignP ??= (async () => {
       const [{ CampaignClient }, opts] = await Promise.all([import('../api/campaign.js'), this.httpOptions('campaign')]);
-      return new CampaignClient({ ...opts, clock: this.clock, rateLimit: this.tuning.rateLimit });
+      // One warning, under -v only, if the budget cannot be shared (see src/api/ratelimit-shared.ts).
+      const budget = { dir: `${this.configDir}/ratelimit`, warn: this.globals.verbose ? (m: string) => this.io.warn(m) : undefined };
+      return new CampaignClient({ ...opts, clock: this.clock, rateLimit: this.tuning.rateLimit, budget });
     })());
   }
 

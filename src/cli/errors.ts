@@ -10,6 +10,7 @@ export const ExitCode = {
   AUTH: 3, // auth or config: no key, Forbidden
   LIMIT: 4, // rate limit or network: daily cap, unreachable
   PARTIAL: 5, // ran, but some recipients/rows failed
+  LOCKED: 6, // another run holds the lock of what this one would work on (report sync's DIR); nothing done
   INTERRUPTED: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -84,6 +85,7 @@ function defaultFacts(exitCode: number): ErrorFacts {
   if (exitCode === ExitCode.AUTH) return { code: 'CONFIG', ...LOCAL };
   if (exitCode === ExitCode.INTERRUPTED) return { code: 'INTERRUPTED', reached: 'maybe', refused: false, retryable: false };
   if (exitCode === ExitCode.PARTIAL) return { code: 'PARTIAL', reached: 'yes', refused: false, retryable: false };
+  if (exitCode === ExitCode.LOCKED) return { code: 'LOCKED', ...LOCAL, retryable: true };
   return { code: 'FAILED', reached: 'maybe', refused: false, retryable: false };
 }
 

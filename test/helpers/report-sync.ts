@@ -6,14 +6,14 @@ import path from 'node:path';
 import { campaignApi, campaignBody, campaignUntil, groupWith, emails } from './campaign-api.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 
-/** `n` campaigns sent to a group of `people` contacts, each COMPLETE. Returns their codes. */
-export async function finishedCampaigns(get: () => RunningSandbox, n: number, people = 30): Promise<string[]> {
+/** `n` campaigns sent to a group of `people` contacts, each COMPLETE (named `names[i]` if given). Returns their codes. */
+export async function finishedCampaigns(get: () => RunningSandbox, n: number, people = 30, names: string[] = []): Promise<string[]> {
   const api = campaignApi(get);
   const group = await groupWith(api, emails(people, `sync${Date.now()}-`), `Sync ${Date.now()}`);
   const sns: string[] = [];
   for (let i = 0; i < n; i++) {
     const b = campaignBody([group]);
-    b.form.name = `Sync campaign ${i}`;
+    b.form.name = names[i] ?? `Sync campaign ${i}`;
     const r = await api.post('/v1/campaign/normal/submit', b);
     if (r.status !== 200) throw new Error(`campaign not created: ${r.text}`);
     sns.push(r.json.sn);

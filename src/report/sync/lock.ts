@@ -43,7 +43,7 @@ export async function acquireLock(ctx: Context, dir: string, waitMs: number, wai
     if (ctx.clock.now() >= deadline) {
       throw new CliError(
         waitMs ? `${dir} was still locked by another report sync (${who}) after waiting ${Math.round(waitMs / 1000)} s.` : `Another report sync is working on ${dir} (${who}).`,
-        ExitCode.FAILED,
+        ExitCode.LOCKED,
         waitMs ? 'Give it longer with --wait-lock, or check that run.' : `Nothing was done. Pass ${waitFlag} to wait for it, or let the next scheduled run pick up the work.`,
         { code: 'LOCKED', reached: 'no', refused: false, retryable: true },
       );

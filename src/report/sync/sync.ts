@@ -8,11 +8,11 @@ import { CliError, ExitCode, InterruptedError, UsageError, factsOf } from '../..
 import { forTerminal } from '../../output/sanitize.js';
 import { PRIVATE_DIR_MODE } from '../../fs/safe-write.js';
 import { safeFileName } from '../../fs/safe-name.js';
-import { acquireLock } from './lock.js';
-import { loadState, stateSaver, type CampaignRecord } from './state.js';
+import { acquireLock, LOCK_FILE } from './lock.js';
+import { loadState, stateSaver, STATE_FILE, type CampaignRecord } from './state.js';
 import { isoSecond, syncRange, DAY_MS, type SyncRange } from './range.js';
 import { planCampaign, syncCampaign, type Plan, type SyncRun } from './campaign.js';
-import { manifestRows, writeManifest, type ManifestRow } from './manifest.js';
+import { manifestRows, writeManifest, MANIFEST_FILE, type ManifestRow } from './manifest.js';
 import { REPORT_TYPES } from '../download.js';
 import { slots } from './slots.js';
 
@@ -74,7 +74,23 @@ function prepareDir(dir: string): void {
   }
 }
 
+/**
+ * What a run killed while writing its state or manifest leaves in DIR (the temporary file of
+ * writeFileAtomic, `.<name>.<12 hex>.part`), or while moving a stale lock aside. Only these exact
+ * names: anything else in DIR is the user's. Called under the lock, so no live run is writing them.
+ */
+const LEFTOVER = new RegExp(`^(\\.(${[STATE_FILE, MANIFEST_FILE].map(literal).join('|')})\\.[0-9a-f]{12}\\.part|${literal(LOCK_FILE)}\\.[0-9a-f]{12}\\.stale)$`);
+
+function literal(name: string): string {
+  return name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function removeLeftovers(dir: string): void {
+  for (const name of fs.readdirSync(dir)) if (LEFTOVER.test(name)) fs.rmSync(`${dir}/${name}`, { force: true });
+}
+
 async function locked(ctx: Context, o: SyncOptions): Promise<SyncReport> {
+  removeLeftovers(o.dir);
   const state = loadState(o.dir);
   const range = syncRange({ ...o, highWater: state.highWater, now: ctx.clock.now() });
   const client = await ctx.campaign();

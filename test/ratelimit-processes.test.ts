@@ -1,0 +1,65 @@
+// One rate budget per key across real processes (issue 11 §2): several built `mailctl` processes
+// on one key and one config folder, at once or one after another, against a sandbox that
+// enforces the spec's 2 requests/s (spec 000 §8). The sandbox must never have answered 429:
+// each process alone paces itself, but only a shared budget keeps them from crowding each other.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
+
+const bin = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'), 'bin', 'mailctl.js');
+const sb = useSandbox({ limits: { perSecond: 2 } });
+
+beforeAll(async () => {
+  // Four groups, made with the limit lifted (set-up, not what is tested).
+  const s = sb.get();
+  s.sandbox.options.limits.perSecond = false;
+  for (let i = 0; i < 4; i++) {
+    const res = await fetch(`${s.campaignUrl}/v1/contacts/lists/insert`, { method: 'POST', headers: { 'x-api-key': SANDBOX_KEYS.campaign, 'content-type': 'application/json' }, body: JSON.stringify({ name: `Shared ${i}` }) });
+    expect(res.status).toBe(200);
+  }
+  s.sandbox.options.limits.perSecond = 2;
+});
+
+function mailctl(configDir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env = { PATH: process.env.PATH, HOME: configDir, MAILCTL_CONFIG_DIR: configDir, MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign };
+  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c) => (stdout += c));
+  child.stderr!.on('data', (c) => (stderr += c));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** What the sandbox's campaign service answered from `from` on. */
+const statuses = (from: number) => sb.get().sandbox.requests('campaign').slice(from).map((r) => r.status);
+
+/** The per-second window of earlier requests (set-up, an earlier test) is over. */
+const quiet = () => new Promise((r) => setTimeout(r, 1100));
+
+describe('one rate budget per key across processes', () => {
+  it('five `balance` processes at once: every one succeeds and the service never answers 429', async () => {
+    await quiet();
+    const cfg = tempDir('mailctl-shared-');
+    const from = sb.get().sandbox.requests('campaign').length;
+    const runs = await Promise.all(Array.from({ length: 5 }, () => mailctl(cfg, ['balance', '--json'])));
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    expect(statuses(from)).toEqual(Array(5).fill(200));
+  }, 30_000);
+
+  it('three `groups list --all --size 2` at once (3 pages each), then three `balance` one after another: no 429', async () => {
+    await quiet();
+    const cfg = tempDir('mailctl-shared-');
+    const from = sb.get().sandbox.requests('campaign').length;
+    const lists = await Promise.all([0, 1, 2].map(() => mailctl(cfg, ['groups', 'list', '--all', '--size', '2'])));
+    for (const r of lists) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.trim().split('\n')).toHaveLength(4);
+    }
+    for (let i = 0; i < 3; i++) expect((await mailctl(cfg, ['balance'])).code).toBe(0);
+    expect(statuses(from)).toEqual(Array(12).fill(200));
+  }, 30_000);
+});
