@@ -6,7 +6,7 @@ import { UsageError } from '../../src/cli/errors.js';
 import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { EventFollower } from '../../src/events/follow.js';
-import { forTerminal } from '../../src/output/sanitize.js';
+import { forTerminal, safeJson } from '../../src/output/sanitize.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';
 import { EMAIL_STATUSES, parseStatuses, SMS_STATUSES } from './query.js';
 
@@ -67,7 +67,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     if (opts.sms && logs.length >= SMS_ROW_CAP) ctx.io.warn(`This lookup returned the service's cap of ${SMS_ROW_CAP} rows: events beyond them may be missed. Narrow it with --status or --id.`);
     for (const e of follow.take(logs, start)) {
       shown++;
-      if (ndjson) ctx.io.out(JSON.stringify(e));
+      if (ndjson) ctx.io.out(safeJson(e));
       else ctx.io.out(line(e, !!opts.sms));
     }
     const left = stopAt - ctx.clock.now();
