@@ -11,6 +11,7 @@ import { runWizard } from '../../src/campaign/wizard.js';
 import { suggest } from '../../src/cli/suggest.js';
 import { plannedRequest, printPlanned } from '../../src/output/dry-run.js';
 import { listAllGroups } from '../../src/groups.js';
+import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
 
 interface Opts extends CreateFlags {
   file?: string;
@@ -43,7 +44,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   problems.push(...c.problems);
   if (c.once && draft.list) checkListFile(draft.list, problems);
   refuse(problems);
-  for (const w of c.warnings) ctx.io.warn(w);
+  for (const w of c.warnings) ctx.io.warn(forTerminal(w, 2000));
 
   const client = await ctx.campaign();
   await fillFromService(ctx, client, c, draft);
@@ -139,7 +140,7 @@ function summary(c: Composed): string {
 }
 
 async function confirmWizard(ctx: Context, c: Composed): Promise<boolean> {
-  ctx.io.info(`\n"${c.request.form.name}": ${summary(c)}.`);
+  ctx.io.info(`\n"${forTerminal(c.request.form.name, 120)}": ${summary(c)}.`);
   return ctx.prompter.confirm(c.schedule ? 'Schedule this campaign?' : 'Send this campaign now?', false);
 }
 
@@ -154,10 +155,10 @@ function report(ctx: Context, c: Composed, sn: string, uploaded?: number): void 
     return;
   }
   if (!ctx.io.isTTY) {
-    ctx.io.out(sn);
+    ctx.io.out(forTsvCell(sn));
     return;
   }
-  ctx.io.out(`${ctx.io.paint('green', '✓')} Created ${summary(c)}: ${sn}`);
+  ctx.io.out(`${ctx.io.paint('green', '✓')} Created ${summary(c)}: ${forTerminal(sn, 100)}`);
   if (uploaded !== undefined) ctx.io.info(`Uploaded the list (${uploaded} bytes).`);
   ctx.io.info(`Follow it with: ${suggest(ctx, 'campaign', 'status', sn, '--wait')}`);
   if (c.schedule) ctx.io.info(`Pause it before ${c.schedule.scheduleDate} with: ${suggest(ctx, 'campaign', 'pause', sn)}`);

@@ -9,6 +9,7 @@ import { suggest } from '../../src/cli/suggest.js';
 import { buildPlan } from '../../src/contacts/bounce-plan.js';
 import { resolveGroup } from '../../src/groups.js';
 import { printList } from '../../src/output/format.js';
+import { forTerminal } from '../../src/output/sanitize.js';
 
 interface Opts {
   group?: string;
@@ -39,10 +40,10 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
 
   if (!apply) {
     if (ctx.io.json) ctx.io.printJson({ group: { sn: group.sn, name: group.name }, from, to, applied: false, plan });
-    else if (!plan.length) ctx.io.info(`No bounces or complaints since ${from}: nothing to remove from "${group.name}".`);
+    else if (!plan.length) ctx.io.info(`No bounces or complaints since ${from}: nothing to remove from "${forTerminal(group.name, 100)}".`);
     else {
       await printList(ctx.io, plan, COLUMNS);
-      ctx.io.info(`Plan: remove ${plan.length} address${plan.length === 1 ? '' : 'es'} from "${group.name}" (${group.sn}); nothing was removed. Apply it with: ${suggest(ctx, 'contacts', 'clean', '--group', group.sn, '--since', opts.since ?? '30d', ...(opts.includeTemporary ? ['--include-temporary'] : []), '--yes')}`);
+      ctx.io.info(`Plan: remove ${plan.length} address${plan.length === 1 ? '' : 'es'} from "${forTerminal(group.name, 100)}" (${forTerminal(group.sn, 60)}); nothing was removed. Apply it with: ${forTerminal(suggest(ctx, 'contacts', 'clean', '--group', group.sn, '--since', opts.since ?? '30d', ...(opts.includeTemporary ? ['--include-temporary'] : []), '--yes'), 2000)}`);
     }
     return;
   }
@@ -65,7 +66,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   }
   const doc = { group: { sn: group.sn, name: group.name }, from, to, applied: true, planned: plan.length, removed, notDone };
   if (ctx.io.json) ctx.io.printJson(doc);
-  else ctx.io.out(`${ctx.io.isTTY ? `${ctx.io.paint('green', '✓')} ` : ''}Removed ${removed} of ${plan.length} planned address${plan.length === 1 ? '' : 'es'} from "${group.name}" (${group.sn})${removed < plan.length - notDone.length ? '; the others were not in the group' : ''}.`);
+  else ctx.io.out(`${ctx.io.isTTY ? `${ctx.io.paint('green', '✓')} ` : ''}Removed ${removed} of ${plan.length} planned address${plan.length === 1 ? '' : 'es'} from "${forTerminal(group.name, 100)}" (${forTerminal(group.sn, 60)})${removed < plan.length - notDone.length ? '; the others were not in the group' : ''}.`);
   if (notDone.length) {
     const why = firstError instanceof Error ? firstError.message : String(firstError);
     if (notDone.length === plan.length) throw firstError;

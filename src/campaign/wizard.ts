@@ -10,6 +10,7 @@ import { resolveGroups } from './groups.js';
 import { checkListFile } from './local-files.js';
 import { parseSchedule } from './schedule.js';
 import { isEmail } from '../send/recipients.js';
+import { forTerminal } from '../output/sanitize.js';
 
 type Validate = (v: string) => true | string;
 
@@ -45,7 +46,7 @@ export async function runWizard(ctx: Context, draft: Draft, deps: WizardDeps): P
     else {
       const groups = await deps.listGroups();
       if (!groups.length) ctx.io.warn('The account has no groups yet; create one with `mailctl groups create` and import contacts first.');
-      for (const g of groups) ctx.io.info(`  ${g.sn}  ${g.name}  ${g.subscribedCnt ?? 0} members${g.status === 'PROCESSING' ? '  (importing: not usable yet)' : ''}`);
+      for (const g of groups) ctx.io.info(`  ${forTerminal(g.sn, 60)}  ${forTerminal(g.name, 100)}  ${forTerminal(g.subscribedCnt ?? 0, 20)} members${g.status === 'PROCESSING' ? '  (importing: not usable yet)' : ''}`);
       const check = (role: 'send' | 'exclude', optional: boolean): Validate => (v) => {
         if (!v.trim()) return optional ? true : 'Name at least one group.';
         const r = resolveGroups(splitList(v), groups, role);
@@ -103,7 +104,7 @@ export async function runWizard(ctx: Context, draft: Draft, deps: WizardDeps): P
     else {
       const templates = await deps.listTemplates();
       if (!templates.length) d.htmlFile = await ask('The account has no templates. Html file:', existingFile);
-      else d.template = await p.select('Template:', templates.map((t) => ({ name: `${t.name} (${t.id})`, value: t.id })));
+      else d.template = await p.select('Template:', templates.map((t) => ({ name: `${forTerminal(t.name, 100)} (${forTerminal(t.id, 60)})`, value: t.id })));
     }
   }
 
