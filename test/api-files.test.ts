@@ -30,7 +30,7 @@ async function upload(url: string): Promise<CliError> {
 
 describe('putFile: facts after the retries', () => {
   it('the connection broke after the file was sent: reached "maybe", not certainly undone (exit 4)', async () => {
-    hs.get().on('PUT', '/upload', (res) => res.socket?.destroy());
+    hs.get().on('PUT', '/upload', (res) => void res.socket?.destroy());
     const e = await upload(`${hs.get().url}/upload`);
     expect(hs.get().requests.filter((r) => r.method === 'PUT')).toHaveLength(3);
     expect(hs.get().requests[0].body.length).toBeGreaterThan(30_000); // the file did go out
