@@ -60,6 +60,12 @@ export function forTsvCell(s: unknown, max = Infinity): string {
   return more ? `${safe}… (${more} more characters)` : safe;
 }
 
+/** Whether `s` holds nothing a terminal would act on (tabs and newlines count as unsafe too). */
+export function isPlainText(s: string): boolean {
+  UNSAFE_OR_TAB.lastIndex = 0;
+  return !UNSAFE_OR_TAB.test(s);
+}
+
 /** For multi-line text from outside that is meant to keep its lines (a webhook body shown in full). */
 export function forTerminalLines(s: string, max = DEFAULT_MAX * 10): string {
   return s.split('\n').map((line) => forTerminal(line.replace(/\r$/, ''), max)).join('\n');
