@@ -4,6 +4,7 @@
 import type { Context } from './cli/context.js';
 import { UsageError } from './cli/errors.js';
 import type { Group } from './api/campaign-types.js';
+import { forTerminal } from './output/sanitize.js';
 
 /** Every page in turn until a short page; the client's limiter paces the calls to 2/s. */
 export async function listAllGroups(ctx: Context, size = 100): Promise<Group[]> {
@@ -63,13 +64,13 @@ export async function resolveGroup(ctx: Context, given: string, o: { create?: bo
   if ('group' in m) return { sn: m.group.sn, name: m.group.name, status: m.group.status };
   if ('several' in m) {
     throw new UsageError(
-      `${m.several.length} groups are named "${wanted}": ${m.several.map((g) => g.sn).join(', ')}.`,
-      `Give the code of the one you mean, for example --group ${m.several[0].sn}.`,
+      `${m.several.length} groups are named "${forTerminal(wanted, 100)}": ${m.several.map((g) => forTerminal(g.sn, 60)).join(', ')}.`,
+      `Give the code of the one you mean, for example --group ${forTerminal(m.several[0].sn, 60)}.`,
     );
   }
   if (o.create) {
     const { sn } = await (await ctx.campaign()).createGroup(wanted);
-    ctx.io.info(`Created group "${wanted}" (${sn}).`);
+    ctx.io.info(`Created group "${forTerminal(wanted, 100)}" (${forTerminal(sn, 60)}).`);
     return { sn, name: wanted, status: 'GENERAL', created: true };
   }
   throw new UsageError(

@@ -34,6 +34,14 @@ describe('mailctl __complete', () => {
     expect(sb.get().sandbox.requests().length).toBe(before);
   });
 
+  it('a cached name or code with control characters (a hostile service\'s) is never offered to the shell', async () => {
+    const dir = tempDir('mailctl-complete-');
+    fs.mkdirSync(path.join(dir, 'cache'));
+    const groups = [{ sn: 'LS1', name: 'News' }, { sn: 'LS2', name: 'News\u001b]0;owned\u0007' }, { sn: 'LS3\u202e', name: 'Newt' }, { sn: 'LS4', name: 'News\nline' }];
+    fs.writeFileSync(path.join(dir, 'cache', 'groups-profile-default.json'), JSON.stringify({ at: Date.now(), groups }));
+    expect(await complete(['import', 'x.csv', '--group', ''], { MAILCTL_CONFIG_DIR: dir })).toEqual(['LS1', 'News']);
+  });
+
   it('a cache older than an hour is not offered', async () => {
     const dir = tempDir('mailctl-complete-');
     fs.mkdirSync(path.join(dir, 'cache'));

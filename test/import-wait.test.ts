@@ -66,6 +66,16 @@ describe('every terminal status ends the wait', () => {
     expect(lookups().filter((q) => q.status === 503)).toHaveLength(6);
   });
 
+  it('5xx answers that carry a service code are still passing faults of a read: the wait goes on', async () => {
+    const importSn = await rawImport('EMAIL,NAME\ns@example.com,S');
+    const lookups = () => sb.get().sandbox.requests('campaign').filter((q) => q.path === `/v1/contacts/imports/result/${importSn}`);
+    sb.get().sandbox.injectFault({ kind: 'status', status: 500, body: { code: '40007', message: 'invalid sn' }, times: 6, match: { path: `/v1/contacts/imports/result/${importSn}` } });
+    const r = await runCli(['import', 'status', importSn, '--wait'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('Status\tCOMPLETE');
+    expect(lookups().filter((q) => q.status === 500)).toHaveLength(6);
+  });
+
   it('a status lookup that keeps failing: the state is unknown (exit 4) with the command that resumes the wait, never "failed"', async () => {
     const importSn = await rawImport('EMAIL,NAME\nu@example.com,U');
     sb.get().sandbox.injectFault({ kind: 'status', status: 503, times: 1000, match: { path: `/v1/contacts/imports/result/${importSn}` } });

@@ -12,12 +12,12 @@ import { editAnswers, runWizard, type StepId, type WizardDeps } from '../../src/
 import { printReview } from '../../src/campaign/review.js';
 import { adviseRefusal } from '../../src/campaign/refusal.js';
 import type { Group } from '../../src/api/campaign-types.js';
-import { forTerminal } from '../../src/output/sanitize.js';
 import { preflightBeforeCreate } from '../../src/campaign/preflight/run.js';
 import { suggest } from '../../src/cli/suggest.js';
 import { plannedRequest, printPlanned } from '../../src/output/dry-run.js';
 import { listAllGroups } from '../../src/groups.js';
 import { warnOverBalance } from '../../src/campaign/balance-check.js';
+import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
 
 interface Opts extends CreateFlags {
   file?: string;
@@ -60,7 +60,7 @@ async function prepare(ctx: Context, answers: Draft, profile: Profile, opts: Opt
   problems.push(...c.problems);
   if (c.once && draft.list) checkListFile(draft.list, problems);
   refuse(problems);
-  for (const w of c.warnings) ctx.io.warn(w);
+  for (const w of c.warnings) ctx.io.warn(forTerminal(w, 2000));
   const groups = await fillFromService(ctx, await ctx.campaign(), c, draft);
   // The campaign is complete (template html in place); nothing is sent yet.
   await preflightBeforeCreate(ctx, c, opts);
@@ -241,10 +241,10 @@ function report(ctx: Context, c: Composed, sn: string, uploaded?: number): void 
     return;
   }
   if (!ctx.io.isTTY) {
-    ctx.io.out(sn);
+    ctx.io.out(forTsvCell(sn));
     return;
   }
-  ctx.io.out(`${ctx.io.paint('green', '✓')} Created ${summary(c)}: ${sn}`);
+  ctx.io.out(`${ctx.io.paint('green', '✓')} Created ${summary(c)}: ${forTerminal(sn, 100)}`);
   if (uploaded !== undefined) ctx.io.info(`Uploaded the list (${uploaded} bytes).`);
   ctx.io.info(`Follow it with: ${suggest(ctx, 'campaign', 'status', sn, '--wait')}`);
   if (c.schedule) ctx.io.info(`Pause it before ${c.schedule.scheduleDate} with: ${suggest(ctx, 'campaign', 'pause', sn)}`);

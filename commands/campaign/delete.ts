@@ -1,6 +1,7 @@
 import type { Context } from '../../src/cli/context.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { certainlyNotDone, PartialError, ServiceError, SilentExit, UsageError } from '../../src/cli/errors.js';
+import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
 import type { CampaignClient } from '../../src/api/campaign.js';
 import type { DeleteCampaignsResult } from '../../src/api/campaign-types.js';
 
@@ -33,10 +34,10 @@ export async function run(ctx: Context, opts: Opts, sns: string[]): Promise<void
   }
   if (ctx.io.json) ctx.io.printJson(r);
   else {
-    for (const sn of r.success) ctx.io.out(`${sn}\tdeleted`);
-    for (const sn of r.sendingCampaign) ctx.io.out(`${sn}\tnot deleted: preparing or sending (try again once it is sent)`);
-    for (const sn of r.badCampaigns) ctx.io.out(`${sn}\tnot deleted: no such campaign`);
-    for (const sn of r.unknown ?? []) ctx.io.out(`${sn}\tnot deleted: still there after the lost answer (run the command again)`);
+    for (const sn of r.success) ctx.io.out(`${forTsvCell(sn)}\tdeleted`);
+    for (const sn of r.sendingCampaign) ctx.io.out(`${forTsvCell(sn)}\tnot deleted: preparing or sending (try again once it is sent)`);
+    for (const sn of r.badCampaigns) ctx.io.out(`${forTsvCell(sn)}\tnot deleted: no such campaign`);
+    for (const sn of r.unknown ?? []) ctx.io.out(`${forTsvCell(sn)}\tnot deleted: still there after the lost answer (run the command again)`);
   }
   const failed = r.sendingCampaign.length + r.badCampaigns.length + (r.unknown?.length ?? 0);
   if (!failed) return;
@@ -69,7 +70,7 @@ async function settleLostDelete(ctx: Context, client: CampaignClient, codes: str
     else if (SENDING.has(status)) out.sendingCampaign.push(sn);
     else out.unknown.push(sn);
   }
-  if (out.success.length) ctx.io.warn(`Gone now, so deleted: ${out.success.join(', ')} (a code that never existed would look the same).`);
+  if (out.success.length) ctx.io.warn(`Gone now, so deleted: ${forTerminal(out.success.join(', '))} (a code that never existed would look the same).`);
   return out;
 }
 

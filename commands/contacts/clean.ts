@@ -12,6 +12,7 @@ import { buildPlan } from '../../src/contacts/bounce-plan.js';
 import { bounceEvents } from '../../src/contacts/bounce-events.js';
 import { resolveGroup } from '../../src/groups.js';
 import { printList } from '../../src/output/format.js';
+import { forTerminal } from '../../src/output/sanitize.js';
 
 interface Opts {
   group?: string;
@@ -57,11 +58,11 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
 
   if (!apply) {
     if (ctx.io.json) ctx.io.printJson({ group: { sn: group.sn, name: group.name }, from, to, applied: false, plan, ...lookup });
-    else if (!plan.length) ctx.io.info(`No bounces or complaints from ${from} to ${to}: nothing to remove from "${group.name}".`);
+    else if (!plan.length) ctx.io.info(`No bounces or complaints from ${from} to ${to}: nothing to remove from "${forTerminal(group.name, 100)}".`);
     else {
       await printList(ctx.io, plan, COLUMNS);
       // The API lists no group's members, so the plan cannot be narrowed to them: say so.
-      ctx.io.info(`Plan: remove from "${group.name}" (${group.sn}) these ${plan.length} address${plan.length === 1 ? '' : 'es'} that bounced or complained in transactional mail from ${from} to ${to}. They are not checked against the group's members (the API cannot list them); those not in the group are ignored by the service. Nothing was removed. Apply it with: ${again()}`);
+      ctx.io.info(`Plan: remove from "${forTerminal(group.name, 100)}" (${forTerminal(group.sn, 60)}) these ${plan.length} address${plan.length === 1 ? '' : 'es'} that bounced or complained in transactional mail from ${from} to ${to}. They are not checked against the group's members (the API cannot list them); those not in the group are ignored by the service. Nothing was removed. Apply it with: ${forTerminal(again(), 2000)}`);
     }
     return;
   }
@@ -96,7 +97,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   if (ctx.io.json) ctx.io.printJson(doc);
   else {
     const others = requested - removed;
-    ctx.io.out(`${ctx.io.isTTY ? `${ctx.io.paint('green', '✓')} ` : ''}Removed ${removed} of ${plan.length} planned address${plan.length === 1 ? '' : 'es'} from "${group.name}" (${group.sn}), as the service counted them (updated_count)${others > 0 ? `; the other ${others} sent were not in the group, and the service ignored them` : ''}.`);
+    ctx.io.out(`${ctx.io.isTTY ? `${ctx.io.paint('green', '✓')} ` : ''}Removed ${removed} of ${plan.length} planned address${plan.length === 1 ? '' : 'es'} from "${forTerminal(group.name, 100)}" (${forTerminal(group.sn, 60)}), as the service counted them (updated_count)${others > 0 ? `; the other ${others} sent were not in the group, and the service ignored them` : ''}.`);
   }
   if (notDone.length) {
     if (notDone.length === plan.length) throw firstError;

@@ -11,6 +11,7 @@ import { printDryRun } from '../../src/output/dry-run.js';
 import { resolveGroup } from '../../src/groups.js';
 import { describeFilter, parseWhere } from './filters.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
+import { forTerminal } from '../../src/output/sanitize.js';
 
 interface Opts {
   group?: string;
@@ -43,7 +44,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   }
 
   if (opts.dryRun) {
-    ctx.io.info(`Dry run: group "${given}" was not looked up; it is shown as given.`);
+    ctx.io.info(`Dry run: group "${forTerminal(given, 100)}" was not looked up; it is shown as given.`);
     await printDryRun(ctx, 'campaign', 'DELETE', `/v1/contacts/${encodeURIComponent(given)}`, body);
     return;
   }
@@ -51,7 +52,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   const group = await resolveGroup(ctx, given);
   if (!opts.yes) {
     ctx.requirePrompt('Removing contacts from a group', '--yes');
-    const ok = await ctx.prompter.confirm(`Remove ${what} from group "${group.name}" (${group.sn})?`, false);
+    const ok = await ctx.prompter.confirm(`Remove ${what} from group "${forTerminal(group.name, 100)}" (${forTerminal(group.sn, 60)})?`, false);
     if (!ok) throw new CliError('Cancelled; nothing was removed.', ExitCode.USAGE);
   }
   const client = await ctx.campaign();
@@ -61,7 +62,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     ctx.io.printJson({ group: { sn: group.sn, name: group.name }, updated_count: count, ...('keys' in body ? { requested: body.keys.length } : { filters: body.filters }) });
     return;
   }
-  if (ctx.io.isTTY) ctx.io.out(`${ctx.io.paint('green', '✓')} Removed ${count} contact${count === 1 ? '' : 's'} from group "${group.name}" (${group.sn}).`);
+  if (ctx.io.isTTY) ctx.io.out(`${ctx.io.paint('green', '✓')} Removed ${count} contact${count === 1 ? '' : 's'} from group "${forTerminal(group.name, 100)}" (${forTerminal(group.sn, 60)}).`);
   else ctx.io.out(String(count));
   if ('keys' in body && count < body.keys.length) {
     ctx.io.info(`${body.keys.length - count} of the ${body.keys.length} addresses were not in the group.`);

@@ -50,7 +50,7 @@ export async function run(ctx: Context): Promise<void> {
   const exit = checks.some((c) => c.exit === ExitCode.AUTH) ? ExitCode.AUTH : checks.some((c) => c.exit === ExitCode.LIMIT) ? ExitCode.LIMIT : ExitCode.OK;
   await printList(ctx.io, checks, [
     { header: 'CHECK', value: (c) => c.check },
-    { header: 'STATUS', value: (c) => (ctx.io.isTTY ? ctx.io.paint(c.status === 'ok' ? 'green' : c.status === 'warn' ? 'yellow' : 'red', c.status) : c.status) },
+    { header: 'STATUS', value: (c) => c.status, paint: (c) => (c.status === 'ok' ? 'green' : c.status === 'warn' ? 'yellow' : 'red') },
     { header: 'DETAIL', value: (c) => c.detail },
   ], { ok: exit === ExitCode.OK, exitCode: exit, checks: checks.map(({ exit: _e, ...c }) => c) });
   if (exit !== ExitCode.OK) throw new SilentExit(exit);

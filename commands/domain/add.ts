@@ -3,6 +3,7 @@ import { ServiceError } from '../../src/cli/errors.js';
 import { zoneLines } from '../../src/output/zone.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { checkDomain } from './common.js';
+import { forTsvCell } from '../../src/output/sanitize.js';
 
 export async function run(ctx: Context, opts: { dryRun?: boolean }, input: string): Promise<void> {
   const domain = checkDomain(input);
@@ -15,5 +16,6 @@ export async function run(ctx: Context, opts: { dryRun?: boolean }, input: strin
   if (!records.length) throw new ServiceError(`The service added ${domain} but returned no DNS records to publish.`, { hint: 'Contact the provider\'s support for the records.' });
   ctx.io.info(`Publish these DNS records for ${domain}, then run \`mailctl domain verify ${domain}\`:`);
   ctx.io.out(`; mailctl domain add ${domain}`);
-  for (const l of zoneLines(records, domain)) ctx.io.out(l);
+  // The records are the service's words: whole (they are pasted), control characters shown.
+  for (const l of zoneLines(records, domain)) ctx.io.out(forTsvCell(l));
 }

@@ -3,6 +3,7 @@ import { ServiceError } from '../../src/cli/errors.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { checkDomain } from './common.js';
 import { describeErrorBody } from '../../src/api/error-messages.js';
+import { forTerminal } from '../../src/output/sanitize.js';
 
 export async function run(ctx: Context, opts: { dryRun?: boolean }, input: string): Promise<void> {
   const domain = checkDomain(input);
@@ -13,9 +14,12 @@ export async function run(ctx: Context, opts: { dryRun?: boolean }, input: strin
   } catch (e) {
     if (e instanceof ServiceError && e.status !== undefined && e.status < 500) {
       // The service's own reason reads better than the HTTP sentence wrapped around it.
-      const reason = describeErrorBody(e.body).detail?.replace(/\.+$/, '') ?? `HTTP ${e.status}`;
+      const said = describeErrorBody(e.body).detail;
+      const reason = said ? forTerminal(said.replace(/\.+$/, '')) : `HTTP ${e.status}`;
       throw new ServiceError(`${domain} is not verified: ${reason}.`, {
         status: e.status,
+        facts: e.facts,
+        serviceMessage: said,
         hint: `If it was never added, run \`mailctl domain add ${domain}\` first; otherwise check that the records it printed are published (DNS can take a while to update), then try again.`,
       });
     }

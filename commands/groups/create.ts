@@ -1,6 +1,7 @@
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { printDryRun } from '../../src/output/dry-run.js';
+import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
 
 export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string): Promise<void> {
   const trimmed = name.trim();
@@ -12,6 +13,6 @@ export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string
   const client = await ctx.campaign();
   const { sn } = await client.createGroup(trimmed);
   if (ctx.io.json) ctx.io.printJson({ sn, name: trimmed });
-  else if (ctx.io.isTTY) ctx.io.out(`${ctx.io.paint('green', '✓')} Created group "${trimmed}" with code ${sn}`);
-  else ctx.io.out(sn);
+  else if (ctx.io.isTTY) ctx.io.out(`${ctx.io.paint('green', '✓')} Created group "${forTerminal(trimmed, 100)}" with code ${forTerminal(sn, 60)}`);
+  else ctx.io.out(forTsvCell(sn));
 }

@@ -4,7 +4,7 @@ import { pollUntil } from '../../src/cli/poll.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { checkUrl } from '../../src/cli/url.js';
 import { checkOutDir, downloadLinks, type Saved } from '../../src/report/download.js';
-import { printList } from '../../src/output/format.js';
+import { LINK_CELL_MAX, printList } from '../../src/output/format.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 
 interface Opts {
@@ -50,7 +50,7 @@ async function printLinks(ctx: Context, links: ReportLink[]): Promise<void> {
   await printList(ctx.io, links, [
     { header: 'TYPE', value: (l) => l.reportType },
     { header: 'CREATED', value: (l) => l.createdDate, date: true },
-    { header: 'LINK', value: (l) => l.link },
+    { header: 'LINK', value: (l) => l.link, max: LINK_CELL_MAX },
   ]);
 }
 

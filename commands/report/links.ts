@@ -1,13 +1,13 @@
 import type { Context } from '../../src/cli/context.js';
 import type { ReportLink } from '../../src/api/campaign-types.js';
-import { printList, type Column } from '../../src/output/format.js';
+import { LINK_CELL_MAX, printList, type Column } from '../../src/output/format.js';
 import { downloadLinks } from '../../src/report/download.js';
 import { printSaved } from './export.js';
 
 const COLUMNS: Column<ReportLink>[] = [
   { header: 'TYPE', value: (l) => l.reportType },
   { header: 'CREATED', value: (l) => l.createdDate, date: true },
-  { header: 'LINK', value: (l) => l.link },
+  { header: 'LINK', value: (l) => l.link, max: LINK_CELL_MAX },
 ];
 
 export async function run(ctx: Context, opts: { out?: string; force?: boolean }, sn: string): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Context } from '../../src/cli/context.js';
 import type { Webhook } from '../../src/api/notify-types.js';
-import { printList, type Column } from '../../src/output/format.js';
+import { LINK_CELL_MAX, printList, type Column } from '../../src/output/format.js';
 import { typeName } from '../../src/webhook/types.js';
 
 export async function run(ctx: Context, opts: { sms?: boolean }): Promise<void> {
@@ -9,7 +9,7 @@ export async function run(ctx: Context, opts: { sms?: boolean }): Promise<void> 
   const columns: Column<Webhook>[] = [
     { header: 'TYPE', value: (w) => w.type },
     { header: 'EVENT', value: (w) => typeName(w.type, sms) },
-    { header: 'URL', value: (w) => w.url },
+    { header: 'URL', value: (w) => w.url, max: LINK_CELL_MAX },
     { header: 'DOMAIN', value: (w) => w.domain },
     { header: 'CREATED', value: (w) => w.createDate, date: true },
   ];

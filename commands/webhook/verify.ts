@@ -5,6 +5,7 @@ import { SilentExit, UsageError } from '../../src/cli/errors.js';
 import { readAll } from '../../src/cli/stdin.js';
 import { verifyPayload } from '../../src/webhook/signature.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
+import { forTerminal } from '../../src/output/sanitize.js';
 
 export async function run(ctx: Context, opts: { signature?: string }, file?: string): Promise<void> {
   if (opts.signature === undefined) throw new UsageError('No signature to check.', 'Pass the x-service-signature (or x-surenotify-signature) header value with --signature HEX.');
@@ -33,11 +34,11 @@ export async function run(ctx: Context, opts: { signature?: string }, file?: str
       : { valid: false, reason: v.reason, causes: v.causes, id: v.fields.id, event: v.fields.event });
   } else if (v.valid) {
     ctx.io.out('valid');
-    ctx.io.info(`${ctx.io.paint('green', '✓')} Signed with this profile's notification key: ${v.fields.idField}=${v.id}, ${v.fields.eventField}=${v.event}.`);
+    ctx.io.info(`${ctx.io.paint('green', '✓')} Signed with this profile's notification key: ${v.fields.idField}=${forTerminal(v.id, 120)}, ${v.fields.eventField}=${forTerminal(v.event, 60)}.`);
   } else {
     ctx.io.out('invalid');
-    ctx.io.error(`${ctx.io.paint('red', '✗')} Invalid: ${v.reason}. Usual causes:`);
-    for (const c of v.causes) ctx.io.error(`  - ${c}`);
+    ctx.io.error(`${ctx.io.paint('red', '✗')} Invalid: ${forTerminal(v.reason)}. Usual causes:`);
+    for (const c of v.causes) ctx.io.error(`  - ${forTerminal(c)}`);
   }
   if (!v.valid) throw new SilentExit(1);
 }

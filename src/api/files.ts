@@ -12,9 +12,10 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Clock } from '../cli/clock.js';
-import { CliError, ExitCode, InterruptedError, LimitError, ServiceError } from '../cli/errors.js';
+import { CliError, ExitCode, InterruptedError, LimitError, ServiceError, type ErrorFacts } from '../cli/errors.js';
 import { createTempBeside } from '../fs/safe-write.js';
 import { forTerminal } from '../output/sanitize.js';
+import { classify, transportCause, type Outcome } from './classify.js';
 import type { FetchLike } from './http.js';
 import { checkLink, pinnedLookup, type CheckedLink, type LinkPolicy } from './safe-link.js';
 
@@ -45,7 +46,25 @@ export interface PutFileOptions {
   onRetry?(attempt: number, reason: string): void;
 }
 
-class RetryableUpload extends Error {}
+/** One upload attempt that failed in a way that may pass: what happened, and the classifier's facts. */
+class FailedUpload extends Error {
+  readonly facts: ErrorFacts;
+  constructor(
+    reason: string,
+    readonly outcome: Outcome,
+  ) {
+    super(reason);
+    this.facts = classifyUpload(outcome);
+  }
+}
+
+/** The upload PUT sends the same file to the same address: repeatable (src/api/classify.ts decides the rest). */
+const classifyUpload = (outcome: Outcome): ErrorFacts => classify({ method: 'PUT', idempotent: true, keyless: true, outcome });
+
+/** What a transfer that threw (no answer) stands for: a time-out when it stalled, else the transport's code. */
+function transportOutcome(e: unknown, stalled: boolean): Outcome {
+  return stalled ? { kind: 'timeout' } : { kind: 'network', cause: transportCause(e) ?? 'network error' };
+}
 
 /** Where a URL points, without path or query (safe to print). */
 export function hostOf(url: string): string {
@@ -71,9 +90,14 @@ export async function putFile(o: PutFileOptions): Promise<void> {
       return;
     } catch (e) {
       if (o.signal?.aborted) throw new InterruptedError('Interrupted during the upload.');
-      if (!(e instanceof RetryableUpload)) throw e;
-      if (attempt >= retries) {
-        throw new LimitError(`Uploading the file to ${hostOf(o.url)} failed ${attempt + 1} times (${e.message}).`, 'Check the network and run the import again; a new upload address is issued each time.');
+      if (!(e instanceof FailedUpload)) throw e;
+      if (attempt >= retries || !e.facts.retryable) {
+        // The last attempt's own facts: one that broke while the file was on its way may have
+        // arrived (reached 'maybe'), never "certainly not".
+        const again = 'run the import again; a new upload address is issued each time.';
+        const what = `Uploading the file to ${hostOf(o.url)} failed ${attempt + 1} times (${e.message}).`;
+        if (e.outcome.kind === 'answer') throw new ServiceError(what, { status: e.outcome.status, facts: e.facts, hint: `The upload address kept failing; ${again}` });
+        throw new LimitError(what, `Check the network and ${again}`, e.facts);
       }
       o.onRetry?.(attempt + 1, e.message);
       const delay = o.retryBaseMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
@@ -134,17 +158,20 @@ async function putOnce(o: PutFileOptions, total: number): Promise<void> {
       return;
     }
     const text = await readSome(res.body, 1000);
+    const outcome: Outcome = { kind: 'answer', status: res.status, body: parsed(text) };
     const detail = `HTTP ${res.status}${text ? `: ${forTerminal(text.replace(/\s+/g, ' '), 200)}` : ''}`;
-    if (res.status >= 500 || res.status === 408 || res.status === 429) throw new RetryableUpload(detail);
-    throw new ServiceError(`The upload address at ${hostOf(res.url)} refused the file (${detail}).`, {
+    const facts = classifyUpload(outcome);
+    if (facts.retryable) throw new FailedUpload(detail, outcome);
+    throw new ServiceError(`The upload address at ${hostOf(res.url)} ${facts.refused ? 'refused' : 'failed on'} the file (${detail}).`, {
       status: res.status,
+      facts,
       hint: 'Upload addresses expire; run the import again to get a fresh one.',
     });
   } catch (e) {
-    if (e instanceof CliError || e instanceof RetryableUpload) throw e;
+    if (e instanceof CliError || e instanceof FailedUpload) throw e;
     if (o.signal?.aborted) throw new InterruptedError('Interrupted during the upload.');
-    if (guard.stalled) throw new RetryableUpload(`no progress for ${Math.round(o.stallMs / 1000)} s`);
-    throw new RetryableUpload(networkReason(e));
+    const outcome = transportOutcome(e, guard.stalled);
+    throw new FailedUpload(guard.stalled ? `no progress for ${Math.round(o.stallMs / 1000)} s` : networkReason(e), outcome);
   } finally {
     guard.done();
     source?.destroy();
@@ -227,6 +254,16 @@ async function fetchRequest(fetchFn: FetchLike, hop: CheckedLink, spec: RequestS
   return { status: res.status, location: res.headers.get('location') ?? undefined, body };
 }
 
+/** A body as the classifier reads it: JSON when it parses, else the text, else undefined. */
+function parsed(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
 async function readSome(body: Readable, max: number): Promise<string> {
   let text = '';
   try {
@@ -274,8 +311,9 @@ export async function downloadFile(fetchFn: FetchLike, url: string, dest: string
   const failed = (e: unknown): CliError => {
     if (e instanceof CliError) return e;
     if (o.signal?.aborted) return new InterruptedError(`Interrupted while downloading ${o.what}; nothing was saved.`);
-    if (guard.stalled) return new LimitError(`Downloading ${o.what} from ${hostOf(url)} stopped: nothing arrived for ${Math.round(o.stallMs / 1000)} s; nothing was saved.`, 'Check the network and try again.', { code: 'TIMEOUT', reached: 'maybe', retryable: true });
-    return new LimitError(`Cannot download ${o.what} from ${hostOf(url)} (${networkReason(e)}); nothing was saved.`, 'Check the network and try again.', { code: 'NETWORK', reached: 'maybe', retryable: true });
+    const facts = classify({ method: 'GET', keyless: true, outcome: transportOutcome(e, guard.stalled) });
+    if (guard.stalled) return new LimitError(`Downloading ${o.what} from ${hostOf(url)} stopped: nothing arrived for ${Math.round(o.stallMs / 1000)} s; nothing was saved.`, 'Check the network and try again.', facts);
+    return new LimitError(`Cannot download ${o.what} from ${hostOf(url)} (${networkReason(e)}); nothing was saved.`, 'Check the network and try again.', facts);
   };
   try {
     let res: Answer & { url: string };
@@ -286,7 +324,7 @@ export async function downloadFile(fetchFn: FetchLike, url: string, dest: string
     }
     if (res.status < 200 || res.status >= 300) {
       res.body.destroy();
-      throw new ServiceError(`The link to ${o.what} at ${hostOf(res.url)} answered HTTP ${res.status}.`, { status: res.status, hint: o.expiredHint });
+      throw new ServiceError(`The link to ${o.what} at ${hostOf(res.url)} answered HTTP ${res.status}.`, { status: res.status, hint: o.expiredHint, facts: classify({ method: 'GET', keyless: true, outcome: { kind: 'answer', status: res.status, body: undefined } }) });
     }
     let temp: Awaited<ReturnType<typeof createTempBeside>>;
     try {

@@ -2,8 +2,10 @@
 // client-side rate limits, retries that are safe, a masked request trace, and the mapping of
 // every failure to a typed error. Built on ky; nothing else in mailctl speaks to the API.
 import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
-import { AuthError, CliError, LimitError, ServiceError, InterruptedError } from '../cli/errors.js';
+import { AuthError, CliError, LimitError, ServiceError, InterruptedError, type ErrorFacts } from '../cli/errors.js';
 import { maskKey, SERVICE_LABEL, type Service } from '../config/settings.js';
+import { forTerminal } from '../output/sanitize.js';
+import { classify, isRepeatable, transportCause, type Attempt, type Outcome } from './classify.js';
 import { describeErrorBody, sentenceForCode } from './error-messages.js';
 import type { Limiter } from './ratelimit.js';
 
@@ -30,8 +32,9 @@ export interface CallOptions {
   json?: unknown;
   searchParams?: Record<string, string | number | undefined>;
   /**
-   * Safe to send twice: GET, DELETE, upserts and reads-by-POST. A request that creates or
-   * sends is retried only when it provably never reached the server (connection refused).
+   * Safe to send twice: upserts, reads-by-POST, a DELETE that cannot mislead when repeated
+   * (GET always is). A request that creates or sends is retried only when it certainly had no
+   * effect (src/api/classify.ts decides).
    */
   idempotent?: boolean;
   /** An extra limiter for this call (report export: 1 per 10 s). */
@@ -40,8 +43,8 @@ export interface CallOptions {
   noBody?: boolean;
 }
 
-const PER_SECOND = 'too many requests';
-const DAILY = 'limit exceeded';
+/** How much of a service's own words goes into a sentence (--json carries them whole). */
+const MAX_DETAIL_CHARS = 300;
 
 export class HttpClient {
   private readonly ky: KyInstance;
@@ -100,7 +103,7 @@ export class HttpClient {
   }
 
   async call<T>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
-    const idempotent = !!opts.idempotent;
+    const attempt = { method, idempotent: !!opts.idempotent };
     const extra = opts.limiter;
     const searchParams: Record<string, string> = {};
     for (const [k, v] of Object.entries(opts.searchParams ?? {})) if (v !== undefined && v !== '') searchParams[k] = String(v);
@@ -112,14 +115,14 @@ export class HttpClient {
         signal: this.o.signal,
         retry: {
           limit: this.o.retryLimit ?? 3,
-          // Every method reaches shouldRetry, which alone decides what is safe to repeat.
+          // Every method reaches shouldRetry, where the classifier alone decides what is safe to repeat.
           methods: ['get', 'put', 'head', 'delete', 'options', 'post', 'patch'],
           delay: (attempt) => (this.o.retryBaseMs ?? 500) * 2 ** (attempt - 1),
           backoffLimit: 8_000,
           // A Retry-After longer than this is cut short: we give up after the retries anyway.
           maxRetryAfter: 10_000,
           jitter: (d) => d * (0.5 + Math.random() * 0.5),
-          shouldRetry: async ({ error }) => shouldRetry(error, idempotent),
+          shouldRetry: async ({ error }) => this.shouldRetry(error, attempt),
         },
         // Read by the instance's beforeRequest hook, on every attempt.
         ...(extra ? { context: { limiter: extra } } : {}),
@@ -133,81 +136,96 @@ export class HttpClient {
         throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with more than ${MAX_RESPONSE_MIB} MiB, far more than any real answer; mailctl stopped reading it.`, {
           status: res.status,
           hint: 'Check the base URL (`mailctl config list`): it should name the service itself.',
-          facts: { code: 'BAD_RESPONSE', refused: false },
+          facts: classify({ ...attempt, outcome: { kind: 'unreadable', status: res.status } }),
         });
       }
       if (!text) return undefined as T;
       try {
         return JSON.parse(text) as T;
       } catch {
-        throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with something that is not JSON.`, { status: res.status, body: text.slice(0, 200), facts: { code: 'BAD_RESPONSE', refused: false } });
+        throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with something that is not JSON.`, { status: res.status, body: text.slice(0, 200), facts: classify({ ...attempt, outcome: { kind: 'unreadable', status: res.status } }) });
       }
     } catch (e) {
       throw await this.toCliError(e, method, path, !!opts.idempotent);
     }
   }
 
+  /** What happened to the request, as the classifier reads it; undefined for a failure that is not the request's (a bug). */
+  private async outcomeOf(e: unknown): Promise<Outcome | undefined> {
+    if (this.o.signal?.aborted) return { kind: 'interrupted' };
+    if (e instanceof HTTPError) return { kind: 'answer', status: e.response.status, body: await errorBodyOf(e.response) };
+    if (e instanceof TimeoutError) return { kind: 'timeout' };
+    const cause = transportCause(e);
+    return cause ? { kind: 'network', cause } : undefined;
+  }
+
+  /** ky asks before each retry; the answer is the classifier's `retryable`, nothing else. */
+  private async shouldRetry(error: Error, attempt: Omit<Attempt, 'outcome'>): Promise<boolean | undefined> {
+    const outcome = await this.outcomeOf(error);
+    if (!outcome || !classify({ ...attempt, outcome }).retryable) return false;
+    // A retryable 429 goes through ky's own delay, which honours a Retry-After header.
+    return outcome.kind === 'answer' && outcome.status === 429 ? undefined : true;
+  }
+
   private async toCliError(e: unknown, method: string, path: string, idempotent: boolean): Promise<Error> {
-    const label = SERVICE_LABEL[this.o.service];
     if (e instanceof CliError) return e;
-    if (this.o.signal?.aborted) {
-      // Ctrl-C while a request was on the wire: whether it arrived is not known.
-      return new InterruptedError(undefined, undefined, { reached: 'maybe' });
+    const outcome = await this.outcomeOf(e);
+    if (!outcome) return e instanceof Error ? e : new Error(String(e));
+    const attempt = { method, idempotent };
+    const facts = classify({ ...attempt, outcome });
+    const label = SERVICE_LABEL[this.o.service];
+    // Said when the request may have been carried out and is not safe to send again.
+    const doubt = facts.reached === 'maybe' && !isRepeatable(attempt);
+    switch (outcome.kind) {
+      case 'interrupted':
+        // Ctrl-C while a request was on the wire: whether it arrived is not known.
+        return new InterruptedError(undefined, undefined, facts);
+      case 'timeout':
+        return new LimitError(`The ${label} did not answer ${method} ${path} in time.${doubt ? ' It may or may not have been carried out; check before running it again.' : ''}`, undefined, facts);
+      case 'network':
+        return new LimitError(
+          `Cannot reach the ${label} at ${this.o.baseUrl} (${forTerminal(outcome.cause, 60)}).${doubt ? ` The connection broke during ${method} ${path}: it may or may not have been carried out; check before running it again.` : ''}`,
+          'Check the network and the base URL (`mailctl config list`).',
+          facts,
+        );
+      case 'unreadable':
+        return new ServiceError(`The ${label} answered ${method} ${path} with something mailctl cannot read.`, { status: outcome.status, facts });
+      case 'answer':
+        return this.answerError(facts, outcome.body, e as HTTPError, method, path);
     }
-    if (e instanceof HTTPError) {
-      const status = e.response.status;
-      const text = (await readCapped(e.response, MAX_ERROR_BODY_BYTES).catch(() => '')) ?? '';
-      let body: unknown = text;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        /* keep text */
-      }
-      const { code, detail, message } = describeErrorBody(body);
-      const msg = (message ?? '').toLowerCase();
-      const answered = { reached: 'yes' as const, status, serviceCode: code };
-      if (msg === DAILY) {
-        return new LimitError(`The daily request limit of the ${label} is used up (Limit Exceeded).`, 'Nothing more can be sent today; try again after the daily limit resets.', { ...answered, code: 'DAILY_LIMIT', refused: true, retryable: false });
-      }
-      if (status === 429 || msg === PER_SECOND) {
-        return new LimitError(`The ${label} kept answering "too many requests" after ${this.o.retryLimit ?? 3} retries.`, 'Wait a few seconds and run the command again.', { ...answered, code: 'RATE_LIMITED', refused: true, retryable: true });
-      }
-      // After the limits: decisions row 5 says they are known by their body whatever the status.
-      if (msg === 'forbidden' || status === 401 || (status === 403 && !code)) {
-        return new AuthError(`The ${label} refused the API key (Forbidden).`, this.o.keyHint, { ...answered, code: 'AUTH', refused: true });
-      }
-      if (status >= 300 && status < 400) {
-        const to = e.response.headers.get('location');
-        return new ServiceError(`The ${label} answered ${method} ${path} with a redirect${to ? ` to ${to}` : ''} (HTTP ${status}); mailctl does not follow redirects, so the API key is never sent to another address.`, { status, hint: 'Check the base URL (`mailctl config list`): it should name the API host itself, without /v1.', facts: { code: 'BAD_RESPONSE', refused: true } });
-      }
-      const sentence = sentenceForCode(code);
-      if (sentence) {
-        return new ServiceError(`${sentence}${detail && !sentence.includes(detail) ? ` (${detail})` : ''}`, { status, code, body });
-      }
-      if (status >= 500) {
-        // A 5xx may come after the service did part of the work: only a repeatable request is safe again.
-        return new ServiceError(`The ${label} failed with HTTP ${status} on ${method} ${path}${detail ? `: ${detail}` : ''}.`, { status, code, body, hint: 'Try again later; if it keeps failing, contact the provider\'s support.', facts: { retryable: idempotent } });
-      }
-      return new ServiceError(`The ${label} refused ${method} ${path} (HTTP ${status})${detail ? `: ${detail}` : ''}${code ? ` [code ${code}]` : ''}.`, { status, code, body });
+  }
+
+  /** The sentence for an answer the classifier has already judged. Service words are shown only through forTerminal. */
+  private answerError(facts: ErrorFacts, body: unknown, e: HTTPError, method: string, path: string): Error {
+    const label = SERVICE_LABEL[this.o.service];
+    const status = facts.status!;
+    const code = facts.serviceCode;
+    const raw = describeErrorBody(body).detail;
+    const detail = raw ? forTerminal(raw, MAX_DETAIL_CHARS) : undefined;
+    const service = { status, code, body, facts, serviceMessage: raw };
+    switch (facts.code) {
+      case 'DAILY_LIMIT':
+        return new LimitError(`The daily request limit of the ${label} is used up (Limit Exceeded).`, 'Nothing more can be sent today; try again after the daily limit resets.', facts);
+      case 'RATE_LIMITED':
+        return new LimitError(`The ${label} kept answering "too many requests" after ${this.o.retryLimit ?? 3} retries.`, 'Wait a few seconds and run the command again.', facts);
+      case 'AUTH':
+        return new AuthError(`The ${label} refused the API key (Forbidden).`, this.o.keyHint, facts);
+      default:
+        break;
     }
-    if (e instanceof TimeoutError) {
-      const doubt = idempotent ? '' : ' It may or may not have been carried out; check before running it again.';
-      return new LimitError(`The ${label} did not answer ${method} ${path} in time.${doubt}`, undefined, { code: 'TIMEOUT', reached: 'maybe', refused: false, retryable: idempotent });
-    }
-    const cause = networkCode(e);
-    if (cause) {
-      // Refused (or a name that does not resolve) means it never arrived; a connection lost
-      // mid-request may have been acted on.
-      const never = NEVER_CONNECTED.has(cause);
-      const doubt = idempotent || never ? '' : ` The connection broke during ${method} ${path}: it may or may not have been carried out; check before running it again.`;
-      return new LimitError(`Cannot reach the ${label} at ${this.o.baseUrl} (${cause}).${doubt}`, 'Check the network and the base URL (`mailctl config list`).', {
-        code: 'NETWORK',
-        reached: never ? 'no' : 'maybe',
-        refused: false,
-        retryable: never || idempotent,
+    if (status >= 300 && status < 400) {
+      const to = e.response.headers.get('location');
+      return new ServiceError(`The ${label} answered ${method} ${path} with a redirect${to ? ` to ${forTerminal(to, 200)}` : ''} (HTTP ${status}); mailctl does not follow redirects, so the API key is never sent to another address.`, {
+        ...service,
+        hint: 'Check the base URL (`mailctl config list`): it should name the API host itself, without /v1.',
       });
     }
-    return e instanceof Error ? e : new Error(String(e));
+    const sentence = sentenceForCode(code);
+    if (sentence) return new ServiceError(`${sentence}${detail && !sentence.includes(detail) ? ` (${detail})` : ''}`, service);
+    if (facts.code === 'SERVICE_FAILED') {
+      return new ServiceError(`The ${label} failed with HTTP ${status} on ${method} ${path}${detail ? `: ${detail}` : ''}.`, { ...service, hint: 'Try again later; if it keeps failing, contact the provider\'s support.' });
+    }
+    return new ServiceError(`The ${label} refused ${method} ${path} (HTTP ${status})${detail ? `: ${detail}` : ''}${code ? ` [code ${forTerminal(code, 40)}]` : ''}.`, service);
   }
 }
 
@@ -227,9 +245,6 @@ export function timedFetch(inner: FetchLike, trace: (line: string) => void): Fet
     }
   };
 }
-
-/** Connection failures that prove no byte of the request reached the service. */
-const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /**
  * The largest API answer mailctl reads. The biggest real answers (a page of groups, an event
@@ -264,35 +279,22 @@ async function readCapped(res: Response, max: number): Promise<string | undefine
   return Buffer.concat(chunks, total).toString('utf8');
 }
 
-async function shouldRetry(error: Error, idempotent: boolean): Promise<boolean | undefined> {
-  if (error instanceof HTTPError) {
-    const status = error.response.status;
-    const text = ((await readCapped(error.response.clone(), MAX_ERROR_BODY_BYTES).catch(() => '')) ?? '').toLowerCase();
-    if (text.includes(DAILY)) return false; // daily cap: retrying only burns the next day's budget
-    // A per-second "too many requests" is the gate refusing before any work: safe to repeat.
-    // A real 429 goes through ky's own logic (undefined), which honours a Retry-After header.
-    if (status === 429) return undefined;
-    if (text.includes(PER_SECOND)) return true;
-    // A 5xx carrying {success:false} is the service's documented answer (spec 001: webhook
-    // deletion failure is 500 {success: false}), not a passing fault: asking again changes nothing.
-    if (status >= 500 && /"success"\s*:\s*false/.test(text)) return false;
-    return status >= 500 && idempotent;
+/** An error answer's body: parsed JSON, else its text, else undefined. Read once per answer. */
+const errorBodies = new WeakMap<Response, Promise<unknown>>();
+function errorBodyOf(res: Response): Promise<unknown> {
+  let body = errorBodies.get(res);
+  if (!body) {
+    body = readCapped(res, MAX_ERROR_BODY_BYTES)
+      .catch(() => '')
+      .then((text) => {
+        if (!text) return undefined;
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          return text;
+        }
+      });
+    errorBodies.set(res, body);
   }
-  if (error instanceof TimeoutError) return idempotent; // a timed-out send may have been sent
-  const code = networkCode(error);
-  if (code === 'ECONNREFUSED') return true; // never reached the server
-  return !!code && idempotent;
-}
-
-function networkCode(e: unknown): string | undefined {
-  let cur: unknown = e;
-  // Node's fetch wraps every transport failure as TypeError("fetch failed", {cause}); the cause
-  // is an errno error (ECONNREFUSED…) or an undici one (UND_ERR_SOCKET: "other side closed").
-  const fetchFailed = e instanceof TypeError && /fetch failed|network|socket/i.test(e.message);
-  for (let i = 0; i < 4 && cur; i++) {
-    const c = (cur as { code?: unknown }).code;
-    if (typeof c === 'string' && /^(E[A-Z]+|UND_ERR)/.test(c)) return c;
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return fetchFailed ? 'network error' : undefined;
+  return body;
 }

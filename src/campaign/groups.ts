@@ -3,6 +3,7 @@
 // import into the chosen groups has finished".
 import type { Group } from '../api/campaign-types.js';
 import { matchGroup } from '../groups.js';
+import { forTerminal } from '../output/sanitize.js';
 
 export interface GroupResolution {
   codes: string[];
@@ -17,19 +18,19 @@ export function resolveGroups(wanted: string[], all: Group[], role: 'send' | 'ex
   for (const w of wanted) {
     const m = matchGroup(all, w);
     if ('none' in m) {
-      problems.push(`There is no group named or coded "${w}" (${flag}); list the groups with \`mailctl groups list --all\`.`);
+      problems.push(`There is no group named or coded "${forTerminal(w, 100)}" (${flag}); list the groups with \`mailctl groups list --all\`.`);
       continue;
     }
     if ('several' in m) {
-      problems.push(`Several groups are named "${w}" (${m.several.map((g) => g.sn).join(', ')}); pass ${flag} with the code of the one you mean.`);
+      problems.push(`Several groups are named "${forTerminal(w, 100)}" (${m.several.map((g) => forTerminal(g.sn, 60)).join(', ')}); pass ${flag} with the code of the one you mean.`);
       continue;
     }
     const g = m.group;
     if (g.status === 'PROCESSING') {
       problems.push(
         role === 'send'
-          ? `Group "${g.name}" (${g.sn}) is still importing contacts (PROCESSING) and cannot be sent to yet; wait for the import to finish, then run this again.`
-          : `Group "${g.name}" (${g.sn}) is still importing contacts (PROCESSING), so people who must be excluded may be missing from it; wait for the import to finish, then run this again.`,
+          ? `Group "${forTerminal(g.name, 100)}" (${forTerminal(g.sn, 60)}) is still importing contacts (PROCESSING) and cannot be sent to yet; wait for the import to finish, then run this again.`
+          : `Group "${forTerminal(g.name, 100)}" (${forTerminal(g.sn, 60)}) is still importing contacts (PROCESSING), so people who must be excluded may be missing from it; wait for the import to finish, then run this again.`,
       );
       continue;
     }

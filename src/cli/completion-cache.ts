@@ -4,6 +4,7 @@
 // never fails the command that listed the groups.
 import fs from 'node:fs';
 import path from 'node:path';
+import { isPlainText } from '../output/sanitize.js';
 
 /** Older than this, cached names are not offered (groups change). */
 export const COMPLETION_CACHE_TTL_MS = 60 * 60_000;
@@ -34,7 +35,8 @@ export function readGroupCache(configDir: string, scope: string, now = Date.now(
   try {
     const data = JSON.parse(fs.readFileSync(cacheFile(configDir, scope), 'utf8')) as { at?: number; groups?: CachedGroup[] };
     if (typeof data.at !== 'number' || now - data.at > COMPLETION_CACHE_TTL_MS || !Array.isArray(data.groups)) return [];
-    return data.groups.filter((g) => typeof g?.sn === 'string' && typeof g?.name === 'string');
+    // A shell shows candidates raw: one carrying control characters (a hostile name) is not offered.
+    return data.groups.filter((g) => typeof g?.sn === 'string' && typeof g?.name === 'string' && isPlainText(g.sn) && isPlainText(g.name));
   } catch {
     return [];
   }

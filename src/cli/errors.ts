@@ -121,7 +121,9 @@ export class ServiceError extends CliError {
   /** The service's own code (the same as facts.serviceCode). */
   readonly code?: string;
   readonly body?: unknown;
-  constructor(message: string, opts: { status?: number; code?: string; body?: unknown; hint?: string; facts?: Partial<ErrorFacts> } = {}) {
+  /** The service's own words, exact (for --json); the message shows them only made safe to print. */
+  readonly serviceMessage?: string;
+  constructor(message: string, opts: { status?: number; code?: string; body?: unknown; hint?: string; facts?: Partial<ErrorFacts>; serviceMessage?: string } = {}) {
     const refused = opts.status !== undefined && opts.status >= 400 && opts.status < 500;
     super(message, ExitCode.FAILED, opts.hint, {
       code: refused ? 'REFUSED' : 'SERVICE_FAILED',
@@ -135,6 +137,7 @@ export class ServiceError extends CliError {
     this.status = opts.status;
     this.code = opts.code;
     this.body = opts.body;
+    this.serviceMessage = opts.serviceMessage;
   }
 }
 

@@ -2,6 +2,7 @@
 // terminal, and whether we may prompt or animate. Commands get it through the Context;
 // tests build it over memory streams with makeIO({tty}).
 import type { Readable, Writable } from 'node:stream';
+import { safeJson } from '../output/sanitize.js';
 
 export interface Spinner {
   text(message: string): void;
@@ -89,10 +90,10 @@ export class IO {
     this.stdout.write(line.endsWith('\n') ? line : line + '\n');
   }
 
-  /** The single JSON document of --json. */
+  /** The single JSON document of --json: exact, with nothing a terminal would act on left raw. */
   printJson(value: unknown): void {
     this.jsonWritten = true;
-    this.stdout.write(JSON.stringify(value, null, 2) + '\n');
+    this.stdout.write(safeJson(value, 2) + '\n');
   }
 
   /** Progress and confirmations for a person: stderr, silenced by --quiet. */

@@ -133,6 +133,9 @@ async function makeIO(o: RunOptions, g: Partial<Globals>): Promise<IO> {
   });
 }
 
+/** The longest line of an error message printed (service words in it are already cut shorter). */
+const MAX_ERROR_LINE = 2000;
+
 async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string[], env: Env): Promise<number> {
   const { CliError, ExitCode, SilentExit, InterruptedError } = await import('./errors.js');
   if (e instanceof CommanderError) {
@@ -145,20 +148,26 @@ async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string
   if (e instanceof SilentExit) return e.exitCode;
   let err = e instanceof CliError ? e : undefined;
   if (!err && (signal.aborted || (e as Error)?.name === 'AbortError')) err = new InterruptedError();
+  // Messages carry words from services and files: printed only through the sanitiser (each
+  // line kept, control characters shown, a runaway line cut). --json keeps the service's own
+  // words exact in serviceMessage (JSON escapes them).
+  const { forTerminal, forTerminalLines } = await import('../output/sanitize.js');
+  const safe = (s: string) => forTerminalLines(s, MAX_ERROR_LINE);
   if (err) {
     if (io.json && !io.jsonWritten) {
       const { code, serviceCode, status } = err.facts;
-      io.printJson({ error: { code, ...(serviceCode ? { serviceCode } : {}), ...(status ? { status } : {}), message: err.message, hint: err.hint, exitCode: err.exitCode } });
+      const serviceMessage = (err as { serviceMessage?: unknown }).serviceMessage;
+      io.printJson({ error: { code, ...(serviceCode ? { serviceCode } : {}), ...(status ? { status } : {}), message: err.message, ...(typeof serviceMessage === 'string' ? { serviceMessage } : {}), hint: err.hint, exitCode: err.exitCode } });
     }
-    if (err.message) io.error(`${io.paint('red', 'error:')} ${err.message}`);
-    if (err.hint) io.error(err.hint);
+    if (err.message) io.error(`${io.paint('red', 'error:')} ${safe(err.message)}`);
+    if (err.hint) io.error(safe(err.hint));
     return err.exitCode;
   }
   // A bug, not a user error: one line, no stack unless asked for.
   const msg = e instanceof Error ? e.message : String(e);
   if (io.json && !io.jsonWritten) io.printJson({ error: { code: 'FAILED', message: `unexpected failure: ${msg}`, exitCode: ExitCode.FAILED } });
-  io.error(`${io.paint('red', 'error:')} unexpected failure: ${msg}`);
+  io.error(`${io.paint('red', 'error:')} unexpected failure: ${forTerminal(msg, MAX_ERROR_LINE)}`);
   io.error('This is a bug in mailctl; rerun with MAILCTL_DEBUG=1 for details and report it.');
-  if (env.MAILCTL_DEBUG && e instanceof Error && e.stack) io.error(e.stack);
+  if (env.MAILCTL_DEBUG && e instanceof Error && e.stack) io.error(forTerminalLines(e.stack, MAX_ERROR_LINE));
   return ExitCode.FAILED;
 }

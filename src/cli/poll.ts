@@ -7,6 +7,7 @@
 // (exit 4), never that the operation failed.
 import type { Context } from './context.js';
 import { factsOf, InterruptedError, LimitError } from './errors.js';
+import { forTerminal } from '../output/sanitize.js';
 
 export interface PollOptions<T> {
   /** What we wait for, for the spinner: "Waiting for CP1…". */
@@ -49,7 +50,8 @@ export async function pollUntil<T>(ctx: Context, probe: () => Promise<T>, done: 
         continue;
       }
       if (done(v)) return v;
-      if (o.describe) spin.text(`${o.label} ${o.describe(v)}`);
+      // describe() shows the service's words (a status): only through the sanitiser.
+      if (o.describe) spin.text(`${o.label} ${forTerminal(o.describe(v), 200)}`);
       const left = deadline - ctx.clock.now();
       if (left <= 0) throw new LimitError(o.timeoutMessage ? o.timeoutMessage(v) : `Gave up waiting: ${o.label}`, o.resumeHint);
       await ctx.clock.sleep(Math.min(delay, left), ctx.signal);

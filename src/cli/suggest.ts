@@ -27,5 +27,12 @@ export function suggestWithNote(ctx: { globals: Globals; env: Record<string, str
 
 export function shellQuote(word: string): string {
   if (word !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  // A word with control or reordering characters (a code a service chose) is written in bash/zsh
+  // $'…' quoting: the line stays safe to print and pastes back as exactly that word.
+  if (CONTROL.test(word)) return `$'${word.replace(/[\\']/g, '\\$&').replace(CONTROL_ALL, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)}'`;
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
+
+const CONTROL_CLASS = '[\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u180e\\u200b-\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2060-\\u206f\\ufeff]';
+const CONTROL = new RegExp(CONTROL_CLASS);
+const CONTROL_ALL = new RegExp(CONTROL_CLASS, 'g');

@@ -1,6 +1,7 @@
 // --dry-run: show exactly what would be sent, with the key masked, and send nothing.
 import type { Context } from '../cli/context.js';
 import { maskKey, type Service } from '../config/settings.js';
+import { safeJson } from './sanitize.js';
 
 export interface PlannedRequest {
   method: string;
@@ -35,7 +36,7 @@ export async function printPlanned(ctx: Context, requests: PlannedRequest[], ext
   for (const r of requests) {
     ctx.io.out(`${r.method} ${r.url}`);
     for (const [k, v] of Object.entries(r.headers)) ctx.io.out(`${k}: ${v}`);
-    if (r.body !== undefined) ctx.io.out(JSON.stringify(r.body, null, 2));
+    if (r.body !== undefined) ctx.io.out(safeJson(r.body, 2)); // exact, but nothing a terminal acts on left raw
     ctx.io.out('');
   }
 }

@@ -1,12 +1,27 @@
 // Lists print three ways: a table for a person at a terminal, tab-separated rows with ISO
 // dates for pipes, and the raw objects under --json. Commands describe columns once.
+// Values come from the services, so each way is made safe (src/output/sanitize.ts):
+// - table cells and record values: control characters shown as escapes, long text shortened;
+// - TSV cells: control characters escaped (a tab or newline would break the row), never
+//   shortened: scripts get whole values;
+// - --json: exact (JSON escapes them; safeJson adds \u escapes for what JSON leaves raw).
 import type { IO } from '../cli/io.js';
+import { forTerminal, forTsvCell } from './sanitize.js';
+
+/** The widest a table cell gets on a terminal; the whole value is in TSV and --json. */
+export const TABLE_CELL_MAX = 120;
+/** For a column of links: whole (a shortened link is useless), but a runaway value is still cut. */
+export const LINK_CELL_MAX = 4000;
 
 export interface Column<T> {
   header: string;
   value: (row: T) => unknown;
   /** Dates render relative on a terminal and ISO when piped. */
   date?: boolean;
+  /** The widest this column's cells get in a table (default TABLE_CELL_MAX): a link must stay whole to be usable. */
+  max?: number;
+  /** A colour for the cell on a terminal, applied after the value is made safe. */
+  paint?: (row: T) => Parameters<IO['paint']>[0] | undefined;
 }
 
 export async function printList<T>(io: IO, rows: T[], columns: Column<T>[], json: unknown = rows): Promise<void> {
@@ -15,7 +30,7 @@ export async function printList<T>(io: IO, rows: T[], columns: Column<T>[], json
     return;
   }
   if (!io.isTTY) {
-    for (const row of rows) io.out(columns.map((c) => tsvCell(cell(c, row, false))).join('\t'));
+    for (const row of rows) io.out(columns.map((c) => forTsvCell(cell(c, row, false))).join('\t'));
     return;
   }
   if (rows.length === 0) {
@@ -29,7 +44,13 @@ export async function printList<T>(io: IO, rows: T[], columns: Column<T>[], json
     head: columns.map((c) => io.paint('cyan', c.header)),
     style: { head: [], border: [] },
   });
-  for (const row of rows) table.push(columns.map((c) => cell(c, row, true)));
+  for (const row of rows) {
+    table.push(columns.map((c) => {
+      const safe = forTsvCell(cell(c, row, true), c.max ?? TABLE_CELL_MAX);
+      const style = c.paint?.(row);
+      return style ? io.paint(style, safe) : safe;
+    }));
+  }
   io.out(table.toString());
 }
 
@@ -41,8 +62,8 @@ export function printRecord(io: IO, pairs: Array<[string, unknown]>, json: unkno
   }
   const width = Math.max(...pairs.map(([k]) => k.length));
   for (const [k, v] of pairs) {
-    if (io.isTTY) io.out(`${k.padEnd(width)}  ${display(v)}`);
-    else io.out(`${k}\t${tsvCell(display(v))}`);
+    if (io.isTTY) io.out(`${k.padEnd(width)}  ${forTerminal(display(v))}`);
+    else io.out(`${forTsvCell(k)}\t${forTsvCell(display(v))}`);
   }
 }
 
@@ -57,10 +78,6 @@ function display(v: unknown): string {
   if (Array.isArray(v)) return v.map(display).join(',');
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
-}
-
-function tsvCell(s: string): string {
-  return s.replace(/[\t\r\n]+/g, ' ');
 }
 
 function isoDate(v: string): string {

@@ -1,6 +1,7 @@
 // A HOSTILE server for tests: a node:http server on 127.0.0.1 that answers whatever a test
 // tells it to, per route — traversal names, escape sequences, links to the metadata service,
-// redirects, endless or broken bodies — where the sandbox (which follows the spec) never would.
+// redirects, endless or broken bodies, words full of terminal escapes (HOSTILE_TEXT) — where the
+// sandbox (which follows the spec) never would.
 // Point the CLI at it with `runCli(argv, { env: hs.env })`: both services' base URLs
 // (`${url}/campaign`, `${url}/notify`) and keys that are never to leave for another host.
 //
@@ -24,6 +25,25 @@ export interface Seen {
 /** How a route answers. `seen` is the request as recorded (body read in full). */
 export type Reply = (res: http.ServerResponse, seen: Seen, req: http.IncomingMessage) => void | Promise<void>;
 
+/**
+ * Words a hostile service answers with, to be printed for a person: each would act on a
+ * terminal if it reached one raw (retitle the window, clear the screen, hide or reorder text,
+ * break a row), and the last is 200 KB long.
+ */
+export const HOSTILE_TEXT = {
+  osc: 'Title\u001b]0;owned by the server\u0007 group',
+  clear: 'Clear\u001b[2J\u001b[H screen',
+  hidden: 'Shown\u001b[8m hidden\u001b[0m text',
+  bidi: 'invoice\u202egpj.exe\u2066x\u2069',
+  c1: 'C1\u009b31m csi\u0085 nel\u009d osc',
+  rows: 'tab\there\nnew line\rcarriage\u2028sep',
+  bell: 'bell\u0007\u0008\u007f del',
+  huge: `${'N'.repeat(200 * 1024)}\u001b]0;tail\u0007`,
+} as const;
+
+/** What must never reach a terminal from a service: C0 controls but tab and newline, DEL, C1, bidi and line separators. */
+export const TERMINAL_UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u206f\ufeff]/;
+
 /** Keys the CLI is given for the hostile server: tests check they go nowhere else. */
 export const HOSTILE_KEYS = { campaign: 'hostile-campaign-key-0123456789', notify: 'hostile-notify-key-0123456789' } as const;
 
@@ -46,10 +66,14 @@ export const reply = {
       res.end();
     };
   },
-  /** `bytes` of `fill` repeated, streamed with back-pressure; stops when the client goes away. */
-  huge(bytes: number, contentType = 'application/json', fill = 'x'): Reply {
+  /**
+   * `bytes` of `fill` repeated, streamed with back-pressure; stops when the client goes away.
+   * `chunked`: no Content-Length (the size shows only by reading); `onDone` is told how many
+   * bytes were handed to the socket and whether the client went away first.
+   */
+  huge(bytes: number, contentType = 'application/json', fill = 'x', o: { chunked?: boolean; onDone?: (sent: number, clientLeft: boolean) => void } = {}): Reply {
     return async (res) => {
-      res.writeHead(200, { 'content-type': contentType, 'content-length': String(bytes) });
+      res.writeHead(200, { 'content-type': contentType, ...(o.chunked ? {} : { 'content-length': String(bytes) }) });
       const chunk = Buffer.alloc(64 * 1024, fill);
       let left = bytes;
       let gone = false;
@@ -59,6 +83,7 @@ export const reply = {
         left -= part.length;
         if (!res.write(part)) await new Promise((r) => (res.once('drain', r), res.once('close', r)));
       }
+      o.onDone?.(bytes - left, gone);
       res.end();
     };
   },
@@ -107,6 +132,9 @@ export async function startHostileServer(): Promise<HostileServer> {
     for await (const c of req) chunks.push(c as Buffer);
     const seen: Seen = { method: req.method ?? '', path: u.pathname, query: Object.fromEntries(u.searchParams), headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
     requests.push(seen);
+    // No connection is kept for the next request: reset() cuts every socket between tests, and a
+    // kept one would make the next test's first request fail as if the network broke.
+    res.setHeader('connection', 'close');
     const route = [...routes].reverse().find((r) => r.method === seen.method && (typeof r.path === 'string' ? r.path === seen.path : r.path.test(seen.path)));
     try {
       if (route) await route.reply(res, seen, req);

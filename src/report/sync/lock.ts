@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from '../../cli/context.js';
 import { CliError, ExitCode, InterruptedError } from '../../cli/errors.js';
 import { PRIVATE_FILE_MODE } from '../../fs/safe-write.js';
+import { forTerminal } from '../../output/sanitize.js';
 
 export const LOCK_FILE = '.mailctl-sync.lock';
 const HEARTBEAT_MS = 60_000;
@@ -39,7 +40,8 @@ export async function acquireLock(ctx: Context, dir: string, waitMs: number, wai
       takeOver(file, holder);
       continue;
     }
-    const who = holder ? `pid ${holder.pid} on ${holder.host}, started ${holder.startedAt}` : 'a run whose lock file is unreadable';
+    // The lock file may have been written by anyone: its words only through the sanitiser.
+    const who = holder ? forTerminal(`pid ${holder.pid} on ${holder.host}, started ${holder.startedAt}`, 200) : 'a run whose lock file is unreadable';
     if (ctx.clock.now() >= deadline) {
       throw new CliError(
         waitMs ? `${dir} was still locked by another report sync (${who}) after waiting ${Math.round(waitMs / 1000)} s.` : `Another report sync is working on ${dir} (${who}).`,

@@ -107,7 +107,7 @@ async function locked(ctx: Context, o: SyncOptions): Promise<SyncReport> {
     exportGate: once(() => paceAfterLastRun(ctx, state.lastExportAt)),
     refreshFrom: o.refreshDays ? ctx.clock.now() - o.refreshDays * DAY_MS : undefined,
     linkTimeoutMs: o.linkTimeoutMs,
-    note: (line) => ctx.io.info(line),
+    note: (line) => ctx.io.info(forTerminal(line, 2000)), // notes name campaigns the service listed
     progress: { downloading: 0, exports: 0, update: () => {} },
     fresh: new Set(),
   };

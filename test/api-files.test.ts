@@ -1,0 +1,63 @@
+// src/api/files.ts: the facts of a keyless transfer that failed for good. An upload that broke
+// while its file was on the way may have arrived, so it must never say "certainly not reached"
+// (a caller would then treat the import as safe to start over as if nothing happened).
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { putFile } from '../src/api/files.js';
+import { systemClock } from '../src/cli/clock.js';
+import { certainlyNotDone, CliError, ExitCode } from '../src/cli/errors.js';
+import { tempDir } from './helpers/cli.js';
+import { reply, useHostileServer } from './helpers/hostile-server.js';
+import { unusedPort } from './helpers/wait.js';
+
+const hs = useHostileServer();
+
+function csv(): string {
+  const file = path.join(tempDir(), 'contacts.csv');
+  fs.writeFileSync(file, 'EMAIL\n' + 'someone@example.com\n'.repeat(2000));
+  return file;
+}
+
+async function upload(url: string): Promise<CliError> {
+  const e = await putFile({ fetch: globalThis.fetch, url, file: csv(), policy: { allowLoopbackHttp: true }, clock: systemClock, retries: 2, retryBaseMs: 1, stallMs: 5000 }).then(
+    () => { throw new Error('expected the upload to fail'); },
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(CliError);
+  return e as CliError;
+}
+
+describe('putFile: facts after the retries', () => {
+  it('the connection broke after the file was sent: reached "maybe", not certainly undone (exit 4)', async () => {
+    hs.get().on('PUT', '/upload', (res) => void res.socket?.destroy());
+    const e = await upload(`${hs.get().url}/upload`);
+    expect(hs.get().requests.filter((r) => r.method === 'PUT')).toHaveLength(3);
+    expect(hs.get().requests[0].body.length).toBeGreaterThan(30_000); // the file did go out
+    expect(e.facts).toMatchObject({ code: 'NETWORK', reached: 'maybe', refused: false });
+    expect(certainlyNotDone(e)).toBe(false);
+    expect(e.exitCode).toBe(ExitCode.LIMIT);
+  });
+
+  it('the storage host kept failing (5xx): reached "yes", the answer\'s status, exit 1', async () => {
+    hs.get().on('PUT', '/upload', reply.text('<Error>busy</Error>', 503, { 'content-type': 'application/xml' }));
+    const e = await upload(`${hs.get().url}/upload`);
+    expect(hs.get().requests).toHaveLength(3);
+    expect(e.facts).toMatchObject({ code: 'SERVICE_FAILED', reached: 'yes', refused: false, status: 503 });
+    expect(certainlyNotDone(e)).toBe(false);
+    expect(e.exitCode).toBe(ExitCode.FAILED);
+  });
+
+  it('nothing listens at the address: reached "no", certainly undone', async () => {
+    const e = await upload(`http://127.0.0.1:${await unusedPort()}/upload`);
+    expect(e.facts).toMatchObject({ code: 'NETWORK', reached: 'no' });
+    expect(certainlyNotDone(e)).toBe(true);
+  });
+
+  it('a refusal (4xx) is not retried: one request, reached "yes", refused', async () => {
+    hs.get().on('PUT', '/upload', reply.text('expired', 403, { 'content-type': 'text/plain' }));
+    const e = await upload(`${hs.get().url}/upload`);
+    expect(hs.get().requests).toHaveLength(1);
+    expect(e.facts).toMatchObject({ code: 'REFUSED', reached: 'yes', refused: true, retryable: false, status: 403 });
+  });
+});
