@@ -10,21 +10,29 @@ Settings: campaign-url, notify-url, from-address, from-name, footer-lang, timezo
 sandbox, name-max-length, field-types. Keys are set with \`config set-key\` (hidden prompt or
 stdin), never as an argument. The environment beats the profile: MAILCTL_API_KEY,
 MAILCTL_CAMPAIGN_API_KEY, MAILCTL_NOTIFY_API_KEY, MAILCTL_CAMPAIGN_URL, MAILCTL_NOTIFY_URL.`);
-  c.command('set').description('set a setting in the profile').argument('<setting>').argument('<value>').action(action(() => import('./set.js')));
+  c.command('set').description('set a setting in the profile').argument('<setting>').argument('<value>')
+    .option('--dry-run', 'check the value and show the change; write nothing')
+    .action(action(() => import('./set.js')));
   c.command('get').description('print one setting of the profile').argument('<setting>').action(action(() => import('./get.js')));
-  c.command('unset').description('remove a setting from the profile').argument('<setting>').action(action(() => import('./unset.js')));
+  c.command('unset').description('remove a setting from the profile').argument('<setting>')
+    .option('--dry-run', 'show the change; write nothing')
+    .action(action(() => import('./unset.js')));
   c.command('list').alias('ls').description('show the profile in effect, keys masked, with where each value comes from').action(action(() => import('./list.js')));
   c.command('set-key')
     .description('store an API key (hidden prompt, or stdin with --with-key-stdin)')
     .option('--service <service>', 'campaign, notify, or both (one shared key)', 'both')
     .option('--with-key-stdin', 'read the key from standard input')
+    .option('--dry-run', 'read and check the key, show where it would go; write nothing (the key is never shown)')
     .action(action(() => import('./set-key.js')));
   c.command('profiles').description('list profiles').action(action(() => import('./profiles.js')));
-  c.command('use').description('make a profile the default').argument('<profile>').action(action(() => import('./use.js')));
+  c.command('use').description('make a profile the default').argument('<profile>')
+    .option('--dry-run', 'check the profile and show the change; write nothing')
+    .action(action(() => import('./use.js')));
   c.command('delete-profile')
     .description('delete a profile and its keys')
     .argument('<profile>')
-    .option('--yes', 'do not ask for confirmation')
+    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+    .option('--dry-run', 'check the profile exists and show what would go; delete nothing')
     .action(action(() => import('./delete-profile.js')));
   c.command('path').description('print the config file path').action(action(() => import('./path.js')));
 }

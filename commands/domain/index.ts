@@ -27,7 +27,7 @@ ${NOTE}`)
     .alias('rm')
     .description('remove a sender domain')
     .argument('<domain>')
-    .option('--yes', 'do not ask for confirmation')
+    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .option('--dry-run', 'show the request without sending it')
     .addHelpText('after', NOTE)
     .action(action(() => import('./remove.js')));

@@ -25,10 +25,12 @@ ${shapeHelp().join('\n')}
     .description('define a custom field; its type is fixed once created, as in the service')
     .argument('<name>', 'field name, e.g. TIER')
     .argument('<type>', 'string, number or date')
+    .option('--dry-run', 'show the request without sending it')
     .action(action(() => import('./field-add.js')));
   field.command('list').alias('ls').description('list the custom fields').action(action(() => import('./field-list.js')));
   s.command('reset')
     .description('forget everything the --sandbox state holds')
-    .option('--yes', 'do not ask for confirmation')
+    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+    .option('--dry-run', 'show what would be forgotten; delete nothing')
     .action(action(() => import('./reset.js')));
 }

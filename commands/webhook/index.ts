@@ -17,7 +17,7 @@ export function register(program: Command, action: ActionFactory): void {
     .description('remove the webhook of one event type')
     .argument('<type>', TYPES)
     .option('--sms', 'an SMS webhook (delivery or bounce only)')
-    .option('--yes', 'do not ask for confirmation')
+    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .option('--dry-run', 'show the request without sending it')
     .action(action(() => import('./delete.js')));
   w.command('verify')

@@ -7,6 +7,9 @@ import { readGroupCache } from './completion-cache.js';
 import { configDir } from '../config/paths.js';
 import { readConfig } from '../config/read.js';
 import type { Env } from './context.js';
+import { DECLARED_GLOBALS } from './write-flags.js';
+
+const ROOT_ONLY_WHERE_DECLARED = new Set<string>(DECLARED_GLOBALS.map((g) => g.flag));
 
 /** Flags whose value is a group, by name or code. */
 const GROUP_FLAGS = new Set(['--group', '--exclude']);
@@ -70,7 +73,13 @@ function optionsOf(cmd: Command): string[] {
   const dflt = (cmd as unknown as { _defaultCommandName?: string })._defaultCommandName;
   const sub = dflt ? cmd.commands.find((c) => c.name() === dflt) : undefined;
   if (sub) for (const o of sub.options) if (o.long && !o.hidden) out.push(o.long);
-  for (let c: Command | null = cmd; c; c = c.parent) for (const o of c.options) if (o.long && !o.hidden) out.push(o.long);
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    for (const o of c.options) {
+      // The root's --dry-run/--yes count only where a command declares them (it then lists its own).
+      if (!c.parent && ROOT_ONLY_WHERE_DECLARED.has(o.long ?? '')) continue;
+      if (o.long && !o.hidden) out.push(o.long);
+    }
+  }
   return out;
 }
 
