@@ -1,6 +1,7 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
+import { offer } from '../../src/cli/offer.js';
 
 
 const CREATE_HELP = `
@@ -61,14 +62,14 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--html <html>', 'html content as a string')
     .option('--html-file <file>', 'html content from a file')
     .option('--template <id>', 'use a saved template as the html content')
-    .option('--footer-lang <lang>', "footer language: en or zh (default: profile's footer-lang, else en)")
+    .addOption(offer(new Option('--footer-lang <lang>', "footer language: en or zh (default: profile's footer-lang, else en)"), ['en', 'zh']))
     .option('--at <datetime>', 'schedule: "YYYY-MM-DD HH:MM" in --timezone (absent: send now)')
     .option('--timezone <zone>', "time zone of --at: Asia/Taipei, TAIPEI or 21 (default: profile's timezone)")
     .option('--ga', 'turn on Google Analytics tracking (needs --utm-campaign and --utm-content)')
     .option('--utm-campaign <value>', 'utm_campaign tag')
     .option('--utm-content <value>', 'utm_content tag')
     .option('--ecommerce', 'also track e-commerce transactions (needs --ga)')
-    .option('--ab <dimension>', 'A/B test: subject, sender or content')
+    .addOption(offer(new Option('--ab <dimension>', 'A/B test: subject, sender or content'), ['subject', 'sender', 'content']))
     .option('--subject-a <text>', 'subject of version A (--ab subject)')
     .option('--subject-b <text>', 'subject of version B (--ab subject)')
     .option('--preheader-a <text>', 'preheader of version A (--ab subject)')

@@ -1,5 +1,12 @@
-import type { Command } from 'commander';
+import { Argument, Option, type Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
+import { offer, type OfferContext } from '../../src/cli/offer.js';
+
+/** The settings (src/config/keys.ts SETTINGS; test/completion.test.ts keeps these equal), for completion. */
+export const SETTING_NAMES = ['campaign-url', 'notify-url', 'from-address', 'from-name', 'footer-lang', 'timezone', 'output', 'sandbox', 'name-max-length', 'field-types'];
+/** Values of the settings that have a fixed few. */
+const SETTING_VALUES: Record<string, string[]> = { 'footer-lang': ['en', 'zh'], output: ['table', 'json'], sandbox: ['true', 'false'] };
+const setting = () => offer(new Argument('<setting>', SETTING_NAMES.join(', ')), SETTING_NAMES);
 
 export function register(program: Command, action: ActionFactory): void {
   const c = program
@@ -10,17 +17,18 @@ Settings: campaign-url, notify-url, from-address, from-name, footer-lang, timezo
 sandbox, name-max-length, field-types. Keys are set with \`config set-key\` (hidden prompt or
 stdin), never as an argument. The environment beats the profile: MAILCTL_API_KEY,
 MAILCTL_CAMPAIGN_API_KEY, MAILCTL_NOTIFY_API_KEY, MAILCTL_CAMPAIGN_URL, MAILCTL_NOTIFY_URL.`);
-  c.command('set').description('set a setting in the profile').argument('<setting>').argument('<value>')
+  c.command('set').description('set a setting in the profile').addArgument(setting())
+    .addArgument(offer(new Argument('<value>'), (x: OfferContext) => SETTING_VALUES[x.args[0]] ?? []))
     .option('--dry-run', 'check the value and show the change; write nothing')
     .action(action(() => import('./set.js')));
-  c.command('get').description('print one setting of the profile').argument('<setting>').action(action(() => import('./get.js')));
-  c.command('unset').description('remove a setting from the profile').argument('<setting>')
+  c.command('get').description('print one setting of the profile').addArgument(setting()).action(action(() => import('./get.js')));
+  c.command('unset').description('remove a setting from the profile').addArgument(setting())
     .option('--dry-run', 'show the change; write nothing')
     .action(action(() => import('./unset.js')));
   c.command('list').alias('ls').description('show the profile in effect, keys masked, with where each value comes from').action(action(() => import('./list.js')));
   c.command('set-key')
     .description('store an API key (hidden prompt, or stdin with --with-key-stdin)')
-    .option('--service <service>', 'campaign, notify, or both (one shared key)', 'both')
+    .addOption(offer(new Option('--service <service>', 'campaign, notify, or both (one shared key)').default('both'), ['campaign', 'notify', 'both']))
     .option('--with-key-stdin', 'read the key from standard input')
     .option('--dry-run', 'read and check the key, show where it would go; write nothing (the key is never shown)')
     .action(action(() => import('./set-key.js')));

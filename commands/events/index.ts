@@ -1,6 +1,14 @@
 import { Option, type Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { inheritParentOptions } from '../../src/cli/parent-options.js';
+import { offer, type OfferContext } from '../../src/cli/offer.js';
+
+/** The statuses `--status` takes (commands/events/query.ts checks them; test/completion.test.ts keeps these equal). */
+export const STATUS_VALUES = {
+  email: ['accept', 'retry', 'delivery', 'open', 'click', 'bounce', 'complaint'],
+  sms: ['accept', 'delivery', 'bounce'],
+};
+const statuses = (c: OfferContext) => (c.flags.has('--sms') ? STATUS_VALUES.sms : STATUS_VALUES.email);
 
 export function register(program: Command, action: ActionFactory): void {
   const events = program
@@ -14,7 +22,7 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--until <time>', 'end: a date (to its last second), a time, or a span back such as 1h (UTC; default now)')
     .addOption(new Option('--from <time>', 'old spelling of --since').hideHelp())
     .addOption(new Option('--to <time>', 'old spelling of --until').hideHelp())
-    .option('--status <list>', 'comma-separated: accept,retry,delivery,open,click,bounce,complaint (SMS: accept,delivery,bounce)')
+    .addOption(offer(new Option('--status <list>', 'comma-separated: accept,retry,delivery,open,click,bounce,complaint (SMS: accept,delivery,bounce)'), statuses, { list: true }))
     .option('--csv', 'CSV with a header row, for spreadsheets')
     .addHelpText('after', `
 SMS lookups cover the last 30 days only and return at most the first 50 rows; mailctl says so
@@ -35,7 +43,7 @@ Examples:
     .option('--id <id>', 'only this message id')
     .option('--recipient <address>', 'only this email address, or with --sms this national number')
     .option('--country-code <code>', 'with --sms --recipient: the calling code (e.g. 886)')
-    .option('--status <list>', 'comma-separated statuses to show (as for `mailctl events`)')
+    .addOption(offer(new Option('--status <list>', 'comma-separated statuses to show (as for `mailctl events`)'), statuses, { list: true }))
     .option('--since <time>', 'also show events since then: a span back such as 10m, or a time (at most 30 days back; default: only new ones)')
     .option('--until <time>', 'stop at this time (or use --for; default: until Ctrl-C)')
     .option('--interval <duration>', 'time between lookups (default 5s, at least 2s)')

@@ -1,6 +1,7 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
+import { offer } from '../../src/cli/offer.js';
 import { inheritParentOptions } from '../../src/cli/parent-options.js';
 
 const STATUS_OPTIONS = ['wait', 'timeout', 'downloadFailures'];
@@ -24,7 +25,7 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--download-failures [file]', "save the service's failure file (default <file>.failures.csv)")
     .option('--field <name:type>', 'type of a custom field, checked locally: string, number or date (repeatable)', collect)
     .option('--name-max-length <n>', 'longest NAME accepted (default 100, or the profile setting name-max-length)')
-    .option('--encoding <encoding>', 'text encoding of the file: utf8, big5 or utf16le (default UTF-8; UTF-16 with a byte-order mark is detected)')
+    .addOption(offer(new Option('--encoding <encoding>', 'text encoding of the file: utf8, big5 or utf16le (default UTF-8; UTF-16 with a byte-order mark is detected)'), ['utf8', 'big5', 'utf16le', 'utf16be']))
     .action(action(() => import('./file.js')));
   const status = action(() => import('./status.js'));
   imp

@@ -1,7 +1,8 @@
-import type { Command } from 'commander';
+import { Argument, Option, type Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
-import { shapeHelp } from '../../src/sandbox/shapes.js';
+import { offer } from '../../src/cli/offer.js';
+import { SHAPES, shapeHelp } from '../../src/sandbox/shapes.js';
 
 export function register(program: Command, action: ActionFactory): void {
   const s = program.command('sandbox').description('the built-in emulator of both services (no account needed)');
@@ -10,7 +11,9 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--port <n>', 'port to listen on (default: a free one)')
     .option('--daily-limit <n>', 'campaign-service requests allowed per day (spec: 300000)')
     .option('--no-rate-limit', 'turn off the 2 requests/second limit')
-    .option('--shape <name=value>', 'answer with a documented alternate response shape (repeatable; "alternate" for all)', collect)
+    .addOption(offer(new Option('--shape <name=value>', 'answer with a documented alternate response shape (repeatable; "alternate" for all)').argParser(collect), [
+      'alternate', ...Object.entries(SHAPES).flatMap(([name, s]) => s.values.map((v) => `${name}=${v}`)),
+    ]))
     .addHelpText('after', () => `
 Response shapes (--shape NAME=VALUE; the first value is the spec's and the default):
 ${shapeHelp().join('\n')}
@@ -24,7 +27,7 @@ ${shapeHelp().join('\n')}
     .command('add')
     .description('define a custom field; its type is fixed once created, as in the service')
     .argument('<name>', 'field name, e.g. TIER')
-    .argument('<type>', 'string, number or date')
+    .addArgument(offer(new Argument('<type>', 'string, number or date'), ['string', 'number', 'date']))
     .option('--dry-run', 'show the request without sending it')
     .action(action(() => import('./field-add.js')));
   field.command('list').alias('ls').description('list the custom fields').action(action(() => import('./field-list.js')));

@@ -1,21 +1,24 @@
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
+import { offer, type OfferContext } from '../../src/cli/offer.js';
+import { EMAIL_WEBHOOK_TYPES, SMS_WEBHOOK_TYPES } from '../../src/api/notify-types.js';
 
 const TYPES = 'email: delivery (3), open (4), click (5), bounce (6), complaint (7); with --sms: delivery (3), bounce (6)';
+const typeArgument = () => offer(new Argument('<type>', TYPES), (c: OfferContext) => Object.keys(c.flags.has('--sms') ? SMS_WEBHOOK_TYPES : EMAIL_WEBHOOK_TYPES));
 
 export function register(program: Command, action: ActionFactory): void {
   const w = program.command('webhook').alias('webhooks').description('register, receive and verify notification-service webhooks');
   w.command('list').alias('ls').description('list registered webhooks').option('--sms', 'the SMS webhooks').action(action(() => import('./list.js')));
   w.command('set')
     .description('register (or replace) the webhook of one event type')
-    .argument('<type>', TYPES)
+    .addArgument(typeArgument())
     .argument('<url>', 'where the service POSTs the events')
     .option('--sms', 'an SMS webhook (delivery or bounce only)')
     .option('--dry-run', 'show the request without sending it')
     .action(action(() => import('./set.js')));
   w.command('delete')
     .description('remove the webhook of one event type')
-    .argument('<type>', TYPES)
+    .addArgument(typeArgument())
     .option('--sms', 'an SMS webhook (delivery or bounce only)')
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .option('--dry-run', 'show the request without sending it')
