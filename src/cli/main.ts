@@ -13,6 +13,7 @@ import type { Prompter } from './prompter.js';
 import type { FetchLike } from '../api/http.js';
 import { registerFor } from '../../commands/index.js';
 import { DECLARED_GLOBALS, declares } from './write-flags.js';
+import { HELP_TOPICS, ROOT_HELP } from './root-help.js';
 import { version } from './version.js';
 
 export interface RunOptions {
@@ -49,6 +50,7 @@ export async function main(o: RunOptions): Promise<number> {
     .option('--sandbox', 'use the built-in sandbox instead of the real services (no account needed)')
     .option('--dry-run', 'writes: show what would be sent or changed, and do nothing (here or after the verb)')
     .option('-y, --yes', 'destructive commands: do not ask for confirmation (here or after the verb)')
+    .addHelpText('after', ROOT_HELP)
     .exitOverride()
     .configureOutput({
       writeOut: (s) => o.stdout.write(s),
@@ -89,7 +91,19 @@ export async function main(o: RunOptions): Promise<number> {
     await mod.run(ctx, opts, ...args.slice(0, -2));
   };
 
+  // `mailctl help environment`, `mailctl help exit-codes`: topics, not commands.
+  const helpWord = helpWordOf(o.argv);
+  if (helpWord !== undefined && Object.hasOwn(HELP_TOPICS, helpWord)) {
+    const { helpTopic } = await import('./help-topics.js');
+    o.stdout.write(helpTopic(helpWord as keyof typeof HELP_TOPICS));
+    return 0;
+  }
   registerFor(o.argv, program, action);
+  if (helpWord !== undefined && !program.commands.some((c) => c.name() === helpWord || c.aliases().includes(helpWord))) {
+    // Commander would show the top-level help and exit 0, as if the topic existed.
+    o.stderr.write(`error: no command or help topic "${helpWord}".\nHelp topics: ${Object.keys(HELP_TOPICS).join(', ')}; commands: \`mailctl --help\`.\n`);
+    return 2;
+  }
   if (o.argv[0] === '__complete') {
     // Shell completion: candidates on stdout, one a line; never an error, never a request.
     const { completions } = await import('./complete.js');
@@ -110,6 +124,17 @@ export async function main(o: RunOptions): Promise<number> {
     if (e instanceof CommanderError && COMMANDER_OK.has(e.code)) return 0; // help or version shown
     return reportError(e, io ?? (await makeIO(o, {})), signal, o.argv, o.env);
   }
+}
+
+/** The word after `mailctl [global flags] help`, if any: a help topic or a command. */
+function helpWordOf(argv: string[]): string | undefined {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
+    if (argv[i] === '--') break;
+    if (argv[i] === '--profile') i++;
+    else if (!argv[i].startsWith('-')) words.push(argv[i]);
+  }
+  return words[0] === 'help' ? words[1] : undefined;
 }
 
 function commandPath(c: Command): string {
