@@ -35,20 +35,29 @@ or a flat object whose keys are the flags in camelCase (file paths relative to t
    "once": true, "list": "people.csv"}
 (also: html, template, htmlA/htmlB, htmlFileA/htmlFileB, preheaderA/B, fromA/B, fromNameA/B).
 
-Examples:
-  mailctl campaign create --name "Dec news" --group Newsletter --subject "December" --html-file dec.html
-  mailctl campaign create --name "Dec news" --group Newsletter --subject "December" --template tpl_monthly \\
-      --at "2026-12-01 09:00" --timezone Asia/Taipei
-  mailctl campaign create --file campaign.json --dry-run
-  mailctl campaign create --name "Subject test" --group Newsletter --ab subject --subject-a "Hi" \\
-      --subject-b "Hello" --html-file mail.html --test-percent 20 --test-duration 4h
-  mailctl campaign create --name "Event invite" --once --list guests.csv --subject "You're invited" --html-file invite.html
-  mailctl campaign create --wizard
+Exit codes: 0 created · 1 the service refused (reason in words) · 2 invalid input, nothing sent.
 
-Exit codes: 0 created · 1 the service refused (reason in words) · 2 invalid input, nothing sent.`;
+Examples:
+  mailctl campaign create --name "Dec news" --group Newsletter --subject "December" --html-file examples/newsletter.html
+  mailctl campaign create --name "Dec news" --group Newsletter --subject "December" --template tpl_monthly \\
+      --at "2030-12-01 09:00" --timezone Asia/Taipei
+  mailctl campaign create --file examples/campaign.json --dry-run
+  mailctl campaign create --name "Subject test" --group Newsletter --ab subject --subject-a "Hi" \\
+      --subject-b "Hello" --html-file examples/newsletter.html --test-percent 20 --test-duration 4h
+  mailctl campaign create --name "Event invite" --once --list examples/guests.csv --subject "You're invited" \\
+      --html-file examples/newsletter.html
+  mailctl campaign create --wizard       # asks for what is missing (needs a terminal)`;
 
 export function register(program: Command, action: ActionFactory): void {
-  const campaign = program.command('campaign').alias('campaigns').description('create, schedule, follow, pause and delete email campaigns');
+  const campaign = program.command('campaign').alias('campaigns').description('create, schedule, follow, pause and delete email campaigns')
+    .addHelpText('after', `
+CP123 stands for a campaign code, as \`campaign create\` prints it.
+
+Examples:
+  mailctl import examples/contacts.csv --group Newsletter --create-group --wait
+  mailctl campaign create --file examples/campaign.json
+  mailctl campaign status CP123 --wait
+  mailctl report metrics CP123`);
   campaign
     .command('create')
     .description('create a campaign (sent now, or scheduled with --at) from flags, a JSON file, or a wizard')
@@ -92,6 +101,10 @@ export function register(program: Command, action: ActionFactory): void {
   campaign
     .command('timezones')
     .description("list the service's 88 time zone codes with their cities and current UTC offsets")
+    .addHelpText('after', `
+Examples:
+  mailctl campaign timezones
+  mailctl campaign timezones --json`)
     .action(action(() => import('./timezones.js')));
   campaign
     .command('status')
@@ -101,7 +114,12 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--timeout <duration>', 'with --wait: give up after this long (e.g. 30m)')
     .addHelpText('after', `
 With --wait the exit code is 1 when the campaign ends in a failed state (OVER_LIMIT,
-EMPTY_RECIPIENT, INSUFFICIENT_RECIPIENT_FOR_TESTING, UNAUTHENTICATED_SENDER), else 0.`)
+EMPTY_RECIPIENT, INSUFFICIENT_RECIPIENT_FOR_TESTING, UNAUTHENTICATED_SENDER), else 0.
+
+Examples:
+  mailctl campaign create --name "Hello" --group Newsletter --subject "Hello" --html "<p>Hello</p>"
+  mailctl campaign status CP123
+  mailctl campaign status CP123 --wait --timeout 30m`)
     .action(action(() => import('./status.js')));
   campaign
     .command('pause')
@@ -109,6 +127,12 @@ EMPTY_RECIPIENT, INSUFFICIENT_RECIPIENT_FOR_TESTING, UNAUTHENTICATED_SENDER), el
     .argument('<code>', 'campaign code')
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .option('--dry-run', 'show the request without sending it')
+    .addHelpText('after', `
+Examples:
+  mailctl campaign create --name "Spring sale" --group Newsletter --subject "Spring sale" \\
+      --html-file examples/newsletter.html --at "2030-03-01 09:00" --timezone Asia/Taipei
+  mailctl campaign pause CP123 --dry-run
+  mailctl campaign pause CP123 --yes`)
     .action(action(() => import('./pause.js')));
   campaign
     .command('delete')
@@ -118,6 +142,10 @@ EMPTY_RECIPIENT, INSUFFICIENT_RECIPIENT_FOR_TESTING, UNAUTHENTICATED_SENDER), el
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .option('--dry-run', 'show the request without sending it')
     .addHelpText('after', `
-Exit codes: 0 all deleted · 5 some could not be deleted · 1 none deleted · 2 not confirmed.`)
+Exit codes: 0 all deleted · 5 some could not be deleted · 1 none deleted · 2 not confirmed.
+
+Examples:
+  mailctl campaign delete CP123 --dry-run
+  mailctl campaign delete CP123 --yes`)
     .action(action(() => import('./delete.js')));
 }

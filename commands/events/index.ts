@@ -31,9 +31,10 @@ when a lookup reaches either limit. To keep complete history, receive webhooks
 --until and still work.
 
 Examples:
-  mailctl events --recipient ann@example.com --status bounce,complaint
+  mailctl send --to bounce@example.com --subject "Hi" --html "<p>Hi</p>"
+  mailctl events --recipient bounce@example.com --status bounce,complaint
   mailctl events --since 7d --csv > events.csv
-  mailctl events --sms --recipient 0912345678 --country-code 886`)
+  mailctl events --sms --recipient 0912345678 --country-code 886 --since 7d`)
     .action(action(() => import('./lookup.js')));
   const tail = action(() => import('./tail.js'));
   events
@@ -53,9 +54,9 @@ On a terminal each event is one line; piped (or with --json) each is one JSON ob
 (NDJSON), so \`mailctl events tail | jq\` works. Nothing is shown twice. Ctrl-C ends it with exit 0.
 
 Examples:
-  mailctl events tail --status bounce,complaint
+  mailctl events tail --status bounce,complaint            # until Ctrl-C
   mailctl events tail --since 10m --for 1m > events.ndjson
-  mailctl events tail --sms --recipient 0912345678 --country-code 886`)
+  mailctl events tail --sms --recipient 0912345678 --country-code 886 --for 30s`)
     .action(async (...args: unknown[]) => {
       await inheritParentOptions(args[args.length - 1] as Command, ['sms', 'id', 'recipient', 'countryCode', 'status', 'since', 'until', 'from', 'to'], 'mailctl events tail [--sms] [--id ID | --recipient ADDR] [--status LIST] [--since TIME] [--until TIME | --for DUR] [--interval DUR]');
       return tail(...args);

@@ -26,6 +26,12 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--field <name:type>', 'type of a custom field, checked locally: string, number or date (repeatable)', collect)
     .option('--name-max-length <n>', 'longest NAME accepted (default 100, or the profile setting name-max-length)')
     .addOption(offer(new Option('--encoding <encoding>', 'text encoding of the file: utf8, big5 or utf16le (default UTF-8; UTF-16 with a byte-order mark is detected)'), ['utf8', 'big5', 'utf16le', 'utf16be']))
+    .addHelpText('after', `
+Examples:
+  mailctl import examples/contacts.csv --group Newsletter --create-group --wait
+  mailctl import examples/contacts.csv --group Newsletter --dry-run     # check only: nothing is sent
+  mailctl import examples/contacts.csv --group Newsletter --strict --rejects rejected.csv --wait --timeout 10m
+  printf 'EMAIL,NAME\\nann.lee@example.com,Ann Lee\\n' | mailctl import - --group Newsletter --no-wait`)
     .action(action(() => import('./file.js')));
   const status = action(() => import('./status.js'));
   imp
@@ -35,6 +41,11 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--wait', 'wait until the import finishes')
     .option('--timeout <duration>', 'give up waiting after this long (default 30m)')
     .option('--download-failures [file]', "save the service's failure file (default import-<code>.failures.csv)")
+    .addHelpText('after', `
+Examples:
+  # IM123: the import code that \`mailctl import … --no-wait\` printed
+  mailctl import status IM123
+  mailctl import status IM123 --wait --download-failures`)
     .action(async (...args: unknown[]) => {
       await inheritParentOptions(args[args.length - 1] as Command, STATUS_OPTIONS, 'mailctl import status IMPORT_SN [--wait] [--timeout DUR] [--download-failures [FILE]]');
       return status(...args);
