@@ -12,7 +12,7 @@ export const DECLARED_GLOBALS = [
   { key: 'yes', flag: '--yes', why: 'asks for no confirmation' },
 ] as const;
 
-/** True when the command (or, for `send`, its default verb) declares this flag itself. */
+/** True when the command being run declares this flag itself (`mailctl send …` runs `send email`, which does). */
 export function declares(cmd: Command, flag: string): boolean {
   return cmd.options.some((o) => o.long === flag);
 }
