@@ -1,6 +1,7 @@
-// Shell completion: candidates come from the commander tree (nouns, verbs, flags, choices) and
-// group names from the local cache that listing groups refreshes — never from a request. The
-// bash script is run for real in bash against the built binary.
+// Shell completion: candidates come from the commander tree (nouns, verbs, flags, choices and the
+// values a command offers) and group names from the local cache that listing groups refreshes —
+// never from a request. The scripts are run for real in bash, zsh and fish against the built
+// binary (zsh and fish only where installed: CI does not install them, the string checks remain).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,6 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
+import { STATUS_VALUES } from '../commands/events/index.js';
+import { SETTING_NAMES } from '../commands/config/index.js';
+import { EMAIL_STATUSES, SMS_STATUSES } from '../commands/events/query.js';
+import { SETTINGS } from '../src/config/keys.js';
+import { parseEncoding } from '../src/import/encoding.js';
 
 const sb = useSandbox();
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -21,6 +27,54 @@ describe('mailctl __complete', () => {
     expect(await complete(['send', '--sub'])).toEqual(['--subject']);
     expect(await complete(['--sandbox', 'campaign', 'status', 'CP1', '--w'])).toEqual(['--wait']);
     expect(await complete(['completion', ''])).toEqual(['bash', 'fish', 'zsh']);
+  });
+
+  it('enumerated values the commands check themselves: --ab, --footer-lang, --service, --encoding, --status, settings, types', async () => {
+    expect(await complete(['campaign', 'create', '--ab', ''])).toEqual(['content', 'sender', 'subject']);
+    expect(await complete(['campaign', 'create', '--name', 'x', '--footer-lang', ''])).toEqual(['en', 'zh']);
+    expect(await complete(['config', 'set-key', '--service', ''])).toEqual(['both', 'campaign', 'notify']);
+    expect(await complete(['import', 'x.csv', '--encoding', 'u'])).toEqual(['utf16be', 'utf16le', 'utf8']);
+    expect(await complete(['events', '--status', 'b'])).toEqual(['bounce']);
+    expect(await complete(['events', '--sms', '--status', ''])).toEqual(['accept', 'bounce', 'delivery']);
+    expect(await complete(['events', 'tail', '--status', 'bounce,c'])).toEqual(['bounce,click', 'bounce,complaint']);
+    expect(await complete(['config', 'set', 'f'])).toEqual(['field-types', 'footer-lang', 'from-address', 'from-name']);
+    expect(await complete(['config', 'set', 'footer-lang', ''])).toEqual(['en', 'zh']);
+    expect(await complete(['config', 'set', 'output', ''])).toEqual(['json', 'table']);
+    expect(await complete(['config', 'unset', 'time'])).toEqual(['timezone']);
+    expect(await complete(['webhook', 'set', ''])).toEqual(['bounce', 'click', 'complaint', 'delivery', 'open']);
+    expect(await complete(['webhook', 'delete', '--sms', ''])).toEqual(['bounce', 'delivery']);
+    expect(await complete(['sandbox', 'field', 'add', 'TIER', ''])).toEqual(['date', 'number', 'string']);
+    expect(await complete(['sandbox', 'serve', '--shape', 'alt'])).toEqual(['alternate']);
+  });
+
+  it('the offered values are the ones the commands accept', () => {
+    expect(STATUS_VALUES).toEqual({ email: EMAIL_STATUSES, sms: SMS_STATUSES });
+    expect(SETTING_NAMES).toEqual(SETTINGS.map((s) => s.flag));
+    for (const e of ['utf8', 'big5', 'utf16le', 'utf16be']) expect(parseEncoding(e)).toBe(e);
+  });
+
+  it('--dry-run and --yes complete only where the command takes them', async () => {
+    expect(await complete(['groups', 'create', 'X', '--d'])).toEqual(['--dry-run']);
+    expect(await complete(['balance', '--d'])).toEqual([]);
+    expect(await complete(['campaign', 'delete', 'CP1', '--y'])).toEqual(['--yes']);
+    expect(await complete(['groups', 'list', '--y'])).toEqual([]);
+  });
+
+  it('profile names complete for config use and delete-profile', async () => {
+    const dir = tempDir('mailctl-complete-');
+    expect((await runCli(['--profile', 'staging', 'config', 'set', 'timezone', 'Asia/Taipei'], { configDir: dir })).exitCode).toBe(0);
+    expect(await complete(['config', 'use', 'st'], { MAILCTL_CONFIG_DIR: dir })).toEqual(['staging']);
+    expect(await complete(['config', 'delete-profile', ''], { MAILCTL_CONFIG_DIR: dir })).toEqual(['staging']);
+  });
+
+  it('plain `groups list` (one page) refreshes the cache too, keeping names from other pages', async () => {
+    const dir = tempDir('mailctl-complete-');
+    fs.mkdirSync(path.join(dir, 'cache'));
+    fs.writeFileSync(path.join(dir, 'cache', 'groups-profile-default.json'), JSON.stringify({ at: Date.now() - 60_000, groups: [{ sn: 'LS9', name: 'On page two' }] }));
+    expect((await runCli(['groups', 'create', 'Plain list'], { sandbox: sb.get() })).exitCode).toBe(0);
+    expect((await runCli(['groups', 'list'], { sandbox: sb.get(), env: { MAILCTL_CONFIG_DIR: dir } })).exitCode).toBe(0);
+    expect(await complete(['import', 'x.csv', '--group', 'P'], { MAILCTL_CONFIG_DIR: dir })).toEqual(['Plain list']);
+    expect(await complete(['import', 'x.csv', '--group', 'On'], { MAILCTL_CONFIG_DIR: dir })).toEqual(['On page two']);
   });
 
   it('group names and codes from the cache that listing every group wrote; the Tab itself makes no request', async () => {
@@ -50,21 +104,52 @@ describe('mailctl __complete', () => {
   });
 });
 
-describe('mailctl completion bash', () => {
-  it('the printed script completes in a real bash through the built binary', async () => {
-    const script = (await runCli(['completion', 'bash'])).stdout;
-    const shim = tempDir('mailctl-shim-');
-    fs.writeFileSync(path.join(shim, 'mailctl'), `#!/bin/sh\nexec "${process.execPath}" "${path.join(root, 'bin', 'mailctl.js')}" "$@"\n`, { mode: 0o755 });
-    fs.writeFileSync(path.join(shim, 'completion.bash'), script);
-    const probe = `source "${shim}/completion.bash"; COMP_WORDS=(mailctl report ""); COMP_CWORD=2; _mailctl; printf '%s\\n' "\${COMPREPLY[@]}"`;
-    const out = await new Promise<string>((resolve, reject) => {
-      execFile('bash', ['-c', probe], { env: { PATH: `${shim}:${process.env.PATH}`, HOME: shim, MAILCTL_CONFIG_DIR: shim }, timeout: 15_000 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
-    });
-    expect(out.split('\n').filter(Boolean)).toEqual(expect.arrayContaining(['export', 'links', 'list', 'metrics']));
+const has = (shell: string) => ['/bin', '/usr/bin', '/usr/local/bin'].some((d) => fs.existsSync(path.join(d, shell)));
+
+/** A folder with the printed script and a `mailctl` on PATH that runs the built binary. */
+async function installed(shell: string): Promise<string> {
+  const script = (await runCli(['completion', shell])).stdout;
+  const shim = tempDir('mailctl-shim-');
+  fs.writeFileSync(path.join(shim, 'mailctl'), `#!/bin/sh\nexec "${process.execPath}" "${path.join(root, 'bin', 'mailctl.js')}" "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(shim, `completion.${shell}`), script);
+  return shim;
+}
+
+function inShell(shell: string, shim: string, args: string[]): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    execFile(shell, args, { env: { PATH: `${shim}:${process.env.PATH}`, HOME: shim, MAILCTL_CONFIG_DIR: shim, XDG_CONFIG_HOME: shim, XDG_DATA_HOME: shim }, timeout: 15_000 }, (err, stdout) =>
+      err ? reject(err) : resolve(stdout.split('\n').filter(Boolean)),
+    );
+  });
+}
+
+describe('mailctl completion bash|zsh|fish, run in the real shells', () => {
+  it('bash: the printed script completes verbs and values', async () => {
+    const shim = await installed('bash');
+    const probe = (words: string) => `source "${shim}/completion.bash"; COMP_WORDS=(${words}); COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 )); _mailctl; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    expect(await inShell('bash', shim, ['-c', probe('mailctl report ""')])).toEqual(expect.arrayContaining(['export', 'links', 'list', 'metrics']));
+    expect(await inShell('bash', shim, ['-c', probe('mailctl events --status bounce,c')])).toEqual(['bounce,click', 'bounce,complaint']);
   });
 
-  it('zsh and fish scripts ask the same __complete entry point', async () => {
-    for (const shell of ['zsh', 'fish']) {
+  it.skipIf(!has('zsh'))('zsh: the printed script hands __complete\'s candidates to compadd', async () => {
+    const shim = await installed('zsh');
+    // compadd and compdef exist only inside the completion system; stand-ins print what they get.
+    const probe = (words: string) =>
+      `compdef() { :; }; compadd() { [[ $1 == -a ]] && print -rl -- "\${(@P)2}"; }; source "${shim}/completion.zsh"; words=(${words}); CURRENT=\${#words}; _mailctl`;
+    expect(await inShell('zsh', shim, ['-f', '-c', probe('mailctl campaign create --ab ""')])).toEqual(['content', 'sender', 'subject']);
+    expect(await inShell('zsh', shim, ['-f', '-c', probe('mailctl gr')])).toEqual(['groups']);
+  });
+
+  it.skipIf(!has('fish'))('fish: its own completion engine (complete -C) offers the candidates', async () => {
+    const shim = await installed('fish');
+    const probe = (line: string) => `source "${shim}/completion.fish"; complete -C '${line}'`;
+    const first = (lines: string[]) => lines.map((l) => l.split('\t')[0]);
+    expect(first(await inShell('fish', shim, ['--no-config', '-c', probe('mailctl report ')]))).toEqual(expect.arrayContaining(['export', 'links', 'list', 'metrics']));
+    expect(first(await inShell('fish', shim, ['--no-config', '-c', probe('mailctl config set-key --service ')]))).toEqual(['both', 'campaign', 'notify']);
+  });
+
+  it('every shell\'s script asks the same __complete entry point; an unknown shell is exit 2', async () => {
+    for (const shell of ['bash', 'zsh', 'fish']) {
       const r = await runCli(['completion', shell]);
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toContain('mailctl __complete --');

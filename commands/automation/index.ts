@@ -25,7 +25,7 @@ Exit codes: 0 all accepted · 5 some refused or in doubt (listed with the reason
 the daily limit or by the network, the rest not sent (the message gives the resume command) ·
 1 none accepted · 2 bad input, nothing sent.`;
 
-function eventCommand(parent: Command, name: string, description: string): Command {
+function eventCommand(parent: Command, name: string, description: string, examples: string): Command {
   return parent
     .command(name)
     .description(description)
@@ -38,15 +38,24 @@ function eventCommand(parent: Command, name: string, description: string): Comma
     .option('--journal <file>', 'write the journal here (in an existing folder) instead of the config directory')
     .option('--resume [journal]', 'continue a run stopped by the daily limit, Ctrl-C or a crash (default: the latest unfinished one)')
     .option('--dry-run', 'print the exact requests (key masked); send and write nothing')
-    .addHelpText('after', HELP);
+    .addHelpText('after', `${HELP}\n\nExamples:\n${examples}`);
 }
 
 export function register(program: Command, action: ActionFactory): void {
-  const automation = program.command('automation').description('start or stop recipients in automation workflows');
-  eventCommand(automation, 'trigger', 'start recipients in a workflow (event TRIGGER)')
-    .addHelpText('after', '\nExample:\n  mailctl automation trigger --workflow welcome --to new@example.com --name Ann --var plan=pro')
+  const automation = program.command('automation').description('start or stop recipients in automation workflows')
+    .addHelpText('after', `
+A workflow is built in the back office; its id is given there.
+
+Examples:
+  mailctl automation trigger --workflow welcome --to ann.lee@example.com --name "Ann Lee" --var plan=pro
+  mailctl automation terminate --workflow welcome --to ann.lee@example.com`);
+  eventCommand(automation, 'trigger', 'start recipients in a workflow (event TRIGGER)', `
+  mailctl automation trigger --workflow welcome --to ann.lee@example.com --name "Ann Lee" --var plan=pro
+  mailctl automation trigger --workflow welcome --recipients examples/recipients.csv
+  mailctl automation trigger --workflow welcome --recipients examples/recipients.csv --dry-run`.slice(1))
     .action(action(() => import('./trigger.js')));
-  eventCommand(automation, 'terminate', 'end recipients\' run through a workflow early (event TERMINATE)')
-    .addHelpText('after', '\nExample:\n  mailctl automation terminate --workflow welcome --recipients churned.csv')
+  eventCommand(automation, 'terminate', 'end recipients\' run through a workflow early (event TERMINATE)', `
+  mailctl automation terminate --workflow welcome --to ann.lee@example.com
+  mailctl automation terminate --workflow welcome --recipients examples/recipients.csv`.slice(1))
     .action(action(() => import('./terminate.js')));
 }

@@ -5,5 +5,9 @@ export function register(program: Command, action: ActionFactory): void {
   program
     .command('balance')
     .description('show the remaining email and SMS balance')
+    .addHelpText('after', `
+Examples:
+  mailctl balance
+  mailctl balance --json`)
     .action(action(() => import('./show.js')));
 }

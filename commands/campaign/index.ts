@@ -1,6 +1,7 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
+import { offer } from '../../src/cli/offer.js';
 
 
 const CREATE_HELP = `
@@ -34,20 +35,29 @@ or a flat object whose keys are the flags in camelCase (file paths relative to t
    "once": true, "list": "people.csv"}
 (also: html, template, htmlA/htmlB, htmlFileA/htmlFileB, preheaderA/B, fromA/B, fromNameA/B).
 
-Examples:
-  mailctl campaign create --name "Dec news" --group Newsletter --subject "December" --html-file dec.html
-  mailctl campaign create --name "Dec news" --group Newsletter --subject "December" --template tpl_monthly \\
-      --at "2026-12-01 09:00" --timezone Asia/Taipei
-  mailctl campaign create --file campaign.json --dry-run
-  mailctl campaign create --name "Subject test" --group Newsletter --ab subject --subject-a "Hi" \\
-      --subject-b "Hello" --html-file mail.html --test-percent 20 --test-duration 4h
-  mailctl campaign create --name "Event invite" --once --list guests.csv --subject "You're invited" --html-file invite.html
-  mailctl campaign create --wizard
+Exit codes: 0 created · 1 the service refused (reason in words) · 2 invalid input, nothing sent.
 
-Exit codes: 0 created · 1 the service refused (reason in words) · 2 invalid input, nothing sent.`;
+Examples:
+  mailctl campaign create --name "Dec news" --group Newsletter --subject "December" --html-file examples/newsletter.html
+  mailctl campaign create --name "Dec news" --group Newsletter --subject "December" --template tpl_monthly \\
+      --at "2030-12-01 09:00" --timezone Asia/Taipei
+  mailctl campaign create --file examples/campaign.json --dry-run
+  mailctl campaign create --name "Subject test" --group Newsletter --ab subject --subject-a "Hi" \\
+      --subject-b "Hello" --html-file examples/newsletter.html --test-percent 20 --test-duration 4h
+  mailctl campaign create --name "Event invite" --once --list examples/guests.csv --subject "You're invited" \\
+      --html-file examples/newsletter.html
+  mailctl campaign create --wizard       # asks for what is missing (needs a terminal)`;
 
 export function register(program: Command, action: ActionFactory): void {
-  const campaign = program.command('campaign').alias('campaigns').description('create, schedule, follow, pause and delete email campaigns');
+  const campaign = program.command('campaign').alias('campaigns').description('create, schedule, follow, pause and delete email campaigns')
+    .addHelpText('after', `
+CP123 stands for a campaign code, as \`campaign create\` prints it.
+
+Examples:
+  mailctl import examples/contacts.csv --group Newsletter --create-group --wait
+  mailctl campaign create --file examples/campaign.json
+  mailctl campaign status CP123 --wait
+  mailctl report metrics CP123`);
   campaign
     .command('create')
     .description('create a campaign (sent now, or scheduled with --at) from flags, a JSON file, or a wizard')
@@ -61,14 +71,14 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--html <html>', 'html content as a string')
     .option('--html-file <file>', 'html content from a file')
     .option('--template <id>', 'use a saved template as the html content')
-    .option('--footer-lang <lang>', "footer language: en or zh (default: profile's footer-lang, else en)")
+    .addOption(offer(new Option('--footer-lang <lang>', "footer language: en or zh (default: profile's footer-lang, else en)"), ['en', 'zh']))
     .option('--at <datetime>', 'schedule: "YYYY-MM-DD HH:MM" in --timezone (absent: send now)')
     .option('--timezone <zone>', "time zone of --at: Asia/Taipei, TAIPEI or 21 (default: profile's timezone)")
     .option('--ga', 'turn on Google Analytics tracking (needs --utm-campaign and --utm-content)')
     .option('--utm-campaign <value>', 'utm_campaign tag')
     .option('--utm-content <value>', 'utm_content tag')
     .option('--ecommerce', 'also track e-commerce transactions (needs --ga)')
-    .option('--ab <dimension>', 'A/B test: subject, sender or content')
+    .addOption(offer(new Option('--ab <dimension>', 'A/B test: subject, sender or content'), ['subject', 'sender', 'content']))
     .option('--subject-a <text>', 'subject of version A (--ab subject)')
     .option('--subject-b <text>', 'subject of version B (--ab subject)')
     .option('--preheader-a <text>', 'preheader of version A (--ab subject)')
@@ -91,6 +101,10 @@ export function register(program: Command, action: ActionFactory): void {
   campaign
     .command('timezones')
     .description("list the service's 88 time zone codes with their cities and current UTC offsets")
+    .addHelpText('after', `
+Examples:
+  mailctl campaign timezones
+  mailctl campaign timezones --json`)
     .action(action(() => import('./timezones.js')));
   campaign
     .command('status')
@@ -100,7 +114,12 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--timeout <duration>', 'with --wait: give up after this long (e.g. 30m)')
     .addHelpText('after', `
 With --wait the exit code is 1 when the campaign ends in a failed state (OVER_LIMIT,
-EMPTY_RECIPIENT, INSUFFICIENT_RECIPIENT_FOR_TESTING, UNAUTHENTICATED_SENDER), else 0.`)
+EMPTY_RECIPIENT, INSUFFICIENT_RECIPIENT_FOR_TESTING, UNAUTHENTICATED_SENDER), else 0.
+
+Examples:
+  mailctl campaign create --name "Hello" --group Newsletter --subject "Hello" --html "<p>Hello</p>"
+  mailctl campaign status CP123
+  mailctl campaign status CP123 --wait --timeout 30m`)
     .action(action(() => import('./status.js')));
   campaign
     .command('pause')
@@ -108,6 +127,12 @@ EMPTY_RECIPIENT, INSUFFICIENT_RECIPIENT_FOR_TESTING, UNAUTHENTICATED_SENDER), el
     .argument('<code>', 'campaign code')
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .option('--dry-run', 'show the request without sending it')
+    .addHelpText('after', `
+Examples:
+  mailctl campaign create --name "Spring sale" --group Newsletter --subject "Spring sale" \\
+      --html-file examples/newsletter.html --at "2030-03-01 09:00" --timezone Asia/Taipei
+  mailctl campaign pause CP123 --dry-run
+  mailctl campaign pause CP123 --yes`)
     .action(action(() => import('./pause.js')));
   campaign
     .command('delete')
@@ -117,7 +142,11 @@ EMPTY_RECIPIENT, INSUFFICIENT_RECIPIENT_FOR_TESTING, UNAUTHENTICATED_SENDER), el
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .option('--dry-run', 'show the request without sending it')
     .addHelpText('after', `
-Exit codes: 0 all deleted · 5 some could not be deleted · 1 none deleted · 2 not confirmed.`)
+Exit codes: 0 all deleted · 5 some could not be deleted · 1 none deleted · 2 not confirmed.
+
+Examples:
+  mailctl campaign delete CP123 --dry-run
+  mailctl campaign delete CP123 --yes`)
     .action(action(() => import('./delete.js')));
   registerChecks(campaign, action);
 }
@@ -160,18 +189,19 @@ header. Redirects are followed by hand (at most 5), each hop looked at before co
 \`campaign create\` runs the same checks and prints the warnings; \`create --strict\` refuses to send
 when there is any (exit 2, nothing sent); \`create --no-links\` skips the link check.
 
+Exit codes: 0 nothing to fix, or only warnings and notes · 5 warnings with --strict · 2 errors
+(invalid input: create would refuse it).
+
+With your own files:
+  mailctl campaign preflight --file campaign.json --fields-from contacts.csv --strict
+
 Examples (each works against a fresh --sandbox):
   mailctl --sandbox campaign preflight --name Dec --group Newsletter --subject 'Hi \${NAME}' \\
       --from news@example.com --from-name Acme --html '<p>Your plan: \${PLAN}</p>' --field PLAN:string
   mailctl --sandbox campaign preflight --name Dec --group Newsletter --subject Welcome \\
       --preheader 'Glad you are here' --from news@example.com --from-name Acme --template tpl_welcome --strict
   mailctl --sandbox campaign preflight --name Dec --group Newsletter --subject Hi --from news@example.com \\
-      --from-name Acme --html '<a href="http://sandbox.mailctl.invalid/links/404">Our shop</a>' --json
-With your own files:
-  mailctl campaign preflight --file campaign.json --fields-from contacts.csv --strict
-
-Exit codes: 0 nothing to fix, or only warnings and notes · 5 warnings with --strict · 2 errors
-(invalid input: create would refuse it).`;
+      --from-name Acme --html '<a href="http://sandbox.mailctl.invalid/links/404">Our shop</a>' --json`;
 
 const PROOF_HELP = `
 Sends the campaign as one contact would get it to your own address(es), through the notification
@@ -192,17 +222,18 @@ What differs from the campaign send (also printed after each proof):
   - The subject starts with "[Proof] " ("[Proof A] " / "[Proof B] " for A/B versions); a preheader
     is placed as hidden preview text at the top of the body.
 
+Exit codes: 0 sent · 1 no address accepted · 5 some addresses refused · 2 invalid input, nothing sent.
+
+With your own files:
+  mailctl campaign proof --file campaign.json --to me@example.com --row contacts.csv:3
+
 Examples (each works against a fresh --sandbox):
   mailctl --sandbox campaign proof --to me@example.com --subject 'Hi \${NAME}' --from news@example.com \\
       --from-name Acme --html '<p>Hello \${NAME}, you are on \${PLAN}</p>' --var NAME=Ann --var PLAN=Gold
   mailctl --sandbox campaign proof --to me@example.com --ab subject --subject-a 'Hi \${NAME}' \\
       --subject-b 'Hello \${NAME}' --from news@example.com --from-name Acme --template tpl_welcome --var NAME=Ann
   mailctl --sandbox campaign proof --to me@example.com --subject Welcome --from news@example.com \\
-      --from-name Acme --template tpl_monthly --var NAME=Ann --dry-run
-With your own files:
-  mailctl campaign proof --file campaign.json --to me@example.com --row contacts.csv:3
-
-Exit codes: 0 sent · 1 no address accepted · 5 some addresses refused · 2 invalid input, nothing sent.`;
+      --from-name Acme --template tpl_monthly --var NAME=Ann --dry-run`;
 
 function registerChecks(campaign: Command, action: ActionFactory): void {
   const create = campaign.commands.find((c) => c.name() === 'create')!;

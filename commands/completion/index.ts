@@ -10,9 +10,12 @@ export function register(program: Command, action: ActionFactory): void {
 Nouns, verbs, flags and their values complete; group names and codes come from a local cache
 that every command listing groups refreshes (kept an hour), so a Tab never waits for the network.
 
+For zsh, the folder must be on fpath: add \`fpath=(~/.zfunc $fpath)\` before \`compinit\` in ~/.zshrc.
+Open a new shell afterwards.
+
 Examples:
-  $ mailctl completion bash > ~/.local/share/bash-completion/completions/mailctl
-  $ mailctl completion zsh > "\${fpath[1]}/_mailctl"
-  $ mailctl completion fish > ~/.config/fish/completions/mailctl.fish`)
+  mailctl completion bash > ~/.local/share/bash-completion/completions/mailctl
+  mailctl completion zsh > ~/.zfunc/_mailctl
+  mailctl completion fish > ~/.config/fish/completions/mailctl.fish`)
     .action(action(() => import('./print.js')));
 }

@@ -2,9 +2,25 @@ import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { findSetting, SETTINGS } from '../../src/config/keys.js';
 import { profileNameFor } from '../../src/config/settings.js';
+import { readConfig, CONFIG_FILE_NAME, type ConfigReader } from '../../src/config/read.js';
+import path from 'node:path';
 
 export async function profileInUse(ctx: Context): Promise<string> {
   return profileNameFor(ctx.globals.profile, ctx.env, await ctx.config());
+}
+
+/**
+ * --dry-run of a config write: the file read (never created) and the profile the write would
+ * change; `report` then says what would change, and nothing is written.
+ */
+export function dryRunTarget(ctx: Context): { store: ConfigReader; profile: string; file: string } {
+  const store = readConfig(ctx.configDir);
+  return { store, profile: profileNameFor(ctx.globals.profile, ctx.env, store), file: path.join(ctx.configDir, CONFIG_FILE_NAME) };
+}
+
+export function reportDryRun(ctx: Context, sentence: string, doc: Record<string, unknown>): void {
+  if (ctx.io.json) ctx.io.printJson({ dryRun: true, ...doc });
+  else ctx.io.info(`Dry run: ${sentence} Nothing was written.`);
 }
 
 export function settingOrThrow(name: string) {

@@ -1,5 +1,12 @@
-import type { Command } from 'commander';
+import { Argument, Option, type Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
+import { offer, type OfferContext } from '../../src/cli/offer.js';
+
+/** The settings (src/config/keys.ts SETTINGS; test/completion.test.ts keeps these equal), for completion. */
+export const SETTING_NAMES = ['campaign-url', 'notify-url', 'from-address', 'from-name', 'footer-lang', 'timezone', 'output', 'sandbox', 'name-max-length', 'field-types'];
+/** Values of the settings that have a fixed few. */
+const SETTING_VALUES: Record<string, string[]> = { 'footer-lang': ['en', 'zh'], output: ['table', 'json'], sandbox: ['true', 'false'] };
+const setting = () => offer(new Argument('<setting>', SETTING_NAMES.join(', ')), SETTING_NAMES);
 
 export function register(program: Command, action: ActionFactory): void {
   const c = program
@@ -8,23 +15,80 @@ export function register(program: Command, action: ActionFactory): void {
     .addHelpText('after', `
 Settings: campaign-url, notify-url, from-address, from-name, footer-lang, timezone, output,
 sandbox, name-max-length, field-types. Keys are set with \`config set-key\` (hidden prompt or
-stdin), never as an argument. The environment beats the profile: MAILCTL_API_KEY,
-MAILCTL_CAMPAIGN_API_KEY, MAILCTL_NOTIFY_API_KEY, MAILCTL_CAMPAIGN_URL, MAILCTL_NOTIFY_URL.`);
-  c.command('set').description('set a setting in the profile').argument('<setting>').argument('<value>').action(action(() => import('./set.js')));
-  c.command('get').description('print one setting of the profile').argument('<setting>').action(action(() => import('./get.js')));
-  c.command('unset').description('remove a setting from the profile').argument('<setting>').action(action(() => import('./unset.js')));
-  c.command('list').alias('ls').description('show the profile in effect, keys masked, with where each value comes from').action(action(() => import('./list.js')));
+stdin), never as an argument. The environment beats the profile (\`mailctl help environment\`).
+
+Examples:
+  printenv CAMPAIGN_KEY | mailctl config set-key --service campaign --with-key-stdin
+  mailctl config set from-address news@example.com
+  mailctl --profile staging config set timezone Asia/Taipei
+  mailctl config list`);
+  c.command('set').description('set a setting in the profile').addArgument(setting())
+    .addArgument(offer(new Argument('<value>'), (x: OfferContext) => SETTING_VALUES[x.args[0]] ?? []))
+    .option('--dry-run', 'check the value and show the change; write nothing')
+    .addHelpText('after', `
+Examples:
+  mailctl config set from-address news@example.com
+  mailctl config set timezone Asia/Taipei
+  mailctl --profile staging config set footer-lang zh
+  mailctl config set field-types AGE:number,JOINED:date --dry-run`)
+    .action(action(() => import('./set.js')));
+  c.command('get').description('print one setting of the profile').addArgument(setting())
+    .addHelpText('after', `
+Examples:
+  mailctl config set from-address news@example.com
+  mailctl config get from-address`)
+    .action(action(() => import('./get.js')));
+  c.command('unset').description('remove a setting from the profile').addArgument(setting())
+    .option('--dry-run', 'show the change; write nothing')
+    .addHelpText('after', `
+Examples:
+  mailctl config unset timezone --dry-run
+  mailctl config unset timezone`)
+    .action(action(() => import('./unset.js')));
+  c.command('list').alias('ls').description('show the profile in effect, keys masked, with where each value comes from')
+    .addHelpText('after', `
+Examples:
+  mailctl config list
+  mailctl --profile staging config list --json`)
+    .action(action(() => import('./list.js')));
   c.command('set-key')
     .description('store an API key (hidden prompt, or stdin with --with-key-stdin)')
-    .option('--service <service>', 'campaign, notify, or both (one shared key)', 'both')
+    .addOption(offer(new Option('--service <service>', 'campaign, notify, or both (one shared key)').default('both'), ['campaign', 'notify', 'both']))
     .option('--with-key-stdin', 'read the key from standard input')
+    .option('--dry-run', 'read and check the key, show where it would go; write nothing (the key is never shown)')
+    .addHelpText('after', `
+Examples:
+  mailctl config set-key --service campaign       # a hidden prompt (needs a terminal)
+  printenv NOTIFY_KEY | mailctl config set-key --service notify --with-key-stdin
+  printenv CAMPAIGN_KEY | mailctl --profile staging config set-key --with-key-stdin`)
     .action(action(() => import('./set-key.js')));
-  c.command('profiles').description('list profiles').action(action(() => import('./profiles.js')));
-  c.command('use').description('make a profile the default').argument('<profile>').action(action(() => import('./use.js')));
+  c.command('profiles').description('list profiles')
+    .addHelpText('after', `
+Examples:
+  mailctl config profiles
+  mailctl config profiles --json`)
+    .action(action(() => import('./profiles.js')));
+  c.command('use').description('make a profile the default').argument('<profile>')
+    .option('--dry-run', 'check the profile and show the change; write nothing')
+    .addHelpText('after', `
+Examples:
+  mailctl config use staging
+  mailctl config use default`)
+    .action(action(() => import('./use.js')));
   c.command('delete-profile')
     .description('delete a profile and its keys')
     .argument('<profile>')
-    .option('--yes', 'do not ask for confirmation')
+    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+    .option('--dry-run', 'check the profile exists and show what would go; delete nothing')
+    .addHelpText('after', `
+Examples:
+  mailctl config delete-profile staging --dry-run
+  mailctl config delete-profile staging --yes`)
     .action(action(() => import('./delete-profile.js')));
-  c.command('path').description('print the config file path').action(action(() => import('./path.js')));
+  c.command('path').description('print the config file path')
+    .addHelpText('after', `
+Examples:
+  mailctl config path
+  MAILCTL_CONFIG_DIR=./other mailctl config path`)
+    .action(action(() => import('./path.js')));
 }

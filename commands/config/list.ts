@@ -23,7 +23,7 @@ export async function run(ctx: Context): Promise<void> {
     if (spec.name === 'campaignUrl' || spec.name === 'notifyUrl') continue;
     const v = s.profile[spec.name];
     if (v === undefined) continue;
-    rows.push({ setting: spec.flag, value: typeof v === 'object' ? Object.entries(v).map(([k, t]) => `${k}:${t}`).join(',') : String(v), source: 'profile' });
+    rows.push({ setting: spec.flag, value: typeof v === 'object' ? Object.entries(v).map(([k, t]) => `${k}:${t}`).join(',') : String(v), source: s.sandboxDefaults?.includes(spec.name) ? 'sandbox' : 'profile' });
   }
   await printList(ctx.io, rows, [
     { header: 'SETTING', value: (r) => r.setting },

@@ -1,9 +1,9 @@
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
-import { profileInUse } from './common.js';
+import { dryRunTarget, profileInUse, reportDryRun } from './common.js';
 import { readAll } from '../../src/cli/stdin.js';
 
-export async function run(ctx: Context, opts: { service: string; withKeyStdin?: boolean }): Promise<void> {
+export async function run(ctx: Context, opts: { service: string; withKeyStdin?: boolean; dryRun?: boolean }): Promise<void> {
   const service = opts.service.toLowerCase();
   if (!['campaign', 'notify', 'both'].includes(service)) throw new UsageError(`--service is campaign, notify or both; got "${opts.service}".`);
   let key: string;
@@ -18,6 +18,11 @@ export async function run(ctx: Context, opts: { service: string; withKeyStdin?: 
   }
   if (!key) throw new UsageError('The key is empty; nothing was saved.');
   if (/\s/.test(key)) throw new UsageError('The key contains white space; check that only the key was given.');
+  const which = service === 'both' ? 'shared' : service;
+  if (opts.dryRun) {
+    const t = dryRunTarget(ctx);
+    return reportDryRun(ctx, `the ${which} key is well-formed and would be saved in profile "${t.profile}" (${t.file}).`, { profile: t.profile, service });
+  }
   const store = await ctx.config();
   const profile = await profileInUse(ctx);
   const p = { ...store.getProfile(profile) };
@@ -26,5 +31,5 @@ export async function run(ctx: Context, opts: { service: string; withKeyStdin?: 
   else p.notifyKey = key;
   store.setProfile(profile, p);
   if (!store.currentProfile()) store.setCurrentProfile(profile);
-  ctx.io.info(`Saved the ${service === 'both' ? 'shared' : service} key in profile "${profile}" (${store.path}).`);
+  ctx.io.info(`Saved the ${which} key in profile "${profile}" (${store.path}).`);
 }

@@ -1,14 +1,19 @@
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
-import { profileInUse, settingOrThrow } from './common.js';
+import { dryRunTarget, profileInUse, reportDryRun, settingOrThrow } from './common.js';
 
-export async function run(ctx: Context, _opts: unknown, name: string, value: string): Promise<void> {
+export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string, value: string): Promise<void> {
   const spec = settingOrThrow(name);
   let parsed;
   try {
     parsed = spec.parse(value);
   } catch (e) {
     throw new UsageError(`Cannot set ${spec.flag}: ${(e as Error).message}`);
+  }
+  if (opts.dryRun) {
+    const t = dryRunTarget(ctx);
+    const was = t.store.getProfile(t.profile)?.[spec.name];
+    return reportDryRun(ctx, `would set ${spec.flag} to ${JSON.stringify(parsed)} in profile "${t.profile}" (${t.file})${was === undefined ? '' : `, replacing ${JSON.stringify(was)}`}.`, { profile: t.profile, setting: spec.flag, value: parsed, previous: was ?? null });
   }
   const store = await ctx.config();
   const profile = await profileInUse(ctx);

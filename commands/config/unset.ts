@@ -1,8 +1,17 @@
 import type { Context } from '../../src/cli/context.js';
-import { profileInUse, settingOrThrow } from './common.js';
+import { dryRunTarget, profileInUse, reportDryRun, settingOrThrow } from './common.js';
 
-export async function run(ctx: Context, _opts: unknown, name: string): Promise<void> {
+export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string): Promise<void> {
   const spec = settingOrThrow(name);
+  if (opts.dryRun) {
+    const t = dryRunTarget(ctx);
+    const was = t.store.getProfile(t.profile)?.[spec.name];
+    return reportDryRun(
+      ctx,
+      was === undefined ? `profile "${t.profile}" has no ${spec.flag}; unset would change nothing.` : `would remove ${spec.flag} (${JSON.stringify(was)}) from profile "${t.profile}" (${t.file}).`,
+      { profile: t.profile, setting: spec.flag, previous: was ?? null },
+    );
+  }
   const store = await ctx.config();
   const profile = await profileInUse(ctx);
   const current = { ...store.getProfile(profile) };

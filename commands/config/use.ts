@@ -1,11 +1,14 @@
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { profileNameMessage, profileNameProblem } from '../../src/config/profile-name.js';
+import { dryRunTarget, reportDryRun } from './common.js';
+import type { ConfigReader } from '../../src/config/read.js';
 
-export async function run(ctx: Context, _opts: unknown, name: string): Promise<void> {
+export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string): Promise<void> {
   const problem = profileNameProblem(name);
   if (problem) throw new UsageError(profileNameMessage('The profile name', name, problem));
-  const store = await ctx.config();
+  // A dry run reads the file (never creating it); a real one opens the writer.
+  const store: ConfigReader = opts.dryRun ? dryRunTarget(ctx).store : await ctx.config();
   // A typo must not silently become an empty default profile (every command would then fail
   // for want of a key). "default" always exists, stored or not.
   if (!store.getProfile(name) && name !== 'default') {
@@ -15,7 +18,8 @@ export async function run(ctx: Context, _opts: unknown, name: string): Promise<v
       `Create it by storing its key: mailctl --profile ${name} config set-key`,
     );
   }
-  store.setCurrentProfile(name);
+  if (opts.dryRun) return reportDryRun(ctx, `would make profile "${name}" the default (now: "${store.currentProfile() ?? 'default'}").`, { profile: name, previous: store.currentProfile() ?? 'default' });
+  (await ctx.config()).setCurrentProfile(name);
   if (ctx.io.json) ctx.io.printJson({ profile: name, default: true });
   else ctx.io.info(`Profile "${name}" is now the default.`);
 }

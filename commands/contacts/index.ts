@@ -4,7 +4,12 @@ import { collect } from '../../src/cli/collect.js';
 
 
 export function register(program: Command, action: ActionFactory): void {
-  const contacts = program.command('contacts').alias('contact').description('contacts in groups (import them with `mailctl import`)');
+  const contacts = program.command('contacts').alias('contact').description('contacts in groups (import them with `mailctl import`)')
+    .addHelpText('after', `
+Examples:
+  mailctl import examples/contacts.csv --group Newsletter --create-group
+  mailctl contacts remove --group Newsletter --email amy.wang0@example.com --yes
+  mailctl contacts clean --group Newsletter --since 30d`);
   contacts
     .command('remove')
     .alias('rm')
@@ -15,6 +20,11 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--where <filter>', 'e.g. "DOMAIN like example.com", "NAME = Ann"; columns NAME, MAIL_ADDRESS, DOMAIN, LISTSN or a custom field; operators = != like "not like" (repeatable)', collect)
     .option('-y, --yes', 'do not ask for confirmation (needed when there is no terminal)')
     .option('--dry-run', 'show the request without sending it (the group is not looked up)')
+    .addHelpText('after', `
+Examples:
+  mailctl contacts remove --group Newsletter --email amy.wang0@example.com --email ben.wang1@example.com --yes
+  mailctl contacts remove --group Newsletter --where "DOMAIN like example.com" --where "NAME != Ann" --dry-run
+  printf 'chen.wang2@example.com\\n' | mailctl contacts remove --group Newsletter --emails-file - --yes`)
     .action(action(() => import('./remove.js')));
   contacts
     .command('clean')

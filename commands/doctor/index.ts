@@ -9,7 +9,8 @@ export function register(program: Command, action: ActionFactory): void {
 Exit: 0 all is well · 3 a key is missing or refused, or the config folder is not private · 4 a service cannot be reached.
 
 Examples:
-  $ mailctl --sandbox doctor
-  $ mailctl --profile staging doctor --json`)
+  mailctl doctor
+  mailctl doctor --json
+  mailctl --profile staging doctor`)
     .action(action(() => import('./run.js')));
 }

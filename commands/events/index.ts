@@ -1,6 +1,14 @@
 import { Option, type Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { inheritParentOptions } from '../../src/cli/parent-options.js';
+import { offer, type OfferContext } from '../../src/cli/offer.js';
+
+/** The statuses `--status` takes (commands/events/query.ts checks them; test/completion.test.ts keeps these equal). */
+export const STATUS_VALUES = {
+  email: ['accept', 'retry', 'delivery', 'open', 'click', 'bounce', 'complaint'],
+  sms: ['accept', 'delivery', 'bounce'],
+};
+const statuses = (c: OfferContext) => (c.flags.has('--sms') ? STATUS_VALUES.sms : STATUS_VALUES.email);
 
 export function register(program: Command, action: ActionFactory): void {
   const events = program
@@ -14,7 +22,7 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--until <time>', 'end: a date (to its last second), a time, or a span back such as 1h (UTC; default now)')
     .addOption(new Option('--from <time>', 'old spelling of --since').hideHelp())
     .addOption(new Option('--to <time>', 'old spelling of --until').hideHelp())
-    .option('--status <list>', 'comma-separated: accept,retry,delivery,open,click,bounce,complaint (SMS: accept,delivery,bounce)')
+    .addOption(offer(new Option('--status <list>', 'comma-separated: accept,retry,delivery,open,click,bounce,complaint (SMS: accept,delivery,bounce)'), statuses, { list: true }))
     .option('--csv', 'CSV with a header row, for spreadsheets')
     .addHelpText('after', `
 SMS lookups cover the last 30 days only and return at most the first 50 rows; mailctl says so
@@ -23,9 +31,10 @@ when a lookup reaches either limit. To keep complete history, receive webhooks
 --until and still work.
 
 Examples:
-  mailctl events --recipient ann@example.com --status bounce,complaint
+  mailctl send --to bounce@example.com --subject "Hi" --html "<p>Hi</p>"
+  mailctl events --recipient bounce@example.com --status bounce,complaint
   mailctl events --since 7d --csv > events.csv
-  mailctl events --sms --recipient 0912345678 --country-code 886`)
+  mailctl events --sms --recipient 0912345678 --country-code 886 --since 7d`)
     .action(action(() => import('./lookup.js')));
   const tail = action(() => import('./tail.js'));
   events
@@ -35,7 +44,7 @@ Examples:
     .option('--id <id>', 'only this message id')
     .option('--recipient <address>', 'only this email address, or with --sms this national number')
     .option('--country-code <code>', 'with --sms --recipient: the calling code (e.g. 886)')
-    .option('--status <list>', 'comma-separated statuses to show (as for `mailctl events`)')
+    .addOption(offer(new Option('--status <list>', 'comma-separated statuses to show (as for `mailctl events`)'), statuses, { list: true }))
     .option('--since <time>', 'also show events since then: a span back such as 10m, or a time (at most 30 days back; default: only new ones)')
     .option('--until <time>', 'stop at this time (or use --for; default: until Ctrl-C)')
     .option('--interval <duration>', 'time between lookups (default 5s, at least 2s)')
@@ -47,9 +56,9 @@ A lookup returns at most 50 rows: when one comes back full, the tail warns once,
 its newest row instead of stalling on the same 50, and looks back only 10 s from then on.
 
 Examples:
-  mailctl events tail --status bounce,complaint
+  mailctl events tail --status bounce,complaint            # until Ctrl-C
   mailctl events tail --since 10m --for 1m > events.ndjson
-  mailctl events tail --sms --recipient 0912345678 --country-code 886`)
+  mailctl events tail --sms --recipient 0912345678 --country-code 886 --for 30s`)
     .action(async (...args: unknown[]) => {
       await inheritParentOptions(args[args.length - 1] as Command, ['sms', 'id', 'recipient', 'countryCode', 'status', 'since', 'until', 'from', 'to'], 'mailctl events tail [--sms] [--id ID | --recipient ADDR] [--status LIST] [--since TIME] [--until TIME | --for DUR] [--interval DUR]');
       return tail(...args);

@@ -2,7 +2,14 @@ import type { Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
 
 export function register(program: Command, action: ActionFactory): void {
-  const groups = program.command('groups').alias('group').description('contact groups (lists)');
+  const groups = program.command('groups').alias('group').description('contact groups (lists)')
+    .addHelpText('after', `
+Contacts get into a group with \`mailctl import\`; campaigns are sent to groups by name or code.
+
+Examples:
+  mailctl groups create Newsletter
+  mailctl groups list
+  mailctl import examples/contacts.csv --group Newsletter`);
   groups
     .command('list')
     .alias('ls')
@@ -10,11 +17,22 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--page <n>', 'page to show, starting at 0')
     .option('--size <n>', 'groups per page')
     .option('--all', 'walk every page (paced to the rate limit)')
+    .addHelpText('after', `
+Listing groups also refreshes the local names that shell completion offers for --group.
+
+Examples:
+  mailctl groups list
+  mailctl groups list --all --json
+  mailctl groups list --page 1 --size 20`)
     .action(action(() => import('./list.js')));
   groups
     .command('create')
     .description('create a contact group and print its code')
     .argument('<name>', 'group name')
     .option('--dry-run', 'show the request without sending it')
+    .addHelpText('after', `
+Examples:
+  mailctl groups create "VIP customers"
+  mailctl groups create Newsletter --dry-run`)
     .action(action(() => import('./create.js')));
 }

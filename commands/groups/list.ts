@@ -3,7 +3,8 @@ import { UsageError } from '../../src/cli/errors.js';
 import type { Group } from '../../src/api/campaign-types.js';
 import { printList, type Column } from '../../src/output/format.js';
 import { parseWhole } from '../../src/cli/parse.js';
-import { listAllGroups } from '../../src/groups.js';
+import { completionScope, listAllGroups } from '../../src/groups.js';
+import { mergeGroupCache } from '../../src/cli/completion-cache.js';
 
 interface Opts {
   page?: string;
@@ -33,6 +34,10 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   const client = await ctx.campaign();
   let groups: Group[];
   if (opts.all) groups = await listAllGroups(ctx, size ?? 100);
-  else groups = await client.listGroups(page, size);
+  else {
+    groups = await client.listGroups(page, size);
+    // One page: refresh the completion cache with what it showed (--all rewrites it whole).
+    mergeGroupCache(ctx.configDir, await completionScope(ctx), groups);
+  }
   await printList(ctx.io, groups, GROUP_COLUMNS);
 }

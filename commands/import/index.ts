@@ -1,6 +1,7 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
+import { offer } from '../../src/cli/offer.js';
 import { inheritParentOptions } from '../../src/cli/parent-options.js';
 
 const STATUS_OPTIONS = ['wait', 'timeout', 'downloadFailures', 'force'];
@@ -24,8 +25,14 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--download-failures [file]', "save the service's failure file (default <file>.failures.csv)")
     .option('--field <name:type>', 'type of a custom field, checked locally: string, number or date (repeatable)', collect)
     .option('--name-max-length <n>', 'longest NAME accepted (default 100, or the profile setting name-max-length)')
-    .option('--encoding <encoding>', 'text encoding of the file: utf8, big5 or utf16le (default UTF-8; UTF-16 with a byte-order mark is detected)')
+    .addOption(offer(new Option('--encoding <encoding>', 'text encoding of the file: utf8, big5 or utf16le (default UTF-8; UTF-16 with a byte-order mark is detected)'), ['utf8', 'big5', 'utf16le', 'utf16be']))
     .option('--force', 'replace a symbolic link at the rejects or failures path (it is never written through)')
+    .addHelpText('after', `
+Examples:
+  mailctl import examples/contacts.csv --group Newsletter --create-group --wait
+  mailctl import examples/contacts.csv --group Newsletter --dry-run     # check only: nothing is sent
+  mailctl import examples/contacts.csv --group Newsletter --strict --rejects rejected.csv --wait --timeout 10m
+  printf 'EMAIL,NAME\\nann.lee@example.com,Ann Lee\\n' | mailctl import - --group Newsletter --no-wait`)
     .action(action(() => import('./file.js')));
   const status = action(() => import('./status.js'));
   imp
@@ -36,6 +43,11 @@ export function register(program: Command, action: ActionFactory): void {
     .option('--timeout <duration>', 'give up waiting after this long (default 30m)')
     .option('--download-failures [file]', "save the service's failure file (default import-<code>.failures.csv)")
     .option('--force', 'replace a symbolic link at the failures path (it is never written through)')
+    .addHelpText('after', `
+Examples:
+  # IM123: the import code that \`mailctl import … --no-wait\` printed
+  mailctl import status IM123
+  mailctl import status IM123 --wait --download-failures`)
     .action(async (...args: unknown[]) => {
       await inheritParentOptions(args[args.length - 1] as Command, STATUS_OPTIONS, 'mailctl import status IMPORT_SN [--wait] [--timeout DUR] [--download-failures [FILE]] [--force]');
       return status(...args);

@@ -2,7 +2,17 @@ import { Option, type Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
 
 export function register(program: Command, action: ActionFactory): void {
-  const report = program.command('report').alias('reports').description('campaign reports: finished campaigns, metrics, detail files');
+  const report = program.command('report').alias('reports').description('campaign reports: finished campaigns, metrics, detail files')
+    .addHelpText('after', `
+Reports are about campaigns that have been sent; CP123 stands for a campaign code.
+
+Examples:
+  mailctl import examples/contacts.csv --group Newsletter --create-group --wait
+  mailctl campaign create --file examples/campaign.json
+  mailctl campaign status CP123 --wait
+  mailctl report list
+  mailctl report metrics CP123
+  mailctl report export CP123 --out reports`);
   report
     .command('list')
     .alias('ls')
@@ -16,6 +26,7 @@ export function register(program: Command, action: ActionFactory): void {
 
 Examples:
   mailctl report list
+  mailctl report list --since 30d --json
   mailctl report list --since 2026-11-01 --until 2026-11-30`)
     .action(action(() => import('./list.js')));
   report
@@ -23,7 +34,12 @@ Examples:
     .description('delivery, open, click, bounce numbers and rates (A/B campaigns: total, test A, test B, winner)')
     .argument('<codes...>', 'campaign codes')
     .option('--csv', 'print CSV for spreadsheets (rates as fractions)')
-    .addHelpText('after', '\nRates: delivered/recipients; opened, clicked, unsubscribed, complained per delivered; bounced/recipients.')
+    .addHelpText('after', `
+Rates: delivered/recipients; opened, clicked, unsubscribed, complained per delivered; bounced/recipients.
+
+Examples:
+  mailctl report metrics CP123
+  mailctl report metrics CP123 --csv > metrics.csv`)
     .action(action(() => import('./metrics.js')));
   report
     .command('export')
@@ -38,7 +54,12 @@ Examples:
     .addHelpText('after', `
 The service takes 1 export per 10 seconds (mailctl paces itself) and ignores a repeat for the same
 campaign within an hour; files are regenerated only when there is new data. Downloads go to the
-file host without your API key.`)
+file host without your API key.
+
+Examples:
+  mailctl report export CP123 --wait
+  mailctl report export CP123 --out reports --force
+  mailctl report export CP123 --dry-run`)
     .action(action(() => import('./export.js')));
   report
     .command('links')
@@ -46,6 +67,12 @@ file host without your API key.`)
     .argument('<code>', 'campaign code')
     .option('--out <dir>', 'download the files into this directory')
     .option('--force', 'with --out: overwrite files already there')
+    .addHelpText('after', `
+The links exist once \`mailctl report export\` has made the files.
+
+Examples:
+  mailctl report links CP123
+  mailctl report links CP123 --out reports --force`)
     .action(action(() => import('./links.js')));
   report
     .command('sync')
@@ -58,12 +85,20 @@ file host without your API key.`)
     .option('--refresh-days <n>', 're-export campaigns finished in the last N days (at most once an hour each) to pick up late opens and clicks')
     .option('--wait-lock [duration]', 'if another sync holds DIR, wait for it (default 10m) instead of exiting with LOCKED')
     .option('--timeout <duration>', 'give up on a campaign whose files are not ready after this long (default 10m)')
+    .option('--dry-run', 'list the campaigns in range and what each needs; export, download and write nothing')
     .addHelpText('after', `
 Exit: 0 all complete · 5 some campaigns failed (listed), others synced · 4 nothing synced because of
 limits, network or time-outs · 1 nothing synced (the service refused) · 6 DIR locked by another run
 (--json error code LOCKED) · 2 bad flags. Without a terminal: one summary line on stderr (-v also
 lists the files downloaded, on stdout). Exports are paced to 1 per 10 s and never repeated for a
 campaign within an hour; complete files (checked by sha256) are never downloaded again.
---from and --to are the old spellings of --since and --until and still work.`)
+--from and --to are the old spellings of --since and --until and still work.
+A crontab line is the whole integration:
+  17 * * * * mailctl report sync --out /srv/reports >>/var/log/mailctl-sync.log 2>&1
+
+Examples:
+  mailctl report sync --out reports
+  mailctl report sync --out reports --since 7d --dry-run
+  mailctl report sync --out reports --refresh-days 3`)
     .action(action(() => import('./sync.js')));
 }

@@ -4,7 +4,7 @@ import { ExitCode, SilentExit } from '../../src/cli/errors.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { forTerminal } from '../../src/output/sanitize.js';
 import { isoSecond, parseRefreshDays } from '../../src/report/sync/range.js';
-import { runSync, type SyncReport } from '../../src/report/sync/sync.js';
+import { planSync, runSync, type SyncOptions, type SyncPlan, type SyncReport } from '../../src/report/sync/sync.js';
 
 interface Opts {
   out: string;
@@ -15,12 +15,13 @@ interface Opts {
   refreshDays?: string;
   waitLock?: string | boolean;
   timeout?: string;
+  dryRun?: boolean;
 }
 
 export const DEFAULT_WAIT_LOCK_MS = 10 * 60_000;
 
 export async function run(ctx: Context, opts: Opts): Promise<void> {
-  const report = await runSync(ctx, {
+  const o: SyncOptions = {
     dir: opts.out,
     since: opts.since,
     until: opts.until,
@@ -29,7 +30,9 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     refreshDays: parseRefreshDays(opts.refreshDays),
     waitLockMs: opts.waitLock === undefined || opts.waitLock === false ? 0 : opts.waitLock === true ? DEFAULT_WAIT_LOCK_MS : parseDuration(opts.waitLock, '--wait-lock', { positive: true }),
     linkTimeoutMs: opts.timeout === undefined ? 10 * 60_000 : parseDuration(opts.timeout, '--timeout', { positive: true }),
-  });
+  };
+  if (opts.dryRun) return printPlan(ctx, await planSync(ctx, o));
+  const report = await runSync(ctx, o);
   const exitCode = exitCodeOf(report);
   const summary = summaryLine(ctx, report);
   if (ctx.io.json) {
@@ -77,4 +80,16 @@ function summaryLine(ctx: Context, r: SyncReport): string {
   ].filter(Boolean);
   const when = isoSecond(ctx.clock.now());
   return `${when} report sync ${forTerminal(r.dir, 200)}: ${n(r.listed, 'finished campaign')} from ${r.range.from} to ${r.range.to}; ${parts.join(', ')}; ${n(r.exports, 'export')} requested.`;
+}
+
+function printPlan(ctx: Context, p: SyncPlan): void {
+  if (ctx.io.json) {
+    ctx.io.printJson({ dryRun: true, dir: p.dir, range: p.range, listed: p.listed, work: p.work, alreadyComplete: p.complete, deferred: p.deferred, failed: p.failed });
+    return;
+  }
+  ctx.io.info(`Dry run: nothing exported, downloaded or written. ${p.listed} finished campaign${p.listed === 1 ? '' : 's'} from ${p.range.from} to ${p.range.to} (${p.range.why}); ${p.complete} already complete in ${forTerminal(p.dir, 200)}.`);
+  for (const w of p.work) {
+    ctx.io.out(`${forTerminal(w.sn, 40)}\t${forTerminal(w.name, 80)}\t${w.export ? (w.refresh ? 'refresh: export' : 'export') : 'no export (one within the hour)'}, then download ${w.files.join(', ')}`);
+  }
+  for (const f of p.failed) ctx.io.warn(`${forTerminal(f.sn, 40)}: ${forTerminal(f.message, 300)}`);
 }

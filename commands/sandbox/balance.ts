@@ -6,16 +6,19 @@ import type { Context } from '../../src/cli/context.js';
 import { parseWhole } from '../../src/cli/parse.js';
 import { printRecord } from '../../src/output/format.js';
 import { ServiceError } from '../../src/cli/errors.js';
+import { printDryRun } from '../../src/output/dry-run.js';
 
 interface Opts {
   email?: string;
   sms?: string;
+  dryRun?: boolean;
 }
 
 export async function run(ctx: Context, opts: Opts): Promise<void> {
   const body: { email?: number; sms?: number } = {};
   if (opts.email !== undefined) body.email = parseWhole(opts.email, '--email');
   if (opts.sms !== undefined) body.sms = parseWhole(opts.sms, '--sms');
+  if (opts.dryRun && (opts.email !== undefined || opts.sms !== undefined)) return printDryRun(ctx, 'campaign', 'PUT', '/_sandbox/balance', body);
   const client = await ctx.campaign();
   let b: { email: number; sms: number };
   if (opts.email === undefined && opts.sms === undefined) b = await client.balance();

@@ -1,36 +1,69 @@
-import type { Command } from 'commander';
+import { Argument, Option, type Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
-import { shapeHelp } from '../../src/sandbox/shapes.js';
+import { offer } from '../../src/cli/offer.js';
+import { SHAPES, shapeHelp } from '../../src/sandbox/shapes.js';
 
 export function register(program: Command, action: ActionFactory): void {
-  const s = program.command('sandbox').description('the built-in emulator of both services (no account needed)');
+  const s = program.command('sandbox').description('the built-in emulator of both services (no account needed)')
+    .addHelpText('after', `
+--sandbox runs any command against an emulator inside mailctl, its state kept in the config
+folder; \`sandbox serve\` offers the same emulator over HTTP to other programs. In it,
+news@example.com is the default sender and example.com a verified domain.
+
+Examples:
+  mailctl --sandbox groups create Newsletter
+  mailctl --sandbox send --to a@example.com --subject Hi --html "<p>Hi</p>"
+  mailctl sandbox serve --port 0     # until Ctrl-C
+  mailctl sandbox reset --yes`);
   s.command('serve')
     .description('serve the sandbox over HTTP on 127.0.0.1 and print its base URLs')
     .option('--port <n>', 'port to listen on (default: a free one)')
     .option('--daily-limit <n>', 'campaign-service requests allowed per day (spec: 300000)')
     .option('--no-rate-limit', 'turn off the 2 requests/second limit')
-    .option('--shape <name=value>', 'answer with a documented alternate response shape (repeatable; "alternate" for all)', collect)
+    .addOption(offer(new Option('--shape <name=value>', 'answer with a documented alternate response shape (repeatable; "alternate" for all)').argParser(collect), [
+      'alternate', ...Object.entries(SHAPES).flatMap(([name, s]) => s.values.map((v) => `${name}=${v}`)),
+    ]))
     .addHelpText('after', () => `
 Response shapes (--shape NAME=VALUE; the first value is the spec's and the default):
 ${shapeHelp().join('\n')}
---shape alternate serves every alternate at once: mailctl reads all of them.`)
+--shape alternate serves every alternate at once: mailctl reads all of them.
+
+Examples:
+  mailctl sandbox serve --port 0                           # until Ctrl-C
+  mailctl sandbox serve --port 0 --shape alternate --no-rate-limit   # until Ctrl-C`)
     .action(action(() => import('./serve.js')));
   const field = s
     .command('field')
     .alias('fields')
-    .description('custom contact fields of the sandbox (the real service defines them in its back office)');
+    .description('custom contact fields of the sandbox (the real service defines them in its back office)')
+    .addHelpText('after', `
+Examples:
+  mailctl --sandbox sandbox field add TIER string
+  mailctl --sandbox sandbox field list`);
   field
     .command('add')
     .description('define a custom field; its type is fixed once created, as in the service')
     .argument('<name>', 'field name, e.g. TIER')
-    .argument('<type>', 'string, number or date')
+    .addArgument(offer(new Argument('<type>', 'string, number or date'), ['string', 'number', 'date']))
+    .option('--dry-run', 'show the request without sending it')
+    .addHelpText('after', `
+Examples:
+  mailctl --sandbox sandbox field add SCORE number
+  mailctl --sandbox sandbox field add RENEWS date --dry-run
+  mailctl --sandbox import examples/contacts.csv --group Newsletter --create-group --dry-run`)
     .action(action(() => import('./field-add.js')));
-  field.command('list').alias('ls').description('list the custom fields').action(action(() => import('./field-list.js')));
+  field.command('list').alias('ls').description('list the custom fields')
+    .addHelpText('after', `
+Examples:
+  mailctl --sandbox sandbox field list
+  mailctl --sandbox sandbox field list --json`)
+    .action(action(() => import('./field-list.js')));
   s.command('balance')
     .description('show or set the sandbox balance (the real one is topped up in the back office)')
     .option('--email <n>', 'set the email balance')
     .option('--sms <n>', 'set the SMS balance (in parts)')
+    .option('--dry-run', 'show the request that would set it, and send nothing')
     .addHelpText('after', `
 Examples:
   mailctl --sandbox sandbox balance --sms 3      # then: mailctl --sandbox send sms … is refused
@@ -38,6 +71,11 @@ Examples:
     .action(action(() => import('./balance.js')));
   s.command('reset')
     .description('forget everything the --sandbox state holds')
-    .option('--yes', 'do not ask for confirmation')
+    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+    .option('--dry-run', 'show what would be forgotten; delete nothing')
+    .addHelpText('after', `
+Examples:
+  mailctl sandbox reset --dry-run
+  mailctl sandbox reset --yes`)
     .action(action(() => import('./reset.js')));
 }

@@ -2,11 +2,16 @@ import fs from 'node:fs';
 import type { Context } from '../../src/cli/context.js';
 import { sandboxDir } from '../../src/sandbox/inprocess.js';
 
-export async function run(ctx: Context, opts: { yes?: boolean }): Promise<void> {
+export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean }): Promise<void> {
   const dir = sandboxDir(ctx.configDir);
   if (!fs.existsSync(dir)) {
     if (ctx.io.json) ctx.io.printJson({ reset: false, alreadyEmpty: true });
     else ctx.io.info('The sandbox is already empty.');
+    return;
+  }
+  if (opts.dryRun) {
+    if (ctx.io.json) ctx.io.printJson({ dryRun: true, dir });
+    else ctx.io.info(`Dry run: would forget all sandbox groups, imports, campaigns and messages (${dir}). Nothing was deleted.`);
     return;
   }
   if (!opts.yes) {

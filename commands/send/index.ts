@@ -59,18 +59,32 @@ function batchOptions(c: Command): Command {
     .option('--dry-run', 'print the exact requests (key masked) and the forecast; send and write nothing');
 }
 
+/** A command's options as its own --help lists them: `send --help` shows the email verb's. */
+function optionList(c: Command): string {
+  const h = c.createHelp();
+  h.prepareContext({ helpWidth: 80 });
+  const width = h.longestOptionTermLength(c, h);
+  return h.visibleOptions(c).filter((o) => o.long !== '--help').map((o) => h.formatItem(h.optionTerm(o), width, h.optionDescription(o), h)).join('\n');
+}
+
 export function register(program: Command, action: ActionFactory): void {
+  let email: Command | undefined;
   const send = program
     .command('send')
     .description('send transactional email (default) or SMS, batched and resumable')
-    .addHelpText('after', `
-\`mailctl send …\` is \`mailctl send email …\`: see \`mailctl send email --help\` for its options
-(--to, --recipients, --subject, --html/--html-file, --from, --resume, --dry-run …).
+    .addHelpText('after', () => `
+Email options (\`mailctl send …\` is \`mailctl send email …\`):
+${email ? optionList(email) : ''}
 
-  mailctl send --to ci@example.com --subject smoke --html "<p>ok</p>"
+Batches, the journal, --resume and the exit codes: \`mailctl send email --help\`.
+Text messages: \`mailctl send sms --help\`.
+
+Examples:
+  mailctl send --to ci@example.com --subject "smoke test" --html "<p>ok</p>"
+  mailctl send --recipients examples/recipients.csv --subject "Hi {{name}}" --html "<p>Your plan: {{plan}}</p>"
   mailctl send sms --to 0912345678 --country-code 886 --text "【Acme】Your code is {{code}}" --var code=A1B2`);
   batchOptions(
-    send
+    (email = send
       .command('email', { isDefault: true })
       .description('send a transactional email to one recipient or a recipients file')
       .option('--to <address>', 'one recipient')
@@ -80,15 +94,17 @@ export function register(program: Command, action: ActionFactory): void {
       .option('--html-file <file>', 'html content from a file ("-" reads stdin)')
       .option('--from <address>', 'sender address (default: the profile\'s from-address); its domain must be verified')
       .option('--from-name <name>', 'sender name (default: the profile\'s from-name)')
-      .option('--unsubscribe-url <url>', 'List-Unsubscribe link placed in the mail header'),
+      .option('--unsubscribe-url <url>', 'List-Unsubscribe link placed in the mail header')),
   )
     .addHelpText('after', `
+${BATCH_HELP}
+
 Examples:
-  mailctl send --to ci@example.com --subject smoke --html "<p>ok</p>"
+  mailctl send --to ci@example.com --subject "smoke test" --html "<p>ok</p>"
   mailctl send --to a@example.com --var code=A1B2 --subject "Your code" --html "<p>{{code}}</p>"
-  mailctl send --recipients people.csv --subject "Hi {{name}}" --html-file mail.html
-  mailctl send --resume
-${BATCH_HELP}`)
+  mailctl send --recipients examples/recipients.csv --subject "Hi {{name}}" --html-file examples/newsletter.html
+  printf '<p>Build %s passed</p>' 1234 | mailctl send --to ci@example.com --subject "CI" --html-file -
+  mailctl send --to a@example.com --subject "Hi" --html "<p>Hi</p>" --dry-run`)
     .action(action(() => import('./email.js')));
 
   batchOptions(
@@ -108,9 +124,10 @@ start or end of the text, and a link's domain must be on their allow-list before
 provider's support; 5-7 business days). mailctl warns about both; it never rewrites the text.
 A country code outside the service's documented list (such as 886) is sent with a warning.
 
+${BATCH_HELP}
+
 Examples:
   mailctl send sms --to 0912345678 --country-code 886 --text "【Acme】Your code is {{code}}" --var code=A1B2
-  mailctl send sms --recipients phones.csv --country-code 886 --text-file sms.txt --alive-mins 60
-${BATCH_HELP}`)
+  mailctl send sms --recipients examples/phones.csv --text-file examples/sms.txt --alive-mins 60`)
     .action(action(() => import('./sms.js')));
 }

@@ -2,6 +2,15 @@ import type { Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
 
 export function register(program: Command, action: ActionFactory): void {
-  const sms = program.command('sms').description('SMS account settings (to send SMS: mailctl send sms)');
-  sms.command('numbers').description('list the exclusive sending numbers of the account').action(action(() => import('./numbers.js')));
+  const sms = program.command('sms').description('SMS account settings (to send SMS: mailctl send sms)')
+    .addHelpText('after', `
+Examples:
+  mailctl sms numbers
+  mailctl send sms --to 0912345678 --country-code 886 --text "【Acme】Your code is {{code}}" --var code=A1B2`);
+  sms.command('numbers').description('list the exclusive sending numbers of the account')
+    .addHelpText('after', `
+Examples:
+  mailctl sms numbers
+  mailctl sms numbers --json`)
+    .action(action(() => import('./numbers.js')));
 }

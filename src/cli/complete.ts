@@ -7,6 +7,10 @@ import { readGroupCache } from './completion-cache.js';
 import { configDir } from '../config/paths.js';
 import { readConfig } from '../config/read.js';
 import type { Env } from './context.js';
+import { DECLARED_GLOBALS } from './write-flags.js';
+import { offeredFor } from './offer.js';
+
+const ROOT_ONLY_WHERE_DECLARED = new Set<string>(DECLARED_GLOBALS.map((g) => g.flag));
 
 /** Flags whose value is a group, by name or code. */
 const GROUP_FLAGS = new Set(['--group', '--exclude']);
@@ -18,7 +22,8 @@ export function completions(program: Command, words: string[], env: Env): string
   let sandbox = false;
   let profile: string | undefined;
   let pendingValue: Option | undefined;
-  let positionals = 0;
+  const flags = new Set<string>();
+  let args: string[] = [];
   for (const w of before) {
     if (pendingValue) {
       if (pendingValue.long === '--profile') profile = w;
@@ -28,28 +33,42 @@ export function completions(program: Command, words: string[], env: Env): string
     if (w.startsWith('-')) {
       if (w === '--sandbox') sandbox = true;
       const opt = findOption(cmd, w.split('=')[0]);
+      if (opt?.long) flags.add(opt.long);
       if (opt && (opt.required || opt.optional) && !w.includes('=')) pendingValue = opt;
       continue;
     }
-    const sub = cmd.commands.find((c) => c.name() === w || c.aliases().includes(w));
-    if (sub) {
-      cmd = sub;
-      positionals = 0;
-    } else positionals++;
+    const sub = args.length ? undefined : cmd.commands.find((c) => c.name() === w || c.aliases().includes(w));
+    if (sub) cmd = sub;
+    else args = [...args, w];
   }
   const scope = () => (sandbox ? 'sandbox' : `profile-${profile || env.MAILCTL_PROFILE || safeCurrentProfile(env) || 'default'}`);
+  const ctx = { flags, args };
   let out: string[];
+  let list = false;
   if (pendingValue) {
+    const offered = offeredFor(pendingValue, ctx);
     if (pendingValue.argChoices) out = pendingValue.argChoices;
+    else if (offered) [out, list] = [[...offered.values], offered.list];
     else if (GROUP_FLAGS.has(pendingValue.long ?? '')) out = readGroupCache(configDir(env), scope()).flatMap((g) => [g.name, g.sn]);
     else if (pendingValue.long === '--profile') out = profileNames(env);
     else out = [];
   } else if (current.startsWith('-')) {
     out = optionsOf(cmd);
-  } else if (cmd.commands.length) {
+  } else if (cmd.commands.length && !args.length) {
     out = cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden).map((c) => c.name());
   } else {
-    out = cmd.registeredArguments[positionals]?.argChoices ?? [];
+    const arg = cmd.registeredArguments[args.length];
+    const offered = arg && offeredFor(arg, ctx);
+    if (arg?.argChoices) out = arg.argChoices;
+    else if (offered) [out, list] = [[...offered.values], offered.list];
+    else if (arg?.name() === 'profile') out = profileNames(env);
+    else out = [];
+  }
+  if (list) {
+    // A comma-separated list: complete its last item, keeping what is already typed.
+    const done = current.slice(0, current.lastIndexOf(',') + 1);
+    const taken = new Set(done.split(',').filter(Boolean));
+    out = out.filter((v) => !taken.has(v)).map((v) => done + v);
   }
   return [...new Set(out)].filter((c) => c.startsWith(current)).sort();
 }
@@ -70,7 +89,13 @@ function optionsOf(cmd: Command): string[] {
   const dflt = (cmd as unknown as { _defaultCommandName?: string })._defaultCommandName;
   const sub = dflt ? cmd.commands.find((c) => c.name() === dflt) : undefined;
   if (sub) for (const o of sub.options) if (o.long && !o.hidden) out.push(o.long);
-  for (let c: Command | null = cmd; c; c = c.parent) for (const o of c.options) if (o.long && !o.hidden) out.push(o.long);
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    for (const o of c.options) {
+      // The root's --dry-run/--yes count only where a command declares them (it then lists its own).
+      if (!c.parent && ROOT_ONLY_WHERE_DECLARED.has(o.long ?? '')) continue;
+      if (o.long && !o.hidden) out.push(o.long);
+    }
+  }
   return out;
 }
 

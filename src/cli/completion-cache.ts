@@ -31,6 +31,27 @@ export function writeGroupCache(configDir: string, scope: string, groups: Cached
   }
 }
 
+/**
+ * One page of groups (plain `groups list`): added to the names still fresh in the cache, since the
+ * other pages were not looked at. The file keeps the time of its oldest fresh entries, so names
+ * that have gone from the service still leave within the hour.
+ */
+export function mergeGroupCache(configDir: string, scope: string, page: CachedGroup[], now = Date.now()): void {
+  let at = now;
+  let kept: CachedGroup[] = [];
+  try {
+    const data = JSON.parse(fs.readFileSync(cacheFile(configDir, scope), 'utf8')) as { at?: number };
+    if (typeof data.at === 'number' && now - data.at <= COMPLETION_CACHE_TTL_MS) {
+      at = Math.min(at, data.at);
+      kept = readGroupCache(configDir, scope, now);
+    }
+  } catch {
+    /* no cache yet, or unreadable: start from this page */
+  }
+  const codes = new Set(page.map((g) => g.sn));
+  writeGroupCache(configDir, scope, [...kept.filter((g) => !codes.has(g.sn)), ...page], at);
+}
+
 export function readGroupCache(configDir: string, scope: string, now = Date.now()): CachedGroup[] {
   try {
     const data = JSON.parse(fs.readFileSync(cacheFile(configDir, scope), 'utf8')) as { at?: number; groups?: CachedGroup[] };

@@ -89,13 +89,18 @@ export class Context {
       if (!this.configP) (await import('../config/private-dir.js')).keepPrivate(this.configDir, (m) => this.io.warn(m));
       const s = resolveSettings({ profileFlag: this.globals.profile, sandboxFlag: this.globals.sandbox, env: this.env, store });
       if (s.sandbox) {
-        const { SANDBOX_BASE, SANDBOX_KEYS } = await import('../sandbox/constants.js');
+        const { SANDBOX_BASE, SANDBOX_KEYS, SANDBOX_SENDER } = await import('../sandbox/constants.js');
         // --sandbox replaces the services; a real key is never sent to it (or needed).
         s.campaignUrl = `${SANDBOX_BASE}/campaign`;
         s.notifyUrl = `${SANDBOX_BASE}/notify`;
         s.campaignKey = SANDBOX_KEYS.campaign;
         s.notifyKey = SANDBOX_KEYS.notify;
         s.keySource = { campaign: 'sandbox', notify: 'sandbox' };
+        // A sender the sandbox treats as verified, so a fresh sandbox can send and create
+        // campaigns; the profile's own choice still wins. A copy: the stored profile is untouched.
+        const filled = (['fromAddress', 'fromName'] as const).filter((k) => !s.profile[k]);
+        s.profile = { ...s.profile, fromAddress: s.profile.fromAddress || SANDBOX_SENDER.address, fromName: s.profile.fromName || SANDBOX_SENDER.name };
+        s.sandboxDefaults = filled;
       }
       return s;
     })());

@@ -12,6 +12,8 @@ import type { Clock } from './clock.js';
 import type { Prompter } from './prompter.js';
 import type { FetchLike } from '../api/http.js';
 import { registerFor } from '../../commands/index.js';
+import { DECLARED_GLOBALS, declares } from './write-flags.js';
+import { HELP_TOPICS, ROOT_HELP } from './root-help.js';
 import { version } from './version.js';
 
 export interface RunOptions {
@@ -46,6 +48,9 @@ export async function main(o: RunOptions): Promise<number> {
     .option('-v, --verbose', 'trace each request on stderr (key masked)')
     .option('--no-input', 'never prompt; fail with the flag that is missing instead')
     .option('--sandbox', 'use the built-in sandbox instead of the real services (no account needed)')
+    .option('--dry-run', 'writes: show what would be sent or changed, and do nothing (here or after the verb)')
+    .option('-y, --yes', 'destructive commands: do not ask for confirmation (here or after the verb)')
+    .addHelpText('after', ROOT_HELP)
     .exitOverride()
     .configureOutput({
       writeOut: (s) => o.stdout.write(s),
@@ -55,7 +60,7 @@ export async function main(o: RunOptions): Promise<number> {
 
   const action: ActionFactory = (load) => async (...args: any[]) => {
     const cmd = args[args.length - 1] as Command;
-    const opts = cmd.opts();
+    const opts: Record<string, unknown> = { ...cmd.opts() };
     const g = cmd.optsWithGlobals() as Partial<Globals> & Record<string, unknown>;
     const globals: Globals = {
       profile: g.profile,
@@ -67,6 +72,16 @@ export async function main(o: RunOptions): Promise<number> {
     };
     const [{ Context }, { systemClock }, { inquirerPrompter }] = await Promise.all([import('./context.js'), import('./clock.js'), import('./prompter.js')]);
     io = await makeIO(o, globals);
+    // The root takes --dry-run and --yes wherever they appear; only a command that declares one
+    // gets it (src/cli/write-flags.ts).
+    for (const { key, flag, why } of DECLARED_GLOBALS) {
+      if (!program.getOptionValue(key)) continue;
+      if (!declares(cmd, flag)) {
+        const { UsageError } = await import('./errors.js');
+        throw new UsageError(`\`${commandPath(cmd)}\` ${why}, so it takes no ${flag}.`, `See \`${commandPath(cmd)} --help\` for its options.`);
+      }
+      opts[key] = true;
+    }
     const ctx = new Context({
       io, env: o.env, globals, clock: o.clock ?? systemClock, signal,
       prompter: o.prompter ?? inquirerPrompter(() => o.stdin, o.stderr),
@@ -76,7 +91,19 @@ export async function main(o: RunOptions): Promise<number> {
     await mod.run(ctx, opts, ...args.slice(0, -2));
   };
 
+  // `mailctl help environment`, `mailctl help exit-codes`: topics, not commands.
+  const helpWord = helpWordOf(o.argv);
+  if (helpWord !== undefined && Object.hasOwn(HELP_TOPICS, helpWord)) {
+    const { helpTopic } = await import('./help-topics.js');
+    o.stdout.write(helpTopic(helpWord as keyof typeof HELP_TOPICS));
+    return 0;
+  }
   registerFor(o.argv, program, action);
+  if (helpWord !== undefined && !program.commands.some((c) => c.name() === helpWord || c.aliases().includes(helpWord))) {
+    // Commander would show the top-level help and exit 0, as if the topic existed.
+    o.stderr.write(`error: no command or help topic "${helpWord}".\nHelp topics: ${Object.keys(HELP_TOPICS).join(', ')}; commands: \`mailctl --help\`.\n`);
+    return 2;
+  }
   if (o.argv[0] === '__complete') {
     // Shell completion: candidates on stdout, one a line; never an error, never a request.
     const { completions } = await import('./complete.js');
@@ -99,10 +126,25 @@ export async function main(o: RunOptions): Promise<number> {
   }
 }
 
-function usageHint(c: Command): string {
+/** The word after `mailctl [global flags] help`, if any: a help topic or a command. */
+function helpWordOf(argv: string[]): string | undefined {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
+    if (argv[i] === '--') break;
+    if (argv[i] === '--profile') i++;
+    else if (!argv[i].startsWith('-')) words.push(argv[i]);
+  }
+  return words[0] === 'help' ? words[1] : undefined;
+}
+
+function commandPath(c: Command): string {
   const names: string[] = [];
   for (let x: Command | null = c; x; x = x.parent) names.unshift(x.name());
-  const full = names.join(' ');
+  return names.join(' ');
+}
+
+function usageHint(c: Command): string {
+  const full = commandPath(c);
   return `Usage: ${full} ${c.usage()}\n(run \`${full} --help\` for details)`;
 }
 

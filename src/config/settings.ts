@@ -25,6 +25,8 @@ export interface Settings {
   keySource: Record<Service, string | undefined>;
   campaignUrl: string;
   notifyUrl: string;
+  /** Profile settings a --sandbox run filled in because the profile has none (the sandbox sender). */
+  sandboxDefaults?: Array<keyof Profile>;
 }
 
 /**

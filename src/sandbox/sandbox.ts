@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { systemClock, type Clock } from '../cli/clock.js';
-import { SANDBOX_KEYS } from './constants.js';
+import { SANDBOX_KEYS, SANDBOX_SENDER } from './constants.js';
 import { campaignModule } from './campaign/index.js';
 import { notifyModule } from './notify/index.js';
 import { resolveShapes } from './shapes.js';
@@ -68,7 +68,7 @@ export class Sandbox {
   constructor(opts: SandboxOptions, state?: SandboxState) {
     this.clock = opts.clock ?? systemClock;
     this.deliverWebhooks = opts.deliverWebhooks ?? true;
-    const defaultsVerified = ['news@example.com', 'noreply@example.com', 'marketing@example.com'];
+    const defaultsVerified = [SANDBOX_SENDER.address, 'noreply@example.com', 'marketing@example.com'];
     this.ctxOpts = {
       publicBase: opts.publicBase.replace(/\/+$/, ''),
       dataDir: opts.dataDir,

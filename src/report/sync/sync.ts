@@ -11,7 +11,7 @@ import { safeFileName } from '../../fs/safe-name.js';
 import { acquireLock, LOCK_FILE } from './lock.js';
 import { loadState, stateSaver, STATE_FILE, type CampaignRecord } from './state.js';
 import { isoSecond, syncRange, DAY_MS, type SyncRange } from './range.js';
-import { planCampaign, syncCampaign, type Plan, type SyncRun } from './campaign.js';
+import { EXPORT_REPEAT_MS, planCampaign, syncCampaign, type Plan, type SyncRun } from './campaign.js';
 import { manifestRows, writeManifest, MANIFEST_FILE, type ManifestRow } from './manifest.js';
 import { REPORT_TYPES } from '../download.js';
 import { slots } from './slots.js';
@@ -64,9 +64,15 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncReport>
   }
 }
 
-function prepareDir(dir: string): void {
+/** --out must be a directory or nothing yet; returns whether it exists. */
+function checkDir(dir: string): boolean {
   const st = fs.statSync(dir, { throwIfNoEntry: false });
   if (st && !st.isDirectory()) throw new UsageError(`--out ${dir} is a file, not a directory; report sync keeps a directory of report files.`, 'Give a directory with --out DIR (it is created if missing).');
+  return !!st;
+}
+
+function prepareDir(dir: string): void {
+  checkDir(dir);
   try {
     fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   } catch (e) {
@@ -242,4 +248,52 @@ async function paceAfterLastRun(ctx: Context, lastExportAt: string | undefined):
 function once(fn: () => Promise<void>): () => Promise<void> {
   let p: Promise<void> | undefined;
   return () => (p ??= fn());
+}
+
+export interface SyncPlan {
+  dir: string;
+  range: SyncReport['range'];
+  listed: number;
+  /** Campaigns a run would work on: the files it would fetch, and whether it would request an export first. */
+  work: Array<{ sn: string; name: string; finished: string; files: string[]; export: boolean; refresh: boolean }>;
+  complete: number;
+  deferred: SyncReport['deferred'];
+  failed: Failure[];
+}
+
+/**
+ * --dry-run: what a run would do, decided exactly as a run decides it — the listing of finished
+ * campaigns (a read) and the files already in DIR, checked against the state — without the lock,
+ * any export or download, or writing anything (DIR is not even created).
+ */
+export async function planSync(ctx: Context, o: SyncOptions): Promise<SyncPlan> {
+  syncRange({ ...o, now: ctx.clock.now() });
+  checkDir(o.dir);
+  const state = loadState(o.dir);
+  const range = syncRange({ ...o, highWater: state.highWater, now: ctx.clock.now() });
+  const report: SyncReport = {
+    dir: o.dir,
+    range: { from: isoSecond(range.from), to: isoSecond(range.to), why: range.why },
+    listed: 0, exports: 0, downloaded: 0, complete: 0, unchanged: 0, deferred: [], failed: [], rows: [],
+  };
+  const run: SyncRun = {
+    ctx, client: await ctx.campaign(), dir: o.dir, state,
+    save: async () => {},
+    downloadSlot: slots(1),
+    exportGate: async () => {},
+    refreshFrom: o.refreshDays ? ctx.clock.now() - o.refreshDays * DAY_MS : undefined,
+    linkTimeoutMs: o.linkTimeoutMs,
+    note: (line) => ctx.io.info(line),
+    progress: { downloading: 0, exports: 0, update: () => {} },
+    fresh: new Set(),
+  };
+  const listed = await listInRange(run, range, report);
+  const plans = await planAll(run, campaignsToCheck(state, listed), report);
+  const work = plans.flatMap(({ sn, plan }) => {
+    if (plan.kind !== 'work') return [];
+    const rec = state.campaigns[sn];
+    const recent = rec.exportedAt !== undefined && ctx.clock.now() - Date.parse(rec.exportedAt) < EXPORT_REPEAT_MS;
+    return [{ sn, name: rec.name, finished: rec.sentEndDate, files: plan.types, export: !recent, refresh: plan.refresh }];
+  });
+  return { dir: o.dir, range: report.range, listed: report.listed, work, complete: report.complete, deferred: report.deferred, failed: report.failed };
 }

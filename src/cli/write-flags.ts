@@ -1,0 +1,18 @@
+// --dry-run and -y/--yes are accepted before the noun (`mailctl --dry-run groups create X`) as
+// well as after the verb, but they mean something only to the commands that declare them: every
+// write declares --dry-run, every destructive command --yes. Commander gives a root option
+// precedence wherever it appears, so the root holds the value and the action hands it to the
+// command (src/cli/main.ts); a command that does not declare the flag refuses it (exit 2)
+// rather than silently ignoring a dry run it cannot do. test/write-flags.test.ts keeps every
+// write and destructive command declaring its flag.
+import type { Command } from 'commander';
+
+export const DECLARED_GLOBALS = [
+  { key: 'dryRun', flag: '--dry-run', why: 'changes nothing' },
+  { key: 'yes', flag: '--yes', why: 'asks for no confirmation' },
+] as const;
+
+/** True when the command being run declares this flag itself (`mailctl send …` runs `send email`, which does). */
+export function declares(cmd: Command, flag: string): boolean {
+  return cmd.options.some((o) => o.long === flag);
+}

@@ -1,0 +1,175 @@
+// --dry-run and -y/--yes mean one thing everywhere: every write declares --dry-run, every
+// destructive command -y/--yes, and both are accepted before the noun as well as after the verb.
+// A command that does not declare one refuses it (exit 2) instead of ignoring a dry run it
+// cannot do. Every runnable command must be classified here, so a new command gets a decision.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { NOUNS } from '../commands/index.js';
+import { runCli, tempDir } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+import { finishedCampaigns, syncTraffic } from './helpers/report-sync.js';
+
+const sb = useSandbox();
+
+/** Changes something at a service (or the sandbox's back office). */
+const SERVICE_WRITES = [
+  'import', 'contacts remove', 'contacts clean', 'groups create', 'campaign create', 'campaign pause', 'campaign delete',
+  'report export', 'report sync', 'automation trigger', 'automation terminate', 'send email', 'send sms',
+  'webhook set', 'webhook delete', 'domain add', 'domain verify', 'domain remove', 'sandbox field add', 'sandbox balance',
+  'campaign proof',
+];
+/** Changes local configuration or state. */
+const LOCAL_WRITES = ['config set', 'config unset', 'config set-key', 'config use', 'config delete-profile', 'sandbox reset'];
+/** Cannot be undone: asks first on a terminal, needs --yes elsewhere. */
+const DESTRUCTIVE = ['contacts remove', 'contacts clean', 'campaign pause', 'campaign delete', 'webhook delete', 'domain remove', 'config delete-profile', 'sandbox reset'];
+/** Change nothing (files they are asked to write are their output). */
+const READS = [
+  'import status', 'groups list', 'campaign timezones', 'campaign preflight', 'campaign status', 'report list', 'report metrics', 'report links',
+  'template list', 'template show', 'balance', 'webhook list', 'webhook verify', 'webhook listen', 'events', 'events tail',
+  'sms numbers', 'config get', 'config list', 'config profiles', 'config path', 'sandbox serve', 'sandbox field list', 'doctor', 'completion',
+];
+
+function runnable(): Map<string, Command> {
+  const program = new Command('mailctl');
+  for (const n of NOUNS) n.register(program, () => async () => {});
+  const out = new Map<string, Command>();
+  const walk = (c: Command, names: string[]) => {
+    if ((c as unknown as { _actionHandler?: unknown })._actionHandler) out.set(names.join(' '), c);
+    for (const s of c.commands) walk(s, [...names, s.name()]);
+  };
+  for (const c of program.commands) walk(c, [c.name()]);
+  return out;
+}
+
+const longs = (c: Command) => c.options.flatMap((o) => [o.long, o.short]);
+
+describe('the command tree', () => {
+  const tree = runnable();
+
+  it('every runnable command is classified as a write or a read, exactly once', () => {
+    const classified = [...SERVICE_WRITES, ...LOCAL_WRITES, ...READS];
+    expect(new Set(classified).size).toBe(classified.length);
+    expect([...tree.keys()].sort()).toEqual([...classified].sort());
+  });
+
+  it.each([...SERVICE_WRITES, ...LOCAL_WRITES])('%s (a write) takes --dry-run', (name) => {
+    expect(longs(tree.get(name)!)).toContain('--dry-run');
+  });
+
+  it.each(DESTRUCTIVE)('%s (destructive) takes -y and --yes', (name) => {
+    expect(longs(tree.get(name)!)).toEqual(expect.arrayContaining(['-y', '--yes']));
+  });
+
+  it.each(READS)('%s (a read) takes neither', (name) => {
+    expect(longs(tree.get(name)!)).not.toContain('--dry-run');
+    expect(longs(tree.get(name)!)).not.toContain('--yes');
+  });
+});
+
+describe('before the noun or after the verb', () => {
+  it('mailctl --dry-run groups create X: the request is shown and nothing is sent', async () => {
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(['--dry-run', 'groups', 'create', 'X', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ dryRun: true, requests: [{ method: 'POST', body: { name: 'X' } }] });
+    expect(sb.get().sandbox.requests().length).toBe(before);
+  });
+
+  it('mailctl -y webhook delete …: no question asked; without it (and no terminal) exit 2, nothing deleted', async () => {
+    expect((await runCli(['webhook', 'set', 'bounce', 'https://hooks.example.com/b'], { sandbox: sb.get() })).exitCode).toBe(0);
+    const no = await runCli(['webhook', 'delete', 'bounce'], { sandbox: sb.get() });
+    expect(no.exitCode).toBe(2);
+    expect(no.stderr).toContain('--yes');
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(['-y', 'webhook', 'delete', 'bounce'], { sandbox: sb.get() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(sb.get().sandbox.requests().slice(before).map((x) => x.method)).toEqual(['DELETE']);
+  });
+
+  it('-y after the verb of the commands that had only --yes', async () => {
+    expect((await runCli(['domain', 'add', 'mail.example.org'], { sandbox: sb.get() })).exitCode).toBe(0);
+    expect((await runCli(['domain', 'remove', 'mail.example.org', '-y'], { sandbox: sb.get() })).exitCode).toBe(0);
+    const dir = tempDir('mailctl-yes-');
+    expect((await runCli(['--profile', 'old', 'config', 'set', 'timezone', 'Asia/Taipei'], { configDir: dir })).exitCode).toBe(0);
+    expect((await runCli(['config', 'delete-profile', 'old', '-y'], { configDir: dir })).exitCode).toBe(0);
+    expect((await runCli(['config', 'profiles', '--json'], { configDir: dir })).stdout).not.toContain('old');
+  });
+
+  it('a command that declares neither refuses them (exit 2), before the noun or after the verb', async () => {
+    for (const argv of [['--dry-run', 'balance'], ['balance', '--dry-run'], ['--yes', 'groups', 'create', 'X'], ['groups', 'list', '-y']]) {
+      const before = sb.get().sandbox.requests().length;
+      const r = await runCli(argv, { sandbox: sb.get() });
+      expect(r.exitCode, argv.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/takes no --(dry-run|yes)/);
+      expect(sb.get().sandbox.requests().length).toBe(before);
+    }
+  });
+
+  it('the refusal is one JSON document with --json', async () => {
+    const r = await runCli(['--json', '--dry-run', 'balance'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(JSON.parse(r.stdout).error.code).toBe('USAGE');
+  });
+});
+
+describe('--dry-run of local writes writes nothing', () => {
+  it('config set / unset / use / set-key / delete-profile say what would change; the file is untouched', async () => {
+    const dir = tempDir('mailctl-dry-');
+    const set = await runCli(['config', 'set', 'from-address', 'news@example.com', '--dry-run', '--json'], { configDir: dir });
+    expect(set.exitCode, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ dryRun: true, profile: 'default', setting: 'from-address', value: 'news@example.com' });
+    expect(fs.existsSync(path.join(dir, 'config.json'))).toBe(false);
+    expect((await runCli(['config', 'set', 'from-address', 'not-an-address', '--dry-run'], { configDir: dir })).exitCode).toBe(2);
+
+    expect((await runCli(['--profile', 'ops', 'config', 'set', 'from-address', 'news@example.com'], { configDir: dir })).exitCode).toBe(0);
+    const file = path.join(dir, 'config.json');
+    const before = fs.readFileSync(file, 'utf8');
+    for (const argv of [
+      ['--profile', 'ops', 'config', 'unset', 'from-address', '--dry-run'],
+      ['--dry-run', 'config', 'use', 'ops'],
+      ['--profile', 'ops', 'config', 'set-key', '--with-key-stdin', '--dry-run'],
+      ['config', 'delete-profile', 'ops', '--dry-run'],
+    ]) {
+      const r = await runCli(argv, { configDir: dir, stdin: 'a-key-for-the-dry-run\n' });
+      expect(r.exitCode, `${argv.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stderr).toContain('Dry run:');
+      expect(r.stdout + r.stderr).not.toContain('a-key-for-the-dry-run');
+    }
+    expect(fs.readFileSync(file, 'utf8')).toBe(before);
+  });
+
+  it('sandbox reset --dry-run keeps the sandbox', async () => {
+    const dir = tempDir('mailctl-dry-');
+    expect((await runCli(['--sandbox', 'groups', 'create', 'Kept'], { configDir: dir })).exitCode).toBe(0);
+    const r = await runCli(['--dry-run', 'sandbox', 'reset'], { configDir: dir });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Dry run');
+    expect((await runCli(['--sandbox', 'groups', 'list'], { configDir: dir, tuning: { rateLimit: true } })).stdout).toContain('Kept');
+    expect((await runCli(['sandbox', 'reset', '-y'], { configDir: dir })).exitCode).toBe(0);
+    expect(fs.existsSync(path.join(dir, 'sandbox'))).toBe(false);
+  });
+});
+
+describe('report sync --dry-run', () => {
+  it('lists what a run would export and download, requests no export and creates nothing', async () => {
+    const [sn] = await finishedCampaigns(sb.get, 1);
+    const dir = path.join(tempDir('mailctl-dry-sync-'), 'reports');
+    const mark = sb.get().sandbox.requests().length;
+    const r = await runCli(['report', 'sync', '--out', dir, '--dry-run', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout);
+    expect(plan.dryRun).toBe(true);
+    expect(plan.work).toEqual(expect.arrayContaining([expect.objectContaining({ sn, export: true, files: expect.arrayContaining(['delivery', 'open']) })]));
+    const t = syncTraffic(sb.get, mark);
+    expect(t.exports).toEqual([]);
+    expect(t.downloads).toEqual([]);
+    expect(fs.existsSync(dir)).toBe(false);
+
+    expect((await runCli(['report', 'sync', '--out', dir], { sandbox: sb.get() })).exitCode).toBe(0);
+    const again = JSON.parse((await runCli(['report', 'sync', '--out', dir, '--dry-run', '--json'], { sandbox: sb.get() })).stdout);
+    expect(again.work.map((w: { sn: string }) => w.sn)).not.toContain(sn);
+    expect(again.alreadyComplete).toBeGreaterThanOrEqual(1);
+  }, 30_000);
+});
