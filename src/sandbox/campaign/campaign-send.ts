@@ -85,8 +85,14 @@ function step(ctx: SbContext, c: SbCampaign): boolean {
     case 'PREPARE_TO_SENT': {
       if (now < (c.phaseUntil ?? 0)) return false;
       const n = c.audience === 'once' ? listRows(ctx, c) : recipientCount(st, c);
-      if (n === undefined) return false; // still counting the uploaded list
-      const t = c.phaseUntil ?? now;
+      if (n === undefined) {
+        c.waitedForList = true; // still counting the uploaded list
+        return false;
+      }
+      // A list counted after the phase should have ended starts the next phase now: dating it
+      // back to phaseUntil would let a slow count skip TESTING (or SENDING) altogether.
+      const t = c.waitedForList ? now : (c.phaseUntil ?? now);
+      delete c.waitedForList;
       if (senderFields(c.content).some((f) => !isVerifiedSender(ctx, String(c.content[f])))) return stop(c, 'UNAUTHENTICATED_SENDER', t);
       if (n === 0) return stop(c, 'EMPTY_RECIPIENT', t);
       if (c.ab) {

@@ -112,6 +112,8 @@ export interface SbCampaign {
   /** When the current phase (PREPARE_TO_SENT, TESTING, SENDING) ends, ms. */
   phaseStart?: number;
   phaseUntil?: number;
+  /** PREPARE_TO_SENT outlasted its phase waiting for the uploaded list to be counted. */
+  waitedForList?: boolean;
   recipientCnt: number;
   testCnt: number;
   sentCnt: number;
