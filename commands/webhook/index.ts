@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
+import { collect } from '../../src/cli/collect.js';
 
 const TYPES = 'email: delivery (3), open (4), click (5), bounce (6), complaint (7); with --sms: delivery (3), bounce (6)';
 
@@ -45,4 +46,41 @@ one next to it and register the tunnel's public https URL, for example:
   cloudflared tunnel --url http://127.0.0.1:8787      (or: ngrok http 8787)
   mailctl webhook set delivery https://<your-tunnel-host>/`)
     .action(action(() => import('./listen.js')));
+  registerTest(w, action);
+}
+
+const TRIGGER_HELP = `
+EVENT: delivery, open, click, bounce, complaint (email; or 3-7) · sms-delivery, sms-bounce (SMS;
+or --sms delivery|bounce). The payload has the service's shape (spec section 6): email
+{event, mail:{id,subject,content,from,to,variables}, <event>:{timestamp,...}}, SMS
+{event, sms_data:{id,content,recipient,address,country_code,variables,alive_mins}, <event>:{...}},
+with made-up values and a fresh mail.id / sms_data.id each time. It is signed like the service's:
+hex HMAC-SHA256 of id + event, keyed with the profile's notification key (MAILCTL_NOTIFY_API_KEY),
+which itself is never sent.
+
+--set FIELD=VALUE (repeatable) changes one field by its dotted path. Numbers where the spec has
+numbers (timestamp, bounce.type, SMS delivery.point, sms_data.alive_mins; a timestamp also takes
+an ISO date), text elsewhere; FIELD:=JSON sends any JSON value as written.
+
+Examples (each works against a fresh --sandbox; drop --dry-run to send):
+  mailctl --sandbox webhook trigger bounce --to http://127.0.0.1:3000/hooks --set bounce.type=0 --dry-run
+  mailctl --sandbox webhook trigger sms-delivery --to http://127.0.0.1:3000/hooks --set sms_data.address=0987654321 --dry-run
+Against your consumer, with your profile's key:
+  mailctl webhook trigger click --to http://127.0.0.1:3000/hooks --set mail.subject=Hi --set 'mail.variables.name=Ann'
+
+Prints the consumer's answer (status, time, the start of its body).
+Exit codes: 0 answered 2xx · 1 answered otherwise · 4 unreachable or no answer in time · 2 invalid input, nothing sent.`;
+
+function registerTest(w: Command, action: ActionFactory): void {
+  w.command('trigger')
+    .description('send a signed synthetic event (email or SMS) to your own webhook consumer')
+    .argument('<event>', 'delivery, open, click, bounce, complaint, sms-delivery or sms-bounce')
+    .option('--to <url>', 'your webhook consumer')
+    .option('--sms', 'an SMS event (delivery or bounce)')
+    .option('--set <field=value>', 'change one payload field by its dotted path (repeatable)', collect)
+    .option('--signature-header <name>', 'x-service-signature (default, the spec\'s) or x-surenotify-signature')
+    .option('--timeout <duration>', 'give up waiting for the answer after this long (default 10s)')
+    .option('--dry-run', 'print the request (headers, body) and send nothing')
+    .addHelpText('after', TRIGGER_HELP)
+    .action(action(() => import('./trigger.js')));
 }
