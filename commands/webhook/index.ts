@@ -71,6 +71,26 @@ Against your consumer, with your profile's key:
 Prints the consumer's answer (status, time, the start of its body).
 Exit codes: 0 answered 2xx · 1 answered otherwise · 4 unreachable or no answer in time · 2 invalid input, nothing sent.`;
 
+const REPLAY_HELP = `
+Reads the JSONL file \`webhook listen --out\` writes (one stored event a line: receivedAt, event, id,
+channel, signatureHeader, payload; a line holding a bare payload is taken too) and POSTs each
+payload, in file order, one at a time. The file keeps no signature value, so every event is signed
+again with the profile's current notification key (the same signature as received while the key
+is unchanged), under the header name it came with (or --signature-header).
+
+The whole file is checked before anything is sent: a damaged line stops the replay (exit 2) and
+is named. After Ctrl-C, or when the consumer cannot be reached, the command to continue from the
+first line not confirmed is printed (that line may be sent twice).
+
+Each answer: a line on a terminal, NDJSON when piped; --json prints one summary at the end.
+
+Examples:
+  mailctl webhook replay webhook-events.jsonl --to http://127.0.0.1:3000/hooks
+  mailctl webhook replay webhook-events.jsonl --to http://127.0.0.1:3000/hooks --rate 20/s --from-line 120
+
+Exit codes: 0 every answer 2xx · 5 some were not · 1 none was · 4 unreachable (stopped)
+· 2 bad file or flags, nothing sent · 130 interrupted.`;
+
 function registerTest(w: Command, action: ActionFactory): void {
   w.command('trigger')
     .description('send a signed synthetic event (email or SMS) to your own webhook consumer')
@@ -83,4 +103,16 @@ function registerTest(w: Command, action: ActionFactory): void {
     .option('--dry-run', 'print the request (headers, body) and send nothing')
     .addHelpText('after', TRIGGER_HELP)
     .action(action(() => import('./trigger.js')));
+  w.command('replay')
+    .description('re-send the events `webhook listen --out` stored to a consumer, in order, signed again')
+    .argument('<file>', 'the JSONL file of `webhook listen --out`')
+    .option('--to <url>', 'your webhook consumer')
+    .option('--rate <n/s>', 'at most this many events a second (or N/m a minute; default 5/s)')
+    .option('--from-line <n>', 'start at this line of the file (to continue a replay)')
+    .option('--signature-header <name>', 'send every signature under this header instead of the one each event came with')
+    .option('--resign', 'sign with the current key (always done: the file keeps no signature)')
+    .option('--timeout <duration>', 'give up waiting for one answer after this long (default 10s)')
+    .option('--dry-run', 'check the file and list what would be sent; send nothing')
+    .addHelpText('after', REPLAY_HELP)
+    .action(action(() => import('./replay.js')));
 }
