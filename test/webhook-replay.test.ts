@@ -192,11 +192,13 @@ describe('mailctl webhook replay', () => {
 
   it('on a terminal: a row per answer, the consumer\'s words sanitised', async () => {
     const c = await consumer(() => ({ status: 200, body: '\u001b[2J\u001b]0;owned\u0007 thanks' }));
-    const r = await runCli(['webhook', 'replay', eventsFile([emailEvent('msg-42', 'click')]), '--to', c.url], { env, tty: true });
+    const r = await runCli(['webhook', 'replay', eventsFile([emailEvent('msg-42\u001b[31m', 'click'), emailEvent('a-very-long-message-id-from-some-other-service', 'open')]), '--to', c.url], { env, tty: true });
     expect(r.exitCode).toBe(0);
     const rows = r.stdout.split('\n').filter(Boolean);
     expect(rows[0]).toMatch(/^\s+LINE\s+EVENT\s+ID\s+STATUS\s+TIME\s+ANSWER$/);
-    expect(rows[1]).toMatch(/^\s+1\s+click\s+msg-42\s+200\s+\d+ ms\s+\\e\[2J\\e\]0;owned\\x07 thanks$/);
+    expect(rows[1]).toMatch(/^\s+1\s+click\s+msg-42\\e\[31m\s+200\s+\d+ ms\s+\\e\[2J\\e\]0;owned\\x07 thanks$/);
+    expect(rows[2]).toMatch(/^\s+2\s+open\s+a-very-long-message-id-from…\s+200\s/);
+    expect(rows[2].indexOf('200')).toBe(rows[0].indexOf('STATUS'));
     expect(r.stdout).not.toContain('\u001b');
   });
 

@@ -119,7 +119,7 @@ export async function run(ctx: Context, opts: Opts, file: string): Promise<void>
     resumeLine = undefined;
     const r: Result = { line: it.line, event: it.event, id: it.id, channel: it.channel, status: a.status, ok: a.ok, ms: a.ms, answer: a.body.slice(0, 500) };
     results.push(r);
-    if (table) io.out(row(String(r.line), r.event, forTerminal(r.id, 28), String(a.status), `${a.ms} ms`, shortAnswer(a, 60), a.ok ? undefined : (x) => io.paint('red', x)));
+    if (table) io.out(row(String(r.line), forTerminal(r.event, 20), forTerminal(r.id.length > 28 ? `${r.id.slice(0, 27)}…` : r.id, 60), String(a.status), `${a.ms} ms`, shortAnswer(a, 60), a.ok ? undefined : (x) => io.paint('red', x)));
     else if (ndjson) io.out(JSON.stringify(r));
   }
   if (resumeLine !== undefined && !stop) stop = new InterruptedError();

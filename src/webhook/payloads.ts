@@ -43,7 +43,7 @@ const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (K
 
 /** A fresh id per trigger, so a consumer that ignores repeats of (id, event) still takes the next one. */
 export function syntheticId(): string {
-  return `mailctl-test-${crypto.randomBytes(8).toString('hex')}`;
+  return `mailctl-test-${crypto.randomBytes(6).toString('hex')}`;
 }
 
 /**
