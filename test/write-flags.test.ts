@@ -18,7 +18,7 @@ const SERVICE_WRITES = [
   'import', 'contacts remove', 'contacts clean', 'groups create', 'campaign create', 'campaign pause', 'campaign delete',
   'report export', 'report sync', 'automation trigger', 'automation terminate', 'send email', 'send sms',
   'webhook set', 'webhook delete', 'domain add', 'domain verify', 'domain remove', 'sandbox field add', 'sandbox balance',
-  'campaign proof',
+  'campaign proof', 'webhook trigger', 'webhook replay', // these two post to your own consumer
 ];
 /** Changes local configuration or state. */
 const LOCAL_WRITES = ['config set', 'config unset', 'config set-key', 'config use', 'config delete-profile', 'sandbox reset'];

@@ -2,6 +2,7 @@ import { Argument, type Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { offer, type OfferContext } from '../../src/cli/offer.js';
 import { EMAIL_WEBHOOK_TYPES, SMS_WEBHOOK_TYPES } from '../../src/api/notify-types.js';
+import { collect } from '../../src/cli/collect.js';
 
 /** HMAC-SHA256 of examples/webhook-payload.json's mail.id + event, keyed with the sandbox's notification key. */
 const EXAMPLE_SIGNATURE = '15b3df1cfb2db579d47e97cda508c783dd97e4d5286880809d28229c8bdd0dba';
@@ -87,4 +88,77 @@ Examples:
   mailctl webhook listen --port 0 --out events.jsonl    # until Ctrl-C (0: any free port)
   mailctl webhook listen --port 0 --max-body 65536      # until Ctrl-C`)
     .action(action(() => import('./listen.js')));
+  registerTest(w, action);
+}
+
+const TRIGGER_HELP = `
+EVENT: delivery, open, click, bounce, complaint (email; or 3-7) · sms-delivery, sms-bounce (SMS;
+or --sms delivery|bounce). The payload has the service's shape (spec section 6): email
+{event, mail:{id,subject,content,from,to,variables}, <event>:{timestamp,...}}, SMS
+{event, sms_data:{id,content,recipient,address,country_code,variables,alive_mins}, <event>:{...}},
+with made-up values and a fresh mail.id / sms_data.id each time. It is signed like the service's:
+hex HMAC-SHA256 of id + event, keyed with the profile's notification key (MAILCTL_NOTIFY_API_KEY),
+which itself is never sent.
+
+--set FIELD=VALUE (repeatable) changes one field by its dotted path. Numbers where the spec has
+numbers (timestamp, bounce.type, SMS delivery.point, sms_data.alive_mins; a timestamp also takes
+an ISO date), text elsewhere; FIELD:=JSON sends any JSON value as written.
+
+Prints the consumer's answer (status, time, the start of its body).
+Exit codes: 0 answered 2xx · 1 answered otherwise · 4 unreachable or no answer in time · 2 invalid input, nothing sent.
+
+Against your consumer, with your profile's key:
+  mailctl webhook trigger click --to http://127.0.0.1:3000/hooks --set mail.subject=Hi --set 'mail.variables.name=Ann'
+
+Examples (each works against a fresh --sandbox; drop --dry-run to send):
+  mailctl --sandbox webhook trigger bounce --to http://127.0.0.1:3000/hooks --set bounce.type=0 --dry-run
+  mailctl --sandbox webhook trigger sms-delivery --to http://127.0.0.1:3000/hooks --set sms_data.address=0987654321 --dry-run`;
+
+const REPLAY_HELP = `
+Reads the JSONL file \`webhook listen --out\` writes (one stored event a line: receivedAt, event, id,
+channel, signatureHeader, payload; a line holding a bare payload is taken too) and POSTs each
+payload, in file order, one at a time. The file keeps no signature value, so every event is signed
+again with the profile's current notification key (the same signature as received while the key
+is unchanged), under the header name it came with (or --signature-header).
+
+The whole file is checked before anything is sent: a damaged line stops the replay (exit 2) and
+is named. After Ctrl-C, or when the consumer cannot be reached, the command to continue from the
+first line not confirmed is printed (that line may be sent twice).
+
+Each answer: a line on a terminal, NDJSON when piped; --json prints one summary at the end.
+
+Exit codes: 0 every answer 2xx · 5 some were not · 1 none was · 4 unreachable (stopped)
+· 2 bad file or flags, nothing sent · 130 interrupted.
+
+Against your consumer, with the file your listener wrote:
+  mailctl webhook replay webhook-events.jsonl --to http://127.0.0.1:3000/hooks --rate 20/s --from-line 120
+
+Examples (each works against a fresh --sandbox; drop --dry-run to send):
+  mailctl --sandbox webhook replay examples/webhook-events.jsonl --to http://127.0.0.1:3000/hooks --dry-run
+  mailctl --sandbox webhook replay examples/webhook-events.jsonl --to http://127.0.0.1:3000/hooks --from-line 2 --dry-run --json`;
+
+function registerTest(w: Command, action: ActionFactory): void {
+  w.command('trigger')
+    .description('send a signed synthetic event (email or SMS) to your own webhook consumer')
+    .argument('<event>', 'delivery, open, click, bounce, complaint, sms-delivery or sms-bounce')
+    .option('--to <url>', 'your webhook consumer')
+    .option('--sms', 'an SMS event (delivery or bounce)')
+    .option('--set <field=value>', 'change one payload field by its dotted path (repeatable)', collect)
+    .option('--signature-header <name>', 'x-service-signature (default, the spec\'s) or x-surenotify-signature')
+    .option('--timeout <duration>', 'give up waiting for the answer after this long (default 10s)')
+    .option('--dry-run', 'print the request (headers, body) and send nothing')
+    .addHelpText('after', TRIGGER_HELP)
+    .action(action(() => import('./trigger.js')));
+  w.command('replay')
+    .description('re-send the events `webhook listen --out` stored to a consumer, in order, signed again')
+    .argument('<file>', 'the JSONL file of `webhook listen --out`')
+    .option('--to <url>', 'your webhook consumer')
+    .option('--rate <n/s>', 'at most this many events a second (or N/m a minute; default 5/s)')
+    .option('--from-line <n>', 'start at this line of the file (to continue a replay)')
+    .option('--signature-header <name>', 'send every signature under this header instead of the one each event came with')
+    .option('--resign', 'sign with the current key (always done: the file keeps no signature)')
+    .option('--timeout <duration>', 'give up waiting for one answer after this long (default 10s)')
+    .option('--dry-run', 'check the file and list what would be sent; send nothing')
+    .addHelpText('after', REPLAY_HELP)
+    .action(action(() => import('./replay.js')));
 }

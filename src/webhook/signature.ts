@@ -32,6 +32,14 @@ export function sign(key: string, id: string, event: string): string {
   return crypto.createHmac('sha256', key).update(id + event).digest('hex');
 }
 
+/** The signature the service would send with `payload` (its mail.id / sms_data.id and event), or why there is none. */
+export function signPayload(key: string, payload: unknown): { signature: string; id: string; event: string; fields: SignedFields } | { problem: string; fields: SignedFields } {
+  const fields = signedFields(payload);
+  if (!fields.id) return { problem: 'it has no message id (mail.id or sms_data.id)', fields };
+  if (!fields.event) return { problem: 'it has no event name (event or eventType)', fields };
+  return { signature: sign(key, fields.id, fields.event), id: fields.id, event: fields.event, fields };
+}
+
 /** Constant-time comparison of two hex signatures; anything not 64 hex digits never matches. */
 export function sameSignature(expected: string, given: string): boolean {
   const g = given.trim().toLowerCase();

@@ -1,0 +1,162 @@
+// mailctl webhook replay FILE --to URL: re-send what `webhook listen --out` stored to a consumer,
+// in file order, one at a time, at most --rate a second, each signed again with the current
+// notification key (the file keeps no signature value). Every answer is reported; a consumer
+// that cannot be reached, or Ctrl-C, stops the replay with the command that continues it.
+import type { Context } from '../../src/cli/context.js';
+import { CliError, InterruptedError, LimitError, PartialError, ServiceError, UsageError } from '../../src/cli/errors.js';
+import { parseDuration } from '../../src/cli/duration.js';
+import { parseWhole } from '../../src/cli/parse.js';
+import { suggest } from '../../src/cli/suggest.js';
+import { checkUrl } from '../../src/cli/url.js';
+import { forTerminal } from '../../src/output/sanitize.js';
+import { parseSignatureHeader, postSigned, shortAnswer, type ConsumerAnswer } from '../../src/webhook/deliver.js';
+import { checkReplayFile, replayItems, type ReplayItem } from '../../src/webhook/replay-source.js';
+import { sign } from '../../src/webhook/signature.js';
+import { DEFAULT_TIMEOUT_MS } from './trigger.js';
+
+interface Opts {
+  to?: string;
+  rate?: string;
+  fromLine?: string;
+  signatureHeader?: string;
+  resign?: boolean;
+  timeout?: string;
+  dryRun?: boolean;
+}
+
+const DEFAULT_RATE = '5/s';
+const MAX_PER_SECOND = 1000;
+
+/** `--rate 10/s`, `2/m`, or a bare number (per second) → the least time between two sends, in ms. */
+export function parseRate(value: string): { intervalMs: number; text: string } {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*(s|sec|second|m|min|minute))?\s*$/i.exec(value);
+  const n = m ? Number(m[1]) : NaN;
+  const per = m?.[2] && /^m/i.test(m[2]) ? 60_000 : 1000;
+  if (!m || !(n > 0) || n * (1000 / per) > MAX_PER_SECOND) {
+    throw new UsageError(`--rate takes events per second or per minute, such as 10/s or 30/m (at most ${MAX_PER_SECOND}/s); got "${forTerminal(value, 40)}".`);
+  }
+  return { intervalMs: per / n, text: `${m[1]}/${per === 1000 ? 's' : 'm'}` };
+}
+
+interface Result {
+  line: number;
+  event: string;
+  id: string;
+  channel?: string;
+  status: number;
+  ok: boolean;
+  ms: number;
+  answer: string;
+}
+
+export async function run(ctx: Context, opts: Opts, file: string): Promise<void> {
+  if (opts.to === undefined) throw new UsageError('No consumer URL.', `Give the address of your webhook consumer with --to, e.g. mailctl webhook replay ${file} --to http://127.0.0.1:3000/hooks`);
+  const url = checkUrl(opts.to, { name: '--to', example: 'http://127.0.0.1:3000/hooks' });
+  const rate = parseRate(opts.rate ?? DEFAULT_RATE);
+  const fromLine = opts.fromLine === undefined ? 1 : parseWhole(opts.fromLine, '--from-line', 1);
+  const headerOverride = opts.signatureHeader === undefined ? undefined : parseSignatureHeader(opts.signatureHeader);
+  const timeoutMs = opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout', { positive: true });
+
+  const checked = await checkReplayFile(file, fromLine);
+  if (fromLine > 1 && fromLine > checked.lines) throw new UsageError(`--from-line ${fromLine} is past the end of ${file}, which has ${checked.lines} line${checked.lines === 1 ? '' : 's'}.`);
+  const key = await ctx.apiKey('notify');
+  const io = ctx.io;
+  const headerOf = (it: ReplayItem) => headerOverride ?? it.signatureHeader ?? parseSignatureHeader(undefined);
+
+  if (opts.dryRun) {
+    const planned: Array<{ line: number; event: string; id: string; signatureHeader: string }> = [];
+    for await (const it of replayItems(file, fromLine, checked)) planned.push({ line: it.line, event: it.event, id: it.id, signatureHeader: headerOf(it) });
+    if (io.json) return io.printJson({ dryRun: true, file, to: url, rate: rate.text, fromLine, events: planned });
+    io.info(`Dry run: nothing was sent. ${planned.length} event${planned.length === 1 ? '' : 's'} would be POSTed to ${forTerminal(url, 200)}, at most ${rate.text}, signed again with this profile's notification key:`);
+    for (const p of planned) io.out([p.line, p.event, forTerminal(p.id, 80), p.signatureHeader].join('\t'));
+    return;
+  }
+  if (checked.count === 0) {
+    if (io.json) io.printJson({ file, to: url, fromLine, sent: 0, ok: 0, failed: 0, results: [] });
+    else io.info(`No events to replay in ${file}${fromLine > 1 ? ` from line ${fromLine}` : ''}.`);
+    return;
+  }
+
+  const table = io.isTTY && !io.json;
+  const ndjson = !io.isTTY && !io.json;
+  if (!io.json) io.info(`Replaying ${checked.count} event${checked.count === 1 ? '' : 's'} from ${file} to ${forTerminal(url, 200)}, at most ${rate.text}, signed again with this profile's notification key. Ctrl-C stops.`);
+  if (table) io.out(row('LINE', 'EVENT', 'ID', 'STATUS', 'TIME', 'ANSWER'));
+
+  const results: Result[] = [];
+  const fetch = await ctx.transport();
+  let lastStart: number | undefined;
+  /** Where a continued replay starts: the first line not answered. */
+  let resumeLine: number | undefined;
+  let stop: CliError | undefined;
+  /** The stop came while a request was out: the consumer may have taken that event. */
+  let midRequest = false;
+  for await (const it of replayItems(file, fromLine, checked)) {
+    resumeLine = it.line;
+    if (ctx.signal.aborted) break;
+    if (lastStart !== undefined) {
+      const wait = lastStart + rate.intervalMs - ctx.clock.now();
+      if (wait > 0) {
+        try {
+          await ctx.clock.sleep(wait, ctx.signal);
+        } catch {
+          break; // Ctrl-C between two events
+        }
+      }
+    }
+    lastStart = ctx.clock.now();
+    const header = headerOf(it);
+    let a: ConsumerAnswer;
+    try {
+      a = await postSigned({ url, body: JSON.stringify(it.payload), signatureHeader: header, signature: sign(key, it.id, it.event) }, { fetch, signal: ctx.signal, timeoutMs, now: () => ctx.clock.now() });
+    } catch (e) {
+      if (e instanceof CliError) {
+        stop = e;
+        midRequest = e.facts.reached !== 'no';
+        break;
+      }
+      throw e;
+    }
+    resumeLine = undefined;
+    const r: Result = { line: it.line, event: it.event, id: it.id, channel: it.channel, status: a.status, ok: a.ok, ms: a.ms, answer: a.body.slice(0, 500) };
+    results.push(r);
+    if (table) io.out(row(String(r.line), forTerminal(r.event, 20), forTerminal(r.id.length > 28 ? `${r.id.slice(0, 27)}…` : r.id, 60), String(a.status), `${a.ms} ms`, shortAnswer(a, 60), a.ok ? undefined : (x) => io.paint('red', x)));
+    else if (ndjson) io.out(JSON.stringify(r));
+  }
+  if (resumeLine !== undefined && !stop) stop = new InterruptedError();
+
+  const ok = results.filter((r) => r.ok).length;
+  const failed = results.length - ok;
+  const firstFail = results.find((r) => !r.ok);
+  if (io.json) {
+    io.printJson({
+      file, to: url, fromLine, sent: results.length, ok, failed, results,
+      ...(stop ? { stopped: stop.facts.code, resumeFromLine: resumeLine } : {}),
+    });
+  } else {
+    io.info(`Sent ${results.length} of ${checked.count} event${checked.count === 1 ? '' : 's'}: ${ok} answered 2xx${failed ? `, ${failed} did not (first: line ${firstFail!.line}, HTTP ${firstFail!.status})` : ''}.`);
+  }
+
+  if (stop) {
+    const again = suggest(ctx, 'webhook', 'replay', file, '--to', url, '--from-line', resumeLine!, ...extraFlags(opts));
+    const hint = `Continue with: ${again}${midRequest ? `  (line ${resumeLine} may reach the consumer twice)` : ''}`;
+    if (stop instanceof InterruptedError) throw new InterruptedError(`Interrupted after ${results.length} of ${checked.count} events.`, hint);
+    throw new LimitError(`${stop.message} Stopped after ${results.length} of ${checked.count} events.`, `${stop.hint ? `${stop.hint} ` : ''}${hint}`, stop.facts);
+  }
+  if (failed === results.length) {
+    throw new ServiceError(`No event was answered 2xx by the consumer at ${forTerminal(url, 200)} (first: line ${firstFail!.line}, HTTP ${firstFail!.status}).`, { status: firstFail!.status });
+  }
+  if (failed) throw new PartialError(`${failed} of ${results.length} events were not answered 2xx.`);
+}
+
+/** The flags a continued replay keeps (file, --to and --from-line are given anew). */
+function extraFlags(opts: Opts): string[] {
+  const out: string[] = [];
+  if (opts.rate !== undefined) out.push('--rate', opts.rate);
+  if (opts.signatureHeader !== undefined) out.push('--signature-header', opts.signatureHeader);
+  if (opts.timeout !== undefined) out.push('--timeout', opts.timeout);
+  return out;
+}
+
+function row(line: string, event: string, id: string, status: string, time: string, answer: string, paint: (s: string) => string = (s) => s): string {
+  return `${line.padStart(5)}  ${event.padEnd(9)}  ${id.padEnd(28)}  ${paint(status.padEnd(6))}  ${time.padStart(7)}  ${answer}`;
+}

@@ -1,0 +1,74 @@
+// mailctl webhook trigger EVENT --to URL: POST one synthetic, correctly signed event to your own
+// webhook consumer, so it can be exercised without waiting for real traffic. Same payload shape
+// (spec 001 section 6) and signature (section 5, decisions row 14) as the service's. The key only
+// signs: it is never sent, printed or taken from argv.
+import type { Context } from '../../src/cli/context.js';
+import { ServiceError, UsageError } from '../../src/cli/errors.js';
+import { parseDuration } from '../../src/cli/duration.js';
+import { checkUrl } from '../../src/cli/url.js';
+import { printPlanned } from '../../src/output/dry-run.js';
+import { printRecord } from '../../src/output/format.js';
+import { forTerminal } from '../../src/output/sanitize.js';
+import { parseEventArg } from '../../src/webhook/event-name.js';
+import { applyOverrides, parseOverride, syntheticId, syntheticPayload } from '../../src/webhook/payloads.js';
+import { parseSignatureHeader, postHeaders, postSigned, shortAnswer, type ConsumerAnswer } from '../../src/webhook/deliver.js';
+import { signPayload } from '../../src/webhook/signature.js';
+
+interface Opts {
+  to?: string;
+  sms?: boolean;
+  set?: string[];
+  signatureHeader?: string;
+  timeout?: string;
+  dryRun?: boolean;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+export async function run(ctx: Context, opts: Opts, eventArg: string): Promise<void> {
+  const { channel, event } = parseEventArg(eventArg, !!opts.sms);
+  if (opts.to === undefined) throw new UsageError('No consumer URL.', `Give the address of your webhook consumer with --to, e.g. mailctl webhook trigger ${eventArg} --to http://127.0.0.1:3000/hooks`);
+  const url = checkUrl(opts.to, { name: '--to', example: 'http://127.0.0.1:3000/hooks' });
+  const header = parseSignatureHeader(opts.signatureHeader);
+  const timeoutMs = opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout', { positive: true });
+  const overrides = (opts.set ?? []).map((s) => parseOverride(s, channel, event));
+  const payload = applyOverrides(syntheticPayload(channel, event, { id: syntheticId(), now: ctx.clock.now() }), overrides);
+  for (const o of overrides) {
+    if (o.unknown) ctx.io.warn(`--set ${forTerminal(o.path.join('.'), 80)}: the spec's ${channel === 'sms' ? 'SMS' : 'email'} ${event} payload has no such field; sent anyway.`);
+  }
+  const key = await ctx.apiKey('notify');
+  const signed = signPayload(key, payload);
+  if ('problem' in signed) throw new UsageError(`After the --set overrides the payload cannot be signed: ${signed.problem}.`, 'Keep mail.id (or sms_data.id) and event as strings.');
+  const body = JSON.stringify(payload);
+  const what = `${channel === 'sms' ? 'SMS' : 'email'} ${event} event (${signed.fields.idField}=${forTerminal(signed.id, 80)})`;
+
+  if (opts.dryRun) {
+    await printPlanned(ctx, [{ method: 'POST', url, headers: postHeaders({ signatureHeader: header, signature: signed.signature }), body: payload }]);
+    return;
+  }
+
+  ctx.io.info(`Sending a synthetic ${what} to ${forTerminal(url, 200)}, signed in ${header}.`);
+  const answer = await postSigned({ url, body, signatureHeader: header, signature: signed.signature }, { fetch: await ctx.transport(), signal: ctx.signal, timeoutMs, now: () => ctx.clock.now() });
+  report(ctx, answer, { url, channel, event, id: signed.id, signatureHeader: header, signature: signed.signature, payload });
+  if (!answer.ok) throw refusal(url, answer);
+}
+
+function report(ctx: Context, a: ConsumerAnswer, sent: Record<string, unknown>): void {
+  const status = `${a.status}${a.statusText ? ` ${forTerminal(a.statusText, 40)}` : ''}`;
+  printRecord(
+    ctx.io,
+    [['status', status], ['time', `${a.ms} ms`], ['answer', shortAnswer(a)], ...(a.location ? [['location', forTerminal(a.location, 200)] as [string, unknown]] : [])],
+    { ...sent, answer: { status: a.status, ok: a.ok, ms: a.ms, body: a.body.slice(0, 2000), ...(a.location ? { location: a.location } : {}) } },
+  );
+}
+
+/** The consumer answered, but not 2xx: exit 1, with what a webhook sender would make of it. */
+export function refusal(url: string, a: ConsumerAnswer): ServiceError {
+  const redirect = a.status >= 300 && a.status < 400;
+  return new ServiceError(
+    redirect
+      ? `The consumer at ${forTerminal(url, 200)} answered with a redirect (HTTP ${a.status}${a.location ? ` to ${forTerminal(a.location, 200)}` : ''}); webhook calls are not redirected.`
+      : `The consumer at ${forTerminal(url, 200)} answered HTTP ${a.status}, not 2xx.`,
+    { status: a.status, hint: redirect ? 'Give the final URL with --to.' : undefined },
+  );
+}
