@@ -121,7 +121,7 @@ export interface RunningListener {
   stats: ListenerStats;
   /** The failed-forwards file, when there are routes. */
   failedFile?: string;
-  /** Stops at once: every connection is ended, forwards get `stopGraceMs`, the file is closed. */
+  /** Stops at once: every connection is ended, forwards waiting to retry are kept, those in flight get `stopGraceMs`, the files are closed. */
   close(): Promise<void>;
 }
 
@@ -132,6 +132,7 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
   const routes: Routes | undefined = o.routes ?? (o.forward !== undefined ? { byEvent: {}, fallback: o.forward } : undefined);
   const stats: ListenerStats = { stored: 0, duplicates: 0, rejected: 0, forwarded: 0, retried: 0, forwardFailed: 0, kept: 0, unrouted: 0 };
   const fd = openEventsFile(o.outFile, recent, limits.seedBytes, (m) => o.onWarn?.(m));
+  let closing = false;
   let failedFile: string | undefined;
   let ffd: number | undefined;
   let forwarder: Forwarder | undefined;
@@ -151,13 +152,13 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
       stats,
       keep: (line) => {
         fs.writeSync(failed, line + '\n');
-        fs.fsyncSync(failed);
+        // While stopping, one fsync at the end for all: a thousand would not fit the stop budget.
+        if (!closing) fs.fsyncSync(failed);
       },
       onRetry: o.onRetry,
       onOutcome: o.onForward,
     });
   }
-  let closing = false;
 
   const reply = (res: http.ServerResponse, status: number, body: unknown, close = false) => {
     if (res.headersSent || res.destroyed) return;
@@ -274,6 +275,11 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
       await closed;
       // Forwards waiting to retry are kept at once, those in flight after stopGraceMs.
       await forwarder?.stop(limits.stopGraceMs);
+      try {
+        if (ffd !== undefined) fs.fsyncSync(ffd);
+      } catch (e) {
+        o.onWarn?.(`Could not sync ${failedFile}: ${(e as Error).message}; the events are in ${o.outFile} too.`);
+      }
       closeFiles();
     },
   };
