@@ -34,9 +34,9 @@ event name (event, or eventType), keyed with the notification-service key of the
     .option('--port <n>', 'port to listen on (default 8787; 0 picks a free one)')
     .option('--host <address>', 'address to listen on (default 127.0.0.1)')
     .option('--out <file>', 'JSONL file the verified events are appended to, created 0600 (default ./webhook-events.jsonl)')
-    .option('--force', 'with --out naming a symbolic link: replace the link with a new file')
-    .option('--forward <url>', 're-post each verified event (same body and signature header) to a local app')
-    .option('--route <event=url>', 're-post this event to its own URL instead (repeatable): delivery, open, click, bounce, complaint, sms-delivery, sms-bounce', collect)
+    .option('--force', 'with --out (or --failed-out) naming a symbolic link: replace the link with a new file')
+    .option('--forward <url>', 're-post each verified event (same body and signature header) to a local app; with --route, each event no route names')
+    .option('--route <event=url>', 're-post this event to its own URL (repeatable); event: delivery, open, click, bounce, complaint, sms-delivery, sms-bounce', collect)
     .option('--failed-out <file>', 'JSONL file for events that could not be forwarded, same lines as --out (default: beside --out, NAME.failed.jsonl)')
     .option('--max-body <bytes>', 'largest body accepted; bigger ones get 413 (default 262144, at most 8388608)')
     .addHelpText('after', `
@@ -52,12 +52,13 @@ up to 6 times (waits of about 0.5, 1, 2, 4, 8 s, cut at random; a Retry-After up
 honoured; given up 60 s after the first try); any other answer is the app refusing it, not
 retried. An event not forwarded — refused, failed, more than 1,000 events (or 16 MiB) already
 waiting, or still waiting at Ctrl-C — is appended (0600) to the --failed-out file in the --out
-line format, so \`mailctl webhook replay FILE --to URL\` can send it again.
+line format, so \`mailctl webhook replay FILE --to URL\` can send it again. For example:
+  mailctl webhook listen --route bounce=http://127.0.0.1:3000/bounces \\
+    --route sms-bounce=http://127.0.0.1:3000/sms --forward http://127.0.0.1:3000/hooks
 
 The service must reach the listener from the internet. Tunnels are not part of mailctl; start
 one next to it and register the tunnel's public https URL, for example:
   mailctl webhook listen --port 8787 --forward http://127.0.0.1:3000/hooks
-  mailctl webhook listen --route bounce=http://127.0.0.1:3000/bounces --route sms-bounce=http://127.0.0.1:3000/sms-bounces --forward http://127.0.0.1:3000/hooks
   cloudflared tunnel --url http://127.0.0.1:8787      (or: ngrok http 8787)
   mailctl webhook set delivery https://<your-tunnel-host>/`)
     .action(action(() => import('./listen.js')));
