@@ -259,6 +259,29 @@ describe('webhook listen: the failed file and Ctrl-C', () => {
     expect(r.stderr).toContain(`bounce k-1 not forwarded to ${app.url}: HTTP 500 after 6 tries; kept in ${failed}.`);
     expect(r.stderr).toContain(`0 forwarded, 5 retries, 1 not forwarded (1 kept in ${failed})`);
     expect(r.stderr).toContain(`mailctl webhook replay ${failed} --to ${app.url}`);
+    // Retries are shown only with -v.
+    expect(r.stderr).not.toContain('try 1 of 6 failed');
+  });
+
+  it('-v shows each retry as it is scheduled', async () => {
+    const app = await consumer((n) => (n === 1 ? 502 : 200));
+    const l = await command(['-v', '--out', path.join(tempDir(), 'e.jsonl'), '--forward', app.url], { retryBaseMs: 1 });
+    await post(l.url, signed('v-1', 'open', 'email', SANDBOX_KEYS.notify));
+    await until('the forward', () => app.got.length === 2);
+    const r = await l.stop();
+    expect(r.stderr).toContain(`forward of open v-1 to ${app.url}: try 1 of 6 failed (HTTP 502); retrying`);
+    expect(r.stderr).toContain('1 forwarded, 1 retry, 0 not forwarded');
+  });
+
+  it('refuses a symlink at the failed file (exit 2, naming --failed-out) and leaves its target alone', async () => {
+    const dir = tempDir();
+    const target = path.join(dir, 'target');
+    fs.writeFileSync(target, 'keep me\n');
+    fs.symlinkSync(target, path.join(dir, 'e.failed.jsonl'));
+    const r = await runCli(['webhook', 'listen', '--port', '0', '--out', path.join(dir, 'e.jsonl'), '--forward', 'http://127.0.0.1:9/'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--failed-out');
+    expect(fs.readFileSync(target, 'utf8')).toBe('keep me\n');
   });
 
   it('Ctrl-C while forwards wait to retry: each is written to the failed file at once, nothing lost', async () => {

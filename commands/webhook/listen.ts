@@ -63,7 +63,8 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
       },
       onDuplicate: (id, event) => io.info(`repeat of ${forTerminal(event, 40)} ${forTerminal(id, 80)} answered 200, not stored again`),
       onReject: (status, reason) => io.warn(`rejected (${status}): ${forTerminal(reason)}`),
-      onRetry: (job, attempt, detail) => io.info(`forward of ${forTerminal(job.route, 40)} ${forTerminal(job.id, 80)} to ${forTerminal(job.url, 200)}: try ${attempt} of ${DEFAULT_LIMITS.forwardAttempts} failed (${forTerminal(detail)}); retrying`),
+      // Each retry only with -v: an app down during a burst would bury the outcomes below.
+      onRetry: (job, attempt, detail) => ctx.globals.verbose && io.info(`forward of ${forTerminal(job.route, 40)} ${forTerminal(job.id, 80)} to ${forTerminal(job.url, 200)}: try ${attempt} of ${DEFAULT_LIMITS.forwardAttempts} failed (${forTerminal(detail)}); retrying`),
       onForward: (o) => {
         if (o.ok) return;
         if (o.kept) keptFor.set(o.job.url, (keptFor.get(o.job.url) ?? 0) + 1);
