@@ -154,6 +154,23 @@ describe('webhook listen: bounded forwarding', () => {
     expect(l.stats).toMatchObject({ stored: 3, forwarded: 0, forwardFailed: 3, kept: 3 });
   });
 
+  it('has at most forwardConcurrency forwards under way; the rest wait in line, in order, and are kept untried on stop', async () => {
+    const app = await consumer((n) => (n === 1 ? 'hang' : 200));
+    const { l, outcomes } = await listen({ forwardConcurrency: 1, stopGraceMs: 10 }, { forward: app.url });
+    for (const id of ['w-1', 'w-2', 'w-3']) expect((await post(l.url, signed(id))).status).toBe(200);
+    await until('the first try', () => app.got.length === 1);
+    // w-2 and w-3 wait behind w-1, whose forward hangs: neither tried nor kept yet.
+    expect(lines(l.failedFile!)).toEqual([]);
+    await l.close();
+    expect(app.got).toHaveLength(1);
+    expect(lines(l.failedFile!).map((x) => JSON.parse(x).id)).toEqual(['w-2', 'w-3', 'w-1']);
+    expect(outcomes.map((o) => [o.job.id, o.attempts, o.detail])).toEqual([
+      ['w-2', 0, 'the listener was stopping'],
+      ['w-3', 0, 'the listener was stopping'],
+      ['w-1', 1, 'stopped during try 1 (the app may have it)'],
+    ]);
+  });
+
   it('holds at most forwardQueueBytes: past it an event is kept untried (one is always let in)', async () => {
     const app = await consumer(() => 'hang');
     const { l } = await listen({ forwardQueueBytes: 10, stopGraceMs: 10 }, { forward: app.url });

@@ -50,9 +50,10 @@ Forwarding happens after the 200. An event goes to its --route URL, else to --fo
 only stored. A forward that gets no connection, no answer within 10 s, 408, 429 or 5xx is tried
 up to 6 times (waits of about 0.5, 1, 2, 4, 8 s, cut at random; a Retry-After up to 30 s is
 honoured; given up 60 s after the first try); any other answer is the app refusing it, not
-retried. An event not forwarded — refused, failed, more than 1,000 events (or 16 MiB) already
-waiting, or still waiting at Ctrl-C — is appended (0600) to the --failed-out file in the --out
-line format, so \`mailctl webhook replay FILE --to URL\` can send it again. For example:
+retried. At most 8 forwards are under way at once; the rest wait in line. An event not
+forwarded — refused, failed, arriving when 10,000 events (or 32 MiB) are already held, or still
+held at Ctrl-C — is appended (0600) to the --failed-out file in the --out line format, so
+\`mailctl webhook replay FILE --to URL\` can send it again. For example:
   mailctl webhook listen --route bounce=http://127.0.0.1:3000/bounces \\
     --route sms-bounce=http://127.0.0.1:3000/sms --forward http://127.0.0.1:3000/hooks
 

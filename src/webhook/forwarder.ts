@@ -4,10 +4,13 @@
 // exponential backoff and jitter (ky's retry, as the API client uses it), within a number of
 // attempts and a total time. Any other answer is the app refusing the event: not retried.
 //
-// Nothing is lost and memory stays bounded: at most `queue` events (and `queueBytes` of them) are
-// held at once, in flight or waiting to retry; an event that arrives when that is full, one whose
-// forward finally failed, and every one still held when the listener stops, is appended to the
-// failed-forwards file as the very line the events file got, so `webhook replay` can send it again.
+// Nothing is lost and memory stays bounded: at most `concurrency` forwards are under way at once
+// (a try in flight or a wait before the next: each holds some 50 KB of request state, and a
+// connection to the app), the others wait in line holding only their body and line; at most
+// `queue` events (and `queueBytes` of them) are held in all. An event that arrives when that is
+// full, one whose forward finally failed, and every one still held when the listener stops, is
+// appended to the failed-forwards file as the very line the events file got, so `webhook replay`
+// can send it again.
 import ky, { HTTPError, TimeoutError } from 'ky';
 import type { FetchLike } from '../api/http.js';
 
@@ -26,6 +29,8 @@ export interface ForwardPolicy {
   queue: number;
   /** Bytes held at once (body and stored line); more go straight to the failed file. */
   queueBytes: number;
+  /** Forwards under way at once (trying, or waiting to retry); the rest wait in line, untried. */
+  concurrency: number;
 }
 
 export interface ForwardJob {
@@ -75,11 +80,12 @@ export interface ForwarderOptions {
 interface Held {
   job: ForwardJob;
   size: number;
-  /** In flight, or waiting for the next try: only the second is cut short at once on stop. */
-  phase: 'flight' | 'backoff';
+  /** In line (not started), in flight, or waiting for the next try. */
+  phase: 'line' | 'flight' | 'backoff';
   attempts: number;
   last?: string;
-  ac: AbortController;
+  /** Made when the forward starts: one waiting in line holds no more than its job. */
+  ac: AbortController | undefined;
   done?: Promise<void>;
 }
 
@@ -94,6 +100,10 @@ const GAVE_UP = Symbol('gave up');
 
 export class Forwarder {
   private readonly held = new Set<Held>();
+  /** Held but not started, oldest first, from `head` on (shift() on thousands would be slow). */
+  private line: Held[] = [];
+  private head = 0;
+  private active = 0;
   private heldBytes = 0;
   private stopping = false;
 
@@ -112,40 +122,68 @@ export class Forwarder {
     if (this.held.size >= queue || (this.held.size > 0 && this.heldBytes + size > queueBytes)) {
       return this.finish(job, false, 0, `the forward queue is full (${this.held.size} events, ${Math.ceil(this.heldBytes / 1024)} KiB waiting)`);
     }
-    const h: Held = { job, size, phase: 'flight', attempts: 0, ac: new AbortController() };
+    const h: Held = { job, size, phase: 'line', attempts: 0, ac: undefined };
     this.held.add(h);
     this.heldBytes += size;
-    h.done = this.run(h).finally(() => {
-      this.held.delete(h);
-      this.heldBytes -= size;
-    });
+    this.line.push(h);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (!this.stopping && this.active < this.o.policy.concurrency && this.head < this.line.length) {
+      const h = this.line[this.head++];
+      if (this.head === this.line.length || this.head > 1024) {
+        this.line = this.line.slice(this.head);
+        this.head = 0;
+      }
+      this.active++;
+      h.phase = 'flight';
+      h.ac = new AbortController();
+      h.done = this.run(h, h.ac).finally(() => {
+        this.active--;
+        this.release(h);
+        this.pump();
+      });
+    }
+  }
+
+  private release(h: Held): void {
+    this.held.delete(h);
+    this.heldBytes -= h.size;
   }
 
   /**
-   * Stops: events waiting to retry are kept at once; forwards in flight get `graceMs` to finish,
-   * then are cut off and kept too (the app may have received those: replays carry the same
-   * message id and event, which a webhook consumer must treat as a repeat anyway).
+   * Stops: events in line or waiting to retry are kept at once; forwards in flight get
+   * `graceMs` to finish, then are cut off and kept too (the app may have received those:
+   * replays carry the same message id and event, which a consumer must treat as a repeat).
    */
   async stop(graceMs: number): Promise<void> {
     this.stopping = true;
-    for (const h of this.held) if (h.phase === 'backoff') h.ac.abort(STOPPED);
+    const waiting = this.line.slice(this.head);
+    this.line = [];
+    this.head = 0;
+    for (const h of waiting) {
+      this.release(h);
+      this.finish(h.job, false, 0, 'the listener was stopping');
+    }
+    for (const h of this.held) if (h.phase === 'backoff') h.ac?.abort(STOPPED);
     const all = () => Promise.allSettled([...this.held].map((h) => h.done));
     if (this.held.size) await Promise.race([all(), new Promise((r) => setTimeout(r, graceMs).unref())]);
-    for (const h of this.held) h.ac.abort(STOPPED);
+    for (const h of this.held) h.ac?.abort(STOPPED);
     await all();
   }
 
-  private async run(h: Held): Promise<void> {
+  private async run(h: Held, ac: AbortController): Promise<void> {
     const { job } = h;
     const p = this.o.policy;
-    const budget = setTimeout(() => h.ac.abort(GAVE_UP), p.totalMs);
+    const budget = setTimeout(() => ac.abort(GAVE_UP), p.totalMs);
     budget.unref?.();
     try {
       const res = await ky.post(job.url, {
         fetch: this.o.fetch,
         body: new Uint8Array(job.raw),
         headers: { 'content-type': job.contentType ?? 'application/json', [job.signature.name]: job.signature.value },
-        signal: h.ac.signal,
+        signal: ac.signal,
         timeout: p.attemptTimeoutMs,
         throwHttpErrors: true,
         retry: {
@@ -160,7 +198,7 @@ export class Forwarder {
           maxRetryAfter: p.maxDelayMs,
           shouldRetry: ({ error }) => {
             h.last = describe(error, p);
-            if (h.ac.signal.aborted || this.stopping) return false;
+            if (ac.signal.aborted || this.stopping) return false;
             if (error instanceof HTTPError && !retryableStatus(error.response.status)) return false;
             h.phase = 'backoff';
             this.o.onRetry?.(job, h.attempts, h.last);
@@ -193,7 +231,7 @@ export class Forwarder {
       this.o.stats.forwarded++;
       this.o.onOutcome?.({ job, ok: true, attempts: h.attempts, detail: `HTTP ${res.status}`, kept: false });
     } catch (e) {
-      const reason = h.ac.signal.aborted ? h.ac.signal.reason : undefined;
+      const reason = ac.signal.aborted ? ac.signal.reason : undefined;
       let detail: string;
       if (reason === STOPPED) {
         if (h.attempts === 0) detail = 'the listener was stopping';

@@ -46,6 +46,8 @@ export interface ListenerLimits {
   forwardQueue: number;
   /** Bytes of forwards held at once (body and stored line). */
   forwardQueueBytes: number;
+  /** Forwards under way at once (a try, or the wait before the next); the rest wait in line. */
+  forwardConcurrency: number;
   /** On close, how long forwards under way may still finish before they are cut off and kept. */
   stopGraceMs: number;
 }
@@ -65,8 +67,11 @@ export const DEFAULT_LIMITS: ListenerLimits = {
   forwardBaseDelayMs: 500,
   forwardMaxDelayMs: 30_000,
   forwardTotalMs: 60_000,
-  forwardQueue: 1000,
-  forwardQueueBytes: 16 * 1024 * 1024,
+  // Waiting in line costs little more than the event itself (forwards under way are few), so
+  // a burst of thousands can wait; bytes bind first for bodies over some 3 KB.
+  forwardQueue: 10_000,
+  forwardQueueBytes: 32 * 1024 * 1024,
+  forwardConcurrency: 8,
   stopGraceMs: 500,
 };
 
@@ -294,5 +299,6 @@ function forwardPolicy(l: ListenerLimits): ForwardPolicy {
     attemptTimeoutMs: l.forwardTimeoutMs,
     queue: l.forwardQueue,
     queueBytes: l.forwardQueueBytes,
+    concurrency: Math.max(1, l.forwardConcurrency),
   };
 }
