@@ -109,10 +109,6 @@ export class Forwarder {
 
   constructor(private readonly o: ForwarderOptions) {}
 
-  get pending(): number {
-    return this.held.size;
-  }
-
   /** Starts forwarding `job` (or keeps it at once when too much is held); never throws. */
   submit(job: ForwardJob): void {
     const size = job.raw.length + job.line.length;
@@ -139,11 +135,15 @@ export class Forwarder {
       this.active++;
       h.phase = 'flight';
       h.ac = new AbortController();
-      h.done = this.run(h, h.ac).finally(() => {
-        this.active--;
-        this.release(h);
-        this.pump();
-      });
+      h.done = this.run(h, h.ac)
+        // run() handles every failure of the forward; this only keeps a throwing callback from
+        // becoming an unhandled rejection that would end the listener.
+        .catch(() => {})
+        .finally(() => {
+          this.active--;
+          this.release(h);
+          this.pump();
+        });
     }
   }
 
@@ -178,6 +178,7 @@ export class Forwarder {
     const p = this.o.policy;
     const budget = setTimeout(() => ac.abort(GAVE_UP), p.totalMs);
     budget.unref?.();
+    let status: number;
     try {
       const res = await ky.post(job.url, {
         fetch: this.o.fetch,
@@ -228,8 +229,7 @@ export class Forwarder {
         },
       });
       await res.arrayBuffer().catch(() => undefined);
-      this.o.stats.forwarded++;
-      this.o.onOutcome?.({ job, ok: true, attempts: h.attempts, detail: `HTTP ${res.status}`, kept: false });
+      status = res.status;
     } catch (e) {
       const reason = ac.signal.aborted ? ac.signal.reason : undefined;
       let detail: string;
@@ -244,10 +244,12 @@ export class Forwarder {
         if (e instanceof HTTPError && !retryableStatus(e.response.status)) detail = `${d}: refused by the app, not retried`;
         else detail = h.attempts > 1 ? `${d} after ${h.attempts} tries` : d;
       }
-      this.finish(job, false, h.attempts, detail);
+      return this.finish(job, false, h.attempts, detail);
     } finally {
       clearTimeout(budget);
     }
+    this.o.stats.forwarded++;
+    this.o.onOutcome?.({ job, ok: true, attempts: h.attempts, detail: `HTTP ${status}`, kept: false });
   }
 
   private finish(job: ForwardJob, ok: false, attempts: number, detail: string): void {
