@@ -37,7 +37,7 @@ export function hasRoutes(routes: Routes): boolean {
 /** Parses the --route values (and --forward); each mistake is one UsageError (exit 2). */
 export function parseRoutes(values: string[], forward?: string): Routes {
   const routes: Routes = { byEvent: {} };
-  if (forward !== undefined) routes.fallback = checkUrl(forward, { name: '--forward', example: 'http://127.0.0.1:3000/hooks' });
+  if (forward !== undefined) routes.fallback = checkUrl(forward, { name: '--forward', example: 'http://127.0.0.1:3000/hooks/mail' });
   for (const value of values) {
     const eq = value.indexOf('=');
     const shown = forTerminal(value, 200);
