@@ -4,10 +4,12 @@ import path from 'node:path';
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { parseWhole } from '../../src/cli/parse.js';
-import { checkUrl } from '../../src/cli/url.js';
+import { suggest } from '../../src/cli/suggest.js';
 import { refuseSymlink } from '../../src/fs/safe-write.js';
 import { forTerminal } from '../../src/output/sanitize.js';
+import { failedFileFor } from '../../src/webhook/events-file.js';
 import { DEFAULT_LIMITS, startListener, type StoredEvent } from '../../src/webhook/listener.js';
+import { describeRoutes, hasRoutes, parseRoutes } from '../../src/webhook/routes.js';
 import { isLocalHost } from '../../src/webhook/types.js';
 
 interface Opts {
@@ -15,6 +17,8 @@ interface Opts {
   host?: string;
   out?: string;
   forward?: string;
+  route?: string[];
+  failedOut?: string;
   maxBody?: string;
   force?: boolean;
 }
@@ -29,41 +33,61 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   const maxBody = opts.maxBody === undefined ? DEFAULT_LIMITS.maxBody : parseWhole(opts.maxBody, '--max-body', 1024, MAX_BODY_CEILING);
   const host = opts.host ?? '127.0.0.1';
   if (!isLocalHost(host)) ctx.io.warn(`Listening on ${host} exposes the listener beyond this machine.`);
-  if (opts.forward !== undefined) checkUrl(opts.forward, { name: '--forward', example: 'http://127.0.0.1:3000/hooks/mail' });
+  const routes = parseRoutes(opts.route ?? [], opts.forward);
+  const forwarding = hasRoutes(routes);
+  if (opts.failedOut !== undefined && !forwarding) {
+    throw new UsageError('--failed-out keeps events that could not be forwarded, but nothing is forwarded.', 'Add --forward URL or --route EVENT=URL, or drop --failed-out.');
+  }
   const outFile = path.resolve(opts.out ?? 'webhook-events.jsonl');
+  const failedFile = forwarding ? path.resolve(opts.failedOut ?? failedFileFor(outFile)) : undefined;
+  if (failedFile === outFile) throw new UsageError(`--failed-out and --out both name ${outFile}.`, 'Give the failed-forwards file another name (default: beside --out, NAME.failed.jsonl).');
   // Appending through a link planted at --out would write wherever it points (issue 10.3).
-  refuseSymlink(outFile, '--out', opts.force);
-  if (opts.force && fs.lstatSync(outFile, { throwIfNoEntry: false })?.isSymbolicLink()) fs.unlinkSync(outFile);
+  for (const [file, flag] of [[outFile, '--out'], ...(failedFile ? [[failedFile, '--failed-out']] : [])] as const) {
+    refuseSymlink(file, flag, opts.force);
+    if (opts.force && fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) fs.unlinkSync(file);
+  }
   const key = await ctx.apiKey('notify');
   const io = ctx.io;
+  const failedShown = failedFile ? forTerminal(failedFile) : '';
+  /** URL → events kept that were meant for it, for the replay hint. */
+  const keptFor = new Map<string, number>();
 
   let listener;
   try {
     listener = await startListener({
-      host, port, key, outFile, limits: { maxBody }, forward: opts.forward, fetch: await ctx.transport(), now: () => ctx.clock.now(),
+      host, port, key, outFile, routes, failedFile, fetch: await ctx.transport(), now: () => ctx.clock.now(),
+      // The backoff follows the run's retry tuning (tests make it small); the rest are the defaults.
+      limits: { maxBody, forwardBaseDelayMs: ctx.tuning.retryBaseMs },
       onEvent: (e) => {
         if (!io.json) io.out(line(e));
       },
       onDuplicate: (id, event) => io.info(`repeat of ${forTerminal(event, 40)} ${forTerminal(id, 80)} answered 200, not stored again`),
       onReject: (status, reason) => io.warn(`rejected (${status}): ${forTerminal(reason)}`),
-      onForward: (ok, detail) => {
-        if (!ok) io.warn(`forward to ${opts.forward} failed: ${forTerminal(detail)}`);
+      // Each retry only with -v: an app down during a burst would bury the outcomes below.
+      onRetry: (job, attempt, detail) => ctx.globals.verbose && io.info(`forward of ${forTerminal(job.route, 40)} ${forTerminal(job.id, 80)} to ${forTerminal(job.url, 200)}: try ${attempt} of ${DEFAULT_LIMITS.forwardAttempts} failed (${forTerminal(detail)}); retrying`),
+      onForward: (o) => {
+        if (o.ok) return;
+        if (o.kept) keptFor.set(o.job.url, (keptFor.get(o.job.url) ?? 0) + 1);
+        const where = o.kept ? `kept in ${failedShown}` : `could not be kept in ${failedShown}; it is in ${forTerminal(outFile)}`;
+        io.warn(`${forTerminal(o.job.route, 40)} ${forTerminal(o.job.id, 80)} not forwarded to ${forTerminal(o.job.url, 200)}: ${forTerminal(o.detail)}; ${where}.`);
       },
       onWarn: (m) => io.warn(m),
     });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    // A file-system error carries the path; the events file is the only file the listener opens.
+    // A file-system error carries the path: the events file's, or the failed-forwards file's.
+    const failed = failedFile !== undefined && (e as NodeJS.ErrnoException).path === failedFile;
     if ((e as NodeJS.ErrnoException).path !== undefined) {
-      if (code === 'ELOOP') throw new UsageError(`${outFile} (--out) is a symbolic link; mailctl does not write through links.`, 'Give another path, or pass --force to replace the link itself with a file.');
+      const [file, flag, what] = failed ? [failedFile, '--failed-out', 'failed-forwards file'] : [outFile, '--out', 'events file'];
+      if (code === 'ELOOP') throw new UsageError(`${file} (${flag}) is a symbolic link; mailctl does not write through links.`, 'Give another path, or pass --force to replace the link itself with a file.');
       const why = code === 'EISDIR' ? 'it is a folder' : code === 'ENOENT' || code === 'ENOTDIR' ? 'its folder does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (e as Error).message;
-      throw new UsageError(`Cannot write the events file ${outFile}: ${why}.`, 'Give a file in an existing folder you can write to with --out FILE (default webhook-events.jsonl).');
+      throw new UsageError(`Cannot write the ${what} ${file}: ${why}.`, failed ? 'Give a file in an existing folder you can write to with --failed-out FILE (default: beside --out, NAME.failed.jsonl).' : 'Give a file in an existing folder you can write to with --out FILE (default webhook-events.jsonl).');
     }
     if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} on ${host} is already in use.`, 'Choose another with --port (0 picks a free one).');
     if (code === 'EACCES' || code === 'EPERM') throw new UsageError(`Cannot open ${opts.out ?? 'the events file'} or port ${port}: ${(e as Error).message}.`);
     throw e;
   }
-  io.info(`Listening on ${listener.url} — events go to ${outFile}${opts.forward ? ` and are forwarded to ${opts.forward}` : ''}. Ctrl-C stops.`);
+  io.info(`Listening on ${listener.url} — events go to ${outFile}${forwarding ? `; forwarded: ${describeRoutes(routes)}; not forwarded: kept in ${failedShown}` : ''}. Ctrl-C stops.`);
 
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) return resolve();
@@ -71,8 +95,13 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   });
   await listener.close();
   const s = listener.stats;
-  if (io.json) io.printJson({ url: listener.url, out: outFile, ...s });
-  else io.info(`Stopped. ${s.stored} event${s.stored === 1 ? '' : 's'} stored in ${outFile}, ${s.duplicates} repeat${s.duplicates === 1 ? '' : 's'} not stored again, ${s.rejected} rejected${opts.forward ? `, ${s.forwarded} forwarded, ${s.forwardFailed} not forwarded` : ''}.`);
+  if (io.json) return io.printJson({ url: listener.url, out: outFile, ...(failedFile ? { failedOut: failedFile } : {}), ...s });
+  const forwards = forwarding
+    ? `, ${s.forwarded} forwarded, ${s.retried} ${s.retried === 1 ? 'retry' : 'retries'}, ${s.forwardFailed} not forwarded (${s.kept} kept in ${failedShown})${s.unrouted ? `, ${s.unrouted} only stored (no route)` : ''}`
+    : '';
+  io.info(`Stopped. ${s.stored} event${s.stored === 1 ? '' : 's'} stored in ${outFile}, ${s.duplicates} repeat${s.duplicates === 1 ? '' : 's'} not stored again, ${s.rejected} rejected${forwards}.`);
+  if (keptFor.size === 1) io.info(`Send the kept events again when the app is back: ${suggest(ctx, 'webhook', 'replay', failedFile!, '--to', [...keptFor.keys()][0])}`);
+  else if (keptFor.size > 1) io.info(`The kept events were meant for ${keptFor.size} URLs: replay each route's events to its URL (README, "webhook listen").`);
 }
 
 /**

@@ -4,6 +4,7 @@
 // by an earlier run count as already seen (issue 10.6).
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { openAppendNoFollow, PRIVATE_FILE_MODE } from '../fs/safe-write.js';
 import type { RecentEvents } from './recent.js';
 
@@ -15,9 +16,9 @@ const LONGEST_LINE = 64 * 1024 * 1024;
  * Opens `file` for appending and returns its descriptor. A file open to other users is tightened
  * to 0600 (or `warn` says it could not be). A torn last line (a run killed mid-write) is closed
  * with a newline so the next event starts clean. The (id, event) pairs in the last `seedBytes`
- * of the file are added to `recent`.
+ * of the file are added to `recent` (the failed-forwards file, opened the same way, has none).
  */
-export function openEventsFile(file: string, recent: RecentEvents, seedBytes: number, warn: (message: string) => void): number {
+export function openEventsFile(file: string, recent: RecentEvents | undefined, seedBytes: number, warn: (message: string) => void): number {
   const fd = openAppendNoFollow(file);
   try {
     const st = fs.fstatSync(fd);
@@ -33,7 +34,7 @@ export function openEventsFile(file: string, recent: RecentEvents, seedBytes: nu
       const last = Buffer.alloc(1);
       fs.readSync(rfd, last, 0, 1, st.size - 1);
       if (last[0] !== 0x0a) fs.writeSync(fd, '\n');
-      seed(rfd, Math.max(0, st.size - seedBytes), st.size, recent);
+      if (recent) seed(rfd, Math.max(0, st.size - seedBytes), st.size, recent);
     } finally {
       fs.closeSync(rfd);
     }
@@ -42,6 +43,13 @@ export function openEventsFile(file: string, recent: RecentEvents, seedBytes: nu
     fs.closeSync(fd);
     throw e;
   }
+}
+
+/** The failed-forwards file beside the events file: events.jsonl → events.failed.jsonl. */
+export function failedFileFor(outFile: string): string {
+  const base = path.basename(outFile);
+  const stem = /\.jsonl$/i.test(base) ? base.slice(0, -'.jsonl'.length) : base;
+  return path.join(path.dirname(outFile), `${stem}.failed.jsonl`);
 }
 
 function keepPrivate(fd: number, file: string, mode: number, warn: (message: string) => void): void {

@@ -1,19 +1,23 @@
 // A local webhook receiver: checks each POST's signature, appends good events to a JSONL file
 // (fsync'd before answering 200, so an acknowledged event is on disk even if we are killed the
-// next instant), optionally re-posts them to a local app, and rejects everything else.
+// next instant), optionally re-posts them to a local app by event (routes; retried with backoff
+// after the 200, what cannot be forwarded kept for a replay: forwarder.ts), and rejects the rest.
 //
 // Anyone who can reach it may connect (issue 10.6), so everything it holds is bounded: at most
 // `maxConnections` sockets, each with at most `maxBody` bytes buffered, for at most
 // `bodyTimeoutMs` (headers within `headersTimeoutMs`); a socket that stalls is destroyed. Memory is
-// therefore at most maxConnections × maxBody of bodies, released within the time-outs. A repeat of
-// one of the last `dedupeWindow` stored (id, event) pairs is answered 200 and not stored again.
+// therefore at most maxConnections × maxBody of bodies, released within the time-outs, plus the
+// forwards held (at most forwardQueue events and forwardQueueBytes). A repeat of one of the last
+// `dedupeWindow` stored (id, event) pairs is answered 200 and not stored again.
 import http from 'node:http';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FetchLike } from '../api/http.js';
 import { signatureHeader, verifyPayload } from './signature.js';
 import { RecentEvents } from './recent.js';
-import { openEventsFile } from './events-file.js';
+import { failedFileFor, openEventsFile } from './events-file.js';
+import { Forwarder, type ForwardJob, type ForwardOutcome, type ForwardPolicy } from './forwarder.js';
+import { hasRoutes, routeFor, routeName, type Routes } from './routes.js';
 
 export interface ListenerLimits {
   /** Largest body accepted; a larger one is answered 413 (by its Content-Length, before reading it). */
@@ -28,9 +32,23 @@ export interface ListenerLimits {
   dedupeWindow: number;
   /** How much of the end of an existing events file is read at start to remember its events. */
   seedBytes: number;
-  /** A forward to the local app that takes longer is abandoned (the event is stored already). */
+  /** One try of a forward to the local app that takes longer has failed (and may be retried). */
   forwardTimeoutMs: number;
-  /** On close, how long forwards under way may still finish before they are abandoned. */
+  /** Tries per forward, the first included. */
+  forwardAttempts: number;
+  /** The wait before the first retry; it doubles each time, with jitter. */
+  forwardBaseDelayMs: number;
+  /** The longest wait between tries (a Retry-After included). */
+  forwardMaxDelayMs: number;
+  /** A forward not done this long after its first try is given up and kept. */
+  forwardTotalMs: number;
+  /** Forwards held at once (in flight or waiting to retry); more are kept at once, not tried. */
+  forwardQueue: number;
+  /** Bytes of forwards held at once (body and stored line). */
+  forwardQueueBytes: number;
+  /** Forwards under way at once (a try, or the wait before the next); the rest wait in line. */
+  forwardConcurrency: number;
+  /** On close, how long forwards under way may still finish before they are cut off and kept. */
   stopGraceMs: number;
 }
 
@@ -44,6 +62,16 @@ export const DEFAULT_LIMITS: ListenerLimits = {
   dedupeWindow: 20_000,
   seedBytes: 64 * 1024 * 1024,
   forwardTimeoutMs: 10_000,
+  // 0.5, 1, 2, 4, 8 s (each cut at random to 50-100 %): a restarting app has some 15 s to come back.
+  forwardAttempts: 6,
+  forwardBaseDelayMs: 500,
+  forwardMaxDelayMs: 30_000,
+  forwardTotalMs: 60_000,
+  // Waiting in line costs little more than the event itself (forwards under way are few), so
+  // a burst of thousands can wait; bytes bind first for bodies over some 3 KB.
+  forwardQueue: 10_000,
+  forwardQueueBytes: 32 * 1024 * 1024,
+  forwardConcurrency: 8,
   stopGraceMs: 500,
 };
 
@@ -61,14 +89,20 @@ export interface ListenerOptions {
   port: number;
   key: string;
   outFile: string;
+  /** Where each stored event is re-posted; none: events are only stored. */
+  routes?: Routes;
+  /** The same as routes `{ fallback: forward }`. */
   forward?: string;
+  /** Events that could not be forwarded (default: beside outFile, events.failed.jsonl). */
+  failedFile?: string;
   fetch: FetchLike;
   limits?: Partial<ListenerLimits>;
   now?: () => number;
   onEvent?: (e: StoredEvent) => void;
   onDuplicate?: (id: string, event: string) => void;
   onReject?: (status: number, reason: string) => void;
-  onForward?: (ok: boolean, detail: string) => void;
+  onForward?: (o: ForwardOutcome) => void;
+  onRetry?: (job: ForwardJob, attempt: number, detail: string) => void;
   onWarn?: (message: string) => void;
 }
 
@@ -77,13 +111,22 @@ export interface ListenerStats {
   duplicates: number;
   rejected: number;
   forwarded: number;
+  /** Retries made, over all forwards. */
+  retried: number;
+  /** Stored events not forwarded (refused, failed, queue full, stopped)… */
   forwardFailed: number;
+  /** …of which written to the failed file. */
+  kept: number;
+  /** Stored events no route named (only stored). */
+  unrouted: number;
 }
 
 export interface RunningListener {
   url: string;
   stats: ListenerStats;
-  /** Stops at once: every connection is ended, forwards get `stopGraceMs`, the file is closed. */
+  /** The failed-forwards file, when there are routes. */
+  failedFile?: string;
+  /** Stops at once: every connection is ended, forwards waiting to retry are kept, those in flight get `stopGraceMs`, the files are closed. */
   close(): Promise<void>;
 }
 
@@ -91,11 +134,36 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
   const limits = { ...DEFAULT_LIMITS, ...o.limits };
   const now = o.now ?? Date.now;
   const recent = new RecentEvents(limits.dedupeWindow);
+  const routes: Routes | undefined = o.routes ?? (o.forward !== undefined ? { byEvent: {}, fallback: o.forward } : undefined);
+  const stats: ListenerStats = { stored: 0, duplicates: 0, rejected: 0, forwarded: 0, retried: 0, forwardFailed: 0, kept: 0, unrouted: 0 };
   const fd = openEventsFile(o.outFile, recent, limits.seedBytes, (m) => o.onWarn?.(m));
-  const stats: ListenerStats = { stored: 0, duplicates: 0, rejected: 0, forwarded: 0, forwardFailed: 0 };
-  const forwards = new AbortController();
-  const pending = new Set<Promise<unknown>>();
   let closing = false;
+  let failedFile: string | undefined;
+  let ffd: number | undefined;
+  let forwarder: Forwarder | undefined;
+  if (routes && hasRoutes(routes)) {
+    failedFile = o.failedFile ?? failedFileFor(o.outFile);
+    try {
+      // Opened now, not at the first failure: a file that cannot be written is found at start.
+      ffd = openEventsFile(failedFile, undefined, 0, (m) => o.onWarn?.(m));
+    } catch (e) {
+      fs.closeSync(fd);
+      throw e;
+    }
+    const failed = ffd;
+    forwarder = new Forwarder({
+      fetch: o.fetch,
+      policy: forwardPolicy(limits),
+      stats,
+      keep: (line) => {
+        fs.writeSync(failed, line + '\n');
+        // While stopping, one fsync at the end for all: a thousand would not fit the stop budget.
+        if (!closing) fs.fsyncSync(failed);
+      },
+      onRetry: o.onRetry,
+      onOutcome: o.onForward,
+    });
+  }
 
   const reply = (res: http.ServerResponse, status: number, body: unknown, close = false) => {
     if (res.headersSent || res.destroyed) return;
@@ -155,9 +223,10 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
           return reply(res, 200, { ok: true, duplicate: true });
         }
         const stored: StoredEvent = { receivedAt: new Date(now()).toISOString(), event: v.event, id: v.id, channel: v.fields.channel, signatureHeader: sig!.name, payload };
+        const line = JSON.stringify(stored);
         try {
           // One write of one line, then fsync, before the 200: acknowledged means on disk.
-          fs.writeSync(fd, JSON.stringify(stored) + '\n');
+          fs.writeSync(fd, line + '\n');
           fs.fsyncSync(fd);
         } catch (e) {
           return reply(res, 500, { error: `could not store the event: ${(e as Error).message}` });
@@ -166,7 +235,14 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
         stats.stored++;
         o.onEvent?.(stored);
         reply(res, 200, { ok: true });
-        if (o.forward) track(forward(o, raw, req.headers['content-type'], sig!, stats, AbortSignal.any([forwards.signal, AbortSignal.timeout(limits.forwardTimeoutMs)])));
+        // After the answer: the service never waits on the app.
+        if (!forwarder || !routes) return;
+        const url = routeFor(routes, v.event, v.fields.channel);
+        if (url === undefined) {
+          stats.unrouted++;
+          return;
+        }
+        forwarder.submit({ url, route: routeName(v.event, v.fields.channel), id: v.id, raw, contentType: req.headers['content-type'], signature: sig!, line });
       });
       req.on('error', () => res.destroy());
     },
@@ -174,10 +250,9 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
   server.maxConnections = limits.maxConnections;
   // Time-outs and malformed requests: the socket is dropped, nothing it sent is kept.
   server.on('clientError', (_e, socket) => socket.destroy());
-  const track = <T>(p: Promise<T>) => {
-    pending.add(p);
-    void p.finally(() => pending.delete(p)).catch(() => {});
-    return p;
+  const closeFiles = () => {
+    fs.closeSync(fd);
+    if (ffd !== undefined) fs.closeSync(ffd);
   };
 
   try {
@@ -186,7 +261,7 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
       server.listen(o.port, o.host, () => resolve());
     });
   } catch (e) {
-    fs.closeSync(fd);
+    closeFiles();
     throw e;
   }
   const { port } = server.address() as AddressInfo;
@@ -194,6 +269,7 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
   return {
     url: `http://${host}:${port}/`,
     stats,
+    failedFile,
     async close() {
       if (closing) return;
       closing = true;
@@ -202,29 +278,27 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();
       await closed;
-      if (pending.size) await Promise.race([Promise.allSettled([...pending]), new Promise((r) => setTimeout(r, limits.stopGraceMs).unref())]);
-      forwards.abort();
-      await Promise.allSettled([...pending]);
-      fs.closeSync(fd);
+      // Forwards waiting to retry are kept at once, those in flight after stopGraceMs.
+      await forwarder?.stop(limits.stopGraceMs);
+      try {
+        if (ffd !== undefined) fs.fsyncSync(ffd);
+      } catch (e) {
+        o.onWarn?.(`Could not sync ${failedFile}: ${(e as Error).message}; the events are in ${o.outFile} too.`);
+      }
+      closeFiles();
     },
   };
 }
 
-/** Re-posts the exact body with the same signature header, so the app can verify it too. */
-async function forward(o: ListenerOptions, raw: Buffer, contentType: string | undefined, sig: { name: string; value: string }, stats: ListenerStats, signal: AbortSignal): Promise<void> {
-  try {
-    const res = await o.fetch(o.forward!, {
-      method: 'POST',
-      headers: { 'content-type': contentType ?? 'application/json', [sig.name]: sig.value },
-      body: new Uint8Array(raw),
-      signal,
-    });
-    await res.arrayBuffer().catch(() => undefined);
-    if (res.ok) stats.forwarded++;
-    else stats.forwardFailed++;
-    o.onForward?.(res.ok, `HTTP ${res.status}`);
-  } catch (e) {
-    stats.forwardFailed++;
-    o.onForward?.(false, (e as Error).message);
-  }
+function forwardPolicy(l: ListenerLimits): ForwardPolicy {
+  return {
+    attempts: Math.max(1, l.forwardAttempts),
+    baseDelayMs: l.forwardBaseDelayMs,
+    maxDelayMs: l.forwardMaxDelayMs,
+    totalMs: l.forwardTotalMs,
+    attemptTimeoutMs: l.forwardTimeoutMs,
+    queue: l.forwardQueue,
+    queueBytes: l.forwardQueueBytes,
+    concurrency: Math.max(1, l.forwardConcurrency),
+  };
 }
