@@ -12,6 +12,7 @@ import { startConsumer, type Consumer } from './helpers/webhook-consumer.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import { NOUNS } from '../commands/index.js';
 import type { RunningSandbox } from '../src/sandbox/server.js';
+import { DRY_RUN_KEY, DryRunRecorder } from '../src/api/recorder.js';
 
 const sb = useSandbox();
 
@@ -143,6 +144,74 @@ describe('every write with --dry-run: no key, and not one request', () => {
     const inProcess = await runCli(['--sandbox', ...cases[name].argv(), '--dry-run', '--json'], { configDir, stdin: 'a-key-for-the-dry-run\n' });
     expect(inProcess.exitCode, inProcess.stderr).toBe(0);
     expect(fs.existsSync(path.join(configDir, 'sandbox'))).toBe(false);
+  });
+});
+
+describe('reads a write needs: shown as lookups, answered by marked placeholders', () => {
+  const dir = tempDir('mailctl-dry-reads-');
+  const list = path.join(dir, 'list.csv');
+  fs.writeFileSync(list, 'EMAIL,NAME\nann@example.com,Ann\n');
+  const message = ['--name', 'N', '--subject', 'S', '--from', 'news@example.com', '--from-name', 'Acme'];
+
+  it('campaign create --template: the template lookup, then the submit with a placeholder for its html', async () => {
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(['campaign', 'create', ...message, '--group', 'LS1', '--template', 'tpl_welcome', '--dry-run', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.lookups.map((l: { url: string }) => l.url)).toEqual([
+      `${sb.get().campaignUrl}/v1/templates/tpl_welcome`,
+      `${sb.get().campaignUrl}/v1/contacts/lists?page=0&size=100`,
+      `${sb.get().campaignUrl}/v1/balance`,
+    ]);
+    expect(doc.lookups[0].why).toContain('template tpl_welcome');
+    expect(doc.requests[0].body.content.htmlContent).toBe('(dry run: the html of template tpl_welcome, which a real run reads first)');
+    expect(doc.requests[0].body.form.selectedLists).toEqual(['LS1']);
+    expect(r.stderr).toContain("the template's html is not read");
+    expect(sb.get().sandbox.requests()).toHaveLength(before);
+  });
+
+  it('campaign create --list: the submit, then the upload to the address only its answer gives, with the headers a real upload sends', async () => {
+    const r = await runCli(['campaign', 'create', ...message, '--html', '<p>x</p>', '--list', list, '--dry-run', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.requests.map((q: { method: string; url: string }) => `${q.method} ${q.url}`)).toEqual([
+      `POST ${sb.get().campaignUrl}/v1/campaign/normal/once`,
+      'PUT (the preSignedUrl in the answer)',
+    ]);
+    expect(doc.requests[1].headers).toEqual({ 'content-type': 'text/csv; charset=utf-8', 'content-length': String(fs.statSync(list).size) });
+    expect(doc.lookups).toEqual([]);
+  });
+
+  it('--wizard with --dry-run is refused (exit 2): the wizard offers groups it would have to read', async () => {
+    const r = await runCli(['campaign', 'create', '--wizard', '--dry-run'], { sandbox: sb.get(), tty: true });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--dry-run makes no request');
+  });
+
+  it('-v traces nothing under --dry-run (no answer ever comes); the dry run itself shows the requests', async () => {
+    const r = await runCli(['-v', 'groups', 'create', 'Traced', '--dry-run'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).not.toMatch(/[→←]/);
+    expect(r.stdout).toContain(`POST ${sb.get().campaignUrl}/v1/contacts/lists/insert`);
+  });
+});
+
+describe('the recording transport', () => {
+  it('shows a keyless link without its signature, and a file body by its size', async () => {
+    const rec = new DryRunRecorder(() => 'masked');
+    const body = new ReadableStream({ start: (c) => { c.enqueue(new TextEncoder().encode('EMAIL,NAME\n')); c.close(); } });
+    const res = await rec.fetch('https://uploads.example.com/b/k?X-Amz-Signature=secret&X-Amz-Expires=60', { method: 'PUT', body, headers: { 'content-type': 'application/octet-stream', 'content-length': '11' }, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(204);
+    expect(rec.requests).toEqual([{ method: 'PUT', url: 'https://uploads.example.com/b/k?(signature hidden)', headers: { 'content-type': 'application/octet-stream', 'content-length': '11' }, body: '(11 bytes)' }]);
+    expect(JSON.stringify(rec.requests)).not.toContain('secret');
+  });
+
+  it('masks a configured key and shows the placeholder key as "(your key)"; GETs are lookups', async () => {
+    const rec = new DryRunRecorder((k) => `${k.slice(0, 2)}…`);
+    await rec.fetch('https://api.example.com/v1/x', { method: 'POST', headers: { 'x-api-key': 'real-key-123', 'content-type': 'application/json' }, body: '{"a":1}' });
+    await rec.lookup('why', () => rec.fetch('https://api.example.com/v1/y', { headers: { 'x-api-key': DRY_RUN_KEY } }));
+    expect(rec.requests).toEqual([{ method: 'POST', url: 'https://api.example.com/v1/x', headers: { 'content-type': 'application/json', 'x-api-key': 're…' }, body: { a: 1 } }]);
+    expect(rec.lookups).toEqual([{ method: 'GET', url: 'https://api.example.com/v1/y', headers: { 'x-api-key': '(your key)' }, why: 'why' }]);
   });
 });
 
