@@ -36,8 +36,12 @@ export async function printDryRun(ctx: Context, extra: Record<string, unknown> =
         ? `Dry run: no request was made. A real run would make these, in order (lookups marked "#", their answers unknown here):`
         : 'Dry run: nothing was sent. These requests would go out:',
   );
+  let said: string | undefined;
   for (const e of all) {
-    if (e.kind === 'lookup') ctx.io.out(`# lookup: ${forTerminal((e.req as RecordedLookup).why, 500)}`);
+    // Several lookups for one purpose (a day of events each) are introduced once.
+    const why = e.kind === 'lookup' ? (e.req as RecordedLookup).why : undefined;
+    if (why !== undefined && why !== said) ctx.io.out(`# lookup: ${forTerminal(why, 500)}`);
+    said = why;
     printOne(ctx, e.req);
   }
 }
