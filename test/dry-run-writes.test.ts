@@ -68,7 +68,6 @@ describe('every write with --dry-run: no key, and not one request', () => {
     return path.join(dir, name);
   };
   const contacts = file('contacts.csv', 'EMAIL,NAME\nann@example.com,Ann\nbob@example.com,Bob\n');
-  const list = file('list.csv', 'EMAIL,NAME\nann@example.com,Ann\n');
   const stored = { receivedAt: '2024-05-01T12:00:00.000Z', event: 'delivery', id: 'm1', channel: 'email', signatureHeader: 'x-service-signature', payload: { event: 'delivery', mail: { id: 'm1', subject: 'Hi', content: '<p>x</p>', from: 'a@example.com', to: 'b@example.com', variables: {} }, delivery: { timestamp: 1714564800000 } } };
   const events = file('events.jsonl', `${JSON.stringify(stored)}\n`);
   const message = ['--name', 'N', '--subject', 'S', '--from', 'news@example.com', '--from-name', 'Acme'];
