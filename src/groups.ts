@@ -56,10 +56,26 @@ export interface ResolvedGroup {
   created?: boolean;
 }
 
+/**
+ * --dry-run: the group lookup a real run makes first (its first page, as listAllGroups asks for
+ * it), recorded and not made. The groups stay as given: exact when given as codes; a name stands
+ * where a real run puts the code it finds.
+ */
+export async function groupLookupForDryRun(ctx: Context, given: string[], flag = '--group'): Promise<void> {
+  const client = await ctx.campaign();
+  const shown = given.map((g) => `"${forTerminal(g, 100)}"`).join(', ');
+  const why = `the groups, to find the code of ${shown} (${flag}) and check that ${given.length === 1 ? 'it is' : 'they are'} not importing; shown as given below (exact when given as a code)`;
+  await (await ctx.recorder()).lookup(why, () => client.listGroups(0, 100));
+}
+
 /** One group, or a UsageError. `create` makes a missing one; `canCreate` says --create-group exists to suggest. */
 export async function resolveGroup(ctx: Context, given: string, o: { create?: boolean; canCreate?: boolean } = {}): Promise<ResolvedGroup> {
   const wanted = given.trim();
   if (!wanted) throw new UsageError('--group is empty.', 'Give a group name or code; list them with `mailctl groups list --all`.');
+  if (ctx.dryRun) {
+    await groupLookupForDryRun(ctx, [wanted]);
+    return { sn: wanted, name: wanted };
+  }
   const m = matchGroup(await listAllGroups(ctx), wanted);
   if ('group' in m) return { sn: m.group.sn, name: m.group.name, status: m.group.status };
   if ('several' in m) {

@@ -80,13 +80,18 @@ describe('regular campaign from flags (endpoint 7)', () => {
     expect((fx.submits(from)[0].body as any).content.htmlContent).toContain('Welcome, ${NAME}!');
   });
 
-  it('--dry-run prints the exact request with the key masked and creates nothing', async () => {
+  it('--dry-run prints the exact request with the key masked, shows the group lookup instead of making it, and creates nothing', async () => {
     const from = fx.mark();
-    const r = await runCli(['campaign', 'create', '--name', 'Dry', '--group', 'Newsletter', ...base, '--html', '<p>x</p>', '--dry-run'], { sandbox: sb.get() });
-    expect(r.exitCode).toBe(0);
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(['campaign', 'create', '--name', 'Dry', '--group', 'Newsletter', '--group', vip, ...base, '--html', '<p>x</p>', '--dry-run'], { sandbox: sb.get() });
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(fx.submits(from)).toEqual([]);
-    expect(r.stdout).toContain(`POST ${sb.get().campaignUrl}/v1/campaign/normal/submit`);
-    expect(r.stdout).toContain(`"selectedLists": [\n      "${news}"`);
+    expect(sb.get().sandbox.requests()).toHaveLength(before); // not even the group lookup
+    expect(r.stdout).toContain(`POST ${sb.get().campaignUrl}/v1/campaign/normal/submit\naccept: application/json\ncontent-type: application/json\nx-api-key: `);
+    expect(r.stdout).toContain(`# lookup: the groups, to find the code of "Newsletter", "${vip}" (--group)`);
+    expect(r.stdout).toContain(`GET ${sb.get().campaignUrl}/v1/contacts/lists?page=0&size=100`);
+    // As given: a code is exact, a name stands where a real run puts the code it looks up.
+    expect(r.stdout).toContain(`"selectedLists": [\n      "Newsletter",\n      "${vip}"\n    ]`);
     expect(r.stdout).not.toContain(SANDBOX_KEYS.campaign);
   });
 

@@ -1,7 +1,7 @@
 // Credit forecast (decisions rows P7, P8): `send sms` and every send --dry-run say what the send
-// will draw — recipients, and for SMS the parts of each recipient's own text — against GET
-// /v1/balance, and a send the balance cannot cover is refused before any send request (exit 2)
-// unless --force. The sandbox bills `point` with the same counter, so a forecast can be checked
+// will draw — recipients, and for SMS the parts of each recipient's own text — and a real run
+// weighs it against GET /v1/balance (a dry run shows that lookup without making it): a send the
+// balance cannot cover is refused before any send request (exit 2) unless --force. The sandbox bills `point` with the same counter, so a forecast can be checked
 // against what the sandbox actually took off the balance.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { campaignApi, pollUntil } from './helpers/campaign-api.js';
 import { eventually, notifyApi } from './helpers/notify-api.js';
 import { PART, smsSegments } from '../src/spec/sms-segments.js';
 import type { JournalRecord, PlanRecord } from '../src/send/journal.js';
+import { NOT_READ_IN_DRY_RUN } from '../src/campaign/balance-check.js';
 
 const sb = useSandbox();
 const notify = notifyApi(sb.get);
@@ -145,28 +146,35 @@ describe('send sms: the forecast, per recipient, against the balance', () => {
   });
 });
 
+// A dry run makes no request: the usage is counted, and the balance lookup a real run makes
+// first is shown, not made.
 describe('--dry-run: the forecast with the requests, nothing sent', () => {
-  it('send sms --dry-run --json: a forecast object; short of balance it says so and still exits 0', async () => {
+  it('send sms --dry-run --json: a forecast object with the parts; the balance lookup shown, not made; exits 0', async () => {
     setBalance({ sms: 1 });
+    const looked = balanceLookups().length;
     const file = recipientsFile([['address', 'code'], ['0933600001', 'A1'], ['0933600002', 'B2']]);
     const r = await runCli(['send', 'sms', '--recipients', file, '--country-code', '886', '--text', '【Acme】您的驗證碼 {{code}}', '--dry-run', '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc.forecast).toEqual({ channel: 'sms', recipients: 2, needed: 2, sms: { partsPerMessage: { min: 1, max: 1 }, encodings: { 'GSM-7': 0, 'UCS-2': 2 } }, balance: 1, covered: false });
+    expect(doc.forecast).toEqual({ channel: 'sms', recipients: 2, needed: 2, sms: { partsPerMessage: { min: 1, max: 1 }, encodings: { 'GSM-7': 0, 'UCS-2': 2 } }, balance: null, covered: null, notChecked: NOT_READ_IN_DRY_RUN });
     expect(doc.requests).toHaveLength(1);
-    expect(r.stderr).toContain('The real send would be refused unless --force.');
+    expect(doc.lookups).toEqual([expect.objectContaining({ method: 'GET', url: `${sb.get().campaignUrl}/v1/balance` })]);
+    expect(r.stderr).toContain('Forecast: 2 SMS, 2 parts (UCS-2, 1 part each). The balance is not read in a dry run');
+    expect(balanceLookups()).toHaveLength(looked);
     expect(smsPosts('0933600')).toHaveLength(0);
   });
 
-  it('send --dry-run (email): recipients against the email balance, on stderr and in --json', async () => {
+  it('send --dry-run (email): the recipients counted, on stderr and in --json; the balance not read', async () => {
     setBalance({ email: 2 });
+    const looked = balanceLookups().length;
     const file = recipientsFile([['address'], ['fc1@example.com'], ['fc2@example.com'], ['fc3@example.com']]);
     const args = ['send', '--recipients', file, '--subject', 'Forecast dry', '--html', '<p>x</p>', '--from', 'noreply@example.com', '--dry-run'];
     const text = await runCli(args, { sandbox: sb.get() });
     expect(text.exitCode).toBe(0);
-    expect(text.stderr).toContain('Forecast: 3 emails; email balance 2, 1 short. The real send would be refused unless --force.');
+    expect(text.stderr).toContain('Forecast: 3 emails. The balance is not read in a dry run: a real run reads it first and refuses a send it cannot cover unless --force');
     const json = await runCli([...args, '--json'], { sandbox: sb.get() });
-    expect(JSON.parse(json.stdout).forecast).toEqual({ channel: 'email', recipients: 3, needed: 3, balance: 2, covered: false });
+    expect(JSON.parse(json.stdout).forecast).toEqual({ channel: 'email', recipients: 3, needed: 3, balance: null, covered: null, notChecked: NOT_READ_IN_DRY_RUN });
+    expect(balanceLookups()).toHaveLength(looked);
     expect(emailPosts('Forecast dry')).toHaveLength(0);
   });
 
@@ -204,7 +212,7 @@ describe('--resume forecasts only the recipients not yet sent', () => {
     setBalance({ sms: 40 });
     const dry = await runCli(['send', '--resume', file, '--dry-run', '--json'], { sandbox: sb.get() });
     expect(dry.exitCode).toBe(0);
-    expect(JSON.parse(dry.stdout).forecast).toMatchObject({ recipients: 50, needed: 50, balance: 40, covered: false });
+    expect(JSON.parse(dry.stdout).forecast).toMatchObject({ recipients: 50, needed: 50, balance: null, covered: null });
     const refused = await runCli(['send', '--resume', file], { sandbox: sb.get() });
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('This resume needs 50 SMS parts and the SMS balance is 40; nothing was sent.');
@@ -228,19 +236,28 @@ describe('campaign create: the groups\' subscribed count against the email balan
     };
     const a = await mk('ForecastA', 4);
     const b = await mk('ForecastB', 3);
-    const args = ['campaign', 'create', '--name', 'Forecast', '--group', a, '--group', b, '--subject', 'S', '--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>x</p>', '--dry-run'];
+    // Scheduled far ahead, so the campaign that fits stays waiting and spends nothing.
+    const args = ['campaign', 'create', '--name', 'Forecast', '--group', a, '--group', b, '--subject', 'S', '--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>x</p>', '--at', '2035-01-01 09:00', '--timezone', 'UTC'];
     setBalance({ email: 6 });
     const mark = sb.get().sandbox.requests('campaign').length;
     const r = await runCli(args, { sandbox: sb.get() });
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode).toBe(1); // the service refuses what the balance cannot cover (40012)
     expect(r.stderr.split('\n').filter((l) => l.includes('subscribed contacts'))).toEqual([
       expect.stringContaining('The chosen groups hold 7 subscribed contacts and the email balance is 6'),
     ]);
     const made = sb.get().sandbox.requests('campaign').slice(mark);
     expect(made.filter((q) => q.path === '/v1/balance')).toHaveLength(1);
     expect(made.filter((q) => q.path === '/v1/contacts/lists')).toHaveLength(1);
+    // A dry run shows both lookups and makes neither, so it cannot warn.
+    const dryMark = sb.get().sandbox.requests('campaign').length;
+    const dry = await runCli([...args, '--dry-run', '--json'], { sandbox: sb.get() });
+    expect(dry.exitCode).toBe(0);
+    expect(JSON.parse(dry.stdout).lookups.map((l: { url: string }) => l.url.replace(/\?.*/, ''))).toEqual([`${sb.get().campaignUrl}/v1/contacts/lists`, `${sb.get().campaignUrl}/v1/balance`]);
+    expect(dry.stderr).not.toContain('subscribed contacts');
+    expect(sb.get().sandbox.requests('campaign')).toHaveLength(dryMark);
     setBalance({ email: 7 });
     const fits = await runCli(args, { sandbox: sb.get() });
+    expect(fits.exitCode, fits.stderr).toBe(0);
     expect(fits.stderr).not.toContain('subscribed contacts');
   });
 });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { NOUNS } from '../commands/index.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { finishedCampaigns, syncTraffic } from './helpers/report-sync.js';
+import { finishedCampaigns, folderOf } from './helpers/report-sync.js';
 
 const sb = useSandbox();
 
@@ -153,23 +153,37 @@ describe('--dry-run of local writes writes nothing', () => {
 });
 
 describe('report sync --dry-run', () => {
-  it('lists what a run would export and download, requests no export and creates nothing', async () => {
+  it('makes no request: shows the listing it would read, plans from what DIR holds, exports and creates nothing', async () => {
     const [sn] = await finishedCampaigns(sb.get, 1);
     const dir = path.join(tempDir('mailctl-dry-sync-'), 'reports');
     const mark = sb.get().sandbox.requests().length;
     const r = await runCli(['report', 'sync', '--out', dir, '--dry-run', '--json'], { sandbox: sb.get() });
     expect(r.exitCode, r.stderr).toBe(0);
     const plan = JSON.parse(r.stdout);
-    expect(plan.dryRun).toBe(true);
-    expect(plan.work).toEqual(expect.arrayContaining([expect.objectContaining({ sn, export: true, files: expect.arrayContaining(['delivery', 'open']) })]));
-    const t = syncTraffic(sb.get, mark);
-    expect(t.exports).toEqual([]);
-    expect(t.downloads).toEqual([]);
+    expect(plan).toMatchObject({ dryRun: true, listed: null, known: 0, work: [], requests: [] });
+    expect(plan.lookups).toEqual([expect.objectContaining({ method: 'GET', url: expect.stringContaining(`${sb.get().campaignUrl}/v1/report/campaigns?startDate=`) })]);
+    expect(sb.get().sandbox.requests()).toHaveLength(mark);
     expect(fs.existsSync(dir)).toBe(false);
 
     expect((await runCli(['report', 'sync', '--out', dir], { sandbox: sb.get() })).exitCode).toBe(0);
     const again = JSON.parse((await runCli(['report', 'sync', '--out', dir, '--dry-run', '--json'], { sandbox: sb.get() })).stdout);
     expect(again.work.map((w: { sn: string }) => w.sn)).not.toContain(sn);
     expect(again.alreadyComplete).toBeGreaterThanOrEqual(1);
+
+    // A file gone from DIR: the campaign its state knows is planned again; exported within the hour, so no export.
+    fs.rmSync(path.join(folderOf(sb.get, dir, sn), 'open.csv'));
+    const quiet = sb.get().sandbox.requests().length;
+    const gone = JSON.parse((await runCli(['report', 'sync', '--out', dir, '--dry-run', '--json'], { sandbox: sb.get() })).stdout);
+    expect(gone.work).toEqual([expect.objectContaining({ sn, export: false, files: ['open'] })]);
+    expect(gone.requests).toEqual([]);
+    // Exported over an hour ago (as the state says): the export is recorded, built by the client, and not sent.
+    const stateFile = path.join(dir, '.mailctl-sync.json');
+    const state = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
+    state.campaigns[sn].exportedAt = new Date(Date.now() - 2 * 3_600_000).toISOString();
+    fs.writeFileSync(stateFile, JSON.stringify(state));
+    const old = JSON.parse((await runCli(['report', 'sync', '--out', dir, '--dry-run', '--json'], { sandbox: sb.get() })).stdout);
+    expect(old.work).toEqual([expect.objectContaining({ sn, export: true, files: ['open'] })]);
+    expect(old.requests).toEqual([{ method: 'POST', url: `${sb.get().campaignUrl}/v1/report/${sn}/export`, headers: expect.objectContaining({ accept: 'application/json', 'content-type': 'application/json' }), body: {} }]);
+    expect(sb.get().sandbox.requests()).toHaveLength(quiet);
   }, 30_000);
 });

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Context } from '../../src/cli/context.js';
 import { certainlyNotDone, CliError, ExitCode, ServiceError, SilentExit, UsageError } from '../../src/cli/errors.js';
-import type { CampaignClient } from '../../src/api/campaign.js';
 import { compose, type Composed } from '../../src/campaign/compose.js';
 import { draftFromFlags, mergeDrafts, withProfileDefaults, type CreateFlags, type Draft } from '../../src/campaign/draft.js';
 import { readCampaignFile, saveDraftFile } from '../../src/campaign/file.js';
@@ -14,8 +13,10 @@ import { adviseRefusal } from '../../src/campaign/refusal.js';
 import type { Group } from '../../src/api/campaign-types.js';
 import { preflightBeforeCreate } from '../../src/campaign/preflight/run.js';
 import { suggest } from '../../src/cli/suggest.js';
-import { plannedRequest, printPlanned } from '../../src/output/dry-run.js';
-import { listAllGroups } from '../../src/groups.js';
+import { printDryRun } from '../../src/output/dry-run.js';
+import { groupLookupForDryRun, listAllGroups } from '../../src/groups.js';
+import { templateHtml } from '../../src/campaign/preflight/input.js';
+import { recordUpload } from '../../src/cli/transfer.js';
 import { warnOverBalance } from '../../src/campaign/balance-check.js';
 import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
 
@@ -34,18 +35,24 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
       'Pass the campaign as flags instead (--name, --group, --subject, --from, --html-file; --at and --timezone to schedule) or as --file campaign.json.',
     );
   }
+  if (opts.wizard && opts.dryRun) {
+    throw new UsageError(
+      '--wizard offers the account\'s groups and templates, which it reads from the service, and --dry-run makes no request.',
+      'Run the wizard without --dry-run (it shows the whole request and asks before anything is sent), or give the campaign as flags or --file with --dry-run.',
+    );
+  }
   const settings = await ctx.settings();
   const given: Draft = mergeDrafts(opts.file ? readCampaignFile(opts.file) : {}, draftFromFlags(opts));
   if (opts.wizard) return wizard(ctx, opts, given, settings.profile);
 
   const { c, draft } = await prepare(ctx, given, settings.profile, opts);
-  if (opts.dryRun) return dryRun(ctx, c, draft);
   let created: Created;
   try {
     created = await submit(ctx, c);
   } catch (e) {
     throw explainRefusal(e);
   }
+  if (opts.dryRun) return dryRunReport(ctx, c, draft);
   await afterSubmit(ctx, c, draft, created);
 }
 
@@ -61,24 +68,20 @@ async function prepare(ctx: Context, answers: Draft, profile: Profile, opts: Opt
   if (c.once && draft.list) checkListFile(draft.list, problems);
   refuse(problems);
   for (const w of c.warnings) ctx.io.warn(forTerminal(w, 2000));
-  const groups = await fillFromService(ctx, await ctx.campaign(), c, draft);
+  const groups = await fillFromService(ctx, c, draft);
   // The campaign is complete (template html in place); nothing is sent yet.
   await preflightBeforeCreate(ctx, c, opts);
   return { c, draft, groups };
 }
 
-async function dryRun(ctx: Context, c: Composed, draft: Draft): Promise<void> {
-  const planned = [await plannedRequest(ctx, 'campaign', 'POST', c.path, c.request)];
-  if (c.once) {
-    planned.push({ method: 'PUT', url: '(the preSignedUrl in the response)', headers: { 'content-type': 'text/csv' }, body: `(the contents of ${draft.list})` });
-  }
-  await printPlanned(ctx, planned);
+/** --dry-run: the submit was recorded, not sent; a one-time list's upload goes to an address only its answer gives. */
+async function dryRunReport(ctx: Context, c: Composed, draft: Draft): Promise<void> {
+  if (c.once) await recordUpload(ctx, '(the preSignedUrl in the answer)', draft.list!);
+  await printDryRun(ctx);
 }
 
 async function submit(ctx: Context, c: Composed): Promise<Created> {
-  const client = await ctx.campaign();
-  const call = { 7: client.submitCampaign, 8: client.submitOnceCampaign, 9: client.submitAbCampaign, 10: client.submitOnceAbCampaign }[c.endpoint];
-  return call.call(client, c.request);
+  return (await ctx.campaign()).submit(c.endpoint, c.request);
 }
 
 async function afterSubmit(ctx: Context, c: Composed, draft: Draft, created: Created): Promise<void> {
@@ -125,7 +128,6 @@ async function wizard(ctx: Context, opts: Opts, given: Draft, profile: Profile):
       continue;
     }
     const { c, draft, groups } = prepared;
-    if (opts.dryRun) return dryRun(ctx, c, draft);
     await printReview(ctx.io, c, draft, groups);
     if (!(await ctx.prompter.confirm(c.schedule ? 'Schedule this campaign?' : 'Send this campaign now?', false))) {
       ctx.io.info('Nothing was sent.');
@@ -204,15 +206,23 @@ function refuse(problems: string[]): void {
   throw new UsageError(`${problems.length} problems with this campaign:\n  ${problems.join('\n  ')}`, hint.replace('fix this', 'fix these'));
 }
 
-/** Reads that make the request exact: the template's html, and group names turned into codes. */
-async function fillFromService(ctx: Context, client: CampaignClient, c: Composed, draft: Draft): Promise<Group[]> {
+/**
+ * Reads that make the request exact: the template's html, and group names turned into codes. A
+ * dry run records them and reads nothing: a placeholder stands for the html, and the groups
+ * stay as given (exact when given as codes).
+ */
+async function fillFromService(ctx: Context, c: Composed, draft: Draft): Promise<Group[]> {
   if (draft.template !== undefined && c.request.content.htmlContent === '') {
-    const t = await client.getTemplate(draft.template.trim());
-    if (!t.template?.trim()) throw new UsageError(`Template ${draft.template} has no html content.`, 'Choose another with --template, or give --html-file.');
-    c.request.content.htmlContent = t.template;
+    c.request.content.htmlContent = await templateHtml(ctx, draft.template.trim());
   }
   if (c.once) return [];
   const form = c.request.form;
+  if (ctx.dryRun) {
+    const given = [...(form.selectedLists ?? []), ...(form.excludeLists ?? [])];
+    await groupLookupForDryRun(ctx, given, form.excludeLists?.length ? '--group, --exclude' : '--group');
+    await warnOverBalance(ctx, [], form.selectedLists ?? []);
+    return [];
+  }
   const all = await listAllGroups(ctx);
   const send = resolveGroups(form.selectedLists ?? [], all, 'send');
   const exclude = resolveGroups(form.excludeLists ?? [], all, 'exclude');

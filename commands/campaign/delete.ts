@@ -15,8 +15,7 @@ interface Opts {
 export async function run(ctx: Context, opts: Opts, sns: string[]): Promise<void> {
   const codes = [...new Set(sns.map((s) => s.trim()).filter(Boolean))];
   if (!codes.length) throw new UsageError('Name the campaigns to delete: mailctl campaign delete CODE...');
-  if (opts.dryRun) return printDryRun(ctx, 'campaign', 'DELETE', '/v1/campaign/normal', { campaignSnList: codes });
-  if (!opts.yes) {
+  if (!opts.yes && !opts.dryRun) {
     ctx.requirePrompt(`Deleting ${codes.length === 1 ? `campaign ${codes[0]}` : `${codes.length} campaigns`}`, '--yes');
     const ok = await ctx.prompter.confirm(`Delete ${codes.length === 1 ? `campaign ${codes[0]}` : `${codes.length} campaigns (${codes.join(', ')})`}? Their reports go too.`, false);
     if (!ok) {
@@ -32,6 +31,7 @@ export async function run(ctx: Context, opts: Opts, sns: string[]): Promise<void
     if (certainlyNotDone(e)) throw e;
     r = await settleLostDelete(ctx, client, codes, e);
   }
+  if (opts.dryRun) return printDryRun(ctx); // recorded, not sent
   if (ctx.io.json) ctx.io.printJson(r);
   else {
     for (const sn of r.success) ctx.io.out(`${forTsvCell(sn)}\tdeleted`);

@@ -1,16 +1,17 @@
 import type { Context } from '../../src/cli/context.js';
 import { certainlyNotDone, ServiceError, SilentExit } from '../../src/cli/errors.js';
 import type { CampaignClient } from '../../src/api/campaign.js';
+import type { Campaign } from '../../src/api/campaign-types.js';
 import { describeStatus } from '../../src/campaign/statuses.js';
 import { suggest } from '../../src/cli/suggest.js';
-import { printDryRun } from '../../src/output/dry-run.js';
+import { lookup, printDryRun } from '../../src/output/dry-run.js';
 
 // Spec section 3 rule 1: "Pause applies to scheduled campaigns" (status PREPARE). The status is
 // looked up first so a campaign that is sending or done gets a reason in words, not a bare code.
+// A dry run shows that lookup and goes on as if the campaign were scheduled.
 export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean }, sn: string): Promise<void> {
-  if (opts.dryRun) return printDryRun(ctx, 'campaign', 'PATCH', `/v1/campaign/normal/${encodeURIComponent(sn)}`);
   const client = await ctx.campaign();
-  const [c] = await client.campaignStatus(sn);
+  const [c] = await lookup(ctx, `the status of ${sn}: only a scheduled campaign (PREPARE) can be paused; taken as scheduled here`, () => client.campaignStatus(sn), (): Campaign[] => [{ sn, name: '', status: 'PREPARE' }]);
   if (!c) throw new ServiceError(`There is no campaign ${sn}.`, { hint: 'Check the code with `mailctl campaign status CODE`.' });
   if (c.status === 'STOP') {
     report(ctx, sn, 'already paused');
@@ -24,7 +25,7 @@ export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean 
   }
   // The API has no resume: a paused campaign does not go out unless it is rescheduled in the
   // back office, so this asks first like other destructive operations.
-  if (!opts.yes) {
+  if (!opts.yes && !opts.dryRun) {
     ctx.requirePrompt(`Pausing campaign ${sn}`, '--yes');
     if (!(await ctx.prompter.confirm(`Pause campaign ${sn}? It will not be sent, and the API cannot resume it.`, false))) {
       ctx.io.info('Nothing was paused.');
@@ -42,6 +43,7 @@ export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean 
     // The answer was lost: the pause may or may not have happened. Ask the service.
     return settleLostPause(ctx, client, sn, e);
   }
+  if (opts.dryRun) return printDryRun(ctx); // recorded, not sent
   report(ctx, sn, 'paused');
 }
 

@@ -13,7 +13,7 @@ import { versionsOf, type Version } from '../../src/campaign/preflight/versions.
 import { isEmail } from '../../src/send/recipients.js';
 import { BATCH_SIZE as MAX_RECIPIENTS } from '../../src/send/batches.js';
 import { parseVars } from '../../src/send/variables.js';
-import { plannedRequest, printPlanned } from '../../src/output/dry-run.js';
+import { printDryRun } from '../../src/output/dry-run.js';
 import { forTerminal } from '../../src/output/sanitize.js';
 
 interface Opts extends CreateFlags {
@@ -48,10 +48,6 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     ctx.io.warn(`${names.map((n) => `\${${n}}`).join(', ')} left as written: ${why}; give --var ${names[0]}=value${file ? '' : ' or --row contacts.csv:LINE'}.`);
   }
 
-  if (opts.dryRun) {
-    await printPlanned(ctx, await Promise.all(messages.map((m) => plannedRequest(ctx, 'notify', 'POST', '/v1/messages', m.body))));
-    return;
-  }
   const client = await ctx.notify();
   const sent: Array<{ version: string | null; subject: string; result: SendResult }> = [];
   for (const m of messages) {
@@ -62,6 +58,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
       throw e;
     }
   }
+  if (opts.dryRun) return printDryRun(ctx); // each request was recorded, none sent
   report(ctx, sent, to, source, missing);
 }
 

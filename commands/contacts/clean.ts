@@ -12,6 +12,7 @@ import { buildPlan } from '../../src/contacts/bounce-plan.js';
 import { bounceEvents } from '../../src/contacts/bounce-events.js';
 import { resolveGroup } from '../../src/groups.js';
 import { printList } from '../../src/output/format.js';
+import { lookup, printDryRun } from '../../src/output/dry-run.js';
 import { forTerminal } from '../../src/output/sanitize.js';
 
 interface Opts {
@@ -44,7 +45,12 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
 
   const group = await resolveGroup(ctx, given);
   const notify = await ctx.notify();
-  const found = await bounceEvents(notify, range.since!, Date.parse(to), () => !ctx.signal.aborted);
+  const found = await lookup(
+    ctx,
+    `the bounce and complaint events from ${from} to ${to}, one UTC day per lookup (a day that looks capped is read again in halves): the addresses to remove`,
+    () => bounceEvents(notify, range.since!, Date.parse(to), () => !ctx.signal.aborted),
+    () => ({ events: [], lookups: 0, possiblyCapped: [] }),
+  );
   if (ctx.signal.aborted) throw new InterruptedError('Interrupted while reading the event log; nothing was removed.');
   if (found.possiblyCapped.length) {
     const shown = found.possiblyCapped.slice(0, 3).map((c) => `${c.from} to ${c.to} (${c.rows})`).join(', ');
@@ -53,11 +59,16 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   }
   const plan = buildPlan(found.events, { includeTemporary: !!opts.includeTemporary });
   const apply = !!opts.yes && !opts.dryRun;
-  const lookup = { lookups: found.lookups, possiblyCapped: found.possiblyCapped };
+  const lookups = { lookups: found.lookups, possiblyCapped: found.possiblyCapped };
   const again = () => suggest(ctx, 'contacts', 'clean', '--group', group.sn, ...span, ...(opts.includeTemporary ? ['--include-temporary'] : []), '--yes');
 
+  if (opts.dryRun) {
+    // The addresses come from the events, which a dry run does not read: the removal is shown with a placeholder.
+    await (await ctx.campaign()).removeContacts(group.sn, { keys: [`(each address that bounced or complained, at most ${CLEAN_BATCH} per request)`] });
+    return printDryRun(ctx);
+  }
   if (!apply) {
-    if (ctx.io.json) ctx.io.printJson({ group: { sn: group.sn, name: group.name }, from, to, applied: false, plan, ...lookup });
+    if (ctx.io.json) ctx.io.printJson({ group: { sn: group.sn, name: group.name }, from, to, applied: false, plan, ...lookups });
     else if (!plan.length) ctx.io.info(`No bounces or complaints from ${from} to ${to}: nothing to remove from "${forTerminal(group.name, 100)}".`);
     else {
       await printList(ctx.io, plan, COLUMNS);
@@ -93,7 +104,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     }
   }
   const requested = plan.length - notDone.length;
-  const doc = { group: { sn: group.sn, name: group.name }, from, to, applied: true, planned: plan.length, requested, removed, notInGroup: Math.max(0, requested - removed), batches, notDone, ...lookup };
+  const doc = { group: { sn: group.sn, name: group.name }, from, to, applied: true, planned: plan.length, requested, removed, notInGroup: Math.max(0, requested - removed), batches, notDone, ...lookups };
   if (ctx.io.json) ctx.io.printJson(doc);
   else {
     const others = requested - removed;

@@ -19,7 +19,7 @@ Examples:
     .option('--emails-file <file>', 'file with one address per line (a CSV: first column); - reads standard input')
     .option('--where <filter>', 'e.g. "DOMAIN like example.com", "NAME = Ann"; columns NAME, MAIL_ADDRESS, DOMAIN, LISTSN or a custom field; operators = != like "not like" (repeatable)', collect)
     .option('-y, --yes', 'do not ask for confirmation (needed when there is no terminal)')
-    .option('--dry-run', 'show the request without sending it (the group is not looked up)')
+    .option('--dry-run', 'show the request without sending it (the group lookup is shown, not made)')
     .addHelpText('after', `
 Examples:
   mailctl contacts remove --group Newsletter --email amy.wang0@example.com --email ben.wang1@example.com --yes
@@ -34,7 +34,7 @@ Examples:
     .option('--until <time>', 'look at events up to then (default now)')
     .option('--include-temporary', 'also remove addresses with temporary (soft) bounces')
     .option('-y, --yes', 'apply the plan (without it, the plan is only shown)')
-    .option('--dry-run', 'show the plan and remove nothing (the default without --yes)')
+    .option('--dry-run', 'show the lookups and the removal a run would make, and make no request (without --yes a run only shows the plan)')
     .addHelpText('after', `
 Reads the notification service's bounce and complaint events (one UTC day per lookup; a day
 that returns a round count, which may be the lookup's row cap, is read again in smaller

@@ -43,20 +43,16 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     what = `every contact where ${filters.map(describeFilter).join(' and ')}`;
   }
 
-  if (opts.dryRun) {
-    ctx.io.info(`Dry run: group "${forTerminal(given, 100)}" was not looked up; it is shown as given.`);
-    await printDryRun(ctx, 'campaign', 'DELETE', `/v1/contacts/${encodeURIComponent(given)}`, body);
-    return;
-  }
-
+  // A dry run records the group lookup and keeps the group as given (src/groups.ts).
   const group = await resolveGroup(ctx, given);
-  if (!opts.yes) {
+  if (!opts.yes && !opts.dryRun) {
     ctx.requirePrompt('Removing contacts from a group', '--yes');
     const ok = await ctx.prompter.confirm(`Remove ${what} from group "${forTerminal(group.name, 100)}" (${forTerminal(group.sn, 60)})?`, false);
     if (!ok) throw new CliError('Cancelled; nothing was removed.', ExitCode.USAGE);
   }
   const client = await ctx.campaign();
   const r = await client.removeContacts(group.sn, body);
+  if (opts.dryRun) return printDryRun(ctx);
   const count = Number(r?.updated_count ?? 0);
   if (ctx.io.json) {
     ctx.io.printJson({ group: { sn: group.sn, name: group.name }, updated_count: count, ...('keys' in body ? { requested: body.keys.length } : { filters: body.filters }) });

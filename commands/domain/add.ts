@@ -7,8 +7,8 @@ import { forTsvCell } from '../../src/output/sanitize.js';
 
 export async function run(ctx: Context, opts: { dryRun?: boolean }, input: string): Promise<void> {
   const domain = checkDomain(input);
-  if (opts.dryRun) return printDryRun(ctx, 'notify', 'POST', `/v1/domains/${encodeURIComponent(domain)}`);
   const records = await (await ctx.notify()).addDomain(domain);
+  if (opts.dryRun) return printDryRun(ctx);
   if (ctx.io.json) {
     ctx.io.printJson({ domain, records });
     return;

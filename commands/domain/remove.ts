@@ -4,8 +4,7 @@ import { checkDomain } from './common.js';
 
 export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean }, input: string): Promise<void> {
   const domain = checkDomain(input);
-  if (opts.dryRun) return printDryRun(ctx, 'notify', 'DELETE', `/v1/domains/${encodeURIComponent(domain)}`);
-  if (!opts.yes) {
+  if (!opts.yes && !opts.dryRun) {
     ctx.requirePrompt(`Removing the sender domain ${domain}`, '--yes');
     if (!(await ctx.prompter.confirm(`Remove ${domain}? Email from @${domain} will be refused until it is added and verified again.`, false))) {
       ctx.io.info('Nothing removed.');
@@ -13,6 +12,7 @@ export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean 
     }
   }
   await (await ctx.notify()).removeDomain(domain);
+  if (opts.dryRun) return printDryRun(ctx);
   if (ctx.io.json) ctx.io.printJson({ domain, removed: true });
   else ctx.io.out(`${ctx.io.paint('green', '✓')} Removed ${domain}`);
 }

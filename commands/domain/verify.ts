@@ -7,7 +7,6 @@ import { forTerminal } from '../../src/output/sanitize.js';
 
 export async function run(ctx: Context, opts: { dryRun?: boolean }, input: string): Promise<void> {
   const domain = checkDomain(input);
-  if (opts.dryRun) return printDryRun(ctx, 'notify', 'PUT', `/v1/domains/${encodeURIComponent(domain)}`);
   let res: unknown;
   try {
     res = await (await ctx.notify()).verifyDomain(domain);
@@ -25,6 +24,7 @@ export async function run(ctx: Context, opts: { dryRun?: boolean }, input: strin
     }
     throw e;
   }
+  if (opts.dryRun) return printDryRun(ctx); // recorded, not sent
   // The response shape is not documented; a body saying success/verified false is a failure.
   const o = (res ?? {}) as Record<string, unknown>;
   if (o.success === false || o.verified === false) {

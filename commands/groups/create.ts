@@ -6,12 +6,10 @@ import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
 export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string): Promise<void> {
   const trimmed = name.trim();
   if (!trimmed) throw new UsageError('The group name is empty.', 'Give a name, for example: mailctl groups create Newsletter');
-  if (opts.dryRun) {
-    await printDryRun(ctx, 'campaign', 'POST', '/v1/contacts/lists/insert', { name: trimmed });
-    return;
-  }
   const client = await ctx.campaign();
-  const { sn } = await client.createGroup(trimmed);
+  const created = await client.createGroup(trimmed);
+  if (opts.dryRun) return printDryRun(ctx);
+  const { sn } = created;
   if (ctx.io.json) ctx.io.printJson({ sn, name: trimmed });
   else if (ctx.io.isTTY) ctx.io.out(`${ctx.io.paint('green', '✓')} Created group "${forTerminal(trimmed, 100)}" with code ${forTerminal(sn, 60)}`);
   else ctx.io.out(forTsvCell(sn));

@@ -22,10 +22,10 @@ export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
   if (opts.webhookUrl !== undefined) opts.webhookUrl = checkUrl(opts.webhookUrl, { name: '--webhook-url', example: 'https://hooks.example.com/report' });
   const timeoutMs = opts.timeout === undefined ? 10 * 60_000 : parseDuration(opts.timeout, '--timeout', { positive: true });
   if (opts.out) checkOutDir(opts.out, sn, opts.force);
-  if (opts.dryRun) return printDryRun(ctx, 'campaign', 'POST', `/v1/report/${encodeURIComponent(sn)}/export`, opts.webhookUrl ? { webhookUrl: opts.webhookUrl } : {});
   const client = await ctx.campaign();
   const requestedAt = ctx.clock.now();
   await client.exportReport(sn, opts.webhookUrl);
+  if (opts.dryRun) return printDryRun(ctx);
   if (!opts.wait && !opts.out) {
     if (ctx.io.json) ctx.io.printJson({ sn, exportRequested: true, webhookUrl: opts.webhookUrl ?? null });
     else ctx.io.info(`Export of ${sn} requested. The files take a while; get their links with \`mailctl report links ${sn}\` (or run this with --wait).`);

@@ -85,7 +85,7 @@ Examples:
     .option('--refresh-days <n>', 're-export campaigns finished in the last N days (at most once an hour each) to pick up late opens and clicks')
     .option('--wait-lock [duration]', 'if another sync holds DIR, wait for it (default 10m) instead of exiting with LOCKED')
     .option('--timeout <duration>', 'give up on a campaign whose files are not ready after this long (default 10m)')
-    .option('--dry-run', 'list the campaigns in range and what each needs; export, download and write nothing')
+    .option('--dry-run', 'show the listing and exports a run would make, and what DIR already holds; no request, nothing written')
     .addHelpText('after', `
 Exit: 0 all complete · 5 some campaigns failed (listed), others synced · 4 nothing synced because of
 limits, network or time-outs · 1 nothing synced (the service refused) · 6 DIR locked by another run

@@ -3,6 +3,8 @@ import type { Context } from '../../src/cli/context.js';
 import { ExitCode, SilentExit } from '../../src/cli/errors.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { forTerminal } from '../../src/output/sanitize.js';
+import { printDryRun } from '../../src/output/dry-run.js';
+import { suggest } from '../../src/cli/suggest.js';
 import { isoSecond, parseRefreshDays } from '../../src/report/sync/range.js';
 import { planSync, runSync, type SyncOptions, type SyncPlan, type SyncReport } from '../../src/report/sync/sync.js';
 
@@ -82,14 +84,17 @@ function summaryLine(ctx: Context, r: SyncReport): string {
   return `${when} report sync ${forTerminal(r.dir, 200)}: ${n(r.listed, 'finished campaign')} from ${r.range.from} to ${r.range.to}; ${parts.join(', ')}; ${n(r.exports, 'export')} requested.`;
 }
 
-function printPlan(ctx: Context, p: SyncPlan): void {
-  if (ctx.io.json) {
-    ctx.io.printJson({ dryRun: true, dir: p.dir, range: p.range, listed: p.listed, work: p.work, alreadyComplete: p.complete, deferred: p.deferred, failed: p.failed });
-    return;
-  }
-  ctx.io.info(`Dry run: nothing exported, downloaded or written. ${p.listed} finished campaign${p.listed === 1 ? '' : 's'} from ${p.range.from} to ${p.range.to} (${p.range.why}); ${p.complete} already complete in ${forTerminal(p.dir, 200)}.`);
+async function printPlan(ctx: Context, p: SyncPlan): Promise<void> {
+  // The listing is not read in a dry run: `listed` is unknown, and the plan covers the campaigns DIR's state knows.
+  const plan = { dir: p.dir, range: p.range, listed: null, known: p.known, work: p.work, alreadyComplete: p.complete, deferred: p.deferred, failed: p.failed };
+  if (ctx.io.json) return printDryRun(ctx, plan);
+  ctx.io.info(
+    `Dry run: nothing listed, exported, downloaded or written. A run lists the campaigns finished from ${p.range.from} to ${p.range.to} (${p.range.why}) and syncs each one not complete in ${forTerminal(p.dir, 200)}; `
+    + `of the ${p.known} its state already knows, ${p.complete} ${p.complete === 1 ? 'is' : 'are'} complete. \`${suggest(ctx, 'report', 'list', '--since', p.range.from, '--until', p.range.to)}\` shows what the listing holds.`,
+  );
   for (const w of p.work) {
     ctx.io.out(`${forTerminal(w.sn, 40)}\t${forTerminal(w.name, 80)}\t${w.export ? (w.refresh ? 'refresh: export' : 'export') : 'no export (one within the hour)'}, then download ${w.files.join(', ')}`);
   }
   for (const f of p.failed) ctx.io.warn(`${forTerminal(f.sn, 40)}: ${forTerminal(f.message, 300)}`);
+  await printDryRun(ctx);
 }

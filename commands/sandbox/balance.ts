@@ -18,19 +18,22 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   const body: { email?: number; sms?: number } = {};
   if (opts.email !== undefined) body.email = parseWhole(opts.email, '--email');
   if (opts.sms !== undefined) body.sms = parseWhole(opts.sms, '--sms');
-  if (opts.dryRun && (opts.email !== undefined || opts.sms !== undefined)) return printDryRun(ctx, 'campaign', 'PUT', '/_sandbox/balance', body);
   const client = await ctx.campaign();
   let b: { email: number; sms: number };
-  if (opts.email === undefined && opts.sms === undefined) b = await client.balance();
-  else {
+  if (opts.email === undefined && opts.sms === undefined) {
+    // Showing the balance is a read, which a dry run does not make; there is nothing to set.
+    if (opts.dryRun) return printDryRun(ctx);
+    b = await client.balance();
+  } else {
     try {
-      b = await client.http.call('PUT', '/_sandbox/balance', { json: body, idempotent: true });
+      b = await client.sandboxSetBalance(body);
     } catch (e) {
       if (e instanceof ServiceError && e.status === 404) {
         throw new ServiceError('This service has no sandbox balance route: the real balance is topped up in its back office.', { status: 404, hint: 'Use --sandbox, or point MAILCTL_CAMPAIGN_URL at `mailctl sandbox serve`.' });
       }
       throw e;
     }
+    if (opts.dryRun) return printDryRun(ctx); // recorded, not sent
   }
   printRecord(ctx.io, [['email', b.email], ['sms', b.sms]], b);
 }

@@ -12,14 +12,14 @@ export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string
   if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name.trim())) {
     throw new UsageError(`"${name}" is not a field name: it must start with a letter and hold only letters, digits and _ (at most 64).`, 'For example: mailctl --sandbox sandbox field add TIER string');
   }
-  if (opts.dryRun) return printDryRun(ctx, 'campaign', 'POST', '/_sandbox/fields', { name: name.trim(), type: t });
   const client = await ctx.campaign();
   let field: { name: string; type: string };
   try {
-    field = await client.http.call('POST', '/_sandbox/fields', { json: { name: name.trim(), type: t } });
+    field = await client.sandboxAddField(name.trim(), t);
   } catch (e) {
     throw notSandbox(e);
   }
+  if (opts.dryRun) return printDryRun(ctx); // recorded, not sent
   if (ctx.io.json) ctx.io.printJson(field);
   else ctx.io.info(`Field ${field.name} (${field.type}) is defined; import columns named ${field.name} are now checked as ${field.type}.`);
 }

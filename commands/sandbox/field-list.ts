@@ -2,17 +2,13 @@ import type { Context } from '../../src/cli/context.js';
 import { printList } from '../../src/output/format.js';
 import { notSandbox } from './field-add.js';
 
-interface Field {
-  name: string;
-  type: string;
-  createDate?: string;
-}
+import type { SandboxField as Field } from '../../src/api/campaign-types.js';
 
 export async function run(ctx: Context): Promise<void> {
   const client = await ctx.campaign();
   let fields: Field[];
   try {
-    fields = (await client.http.call<{ fields?: Field[] }>('GET', '/_sandbox/fields', { idempotent: true })).fields ?? [];
+    fields = await client.sandboxFields();
   } catch (e) {
     throw notSandbox(e);
   }

@@ -5,7 +5,7 @@ import { sandboxDir } from '../../src/sandbox/inprocess.js';
 export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean }): Promise<void> {
   const dir = sandboxDir(ctx.configDir);
   if (!fs.existsSync(dir)) {
-    if (ctx.io.json) ctx.io.printJson({ reset: false, alreadyEmpty: true });
+    if (ctx.io.json) ctx.io.printJson({ ...(opts.dryRun ? { dryRun: true } : {}), reset: false, alreadyEmpty: true });
     else ctx.io.info('The sandbox is already empty.');
     return;
   }

@@ -33,8 +33,8 @@ Forecast: before any request, the send is weighed against the account balance (\
 balance\`): one email per recipient, or for SMS the parts of each recipient's own text — one
 part up to 160 GSM-7 characters (^{}\\[~]|€ count twice) or 70 UCS-2 ones (any Chinese
 character, 【】 or emoji makes the whole text UCS-2), longer texts 153 or 67 per part. \`send sms\`
-and every --dry-run print it (--json: a "forecast" object); a resume counts only recipients not
-yet sent. A send the balance cannot cover is refused (exit 2, nothing sent) unless --force; if
+prints it, and every --dry-run prints what the send uses (--json: a "forecast" object; a dry run
+reads no balance); a resume counts only recipients not yet sent. A send the balance cannot cover is refused (exit 2, nothing sent) unless --force; if
 the balance cannot be read (no campaign-service key, network), a warning, and the send goes on.
 
 Variable values that start with a digit: the spec forbids them, yet the service lists no

@@ -7,8 +7,7 @@ export async function run(ctx: Context, opts: { sms?: boolean; yes?: boolean; dr
   const sms = !!opts.sms;
   const type = parseWebhookType(typeArg, sms);
   const what = `the ${sms ? 'SMS' : 'email'} ${typeName(type, sms)} webhook (type ${type})`;
-  if (opts.dryRun) return printDryRun(ctx, 'notify', 'DELETE', sms ? '/v1/sms/webhooks' : '/v1/webhooks', { type });
-  if (!opts.yes) {
+  if (!opts.yes && !opts.dryRun) {
     ctx.requirePrompt(`Deleting ${what}`, '--yes');
     if (!(await ctx.prompter.confirm(`Delete ${what}? Events of this type will no longer be delivered.`, false))) {
       ctx.io.info('Nothing deleted.');
@@ -24,6 +23,7 @@ export async function run(ctx: Context, opts: { sms?: boolean; yes?: boolean; dr
     }
     throw e;
   }
+  if (opts.dryRun) return printDryRun(ctx); // recorded, not sent
   if (ctx.io.json) ctx.io.printJson({ success: true, channel: sms ? 'sms' : 'email', type, event: typeName(type, sms) });
   else ctx.io.out(`${ctx.io.paint('green', '✓')} Deleted ${what}`);
 }

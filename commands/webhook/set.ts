@@ -13,9 +13,9 @@ export async function run(ctx: Context, opts: { sms?: boolean; dryRun?: boolean 
   if (isLocalHost(u.hostname)) {
     ctx.io.warn(`${forTerminal(u.hostname, 100)} is not reachable from the internet, so the service cannot deliver to it. For a local listener, register a tunnel's public URL instead (see \`mailctl webhook listen --help\`).`);
   }
-  if (opts.dryRun) return printDryRun(ctx, 'notify', 'POST', sms ? '/v1/sms/webhooks' : '/v1/webhooks', { type, url });
   // Upsert by type (spec section 4): setting a type again replaces its URL.
   await (await ctx.notify()).setWebhook(type, url, sms);
+  if (opts.dryRun) return printDryRun(ctx);
   const event = typeName(type, sms);
   if (ctx.io.json) ctx.io.printJson({ success: true, channel: sms ? 'sms' : 'email', type, event, url });
   else ctx.io.out(`${ctx.io.paint('green', '✓')} ${sms ? 'SMS' : 'Email'} ${event} events (type ${type}) now go to ${forTerminal(url, 500)}`);

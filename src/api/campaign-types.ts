@@ -183,3 +183,10 @@ export interface Balance {
   email: number;
   sms: number;
 }
+
+/** A custom field of the sandbox's back office (its own route, not the spec). */
+export interface SandboxField {
+  name: string;
+  type: string;
+  createDate?: string;
+}

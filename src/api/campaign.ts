@@ -18,6 +18,15 @@ export interface CampaignClientOptions extends Omit<HttpOptions, 'service' | 'li
 
 const enc = encodeURIComponent;
 
+/** Spec endpoints 7-10: one request shape, four paths (regular or A/B, to groups or to an uploaded list). */
+export type SubmitEndpoint = 7 | 8 | 9 | 10;
+export const SUBMIT_PATHS: Record<SubmitEndpoint, string> = {
+  7: '/v1/campaign/normal/submit',
+  8: '/v1/campaign/normal/once',
+  9: '/v1/campaign/testing/submit',
+  10: '/v1/campaign/testing/once',
+};
+
 export class CampaignClient {
   readonly http: HttpClient;
   private readonly exportLimiter: Limiter;
@@ -60,17 +69,21 @@ export class CampaignClient {
   }
 
   // --- Campaigns ---
+  /** 7-10: the endpoint compose.ts chose for this campaign. */
+  submit(endpoint: SubmitEndpoint, body: T.CampaignRequest) {
+    return this.http.call<T.CampaignCreated>('POST', SUBMIT_PATHS[endpoint], { json: body });
+  }
   /** 7 */ submitCampaign(body: T.CampaignRequest) {
-    return this.http.call<T.CampaignCreated>('POST', '/v1/campaign/normal/submit', { json: body });
+    return this.submit(7, body);
   }
   /** 8 */ submitOnceCampaign(body: T.CampaignRequest) {
-    return this.http.call<T.CampaignCreated>('POST', '/v1/campaign/normal/once', { json: body });
+    return this.submit(8, body);
   }
   /** 9 */ submitAbCampaign(body: T.CampaignRequest) {
-    return this.http.call<T.CampaignCreated>('POST', '/v1/campaign/testing/submit', { json: body });
+    return this.submit(9, body);
   }
   /** 10 */ submitOnceAbCampaign(body: T.CampaignRequest) {
-    return this.http.call<T.CampaignCreated>('POST', '/v1/campaign/testing/once', { json: body });
+    return this.submit(10, body);
   }
   /** 11 (decisions row 22: campaignSnList) */ async deleteCampaigns(sns: string[]): Promise<T.DeleteCampaignsResult> {
     // Not repeatable: after a lost answer a second DELETE would report the first one's work as
@@ -123,8 +136,23 @@ export class CampaignClient {
 
   // --- Balance ---
   /** 21 */ async balance(): Promise<T.Balance> {
-    const r = await this.http.call<Record<string, unknown>>('GET', '/v1/balance', { idempotent: true });
-    return { email: Number(r?.email ?? 0), sms: Number(r?.sms ?? 0) };
+    const r = await this.balanceAnswer();
+    return { email: Number((r as Record<string, unknown>)?.email ?? 0), sms: Number((r as Record<string, unknown>)?.sms ?? 0) };
+  }
+  /** 21, the answer as it came: a check must tell a missing figure from 0 (src/campaign/balance-check.ts). */
+  balanceAnswer(): Promise<unknown> {
+    return this.http.call<unknown>('GET', '/v1/balance', { idempotent: true });
+  }
+
+  // --- The sandbox's back office (not the spec: a real service answers 404) ---
+  sandboxSetBalance(body: { email?: number; sms?: number }): Promise<T.Balance> {
+    return this.http.call('PUT', '/_sandbox/balance', { json: body, idempotent: true });
+  }
+  sandboxAddField(name: string, type: string): Promise<T.SandboxField> {
+    return this.http.call('POST', '/_sandbox/fields', { json: { name, type } });
+  }
+  async sandboxFields(): Promise<T.SandboxField[]> {
+    return (await this.http.call<{ fields?: T.SandboxField[] }>('GET', '/_sandbox/fields', { idempotent: true }))?.fields ?? [];
   }
 }
 

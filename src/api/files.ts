@@ -133,6 +133,11 @@ function stallGuard(signal: AbortSignal | undefined, ms: number) {
   return guard;
 }
 
+/** The only headers an upload sends (never a key): a --dry-run shows the same. */
+export function uploadHeaders(total: number, contentType = 'text/csv'): Record<string, string> {
+  return { 'content-type': contentType, 'content-length': String(total) };
+}
+
 async function putOnce(o: PutFileOptions, total: number): Promise<void> {
   const guard = stallGuard(o.signal, o.stallMs);
   let source: fs.ReadStream | undefined;
@@ -151,7 +156,7 @@ async function putOnce(o: PutFileOptions, total: number): Promise<void> {
     })();
   };
   try {
-    const headers = { 'content-type': o.contentType ?? 'text/csv', 'content-length': String(total) };
+    const headers = uploadHeaders(total, o.contentType);
     const res = await follow(o.fetch, o.url, o.policy, 'the upload address', { method: 'PUT', headers, body, redirects: PUT_REDIRECTS }, guard.signal);
     if (res.status >= 200 && res.status < 300) {
       res.body.resume();

@@ -1,4 +1,4 @@
-// The account balance (spec 000 endpoint 21, GET /v1/balance → {email, sms}) read for a check
+// The account balance (spec 000 endpoint 21 → {email, sms}) read for a check
 // rather than for display: a lookup that fails is a reason, not an error, because no send is
 // blocked on it (decisions row P8). Used by `send` / `send sms` (src/send/forecast.ts) and by
 // `campaign create` (warnOverBalance below).
@@ -7,16 +7,24 @@ import { AuthError } from '../cli/errors.js';
 import type { Group } from '../api/campaign-types.js';
 import { forTerminal } from '../output/sanitize.js';
 import { suggest } from '../cli/suggest.js';
+import { lookup } from '../output/dry-run.js';
 
-export type BalanceRead = { ok: true; email?: number; sms?: number } | { ok: false; reason: string };
+/** `dryRun`: not read — a dry run shows the lookup a real run makes and reads nothing. */
+export type BalanceRead = { ok: true; email?: number; sms?: number } | { ok: false; reason: string; dryRun?: true };
 
-/** One GET /v1/balance. Ctrl-C still stops the command; every other failure becomes a reason. */
-export async function readBalance(ctx: Context): Promise<BalanceRead> {
+/** Why a dry run has no balance, in words. */
+export const NOT_READ_IN_DRY_RUN = 'a dry run makes no request; `mailctl balance` shows it';
+
+/** One balance lookup (endpoint 21). Ctrl-C still stops the command; every other failure becomes a reason. */
+export async function readBalance(ctx: Context, why: string): Promise<BalanceRead> {
   let body: unknown;
   try {
     const client = await ctx.campaign();
     // The raw answer: the client's balance() reads a missing figure as 0, which here would refuse a send.
-    body = await client.http.call<unknown>('GET', '/v1/balance', { idempotent: true });
+    const notRead = Symbol('not read');
+    const answer = await lookup<unknown>(ctx, why, () => client.balanceAnswer(), () => notRead);
+    if (answer === notRead) return { ok: false, reason: NOT_READ_IN_DRY_RUN, dryRun: true };
+    body = answer;
   } catch (e) {
     if (ctx.signal.aborted) throw e;
     // A key that is missing (nothing was sent) is the common case for notification-only users.
@@ -42,7 +50,7 @@ export async function warnOverBalance(ctx: Context, groups: Group[], codes: stri
   if (!codes.length) return;
   const chosen = groups.filter((g) => codes.includes(g.sn));
   const subscribed = chosen.reduce((n, g) => n + (Number.isFinite(Number(g.subscribedCnt)) ? Number(g.subscribedCnt) : 0), 0);
-  const b = await readBalance(ctx);
+  const b = await readBalance(ctx, 'the email balance, to warn when the chosen groups hold more contacts than it covers (no warning in a dry run)');
   if (!b.ok || b.email === undefined || subscribed <= b.email) return;
   ctx.io.warn(`The chosen group${codes.length === 1 ? ' holds' : 's hold'} ${subscribed} subscribed contacts and the email balance is ${b.email}: the campaign may be refused or stop as OVER_LIMIT (overlaps and --exclude groups lower the count; check with \`${suggest(ctx, 'balance')}\`).`);
 }

@@ -1,6 +1,7 @@
 // A draft → the spec's request (endpoints 7-10), with every field rule of the spec checked
 // locally first: one sentence per problem, so a run with mistakes sends nothing at all.
 import type { CampaignContent, CampaignRequest } from '../api/campaign-types.js';
+import { SUBMIT_PATHS, type SubmitEndpoint } from '../api/campaign.js';
 import { isEmail } from '../send/recipients.js';
 import { AB_DIMENSIONS, type AbDimension, type Draft } from './draft.js';
 import { isoSeconds, parseSchedule, type Schedule } from './schedule.js';
@@ -19,13 +20,8 @@ export const LIMITS = { preheader: 60, subject: 150, fromName: 50 } as const;
  */
 export const EXCLUDE_REQUIRED = false;
 
-export type EndpointNo = 7 | 8 | 9 | 10;
-export const ENDPOINTS: Record<EndpointNo, string> = {
-  7: '/v1/campaign/normal/submit',
-  8: '/v1/campaign/normal/once',
-  9: '/v1/campaign/testing/submit',
-  10: '/v1/campaign/testing/once',
-};
+/** Spec endpoints 7-10; their paths live with the client (src/api/campaign.ts). */
+export type EndpointNo = SubmitEndpoint;
 
 export interface Composed {
   endpoint: EndpointNo;
@@ -204,7 +200,7 @@ export function compose(d: Draft, now: number): Composed {
   }
 
   const endpoint: EndpointNo = ab ? (once ? 10 : 9) : once ? 8 : 7;
-  return { endpoint, path: ENDPOINTS[endpoint], ab, once, request, schedule, problems, warnings };
+  return { endpoint, path: SUBMIT_PATHS[endpoint], ab, once, request, schedule, problems, warnings };
 }
 
 /** decisions row 19: en/zh, or the spec's 0/1. */

@@ -9,6 +9,7 @@ import type { Settings, Service } from '../config/settings.js';
 import type { CampaignClient } from '../api/campaign.js';
 import type { NotifyClient } from '../api/notify.js';
 import type { FetchLike } from '../api/http.js';
+import type { DryRunRecorder } from '../api/recorder.js';
 import { AuthError, UsageError } from './errors.js';
 import { configDir } from '../config/paths.js';
 
@@ -47,6 +48,8 @@ export interface ContextInit {
   /** Replaces the network for everything (tests); otherwise global fetch or the in-process sandbox. */
   fetch?: FetchLike;
   tuning?: Partial<Tuning>;
+  /** --dry-run: the clients are built over the recording transport; nothing is sent. */
+  dryRun?: boolean;
 }
 
 export class Context {
@@ -58,7 +61,13 @@ export class Context {
   readonly prompter: Prompter;
   readonly tuning: Tuning;
   readonly configDir: string;
+  /**
+   * --dry-run: every request goes to the recording transport (src/api/recorder.ts) and none to
+   * the network, the in-process sandbox or a test's fetch; a missing key is no error.
+   */
+  readonly dryRun: boolean;
   private readonly fetchOverride?: FetchLike;
+  private recorderP?: Promise<DryRunRecorder>;
   private configP?: Promise<ConfigStore>;
   private settingsP?: Promise<Settings>;
   private transportP?: Promise<FetchLike>;
@@ -75,6 +84,7 @@ export class Context {
     this.fetchOverride = init.fetch;
     this.tuning = { ...DEFAULT_TUNING, ...init.tuning };
     this.configDir = configDir(init.env);
+    this.dryRun = !!init.dryRun;
   }
 
   config(): Promise<ConfigStore> {
@@ -106,9 +116,10 @@ export class Context {
     })());
   }
 
-  /** The fetch used for every request: the test override, the in-process sandbox, or the network. */
+  /** The fetch used for every request: the dry run's recorder, the test override, the in-process sandbox, or the network. */
   transport(): Promise<FetchLike> {
     return (this.transportP ??= (async () => {
+      if (this.dryRun) return (await this.recorder()).fetch;
       if (this.fetchOverride) return this.fetchOverride;
       const s = await this.settings();
       if (s.sandbox) {
@@ -119,9 +130,19 @@ export class Context {
     })());
   }
 
+  /** What --dry-run recorded (src/output/dry-run.ts prints it). */
+  recorder(): Promise<DryRunRecorder> {
+    return (this.recorderP ??= (async () => {
+      const [{ DryRunRecorder }, { maskKey }] = await Promise.all([import('../api/recorder.js'), import('../config/settings.js')]);
+      return new DryRunRecorder(maskKey);
+    })());
+  }
+
   campaign(): Promise<CampaignClient> {
     return (this.campaignP ??= (async () => {
       const [{ CampaignClient }, opts] = await Promise.all([import('../api/campaign.js'), this.httpOptions('campaign')]);
+      // A dry run sends nothing, so it neither waits for nor spends the key's shared budget.
+      if (this.dryRun) return new CampaignClient({ ...opts, clock: this.clock, rateLimit: false });
       // One warning, under -v only, if the budget cannot be shared (see src/api/ratelimit-shared.ts).
       const budget = { dir: `${this.configDir}/ratelimit`, warn: this.globals.verbose ? (m: string) => this.io.warn(m) : undefined };
       return new CampaignClient({ ...opts, clock: this.clock, rateLimit: this.tuning.rateLimit, budget });
@@ -150,10 +171,18 @@ export class Context {
     return key;
   }
 
+  /** The key of one service when one is configured (a dry run needs none). */
+  async keyIfAny(service: Service): Promise<string | undefined> {
+    const s = await this.settings();
+    return (service === 'campaign' ? s.campaignKey : s.notifyKey) || undefined;
+  }
+
   private async httpOptions(service: Service) {
     const s = await this.settings();
-    const apiKey = await this.apiKey(service);
-    const trace = this.globals.verbose ? (line: string) => this.io.error(this.io.paint('dim', line)) : undefined;
+    // A dry run sends nothing: without a key it builds the requests with a placeholder, shown as "(your key)".
+    const apiKey = this.dryRun ? (await this.keyIfAny(service)) ?? (await import('../api/recorder.js')).DRY_RUN_KEY : await this.apiKey(service);
+    // Under --dry-run the requests are printed whole; a trace of answers that never come would mislead.
+    const trace = this.globals.verbose && !this.dryRun ? (line: string) => this.io.error(this.io.paint('dim', line)) : undefined;
     return {
       baseUrl: service === 'campaign' ? s.campaignUrl : s.notifyUrl,
       apiKey,

@@ -85,7 +85,7 @@ export async function main(o: RunOptions): Promise<number> {
     const ctx = new Context({
       io, env: o.env, globals, clock: o.clock ?? systemClock, signal,
       prompter: o.prompter ?? inquirerPrompter(() => o.stdin, o.stderr),
-      fetch: o.fetch, tuning: o.tuning,
+      fetch: o.fetch, tuning: o.tuning, dryRun: opts.dryRun === true,
     });
     const mod = await load();
     await mod.run(ctx, opts, ...args.slice(0, -2));

@@ -2,8 +2,9 @@
 // run's transport, clock and Ctrl-C, and progress for a person watching. The transfer itself —
 // keyless, streamed from disk with a Content-Length, retried with backoff, every hop checked —
 // is src/api/files.ts; where links may point is decided here, once, for every transfer.
+import fs from 'node:fs';
 import type { Context } from './context.js';
-import { downloadFile, hostOf, putFile, type LinkPolicy } from '../api/files.js';
+import { downloadFile, hostOf, putFile, uploadHeaders, type LinkPolicy } from '../api/files.js';
 import { isLoopbackUrl } from '../api/safe-link.js';
 import { SANDBOX_BASE } from '../sandbox/constants.js';
 
@@ -20,8 +21,19 @@ async function linkPolicy(ctx: Context): Promise<LinkPolicy> {
   return { allowLoopbackHttp: new URL(s.campaignUrl).protocol === 'http:' && isLoopbackUrl(s.campaignUrl) };
 }
 
+const UPLOAD_TYPE = 'text/csv; charset=utf-8';
+
+/**
+ * --dry-run: the upload a real run makes to the address the service's answer gives, which a dry
+ * run never gets: recorded with the headers uploadFile sends, the address shown as `address`.
+ */
+export async function recordUpload(ctx: Context, address: string, file: string, contentType = UPLOAD_TYPE): Promise<void> {
+  const size = (await fs.promises.stat(file)).size;
+  (await ctx.recorder()).add({ method: 'PUT', url: address, headers: uploadHeaders(size, contentType), body: `(the ${size} bytes of ${file})` });
+}
+
 /** PUTs a file to an upload address; returns its size. Errors are those of putFile. */
-export async function uploadFile(ctx: Context, url: string, file: string, contentType = 'text/csv; charset=utf-8'): Promise<number> {
+export async function uploadFile(ctx: Context, url: string, file: string, contentType = UPLOAD_TYPE): Promise<number> {
   const policy = await linkPolicy(ctx);
   const spin = await ctx.io.spinner('Uploading…');
   let size = 0;

@@ -1,42 +1,64 @@
-// --dry-run: show exactly what would be sent, with the key masked, and send nothing.
+// --dry-run: the command runs as usual over the recording transport (src/api/recorder.ts), which
+// keeps every request the API clients build instead of sending it; this prints them — the
+// lookups a real run makes first, then the requests that change something — key masked, nothing
+// sent. Commands call printDryRun where a real run would print its result.
 import type { Context } from '../cli/context.js';
-import { maskKey, type Service } from '../config/settings.js';
-import { safeJson } from './sanitize.js';
+import type { RecordedLookup, RecordedRequest } from '../api/recorder.js';
+import { forTerminal, safeJson } from './sanitize.js';
 
-export interface PlannedRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: unknown;
+/** A request shown by the command itself: one that does not go to the API (a webhook consumer). */
+export type PlannedRequest = RecordedRequest;
+
+/**
+ * A read a write needs (a group's code, a template's html, the balance). A real run makes it and
+ * uses the answer; a dry run records it as a lookup (made by the client, so shown exactly), makes
+ * nothing, and goes on with `placeholder`, which must say what it stands for.
+ */
+export async function lookup<T>(ctx: Context, why: string, read: () => Promise<T>, placeholder: () => T): Promise<T> {
+  if (!ctx.dryRun) return read();
+  await (await ctx.recorder()).lookup(why, read);
+  return placeholder();
 }
 
-export async function plannedRequest(ctx: Context, service: Service, method: string, path: string, body?: unknown): Promise<PlannedRequest> {
-  const s = await ctx.settings();
-  const base = service === 'campaign' ? s.campaignUrl : s.notifyUrl;
-  const key = service === 'campaign' ? s.campaignKey : s.notifyKey;
-  return {
-    method,
-    url: `${base}${path}`,
-    headers: { 'x-api-key': key ? maskKey(key) : '(no key configured)', 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body }),
-  };
+/** What the dry run recorded, as text or as the one --json document; `extra` joins that document. */
+export async function printDryRun(ctx: Context, extra: Record<string, unknown> = {}): Promise<void> {
+  const rec = await ctx.recorder();
+  if (ctx.io.json) {
+    ctx.io.printJson({ dryRun: true, requests: rec.requests, lookups: rec.lookups, ...extra });
+    return;
+  }
+  const all = rec.all;
+  const reads = all.filter((e) => e.kind === 'lookup').length;
+  ctx.io.info(
+    !all.length
+      ? 'Dry run: nothing was sent, and nothing would be.'
+      : reads
+        ? `Dry run: no request was made. A real run would make these, in order (lookups marked "#", their answers unknown here):`
+        : 'Dry run: nothing was sent. These requests would go out:',
+  );
+  let said: string | undefined;
+  for (const e of all) {
+    // Several lookups for one purpose (a day of events each) are introduced once.
+    const why = e.kind === 'lookup' ? (e.req as RecordedLookup).why : undefined;
+    if (why !== undefined && why !== said) ctx.io.out(`# lookup: ${forTerminal(why, 500)}`);
+    said = why;
+    printOne(ctx, e.req);
+  }
 }
 
-export async function printDryRun(ctx: Context, service: Service, method: string, path: string, body?: unknown): Promise<void> {
-  await printPlanned(ctx, [await plannedRequest(ctx, service, method, path, body)]);
-}
-
-/** `extra` joins the JSON document (a send's forecast); in text it was already said on stderr. */
+/** Requests the command builds itself (not API calls); `extra` joins the JSON document. */
 export async function printPlanned(ctx: Context, requests: PlannedRequest[], extra: Record<string, unknown> = {}): Promise<void> {
   if (ctx.io.json) {
     ctx.io.printJson({ dryRun: true, requests, ...extra });
     return;
   }
   ctx.io.info('Dry run: nothing was sent. These requests would go out:');
-  for (const r of requests) {
-    ctx.io.out(`${r.method} ${r.url}`);
-    for (const [k, v] of Object.entries(r.headers)) ctx.io.out(`${k}: ${v}`);
-    if (r.body !== undefined) ctx.io.out(safeJson(r.body, 2)); // exact, but nothing a terminal acts on left raw
-    ctx.io.out('');
-  }
+  for (const r of requests) printOne(ctx, r);
+}
+
+function printOne(ctx: Context, r: RecordedRequest): void {
+  ctx.io.out(`${r.method} ${forTerminal(r.url, 2000)}`);
+  for (const [k, v] of Object.entries(r.headers)) ctx.io.out(`${k}: ${forTerminal(v, 500)}`);
+  if (r.body !== undefined) ctx.io.out(typeof r.body === 'string' ? forTerminal(r.body, 2000) : safeJson(r.body, 2)); // exact, but nothing a terminal acts on left raw
+  ctx.io.out('');
 }

@@ -1,12 +1,13 @@
 // What a send will draw from the account balance, checked before any send request (decisions
 // row P8): email one unit per recipient, SMS the parts of each recipient's own text (decisions
-// row P7: variables change the length, so each is counted filled in). Compared with GET
-// /v1/balance of the campaign service; a send the balance cannot cover is refused unless
-// --force, and a balance that cannot be read is a warning, never a reason not to send.
+// row P7: variables change the length, so each is counted filled in). Compared with the campaign
+// service's balance (endpoint 21); a send the balance cannot cover is refused unless --force,
+// and a balance that cannot be read is a warning, never a reason not to send. A dry run shows
+// the usage and the balance lookup, and reads nothing.
 import type { Context } from '../cli/context.js';
 import { CliError, ExitCode } from '../cli/errors.js';
 import { suggest } from '../cli/suggest.js';
-import { readBalance } from '../campaign/balance-check.js';
+import { NOT_READ_IN_DRY_RUN, readBalance } from '../campaign/balance-check.js';
 import { smsSegments, type SmsEncoding } from '../spec/sms-segments.js';
 import type { PlanRecord, WireRecipient } from './journal.js';
 import { render } from './variables.js';
@@ -49,7 +50,7 @@ export function usageOf(plan: PlanRecord, wires: WireRecipient[]): Omit<Forecast
 export async function forecast(ctx: Context, plan: PlanRecord, wires: WireRecipient[]): Promise<Forecast | undefined> {
   const usage = usageOf(plan, wires);
   if (!usage || !wires.length) return undefined;
-  const b = await readBalance(ctx);
+  const b = await readBalance(ctx, `the ${usage.channel === 'email' ? 'email' : 'SMS'} balance, for the forecast (not compared in a dry run)`);
   if (!b.ok) return { ...usage, balance: null, covered: null, notChecked: b.reason };
   const balance = b[usage.channel];
   if (balance === undefined) return { ...usage, balance: null, covered: null, notChecked: `the balance answer has no ${usage.channel} figure` };
@@ -75,6 +76,10 @@ export async function checkForecast(ctx: Context, plan: PlanRecord, wires: WireR
   const f = await forecast(ctx, plan, wires);
   if (!f) return undefined;
   const what = usageWords(f);
+  if (f.covered === null && o.dryRun && f.notChecked === NOT_READ_IN_DRY_RUN) {
+    ctx.io.info(`Forecast: ${what}. The balance is not read in a dry run: a real run reads it first and refuses a send it cannot cover unless --force (\`${suggest(ctx, 'balance')}\` shows it).`);
+    return f;
+  }
   if (f.covered === null) {
     ctx.io.warn(`The balance could not be checked (${f.notChecked}); this ${o.dryRun ? 'send would go' : 'send goes'} on without a forecast check: ${what}.`);
     return f;

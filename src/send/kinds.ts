@@ -1,7 +1,8 @@
 // What differs between the kinds a journal can send — transactional email, SMS (notification
 // service) and automation events (campaign service, endpoint 20) — kept in one table so the
-// journal, runner, resume and report are one mechanism for all three: which service and path a
-// batch goes to, and how the service's answer maps onto journal keys.
+// journal, runner, resume and report are one mechanism for all three: whether an event log can
+// settle a batch in doubt, and how the service's answer maps onto journal keys. Which client
+// method sends a batch is src/send/session.ts `clientsFor`; the paths live in src/api.
 import type { SendResult } from '../api/notify-types.js';
 import type { SendOutcome } from '../api/campaign-types.js';
 import { keyOf, type Kind, type PlanRecord, type WireRecipient } from './journal.js';
@@ -16,18 +17,15 @@ export interface BatchAnswer {
 }
 
 export interface KindSpec {
-  service: 'notify' | 'campaign';
-  /** For --dry-run only; requests are made by the API clients in src/api. */
-  path: string;
   /** Whether an event log can settle an in-doubt recipient (automation has none). */
   lookup: boolean;
   answer(plan: PlanRecord, wires: WireRecipient[], res: unknown): BatchAnswer;
 }
 
 export const KIND: Record<Kind, KindSpec> = {
-  email: { service: 'notify', path: '/v1/messages', lookup: true, answer: (p, w, r) => notifyAnswer(p, w, r as SendResult) },
-  sms: { service: 'notify', path: '/v1/sms/messages', lookup: true, answer: (p, w, r) => notifyAnswer(p, w, r as SendResult) },
-  automation: { service: 'campaign', path: '/v1/automation/event', lookup: false, answer: (p, w, r) => automationAnswer(p, w, r as SendOutcome) },
+  email: { lookup: true, answer: (p, w, r) => notifyAnswer(p, w, r as SendResult) },
+  sms: { lookup: true, answer: (p, w, r) => notifyAnswer(p, w, r as SendResult) },
+  automation: { lookup: false, answer: (p, w, r) => automationAnswer(p, w, r as SendOutcome) },
 };
 
 /** Spec 001 section 4: `id` (request), `success` [{id, address}], `failure` {address: reason}. SMS addresses may come back with or without the code. */

@@ -5,7 +5,7 @@
 import type { Context } from '../cli/context.js';
 import { InterruptedError, UsageError } from '../cli/errors.js';
 import { suggest } from '../cli/suggest.js';
-import { plannedRequest, printPlanned } from '../output/dry-run.js';
+import { printDryRun } from '../output/dry-run.js';
 import { chunk } from './batches.js';
 import { applySettlement, isDone, Journal, journalPrefix, keyOf, latestUnfinished, newJournalPath, nextBatchNumber, pruneJournals, replay, type JournalRecord, type Kind, type PlanRecord, type RecipientState, type WireRecipient } from './journal.js';
 import { KIND } from './kinds.js';
@@ -31,12 +31,16 @@ export interface ResumeScope {
   event?: 'TRIGGER' | 'TERMINATE';
 }
 
-/** --dry-run: every request exactly as it would go out, and the forecast; nothing written or sent. */
+/**
+ * --dry-run: the forecast, then every batch handed to the same client method a real run uses, one
+ * after another, over the recording transport (src/api/recorder.ts): each request exactly as it
+ * would go out, none sent, no journal written.
+ */
 export async function dryRun(ctx: Context, plan: PlanRecord, wires: WireRecipient[], o: SessionOptions, forecastOf = wires): Promise<void> {
   const forecast = await checkForecast(ctx, plan, forecastOf, o);
-  const k = KIND[plan.kind];
-  const requests = await Promise.all(chunk(wires, plan.batchSize).map((recipients) => plannedRequest(ctx, k.service, 'POST', k.path, { ...plan.message, recipients })));
-  await printPlanned(ctx, requests, forecast ? { forecast } : {});
+  const { send } = await clientsFor(ctx, plan);
+  for (const recipients of chunk(wires, plan.batchSize)) await send({ ...plan.message, recipients });
+  await printDryRun(ctx, forecast ? { forecast } : {});
 }
 
 export async function startRun(ctx: Context, plan: PlanRecord, o: SessionOptions): Promise<void> {
@@ -68,7 +72,7 @@ export async function resumeRun(ctx: Context, given: string | true, o: SessionOp
     }
     if (!pending.length) {
       ctx.io.info('Dry run: nothing would be sent; no recipient of this journal is waiting to be sent.');
-      if (ctx.io.json) ctx.io.printJson({ dryRun: true, requests: [] });
+      if (ctx.io.json) await printDryRun(ctx);
       return;
     }
     return dryRun(ctx, plan, pending, o, unsent);

@@ -9,6 +9,8 @@ import { draftFromFlags, mergeDrafts, withProfileDefaults, type CreateFlags, typ
 import { readCampaignFile } from '../file.js';
 import { checkListFile, loadHtmlFiles } from '../local-files.js';
 import { readContact } from './contacts.js';
+import { lookup } from '../../output/dry-run.js';
+import type { Template } from '../../api/campaign-types.js';
 import type { KnownFields } from './rules.js';
 
 export interface CampaignInput {
@@ -47,8 +49,21 @@ function messageOnly(d: Draft): Draft {
   return out;
 }
 
-async function templateHtml(ctx: Context, id: string): Promise<string> {
-  const t = await (await ctx.campaign()).getTemplate(id);
+const PLACEHOLDER_START = '(dry run: the html of template ';
+
+/** What stands for a template's html in a dry run, which records the lookup and reads nothing. */
+export function templatePlaceholder(id: string): string {
+  return `${PLACEHOLDER_START}${id}, which a real run reads first)`;
+}
+
+export function isTemplatePlaceholder(html: string | undefined): boolean {
+  return !!html?.startsWith(PLACEHOLDER_START);
+}
+
+/** A template's html (endpoint 19): the one read `create`, `preflight` and `proof` need for --template. */
+export async function templateHtml(ctx: Context, id: string): Promise<string> {
+  const client = await ctx.campaign();
+  const t = await lookup(ctx, `template ${id}, for its html; a placeholder stands for it below`, () => client.getTemplate(id), (): Template => ({ id, name: id, template: templatePlaceholder(id) }));
   if (!t.template?.trim()) throw new UsageError(`Template ${id} has no html content.`, 'Choose another with --template, or give --html-file.');
   return t.template;
 }

@@ -8,7 +8,7 @@ import { SANDBOX_BASE } from '../../sandbox/constants.js';
 import type { Composed } from '../compose.js';
 import { summaryLine, type Finding } from './findings.js';
 import { classify, linksOf, scanTags } from './html.js';
-import { knownFields } from './input.js';
+import { isTemplatePlaceholder, knownFields } from './input.js';
 import { checkLinks, type LinkTarget } from './links.js';
 import { offlineFindings, type KnownFields } from './rules.js';
 import { partsOf, versionsOf, whereOf, type Part } from './versions.js';
@@ -23,6 +23,8 @@ export interface PreflightResult {
   findings: Finding[];
   /** Distinct web addresses asked for (0 with --no-links). */
   linksChecked: number;
+  /** Distinct web addresses left unchecked (links off). */
+  linksNotChecked: number;
 }
 
 export async function preflight(ctx: Context, c: Composed, o: PreflightOptions): Promise<PreflightResult> {
@@ -33,16 +35,15 @@ export async function preflight(ctx: Context, c: Composed, o: PreflightOptions):
     known: o.known,
     preheaderFlag: (label) => (c.ab === 'subject' && label ? `--preheader-${label.toLowerCase()}` : '--preheader'),
   });
-  if (!o.links) return { findings, linksChecked: 0 };
   const targets = linkTargets(partsOf(versions));
-  if (!targets.length) return { findings, linksChecked: 0 };
+  if (!o.links || !targets.length) return { findings, linksChecked: 0, linksNotChecked: o.links ? 0 : targets.length };
   const spin = await ctx.io.spinner(`Checking ${targets.length} link${targets.length === 1 ? '' : 's'}…`);
   try {
     findings.push(...(await checkLinks(targets, { ...(await transportFor(ctx)), timeoutMs: o.linkTimeoutMs, signal: ctx.signal, onDone: (n, total) => spin.text(`Checked ${n} of ${total} links…`) })));
   } finally {
     spin.stop();
   }
-  return { findings, linksChecked: targets.length };
+  return { findings, linksChecked: targets.length, linksNotChecked: 0 };
 }
 
 /** Each distinct web address once, with the parts it appears in. */
@@ -87,7 +88,14 @@ async function transportFor(ctx: Context) {
  * other --strict refusals: decisions row 26 and row P2).
  */
 export async function preflightBeforeCreate(ctx: Context, c: Composed, opts: { strict?: boolean; links?: boolean }): Promise<void> {
-  const { findings } = await preflight(ctx, c, { links: opts.links !== false, known: await knownFields(ctx, {}) });
+  // A dry run makes no request of any kind: no link is asked for, and a template's html, which
+  // it did not read, is not judged by its placeholder.
+  const content = c.request.content;
+  const unread = ctx.dryRun && isTemplatePlaceholder(content.htmlContent);
+  const checked = unread ? { ...c, request: { ...c.request, content: { ...content, htmlContent: '' } } } : c;
+  const { findings, linksNotChecked } = await preflight(ctx, checked, { links: opts.links !== false && !ctx.dryRun, known: await knownFields(ctx, {}) });
+  if (ctx.dryRun && opts.links !== false && linksNotChecked) ctx.io.info(`Dry run: the ${linksNotChecked} link${linksNotChecked === 1 ? ' is' : 's are'} not checked (\`mailctl campaign preflight\` checks them).`);
+  if (unread) ctx.io.info("Dry run: the template's html is not read, so the preflight check does not look at it.");
   const warnings = findings.filter((f) => f.severity === 'warning');
   for (const f of warnings) ctx.io.warn(`${forTerminal(f.where, 200)}: ${forTerminal(f.message, 600)} [${f.rule}]`);
   if (opts.strict && warnings.length) {

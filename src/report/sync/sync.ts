@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import type { Context } from '../../cli/context.js';
 import { CliError, ExitCode, InterruptedError, UsageError, factsOf } from '../../cli/errors.js';
 import { forTerminal } from '../../output/sanitize.js';
+import { lookup } from '../../output/dry-run.js';
 import { PRIVATE_DIR_MODE } from '../../fs/safe-write.js';
 import { safeFileName } from '../../fs/safe-name.js';
 import { acquireLock, LOCK_FILE } from './lock.js';
@@ -253,7 +254,8 @@ function once(fn: () => Promise<void>): () => Promise<void> {
 export interface SyncPlan {
   dir: string;
   range: SyncReport['range'];
-  listed: number;
+  /** Campaigns in the range that DIR's state already knows (the listing itself is not read). */
+  known: number;
   /** Campaigns a run would work on: the files it would fetch, and whether it would request an export first. */
   work: Array<{ sn: string; name: string; finished: string; files: string[]; export: boolean; refresh: boolean }>;
   complete: number;
@@ -262,9 +264,11 @@ export interface SyncPlan {
 }
 
 /**
- * --dry-run: what a run would do, decided exactly as a run decides it — the listing of finished
- * campaigns (a read) and the files already in DIR, checked against the state — without the lock,
- * any export or download, or writing anything (DIR is not even created).
+ * --dry-run: what a run would do, decided as a run decides it from the files already in DIR and
+ * the state, without the lock, any request, or writing anything (DIR is not even created). The
+ * listing of finished campaigns is a read, which a dry run shows and does not make: the campaigns
+ * of the range that the state already knows stand for it (a real run may find more), and the
+ * exports they need are recorded, not sent.
  */
 export async function planSync(ctx: Context, o: SyncOptions): Promise<SyncPlan> {
   syncRange({ ...o, now: ctx.clock.now() });
@@ -287,13 +291,21 @@ export async function planSync(ctx: Context, o: SyncOptions): Promise<SyncPlan> 
     progress: { downloading: 0, exports: 0, update: () => {} },
     fresh: new Set(),
   };
-  const listed = await listInRange(run, range, report);
-  const plans = await planAll(run, campaignsToCheck(state, listed), report);
+  const inRange = (c: CampaignRecord) => !c.goneAt && Date.parse(c.sentEndDate) >= range.from && Date.parse(c.sentEndDate) <= range.to;
+  const known = await lookup(
+    ctx,
+    `the campaigns finished from ${report.range.from} to ${report.range.to}: each one not complete in ${forTerminal(o.dir, 200)} is exported and downloaded (here only those its state already knows)`,
+    () => listInRange(run, range, report),
+    () => Object.keys(state.campaigns).filter((sn) => inRange(state.campaigns[sn])),
+  );
+  const plans = await planAll(run, campaignsToCheck(state, known), report);
   const work = plans.flatMap(({ sn, plan }) => {
     if (plan.kind !== 'work') return [];
     const rec = state.campaigns[sn];
     const recent = rec.exportedAt !== undefined && ctx.clock.now() - Date.parse(rec.exportedAt) < EXPORT_REPEAT_MS;
     return [{ sn, name: rec.name, finished: rec.sentEndDate, files: plan.types, export: !recent, refresh: plan.refresh }];
   });
-  return { dir: o.dir, range: report.range, listed: report.listed, work, complete: report.complete, deferred: report.deferred, failed: report.failed };
+  // The exports a run would request first, recorded by the client (then it waits for links and downloads).
+  for (const w of work) if (w.export) await run.client.exportReport(w.sn);
+  return { dir: o.dir, range: report.range, known: known.length, work, complete: report.complete, deferred: report.deferred, failed: report.failed };
 }
