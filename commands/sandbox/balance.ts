@@ -32,5 +32,5 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
       throw e;
     }
   }
-  printRecord(ctx.io, [['email', b.email], ['sms', b.sms]], b);
+  await printRecord(ctx.io, [['email', b.email, { count: true }], ['sms', b.sms, { count: true }]], b);
 }

@@ -32,7 +32,7 @@ export async function run(ctx: Context, opts: { out?: string; force?: boolean },
     else ctx.io.info(`Wrote ${Buffer.byteLength(html)} bytes of html to ${out}`);
     return;
   }
-  printRecord(ctx.io, [['id', t.id], ['name', t.name], ['updated', t.updateDate], ['html', `${html.length} characters (use --out FILE to save it)`]], t);
+  await printRecord(ctx.io, [['id', t.id], ['name', t.name], ['updated', t.updateDate], ['html', `${html.length} characters (use --out FILE to save it)`]], t);
 }
 
 /** Before the request: --out must be a file name, not a link (unless --force), not taken (unless --force). */

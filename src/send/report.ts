@@ -63,10 +63,11 @@ const AUTOMATION_STATUS: Record<Status, string> = { sent: 'accepted', failed: 'r
 function columns(plan: PlanRecord): Column<RecipientReport>[] {
   const auto = plan.kind === 'automation';
   return [
-    { header: plan.kind === 'sms' ? 'NUMBER' : 'ADDRESS', value: (r) => forTerminal(plan.kind === 'sms' ? labelOf('sms', { address: r.address, country_code: r.countryCode }) : r.address) },
+    // Cells are made safe by printList for each output (and kept exact for CSV files).
+    { header: plan.kind === 'sms' ? 'NUMBER' : 'ADDRESS', value: (r) => (plan.kind === 'sms' ? labelOf('sms', { address: r.address, country_code: r.countryCode }) : r.address) },
     { header: 'STATUS', value: (r) => (auto ? AUTOMATION_STATUS[r.status] : r.status) },
-    ...(auto ? [] : [{ header: 'MESSAGE ID', value: (r: RecipientReport) => forTerminal(r.messageId) }]),
-    { header: 'REASON', value: (r) => forTerminal(r.reason) },
+    ...(auto ? [] : [{ header: 'MESSAGE ID', value: (r: RecipientReport) => r.messageId }]),
+    { header: 'REASON', value: (r) => r.reason },
   ];
 }
 
