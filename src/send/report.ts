@@ -79,6 +79,9 @@ export async function printSummary(ctx: Context, plan: PlanRecord, s: SendSummar
   const auto = plan.kind === 'automation';
   if (io.json) {
     io.printJson(auto ? automationJson(plan, s) : s);
+  } else if (io.output === 'csv') {
+    // A spreadsheet is the record of the run: every recipient, and the header even when empty.
+    await printList(io, s.recipients, columns(plan));
   } else {
     // Automation answers carry no message id: the accepted rows would say nothing new.
     const rows = auto || (io.isTTY && s.recipients.length > TTY_ROWS) ? s.recipients.filter((r) => r.status !== 'sent') : s.recipients;
