@@ -104,6 +104,10 @@ describe('refused before any request (exit 2)', () => {
     await refused(['send', '--to', 'a@example.com', '--subject', 'x', '--html', 'x', '--from', 'noreply@example.com', '--dry-run', '--csv'], 'A dry run prints the requests it would send, not a list');
   });
 
+  it('template show --out - (raw html on stdout) with --csv', async () => {
+    await refused(['template', 'show', 'T1', '--out', '-', '--csv'], '--out - writes the raw html to stdout, but this run prints CSV there');
+  });
+
   it('an unknown --output format', async () => {
     await refused(['groups', 'list', '--output', 'yaml'], "argument 'yaml' is invalid");
   });

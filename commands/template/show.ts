@@ -8,6 +8,7 @@ import { refuseSymlink, writeFileAtomic } from '../../src/fs/safe-write.js';
 export async function run(ctx: Context, opts: { out?: string; force?: boolean }, id: string): Promise<void> {
   // --json owns stdout for its one document; raw html there would break the script reading it.
   if (opts.out === '-' && ctx.io.json) throw new UsageError('--out - writes the raw html to stdout, where --json prints its one JSON document; use one or the other.', 'Drop --json to get the html, or drop --out - to get the template (html included) as JSON.');
+  if (opts.out === '-' && ctx.io.output === 'csv') throw new UsageError('--out - writes the raw html to stdout, but this run prints CSV there (--csv, or the profile\'s output setting).', 'Drop --csv (or pass --output auto over the setting) to get the html, or drop --out - to get the template record as CSV.');
   const out = opts.out && opts.out !== '-' ? opts.out : undefined;
   if (out) checkOut(out, id, opts.force);
   const client = await ctx.campaign();

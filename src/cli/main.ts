@@ -199,7 +199,8 @@ async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string
     // Commander already printed the message and the usage hint on stderr. A script that asked
     // for --json still gets its one document, even when parsing failed before globals existed.
     const flags = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
-    if (flags.includes('--json') || flags.includes('--query')) io.printErrorJson({ error: { code: 'USAGE', message: e.message.replace(/^error: /, ''), exitCode: ExitCode.USAGE } });
+    const asksJson = flags.includes('--json') || flags.includes('--query') || flags.some((f, i) => f.startsWith('--query=') || f === '--output=json' || (f === '--output' && flags[i + 1] === 'json'));
+    if (asksJson) io.printErrorJson({ error: { code: 'USAGE', message: e.message.replace(/^error: /, ''), exitCode: ExitCode.USAGE } });
     return ExitCode.USAGE;
   }
   if (e instanceof SilentExit) return e.exitCode;
