@@ -53,7 +53,7 @@ export const NOUNS: Noun[] = [
 ];
 
 /** Global options that take a value, so their value is not mistaken for the noun. */
-const VALUE_OPTIONS = new Set(['--profile']);
+export const VALUE_OPTIONS = new Set(['--profile', '--output', '--query']);
 
 /** The noun argv runs (`mailctl --profile x groups list` → groups; `help groups` → groups). */
 export function nounOf(argv: string[]): Noun | undefined {

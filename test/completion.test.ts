@@ -39,7 +39,7 @@ describe('mailctl __complete', () => {
     expect(await complete(['events', 'tail', '--status', 'bounce,c'])).toEqual(['bounce,click', 'bounce,complaint']);
     expect(await complete(['config', 'set', 'f'])).toEqual(['field-types', 'footer-lang', 'from-address', 'from-name']);
     expect(await complete(['config', 'set', 'footer-lang', ''])).toEqual(['en', 'zh']);
-    expect(await complete(['config', 'set', 'output', ''])).toEqual(['json', 'table']);
+    expect(await complete(['config', 'set', 'output', ''])).toEqual(['auto', 'csv', 'json', 'table', 'tsv']);
     expect(await complete(['config', 'unset', 'time'])).toEqual(['timezone']);
     expect(await complete(['webhook', 'set', ''])).toEqual(['bounce', 'click', 'complaint', 'delivery', 'open']);
     expect(await complete(['webhook', 'delete', '--sms', ''])).toEqual(['bounce', 'delivery']);

@@ -38,6 +38,7 @@ function eventCommand(parent: Command, name: string, description: string, exampl
     .option('--journal <file>', 'write the journal here (in an existing folder) instead of the config directory')
     .option('--resume [journal]', 'continue a run stopped by the daily limit, Ctrl-C or a crash (default: the latest unfinished one)')
     .option('--dry-run', 'print the exact requests (key masked); send and write nothing')
+    .option('--csv', 'print the results as CSV with a header row, for spreadsheets')
     .addHelpText('after', `${HELP}\n\nExamples:\n${examples}`);
 }
 

@@ -9,5 +9,6 @@ export function register(program: Command, action: ActionFactory): void {
 Examples:
   mailctl balance
   mailctl balance --json`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./show.js')));
 }

@@ -4,5 +4,5 @@ import { printRecord } from '../../src/output/format.js';
 export async function run(ctx: Context): Promise<void> {
   const client = await ctx.campaign();
   const b = await client.balance();
-  printRecord(ctx.io, [['email', b.email], ['sms', b.sms]], b);
+  await printRecord(ctx.io, [['email', b.email, { count: true }], ['sms', b.sms, { count: true }]], b);
 }

@@ -105,6 +105,7 @@ Examples:
 Examples:
   mailctl campaign timezones
   mailctl campaign timezones --json`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./timezones.js')));
   campaign
     .command('status')
@@ -120,6 +121,7 @@ Examples:
   mailctl campaign create --name "Hello" --group Newsletter --subject "Hello" --html "<p>Hello</p>"
   mailctl campaign status CP123
   mailctl campaign status CP123 --wait --timeout 30m`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./status.js')));
   campaign
     .command('pause')

@@ -32,12 +32,12 @@ export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
       interruptedMessage: `Stopped waiting for campaign ${sn}; it goes on at the service.`,
     });
   }
-  show(ctx, c);
+  await show(ctx, c);
   if (opts.wait && FAILED_STATUSES.has(c.status)) throw new ServiceError(`Campaign ${sn} ended ${c.status}: ${describeStatus(c.status)}.`);
 }
 
-function show(ctx: Context, c: Campaign): void {
-  printRecord(ctx.io, [
+async function show(ctx: Context, c: Campaign): Promise<void> {
+  await printRecord(ctx.io, [
     ['code', c.sn],
     ['name', c.name],
     ['status', c.status],

@@ -1,11 +1,12 @@
 import { Argument, Option, type Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { offer, type OfferContext } from '../../src/cli/offer.js';
+import { OUTPUT_FORMATS } from '../../src/output/formats.js';
 
 /** The settings (src/config/keys.ts SETTINGS; test/completion.test.ts keeps these equal), for completion. */
 export const SETTING_NAMES = ['campaign-url', 'notify-url', 'from-address', 'from-name', 'footer-lang', 'timezone', 'output', 'sandbox', 'name-max-length', 'field-types'];
 /** Values of the settings that have a fixed few. */
-const SETTING_VALUES: Record<string, string[]> = { 'footer-lang': ['en', 'zh'], output: ['table', 'json'], sandbox: ['true', 'false'] };
+const SETTING_VALUES: Record<string, string[]> = { 'footer-lang': ['en', 'zh'], output: [...OUTPUT_FORMATS], sandbox: ['true', 'false'] };
 const setting = () => offer(new Argument('<setting>', SETTING_NAMES.join(', ')), SETTING_NAMES);
 
 export function register(program: Command, action: ActionFactory): void {
@@ -26,11 +27,16 @@ Examples:
     .addArgument(offer(new Argument('<value>'), (x: OfferContext) => SETTING_VALUES[x.args[0]] ?? []))
     .option('--dry-run', 'check the value and show the change; write nothing')
     .addHelpText('after', `
+output: how lists and records print when no flag says: auto (the default: a table on a
+terminal, TSV piped), table, tsv, json (as --json, for every command) or csv (commands that
+print a list or a record; others print as auto). --json, --csv, --output and --query beat it.
+
 Examples:
   mailctl config set from-address news@example.com
   mailctl config set timezone Asia/Taipei
   mailctl --profile staging config set footer-lang zh
-  mailctl config set field-types AGE:number,JOINED:date --dry-run`)
+  mailctl config set field-types AGE:number,JOINED:date --dry-run
+  mailctl config set output json`)
     .action(action(() => import('./set.js')));
   c.command('get').description('print one setting of the profile').addArgument(setting())
     .addHelpText('after', `
@@ -50,6 +56,7 @@ Examples:
 Examples:
   mailctl config list
   mailctl --profile staging config list --json`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./list.js')));
   c.command('set-key')
     .description('store an API key (hidden prompt, or stdin with --with-key-stdin)')
@@ -67,6 +74,7 @@ Examples:
 Examples:
   mailctl config profiles
   mailctl config profiles --json`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./profiles.js')));
   c.command('use').description('make a profile the default').argument('<profile>')
     .option('--dry-run', 'check the profile and show the change; write nothing')

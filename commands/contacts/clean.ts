@@ -11,7 +11,7 @@ import { suggest } from '../../src/cli/suggest.js';
 import { buildPlan } from '../../src/contacts/bounce-plan.js';
 import { bounceEvents } from '../../src/contacts/bounce-events.js';
 import { resolveGroup } from '../../src/groups.js';
-import { printList } from '../../src/output/format.js';
+import { printList, printRecord } from '../../src/output/format.js';
 import { lookup, printDryRun } from '../../src/output/dry-run.js';
 import { forTerminal } from '../../src/output/sanitize.js';
 
@@ -106,7 +106,10 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   const requested = plan.length - notDone.length;
   const doc = { group: { sn: group.sn, name: group.name }, from, to, applied: true, planned: plan.length, requested, removed, notInGroup: Math.max(0, requested - removed), batches, notDone, ...lookups };
   if (ctx.io.json) ctx.io.printJson(doc);
-  else {
+  else if (ctx.io.output === 'csv') {
+    const count = { count: true };
+    await printRecord(ctx.io, [['group', group.sn], ['planned', plan.length, count], ['requested', requested, count], ['removed', removed, count], ['not in group', Math.max(0, requested - removed), count], ['not done', notDone.length, count]], doc);
+  } else {
     const others = requested - removed;
     ctx.io.out(`${ctx.io.isTTY ? `${ctx.io.paint('green', '✓')} ` : ''}Removed ${removed} of ${plan.length} planned address${plan.length === 1 ? '' : 'es'} from "${forTerminal(group.name, 100)}" (${forTerminal(group.sn, 60)}), as the service counted them (updated_count)${others > 0 ? `; the other ${others} sent were not in the group, and the service ignored them` : ''}.`);
   }
@@ -120,6 +123,6 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
 const COLUMNS = [
   { header: 'ADDRESS', value: (r: ReturnType<typeof buildPlan>[number]) => r.address },
   { header: 'REASON', value: (r: ReturnType<typeof buildPlan>[number]) => r.reason },
-  { header: 'EVENTS', value: (r: ReturnType<typeof buildPlan>[number]) => r.events },
+  { header: 'EVENTS', value: (r: ReturnType<typeof buildPlan>[number]) => r.events, count: true },
   { header: 'LAST', value: (r: ReturnType<typeof buildPlan>[number]) => r.lastAt, date: true },
 ];

@@ -48,5 +48,6 @@ Exit 5 when some batches failed (running the same command again finishes them).
 Examples:
   mailctl contacts clean --group Newsletter --since 30d
   mailctl contacts clean --group Newsletter --since 30d --yes`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./clean.js')));
 }

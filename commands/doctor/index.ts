@@ -12,5 +12,6 @@ Examples:
   mailctl doctor
   mailctl doctor --json
   mailctl --profile staging doctor`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./run.js')));
 }

@@ -6,7 +6,6 @@ import { printList, type Column } from '../../src/output/format.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';
 import { EMAIL_STATUSES, parseStatuses, SMS_STATUSES } from './query.js';
 import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
-import { toCell, toCsv } from '../../src/output/csv.js';
 
 interface Opts {
   sms?: boolean;
@@ -19,7 +18,6 @@ interface Opts {
   from?: string;
   to?: string;
   status?: string;
-  csv?: boolean;
 }
 
 /** Spec section 8: SMS lookup covers only the last 30 days and returns at most the first 50 rows. */
@@ -27,7 +25,6 @@ const SMS_WINDOW_DAYS = 30;
 const SMS_ROW_CAP = 50;
 
 export async function run(ctx: Context, opts: Opts): Promise<void> {
-  if (opts.csv && ctx.io.json) throw new UsageError('--csv and --json are two different outputs; choose one.');
   const now = ctx.clock.now();
   const range = parseTimeRange(opts, now);
   const from = range.since === undefined ? undefined : isoSeconds(range.since);
@@ -38,7 +35,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     if (opts.countryCode !== undefined) throw new UsageError('--country-code is for SMS lookups; add --sms.');
     const status = opts.status === undefined ? undefined : parseStatuses(opts.status, EMAIL_STATUSES, false);
     const logs = await client.emailEvents({ id: opts.id, recipient: opts.recipient, from, to, status });
-    return output(ctx, opts, logs, EMAIL_COLUMNS);
+    return output(ctx, logs, EMAIL_COLUMNS);
   }
 
   if (!opts.id && !(opts.recipient && opts.countryCode)) {
@@ -63,20 +60,13 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   if (logs.length >= SMS_ROW_CAP) {
     ctx.io.warn(`The service returns at most the first ${SMS_ROW_CAP} rows, and this lookup hit that cap: there may be more. Narrow it with --since/--until or --status.`);
   }
-  return output(ctx, opts, logs, SMS_COLUMNS);
+  return output(ctx, logs, SMS_COLUMNS);
 }
 
-async function output<T>(ctx: Context, opts: Opts, rows: T[], columns: Array<Column<T> & { csv?: (r: T) => unknown }>): Promise<void> {
-  if (opts.csv) {
-    // src/output/csv.ts: a subject or content that starts like a formula is written as text.
-    ctx.io.stdout.write(toCsv(rows.map((r) => columns.map((c) => toCell((c.csv ?? c.value)(r)))), columns.map((c) => c.header.toLowerCase().replace(/ /g, '_'))));
-    return;
-  }
-  if (!rows.length && !ctx.io.json) {
-    ctx.io.info('No events matched.');
-    return;
-  }
-  await printList(ctx.io, rows, columns, { logs: rows });
+/** Table, TSV, CSV (a header even when empty) or {logs} under --json: src/output/format.ts. */
+async function output<T>(ctx: Context, rows: T[], columns: Array<Column<T>>): Promise<void> {
+  if (!rows.length && ctx.io.output === 'tsv') ctx.io.info('No events matched.');
+  await printList(ctx.io, rows, columns, { logs: rows }, { empty: 'No events matched.' });
 }
 
 function detail(raw: Record<string, unknown> | undefined): string {
@@ -86,8 +76,8 @@ function detail(raw: Record<string, unknown> | undefined): string {
   return parts.join(' ');
 }
 
-const EMAIL_COLUMNS: Array<Column<EmailEvent> & { csv?: (r: EmailEvent) => unknown }> = [
-  { header: 'TIME', value: (e) => e.eventTime, date: true, csv: (e) => e.eventTime },
+const EMAIL_COLUMNS: Column<EmailEvent>[] = [
+  { header: 'TIME', value: (e) => e.eventTime, date: true },
   { header: 'STATUS', value: (e) => e.status },
   { header: 'MESSAGE ID', value: (e) => e.messageId },
   { header: 'RECIPIENT', value: (e) => e.mail?.to ?? e.mail?.recipient },
@@ -95,8 +85,8 @@ const EMAIL_COLUMNS: Array<Column<EmailEvent> & { csv?: (r: EmailEvent) => unkno
   { header: 'DETAIL', value: (e) => detail(e.rawEvent) },
 ];
 
-const SMS_COLUMNS: Array<Column<SmsEvent> & { csv?: (r: SmsEvent) => unknown }> = [
-  { header: 'TIME', value: (e) => e.eventTime, date: true, csv: (e) => e.eventTime },
+const SMS_COLUMNS: Column<SmsEvent>[] = [
+  { header: 'TIME', value: (e) => e.eventTime, date: true },
   { header: 'STATUS', value: (e) => e.status },
   { header: 'MESSAGE ID', value: (e) => e.messageId },
   { header: 'RECIPIENT', value: (e) => e.recipient ?? (e.countryCode ? `+${e.countryCode} ${e.address ?? ''}` : e.address) },

@@ -8,7 +8,7 @@ import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
 import { EventFollower, NARROW_OVERLAP_MS, ROW_CAP } from '../../src/events/follow.js';
-import { forTerminal, safeJson } from '../../src/output/sanitize.js';
+import { forTerminal } from '../../src/output/sanitize.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';
 import { EMAIL_STATUSES, parseStatuses, SMS_STATUSES } from './query.js';
 
@@ -87,7 +87,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     }
     for (const e of got.fresh) {
       shown++;
-      if (ndjson) ctx.io.out(safeJson(e));
+      if (ndjson) ctx.io.printJsonLine(e); // --query filters each line
       else ctx.io.out(line(e, !!opts.sms));
     }
     // More rows wait beyond the cap: page on at once — unless the window already starts at now

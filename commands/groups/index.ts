@@ -24,6 +24,7 @@ Examples:
   mailctl groups list
   mailctl groups list --all --json
   mailctl groups list --page 1 --size 20`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./list.js')));
   groups
     .command('create')

@@ -58,7 +58,7 @@ export async function run(ctx: Context, opts: Opts, file: string): Promise<void>
   const work = plan.dryRun && !plan.writeRejects ? undefined : await ImportWorkDir.create(ctx.configDir);
   try {
     const checked = await check(ctx, plan, input, source, work, sizeHint);
-    if (plan.dryRun) return dryRunReport(ctx, plan, checked, source);
+    if (plan.dryRun) return await dryRunReport(ctx, plan, checked, source);
     await upload(ctx, plan, checked, source, stdin ? undefined : file, work!);
   } finally {
     await work?.remove();
@@ -174,16 +174,16 @@ async function check(ctx: Context, plan: Plan, input: Readable, source: string, 
   return checked;
 }
 
-function dryRunReport(ctx: Context, plan: Plan, checked: ValidationResult, source: string): void {
+async function dryRunReport(ctx: Context, plan: Plan, checked: ValidationResult, source: string): Promise<void> {
   const method = checked.valid < FILE_IMPORT_FROM_ROWS && !plan.webhookUrl ? 'text' : 'file';
   const how = method === 'text' ? 'text import (endpoint 4)' : 'file import (endpoint 3, then a PUT of the file)';
   ctx.io.info(`Dry run: nothing was sent, and group "${plan.group}" was not looked up.`);
-  printRecord(ctx.io, [
+  await printRecord(ctx.io, [
     ['File', source],
     ['Encoding', checked.encoding],
-    ['Rows read', checked.read],
-    ['Valid', checked.valid],
-    ['Rejected', checked.rejected],
+    ['Rows read', checked.read, { count: true }],
+    ['Valid', checked.valid, { count: true }],
+    ['Rejected', checked.rejected, { count: true }],
     ['Rejects file', checked.rejectsPath ?? (checked.rejected ? 'not written (a dry run writes no file; add --rejects FILE for one)' : 'none')],
     ['Would upload', `${checked.valid} row${checked.valid === 1 ? '' : 's'} by ${how} to group "${plan.group}"`],
   ], {

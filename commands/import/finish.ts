@@ -5,6 +5,7 @@ import type { Context } from '../../src/cli/context.js';
 import { PartialError } from '../../src/cli/errors.js';
 import { IMPORT_TERMINAL, type ImportResult } from '../../src/api/campaign-types.js';
 import type { ValidationResult } from '../../src/import/validate.js';
+import type { Field } from '../../src/output/format.js';
 import { downloadFailures, localJson, printResult, resultPairs, serviceRejected } from '../../src/import/report.js';
 import { failureFor, statusWords } from '../../src/import/wait.js';
 import type { ResolvedGroup } from '../../src/groups.js';
@@ -27,13 +28,13 @@ export async function finishImport(ctx: Context, f: Finish): Promise<void> {
   const failed = ended && r.status !== 'COMPLETE';
   const failuresPath = r.status === 'COMPLETE' && f.failuresTo ? await downloadFailures(ctx, r, f.failuresTo) : undefined;
 
-  const pairs: Array<[string, unknown]> = [];
+  const pairs: Field[] = [];
   if (f.source) pairs.push(['File', f.source]);
   if (f.group) pairs.push(['Group', `${f.group.name} (${f.group.sn})`]);
   pairs.push(...resultPairs(r));
   if (!ended) pairs.splice(pairs.findIndex(([k]) => k === 'Rows in file'), 5);
   if (f.local) {
-    pairs.push(['Rejected locally', f.local.rejected]);
+    pairs.push(['Rejected locally', f.local.rejected, { count: true }]);
     if (f.local.rejectsPath) pairs.push(['Rejects file', f.local.rejectsPath]);
   }
   if (failuresPath) pairs.push(['Failures saved to', failuresPath]);
@@ -47,8 +48,9 @@ export async function finishImport(ctx: Context, f: Finish): Promise<void> {
     result: r,
     ...(failuresPath ? { failuresPath } : {}),
   };
-  if (f.brief && !ended && !ctx.io.json && !ctx.io.isTTY) ctx.io.out(r.importSn);
-  else printResult(ctx, pairs, json);
+  // Piped without waiting: the code alone, for the next command (TSV is what a pipe gets by default).
+  if (f.brief && !ended && ctx.io.output === 'tsv') ctx.io.out(r.importSn);
+  else await printResult(ctx, pairs, json);
 
   if (failed) throw failureFor(r);
   if (!ended) {

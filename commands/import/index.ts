@@ -33,6 +33,7 @@ Examples:
   mailctl import examples/contacts.csv --group Newsletter --dry-run     # check only: nothing is sent
   mailctl import examples/contacts.csv --group Newsletter --strict --rejects rejected.csv --wait --timeout 10m
   printf 'EMAIL,NAME\\nann.lee@example.com,Ann Lee\\n' | mailctl import - --group Newsletter --no-wait`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./file.js')));
   const status = action(() => import('./status.js'));
   imp
@@ -48,6 +49,7 @@ Examples:
   # IM123: the import code that \`mailctl import … --no-wait\` printed
   mailctl import status IM123
   mailctl import status IM123 --wait --download-failures`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(async (...args: unknown[]) => {
       await inheritParentOptions(args[args.length - 1] as Command, STATUS_OPTIONS, 'mailctl import status IMPORT_SN [--wait] [--timeout DUR] [--download-failures [FILE]] [--force]');
       return status(...args);

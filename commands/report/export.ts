@@ -42,7 +42,7 @@ export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
   // "Re-export regenerates files only when new data exists; otherwise the earlier files are reused."
   const newest = Math.max(...links.map((l) => Date.parse(l.createdDate ?? '') || 0));
   if (newest && newest < requestedAt - 60_000) ctx.io.info(`These files were made at ${new Date(newest).toISOString()}: the service reuses earlier files when there is no new data (and ignores a repeat export within an hour).`);
-  if (opts.out) printSaved(ctx, sn, await downloadLinks(ctx, sn, links, opts.out, opts.force));
+  if (opts.out) await printSaved(ctx, sn, await downloadLinks(ctx, sn, links, opts.out, opts.force));
   else await printLinks(ctx, links);
 }
 
@@ -54,9 +54,14 @@ async function printLinks(ctx: Context, links: ReportLink[]): Promise<void> {
   ]);
 }
 
-export function printSaved(ctx: Context, sn: string, saved: Saved[]): void {
+export async function printSaved(ctx: Context, sn: string, saved: Saved[]): Promise<void> {
   if (ctx.io.json) {
     ctx.io.printJson({ sn, files: saved });
+    return;
+  }
+  if (ctx.io.output === 'csv') {
+    // `report links --out DIR --csv`: the files saved, as a list a spreadsheet can take.
+    await printList(ctx.io, saved, [{ header: 'TYPE', value: (s) => s.reportType }, { header: 'FILE', value: (s) => s.file }, { header: 'BYTES', value: (s) => s.bytes, count: true }]);
     return;
   }
   for (const s of saved) ctx.io.out(s.file);

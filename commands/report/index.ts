@@ -28,12 +28,13 @@ Examples:
   mailctl report list
   mailctl report list --since 30d --json
   mailctl report list --since 2026-11-01 --until 2026-11-30`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./list.js')));
   report
     .command('metrics')
     .description('delivery, open, click, bounce numbers and rates (A/B campaigns: total, test A, test B, winner)')
     .argument('<codes...>', 'campaign codes')
-    .option('--csv', 'print CSV for spreadsheets (rates as fractions)')
+    .option('--csv', 'print CSV with a header row, for spreadsheets: every field, rates as fractions')
     .addHelpText('after', `
 Rates: delivered/recipients; opened, clicked, unsubscribed, complained per delivered; bounced/recipients.
 
@@ -73,6 +74,7 @@ The links exist once \`mailctl report export\` has made the files.
 Examples:
   mailctl report links CP123
   mailctl report links CP123 --out reports --force`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./links.js')));
   report
     .command('sync')

@@ -19,7 +19,7 @@ export async function run(ctx: Context, opts: { out?: string; force?: boolean },
     return;
   }
   if (opts.out) {
-    printSaved(ctx, sn, await downloadLinks(ctx, sn, links, opts.out, opts.force));
+    await printSaved(ctx, sn, await downloadLinks(ctx, sn, links, opts.out, opts.force));
     return;
   }
   await printList(ctx.io, links, COLUMNS);

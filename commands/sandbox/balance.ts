@@ -35,5 +35,5 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     }
     if (opts.dryRun) return printDryRun(ctx); // recorded, not sent
   }
-  printRecord(ctx.io, [['email', b.email], ['sms', b.sms]], b);
+  await printRecord(ctx.io, [['email', b.email, { count: true }], ['sms', b.sms, { count: true }]], b);
 }

@@ -58,6 +58,7 @@ Examples:
 Examples:
   mailctl --sandbox sandbox field list
   mailctl --sandbox sandbox field list --json`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./field-list.js')));
   s.command('balance')
     .description('show or set the sandbox balance (the real one is topped up in the back office)')
@@ -68,6 +69,7 @@ Examples:
 Examples:
   mailctl --sandbox sandbox balance --sms 3      # then: mailctl --sandbox send sms … is refused
   mailctl --sandbox sandbox balance`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./balance.js')));
   s.command('reset')
     .description('forget everything the --sandbox state holds')

@@ -105,6 +105,7 @@ Examples:
   mailctl send --recipients examples/recipients.csv --subject "Hi {{name}}" --html-file examples/newsletter.html
   printf '<p>Build %s passed</p>' 1234 | mailctl send --to ci@example.com --subject "CI" --html-file -
   mailctl send --to a@example.com --subject "Hi" --html "<p>Hi</p>" --dry-run`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./email.js')));
 
   batchOptions(
@@ -129,5 +130,6 @@ ${BATCH_HELP}
 Examples:
   mailctl send sms --to 0912345678 --country-code 886 --text "【Acme】Your code is {{code}}" --var code=A1B2
   mailctl send sms --recipients examples/phones.csv --text-file examples/sms.txt --alive-mins 60`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./sms.js')));
 }

@@ -12,5 +12,6 @@ Examples:
 Examples:
   mailctl sms numbers
   mailctl sms numbers --json`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./numbers.js')));
 }

@@ -14,6 +14,7 @@ Examples:
 Examples:
   mailctl template list
   mailctl template list --json`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./list.js')));
   t.command('show')
     .description('show one template; --out writes its html to a file')
@@ -25,5 +26,6 @@ Examples:
   mailctl template show tpl_welcome
   mailctl template show tpl_monthly --out monthly.html
   mailctl template show tpl_monthly --out - > monthly-copy.html`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./show.js')));
 }

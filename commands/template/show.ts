@@ -8,6 +8,7 @@ import { refuseSymlink, writeFileAtomic } from '../../src/fs/safe-write.js';
 export async function run(ctx: Context, opts: { out?: string; force?: boolean }, id: string): Promise<void> {
   // --json owns stdout for its one document; raw html there would break the script reading it.
   if (opts.out === '-' && ctx.io.json) throw new UsageError('--out - writes the raw html to stdout, where --json prints its one JSON document; use one or the other.', 'Drop --json to get the html, or drop --out - to get the template (html included) as JSON.');
+  if (opts.out === '-' && ctx.io.output === 'csv') throw new UsageError('--out - writes the raw html to stdout, but this run prints CSV there (--csv, or the profile\'s output setting).', 'Drop --csv (or pass --output auto over the setting) to get the html, or drop --out - to get the template record as CSV.');
   const out = opts.out && opts.out !== '-' ? opts.out : undefined;
   if (out) checkOut(out, id, opts.force);
   const client = await ctx.campaign();
@@ -32,7 +33,7 @@ export async function run(ctx: Context, opts: { out?: string; force?: boolean },
     else ctx.io.info(`Wrote ${Buffer.byteLength(html)} bytes of html to ${out}`);
     return;
   }
-  printRecord(ctx.io, [['id', t.id], ['name', t.name], ['updated', t.updateDate], ['html', `${html.length} characters (use --out FILE to save it)`]], t);
+  await printRecord(ctx.io, [['id', t.id], ['name', t.name], ['updated', t.updateDate], ['html', `${html.length} characters (use --out FILE to save it)`]], t);
 }
 
 /** Before the request: --out must be a file name, not a link (unless --force), not taken (unless --force). */

@@ -24,6 +24,7 @@ Examples:
 Examples:
   mailctl webhook list
   mailctl webhook list --sms --json`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./list.js')));
   w.command('set')
     .description('register (or replace) the webhook of one event type')
@@ -161,6 +162,7 @@ function registerTest(w: Command, action: ActionFactory): void {
     .option('--timeout <duration>', 'give up waiting for the answer after this long (default 10s)')
     .option('--dry-run', 'print the request (headers, body) and send nothing')
     .addHelpText('after', TRIGGER_HELP)
+    .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./trigger.js')));
   w.command('replay')
     .description('re-send the events `webhook listen --out` stored to a consumer, in order, signed again')

@@ -52,13 +52,13 @@ export async function run(ctx: Context, opts: Opts, eventArg: string): Promise<v
 
   ctx.io.info(`Sending a synthetic ${what} to ${forTerminal(url, 200)}, signed in ${header}.`);
   const answer = await postSigned({ url, body, signatureHeader: header, signature: signed.signature }, { fetch: await ctx.transport(), signal: ctx.signal, timeoutMs, now: () => ctx.clock.now() });
-  report(ctx, answer, { url, channel, event, id: signed.id, signatureHeader: header, signature: signed.signature, payload });
+  await report(ctx, answer, { url, channel, event, id: signed.id, signatureHeader: header, signature: signed.signature, payload });
   if (!answer.ok) throw refusal(url, answer);
 }
 
-function report(ctx: Context, a: ConsumerAnswer, sent: Record<string, unknown>): void {
+async function report(ctx: Context, a: ConsumerAnswer, sent: Record<string, unknown>): Promise<void> {
   const status = `${a.status}${a.statusText ? ` ${forTerminal(a.statusText, 40)}` : ''}`;
-  printRecord(
+  await printRecord(
     ctx.io,
     [['status', status], ['time', `${a.ms} ms`], ['answer', shortAnswer(a)], ...(a.location ? [['location', forTerminal(a.location, 200)] as [string, unknown]] : [])],
     { ...sent, answer: { status: a.status, ok: a.ok, ms: a.ms, body: a.body.slice(0, 2000), ...(a.location ? { location: a.location } : {}) } },

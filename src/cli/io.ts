@@ -3,6 +3,7 @@
 // tests build it over memory streams with makeIO({tty}).
 import type { Readable, Writable } from 'node:stream';
 import { safeJson } from '../output/sanitize.js';
+import type { OutputFormat } from '../output/formats.js';
 
 export interface Spinner {
   text(message: string): void;
@@ -19,12 +20,19 @@ export interface IOOptions {
   stderrTTY: boolean;
   stdinTTY: boolean;
   env: Record<string, string | undefined>;
+  /** How lists and records print (src/output/choice.ts); unset: table on a terminal, TSV piped. */
+  output?: OutputFormat;
+  /** Same as output: 'json'. */
   json?: boolean;
+  /** The compiled --query, applied to each JSON document of data (never to an error). */
+  query?: (value: unknown) => unknown;
   quiet?: boolean;
   noInput?: boolean;
 }
 
 export class IO {
+  /** table · tsv · json · csv: flags, else the profile's setting, else by the terminal. */
+  readonly output: OutputFormat;
   readonly json: boolean;
   readonly quiet: boolean;
   /** CI or --no-input: never ask. */
@@ -32,7 +40,8 @@ export class IO {
 
   constructor(o: IOOptions) {
     this.src = o;
-    this.json = !!o.json;
+    this.output = o.output ?? (o.json ? 'json' : o.stdoutTTY ? 'table' : 'tsv');
+    this.json = this.output === 'json';
     this.quiet = !!o.quiet;
     const ci = isTruthy(o.env.CI);
     this.nonInteractive = ci || !!o.noInput;
@@ -90,8 +99,23 @@ export class IO {
     this.stdout.write(line.endsWith('\n') ? line : line + '\n');
   }
 
-  /** The single JSON document of --json: exact, with nothing a terminal would act on left raw. */
+  /**
+   * The single JSON document of --json: exact, with nothing a terminal would act on left raw;
+   * what --query selects of it when one was given.
+   */
   printJson(value: unknown): void {
+    const doc = this.src.query ? this.src.query(value) : value;
+    this.jsonWritten = true;
+    this.stdout.write(safeJson(doc, 2) + '\n');
+  }
+
+  /** One line of NDJSON (a stream of events): each line filtered by --query like a document. */
+  printJsonLine(value: unknown): void {
+    this.stdout.write(safeJson(this.src.query ? this.src.query(value) : value) + '\n');
+  }
+
+  /** The {"error": …} document: never filtered by --query, so a script always sees the failure. */
+  printErrorJson(value: unknown): void {
     this.jsonWritten = true;
     this.stdout.write(safeJson(value, 2) + '\n');
   }

@@ -11,10 +11,12 @@ import type { Context, Env, Globals, Tuning } from './context.js';
 import type { Clock } from './clock.js';
 import type { Prompter } from './prompter.js';
 import type { FetchLike } from '../api/http.js';
-import { registerFor } from '../../commands/index.js';
+import { registerFor, VALUE_OPTIONS } from '../../commands/index.js';
 import { DECLARED_GLOBALS, declares } from './write-flags.js';
 import { HELP_TOPICS, ROOT_HELP } from './root-help.js';
 import { version } from './version.js';
+import { OUTPUT_FORMATS } from '../output/formats.js';
+import type { OutputChoice } from '../output/choice.js';
 
 export interface RunOptions {
   argv: string[];
@@ -44,6 +46,9 @@ export async function main(o: RunOptions): Promise<number> {
     .version(version(), '--version', 'print the version')
     .addOption(new Option('--profile <name>', 'use this config profile (env: MAILCTL_PROFILE)'))
     .option('--json', 'print one JSON document on stdout and nothing else')
+    .option('--csv', 'lists and records: print CSV with a header row, for spreadsheets')
+    .addOption(new Option('--output <format>', 'lists and records: table, tsv, json, csv, or auto (a table on a terminal, TSV piped; default: the profile\'s output setting)').choices(OUTPUT_FORMATS))
+    .option('--query <expr>', 'print only what this JMESPath expression selects of the JSON document (implies --json)')
     .option('-q, --quiet', 'print only data and errors')
     .option('-v, --verbose', 'trace each request on stderr (key masked)')
     .option('--no-input', 'never prompt; fail with the flag that is missing instead')
@@ -64,14 +69,24 @@ export async function main(o: RunOptions): Promise<number> {
     const g = cmd.optsWithGlobals() as Partial<Globals> & Record<string, unknown>;
     const globals: Globals = {
       profile: g.profile,
-      json: !!g.json,
+      json: !!g.json || g.query !== undefined || g.output === 'json',
       quiet: !!g.quiet,
       verbose: !!g.verbose,
       input: g.input !== false,
       sandbox: !!g.sandbox,
     };
-    const [{ Context }, { systemClock }, { inquirerPrompter }] = await Promise.all([import('./context.js'), import('./clock.js'), import('./prompter.js')]);
+    const [{ Context }, { systemClock }, { inquirerPrompter }, { chooseOutput }] = await Promise.all([import('./context.js'), import('./clock.js'), import('./prompter.js'), import('../output/choice.js')]);
     io = await makeIO(o, globals);
+    // One output choice for the run (src/output/choice.ts), made before any request: a bad
+    // --query or a --csv the command cannot print is exit 2 with nothing sent.
+    const { configDir } = await import('../config/paths.js');
+    const choice = await chooseOutput({
+      flags: { json: !!g.json, csv: !!g.csv, output: g.output as string | undefined, query: g.query as string | undefined },
+      takesCsv: declares(cmd, '--csv'), dryRun: !!program.getOptionValue('dryRun'),
+      command: commandPath(cmd), profileFlag: g.profile, env: o.env, configDir: configDir(o.env),
+    });
+    globals.json = choice.format === 'json';
+    io = await makeIO(o, globals, choice);
     // The root takes --dry-run and --yes wherever they appear; only a command that declares one
     // gets it (src/cli/write-flags.ts).
     for (const { key, flag, why } of DECLARED_GLOBALS) {
@@ -131,7 +146,7 @@ function helpWordOf(argv: string[]): string | undefined {
   const words: string[] = [];
   for (let i = 0; i < argv.length && words.length < 2; i++) {
     if (argv[i] === '--') break;
-    if (argv[i] === '--profile') i++;
+    if (VALUE_OPTIONS.has(argv[i])) i++;
     else if (!argv[i].startsWith('-')) words.push(argv[i]);
   }
   return words[0] === 'help' ? words[1] : undefined;
@@ -150,7 +165,7 @@ function usageHint(c: Command): string {
 
 const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
 
-async function makeIO(o: RunOptions, g: Partial<Globals>): Promise<IO> {
+async function makeIO(o: RunOptions, g: Partial<Globals>, choice: OutputChoice = {}): Promise<IO> {
   const { IO } = await import('./io.js');
   return new IO({
     get stdin() {
@@ -171,7 +186,7 @@ async function makeIO(o: RunOptions, g: Partial<Globals>): Promise<IO> {
     get stderrTTY() {
       return !!o.stderrTTY;
     },
-    env: o.env, json: g.json, quiet: g.quiet, noInput: g.input === false,
+    env: o.env, json: g.json, output: choice.format, query: choice.query, quiet: g.quiet, noInput: g.input === false,
   });
 }
 
@@ -184,7 +199,8 @@ async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string
     // Commander already printed the message and the usage hint on stderr. A script that asked
     // for --json still gets its one document, even when parsing failed before globals existed.
     const flags = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
-    if (flags.includes('--json')) io.printJson({ error: { code: 'USAGE', message: e.message.replace(/^error: /, ''), exitCode: ExitCode.USAGE } });
+    const asksJson = flags.includes('--json') || flags.includes('--query') || flags.some((f, i) => f.startsWith('--query=') || f === '--output=json' || (f === '--output' && flags[i + 1] === 'json'));
+    if (asksJson) io.printErrorJson({ error: { code: 'USAGE', message: e.message.replace(/^error: /, ''), exitCode: ExitCode.USAGE } });
     return ExitCode.USAGE;
   }
   if (e instanceof SilentExit) return e.exitCode;
@@ -199,7 +215,7 @@ async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string
     if (io.json && !io.jsonWritten) {
       const { code, serviceCode, status } = err.facts;
       const serviceMessage = (err as { serviceMessage?: unknown }).serviceMessage;
-      io.printJson({ error: { code, ...(serviceCode ? { serviceCode } : {}), ...(status ? { status } : {}), message: err.message, ...(typeof serviceMessage === 'string' ? { serviceMessage } : {}), hint: err.hint, exitCode: err.exitCode } });
+      io.printErrorJson({ error: { code, ...(serviceCode ? { serviceCode } : {}), ...(status ? { status } : {}), message: err.message, ...(typeof serviceMessage === 'string' ? { serviceMessage } : {}), hint: err.hint, exitCode: err.exitCode } });
     }
     if (err.message) io.error(`${io.paint('red', 'error:')} ${safe(err.message)}`);
     if (err.hint) io.error(safe(err.hint));
@@ -207,7 +223,7 @@ async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string
   }
   // A bug, not a user error: one line, no stack unless asked for.
   const msg = e instanceof Error ? e.message : String(e);
-  if (io.json && !io.jsonWritten) io.printJson({ error: { code: 'FAILED', message: `unexpected failure: ${msg}`, exitCode: ExitCode.FAILED } });
+  if (io.json && !io.jsonWritten) io.printErrorJson({ error: { code: 'FAILED', message: `unexpected failure: ${msg}`, exitCode: ExitCode.FAILED } });
   io.error(`${io.paint('red', 'error:')} unexpected failure: ${forTerminal(msg, MAX_ERROR_LINE)}`);
   io.error('This is a bug in mailctl; rerun with MAILCTL_DEBUG=1 for details and report it.');
   if (env.MAILCTL_DEBUG && e instanceof Error && e.stack) io.error(forTerminalLines(e.stack, MAX_ERROR_LINE));

@@ -4,6 +4,7 @@
 import { isValidEmail } from '../email.js';
 import { resolveTimeZone } from '../campaign/timezones.js';
 import { checkUrl, type UrlPolicy } from '../cli/url.js';
+import { OUTPUT_FORMATS, type OutputSetting } from '../output/formats.js';
 
 export const BASE_URL_POLICY: UrlPolicy = { name: '', example: 'https://api.example.com', base: true };
 
@@ -19,7 +20,8 @@ export interface Profile {
   fromName?: string;
   footerLang?: FooterLang;
   timezone?: string;
-  output?: 'table' | 'json';
+  /** How lists and records print when no flag says (src/output/choice.ts). */
+  output?: OutputSetting;
   sandbox?: boolean;
   nameMaxLength?: number;
   /** Custom field types known for imports, e.g. {AGE: 'number'}. */
@@ -60,9 +62,11 @@ export const SETTINGS: SettingSpec[] = [
     if (zone instanceof Error) throw zone;
     return v.trim();
   } },
-  { name: 'output', flag: 'output', description: 'default output: table or json', parse: (v) => {
-    if (v !== 'table' && v !== 'json') throw new Error('output is "table" or "json".');
-    return v;
+  // Read before each command runs (src/output/choice.ts); --json, --csv, --output and --query beat it.
+  { name: 'output', flag: 'output', description: 'how lists and records print when no flag says: auto (a table on a terminal, TSV piped), table, tsv, json or csv', parse: (v) => {
+    const format = v.trim().toLowerCase();
+    if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) throw new Error(`output "${v}" is not one of ${OUTPUT_FORMATS.join(', ')}.`);
+    return format as OutputSetting;
   } },
   { name: 'sandbox', flag: 'sandbox', description: 'true to always use the built-in sandbox for this profile', parse: (v) => {
     if (!/^(true|false)$/i.test(v)) throw new Error('sandbox is "true" or "false".');

@@ -5,7 +5,7 @@ import type { Context } from '../cli/context.js';
 import type { ImportResult } from '../api/campaign-types.js';
 import { download } from '../cli/transfer.js';
 import { safeFileName } from '../fs/safe-name.js';
-import { printRecord } from '../output/format.js';
+import { printRecord, type Field } from '../output/format.js';
 import { REASON_LABEL, type RejectReason } from './rejects.js';
 import type { ValidationResult } from './validate.js';
 
@@ -26,21 +26,23 @@ export function localSummary(v: ValidationResult, source: string): string[] {
   return lines;
 }
 
-export function resultPairs(r: ImportResult): Array<[string, unknown]> {
+const COUNT = { count: true };
+
+export function resultPairs(r: ImportResult): Field[] {
   return [
     ['Import', r.importSn],
     ['Status', r.status],
-    ['Rows in file', r.fileCnt],
-    ['Inserted or updated', r.insertCnt],
-    ['Duplicates', r.duplicateCnt],
-    ['Errors', r.errCnt],
+    ['Rows in file', r.fileCnt, COUNT],
+    ['Inserted or updated', r.insertCnt, COUNT],
+    ['Duplicates', r.duplicateCnt, COUNT],
+    ['Errors', r.errCnt, COUNT],
     ['Failure file', r.errorDownloadLink ?? 'none'],
   ];
 }
 
 /** Prints the service's result: key/value lines on stdout, or the JSON document. */
-export function printResult(ctx: Context, pairs: Array<[string, unknown]>, json: unknown): void {
-  printRecord(ctx.io, pairs.filter(([, v]) => v !== undefined && v !== ''), json);
+export async function printResult(ctx: Context, pairs: Field[], json: unknown): Promise<void> {
+  await printRecord(ctx.io, pairs.filter(([, v]) => v !== undefined && v !== ''), json);
 }
 
 /** Rows that reached the service but were not imported, by its own count. */

@@ -2,8 +2,7 @@
 // Rates follow the spec's own definitions where it gives one (section 2, Group: "total opens /
 // total deliveries"): opens and clicks over delivered; bounces over recipients.
 import type { CampaignMetrics } from '../api/campaign-types.js';
-import type { Column } from '../output/format.js';
-import { toCell, toCsv, type Cell } from '../output/csv.js';
+import type { Column, CsvColumn } from '../output/format.js';
 
 export interface Rates {
   deliveryRate: number | null;
@@ -42,13 +41,13 @@ export const METRIC_COLUMNS: Column<CampaignMetrics>[] = [
   { header: 'CAMPAIGN', value: (m) => m.campaignSn },
   { header: 'NAME', value: (m) => m.name },
   { header: 'ROWS', value: (m) => VERSION_WORDS[m.reportType] ?? m.reportType },
-  { header: 'RECIPIENTS', value: (m) => m.recipientCnt },
-  { header: 'DELIVERED', value: (m) => `${m.delivered} (${pct(ratesOf(m).deliveryRate)})` },
-  { header: 'OPENED', value: (m) => `${m.opened} (${pct(ratesOf(m).openRate)})` },
-  { header: 'CLICKED', value: (m) => `${m.clicked} (${pct(ratesOf(m).clickRate)})` },
-  { header: 'BOUNCED', value: (m) => `${m.bounced} (${pct(ratesOf(m).bounceRate)})` },
-  { header: 'UNSUBSCRIBED', value: (m) => m.unsubscribed },
-  { header: 'COMPLAINED', value: (m) => m.complained },
+  { header: 'RECIPIENTS', value: (m) => m.recipientCnt, count: true },
+  { header: 'DELIVERED', value: (m, n) => `${n(m.delivered)} (${pct(ratesOf(m).deliveryRate)})` },
+  { header: 'OPENED', value: (m, n) => `${n(m.opened)} (${pct(ratesOf(m).openRate)})` },
+  { header: 'CLICKED', value: (m, n) => `${n(m.clicked)} (${pct(ratesOf(m).clickRate)})` },
+  { header: 'BOUNCED', value: (m, n) => `${n(m.bounced)} (${pct(ratesOf(m).bounceRate)})` },
+  { header: 'UNSUBSCRIBED', value: (m) => m.unsubscribed, count: true },
+  { header: 'COMPLAINED', value: (m) => m.complained, count: true },
 ];
 
 const CSV_FIELDS: Array<[string, (m: CampaignMetrics, r: Rates) => unknown]> = [
@@ -63,16 +62,14 @@ const CSV_FIELDS: Array<[string, (m: CampaignMetrics, r: Rates) => unknown]> = [
 ];
 
 /**
- * CSV with a header (src/output/csv.ts: a campaign name or subject that starts like a formula is
- * written as text); rates as fractions (0.1234) so spreadsheets can format them.
+ * The spreadsheet form (--csv, through src/output/csv.ts: a campaign name or subject that starts
+ * like a formula is written as text): every field of the service, then the rates as fractions
+ * (0.1234) so spreadsheets can format them.
  */
-export function metricsCsv(rows: CampaignMetrics[]): string {
-  const cell = (v: unknown): Cell => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toFixed(4)) : toCell(v));
-  return toCsv(
-    rows.map((m) => {
-      const r = ratesOf(m);
-      return CSV_FIELDS.map(([, f]) => cell(f(m, r)));
-    }),
-    CSV_FIELDS.map(([h]) => h),
-  );
-}
+export const METRIC_CSV: CsvColumn<CampaignMetrics>[] = CSV_FIELDS.map(([header, f]) => ({
+  header,
+  value: (m) => {
+    const v = f(m, ratesOf(m));
+    return typeof v === 'number' && !Number.isInteger(v) ? Number(v.toFixed(4)) : v;
+  },
+}));

@@ -63,10 +63,11 @@ const AUTOMATION_STATUS: Record<Status, string> = { sent: 'accepted', failed: 'r
 function columns(plan: PlanRecord): Column<RecipientReport>[] {
   const auto = plan.kind === 'automation';
   return [
-    { header: plan.kind === 'sms' ? 'NUMBER' : 'ADDRESS', value: (r) => forTerminal(plan.kind === 'sms' ? labelOf('sms', { address: r.address, country_code: r.countryCode }) : r.address) },
+    // Cells are made safe by printList for each output (and kept exact for CSV files).
+    { header: plan.kind === 'sms' ? 'NUMBER' : 'ADDRESS', value: (r) => (plan.kind === 'sms' ? labelOf('sms', { address: r.address, country_code: r.countryCode }) : r.address) },
     { header: 'STATUS', value: (r) => (auto ? AUTOMATION_STATUS[r.status] : r.status) },
-    ...(auto ? [] : [{ header: 'MESSAGE ID', value: (r: RecipientReport) => forTerminal(r.messageId) }]),
-    { header: 'REASON', value: (r) => forTerminal(r.reason) },
+    ...(auto ? [] : [{ header: 'MESSAGE ID', value: (r: RecipientReport) => r.messageId }]),
+    { header: 'REASON', value: (r) => r.reason },
   ];
 }
 
@@ -78,6 +79,9 @@ export async function printSummary(ctx: Context, plan: PlanRecord, s: SendSummar
   const auto = plan.kind === 'automation';
   if (io.json) {
     io.printJson(auto ? automationJson(plan, s) : s);
+  } else if (io.output === 'csv') {
+    // A spreadsheet is the record of the run: every recipient, and the header even when empty.
+    await printList(io, s.recipients, columns(plan));
   } else {
     // Automation answers carry no message id: the accepted rows would say nothing new.
     const rows = auto || (io.isTTY && s.recipients.length > TTY_ROWS) ? s.recipients.filter((r) => r.status !== 'sent') : s.recipients;

@@ -1,0 +1,71 @@
+// --query EXPR (JMESPath, as in the AWS CLI) on the one JSON document a command prints: it
+// implies --json, works on a list and on a record, prints a scalar as JSON, is compiled before
+// any request (a bad expression is exit 2 with nothing sent), and never filters an error.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+import { campaignFixtures } from './helpers/campaign-setup.js';
+import { notifyApi, eventually } from './helpers/notify-api.js';
+import type { Clock } from '../src/cli/clock.js';
+
+const sb = useSandbox();
+const fx = campaignFixtures(sb.get);
+const run = (argv: string[], env: Record<string, string> = {}) => runCli(argv, { sandbox: sb.get(), env });
+
+beforeAll(async () => {
+  for (const name of ['Alpha', 'Beta']) await fx.group(name, 0);
+});
+
+describe('--query', () => {
+  it('on a list: a projection and a filter, without --json (the query implies it)', async () => {
+    const names = await run(['groups', 'list', '--query', '[].name']);
+    expect(names.exitCode).toBe(0);
+    expect(JSON.parse(names.stdout)).toEqual(['Alpha', 'Beta']);
+    const beta = await run(['groups', 'list', '--json', '--query', "[?name=='Beta'].{code: sn, name: name}"]);
+    expect(JSON.parse(beta.stdout)).toEqual([{ code: expect.stringMatching(/\S/), name: 'Beta' }]);
+  });
+
+  it('on a record: a scalar prints as JSON', async () => {
+    const r = await run(['--query', 'email', 'balance']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^\d+\n$/);
+    const s = await run(['groups', 'list', '--query', '[0].name']);
+    expect(s.stdout).toBe('"Alpha"\n');
+  });
+
+  it('an expression that does not parse: exit 2 naming it and the parser\'s message, and no request made', async () => {
+    const before = sb.get().sandbox.requests().length;
+    const r = await run(['groups', 'list', '--query', '[?name==']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--query "[?name==" is not a JMESPath expression: ');
+    expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(2); // the sentence and the hint, no stack
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'USAGE', exitCode: 2 });
+    expect(sb.get().sandbox.requests().length).toBe(before);
+  });
+
+  it('an error document is never filtered, so a script still sees the failure', async () => {
+    const r = await run(['groups', 'list', '--query', '[].name'], { MAILCTL_CAMPAIGN_API_KEY: 'wrong-key-123456' });
+    expect(r.exitCode).toBe(3);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'AUTH', exitCode: 3 });
+  });
+
+  it('events tail: each NDJSON line is filtered like a document', async () => {
+    const api = notifyApi(sb.get);
+    await api('POST', '/v1/messages', { subject: 'Q', fromAddress: 'noreply@example.com', content: '<p>x</p>', recipients: [{ address: 'q-tail@example.com' }] });
+    await eventually(async () => ((await api('GET', '/v1/events?recipient=q-tail@example.com&status=delivery')).body.logs ?? []).length > 0, 'the delivery');
+    // A clock on which --for 10s passes in a few quick polls.
+    let ahead = 0;
+    const clock: Clock = { now: () => Date.now() + ahead, sleep: async (ms) => { ahead += ms; } };
+    const r = await runCli(['events', 'tail', '--since', '5m', '--for', '10s', '--recipient', 'q-tail@example.com', '--query', '{to: mail.to, status: status}'], { sandbox: sb.get(), clock });
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toEqual(expect.arrayContaining([{ to: 'q-tail@example.com', status: 'accept' }, { to: 'q-tail@example.com', status: 'delivery' }]));
+    for (const l of lines) expect(Object.keys(l)).toEqual(['to', 'status']);
+  });
+
+  it('a query that fails on the result (a type error) is exit 2 with one sentence', async () => {
+    const r = await run(['balance', '--query', 'abs(`"x"`)']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--query "abs(`"x"`)" cannot be applied to the result: ');
+  });
+});
