@@ -16,6 +16,7 @@ import { IO } from '../src/cli/io.js';
 import { systemClock } from '../src/cli/clock.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import type { RunningSandbox } from '../src/sandbox/server.js';
+import { campaignError } from '../src/sandbox/campaign/common.js';
 
 const SENDER = ['--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>x</p>'];
 
@@ -110,6 +111,53 @@ describe.each([
     expect(JSON.parse(r.stdout).error).toMatchObject({ serviceCode: '40011' });
     const raw = await api.post('/v1/campaign/normal/submit', { form: { name: 'raw' } });
     expect(Object.keys(raw.json).sort()).toEqual(alt ? ['errorCode', 'message'] : ['code', 'invalidFields']);
+  });
+
+  /** The next campaign submit refused as this sandbox's shape words it: 40001 naming `field`. */
+  const refuseNextSubmit = (field: string) => {
+    const res = campaignError(sb.get().sandbox.options.shapes, '40001', field);
+    sb.get().sandbox.injectFault({ kind: 'status', status: res.status, body: res.json, match: { service: 'campaign', method: 'POST', path: '/v1/campaign/normal/submit' } });
+  };
+  const NEWS = ['campaign', 'create', '--name', 'No exclusion', '--group', 'Readers', '--subject', 'S', ...SENDER];
+
+  it(`campaign create: the empty form.excludeLists refused (decisions row 25) in ${alt ? '{errorCode, message}: named only in words, so the hint says "if"' : '{code, invalidFields}: named, so the fix is said outright'}`, async () => {
+    refuseNextSubmit('form.excludeLists');
+    const r = await run(NEWS);
+    expect(r.exitCode).toBe(1);
+    if (alt) {
+      expect(r.stderr).toContain('If the field is form.excludeLists, pass --exclude GROUP (an empty group serves).');
+      expect(r.stderr).not.toContain('requires at least one exclusion group'); // the message's words are not read
+    } else {
+      expect(r.stderr).toContain('The service requires at least one exclusion group (form.excludeLists), and none was given.');
+      expect(r.stderr).toContain('Pass --exclude GROUP (an empty group serves)');
+    }
+  });
+
+  // (the request without --exclude carries excludeLists [] — test/campaign-create.test.ts)
+  it('campaign create: no --exclude hint when the refused request named an exclusion group', async () => {
+    await api.post('/v1/contacts/lists/insert', { name: 'Nobody' });
+    refuseNextSubmit('form.excludeLists');
+    const r = await run([...NEWS, '--exclude', 'Nobody']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).not.toMatch(/pass --exclude GROUP|exclusion group/i);
+  });
+
+  it(`campaign create: a 40001 over another field ${alt ? 'names no field in structure, so the "if" hint stays' : 'is not taken for the exclusion (invalidFields say otherwise)'}`, async () => {
+    refuseNextSubmit('form.name');
+    const r = await run(NEWS);
+    expect(r.exitCode).toBe(1);
+    if (alt) expect(r.stderr).toContain('If the field is form.excludeLists, pass --exclude GROUP');
+    else expect(r.stderr).not.toMatch(/--exclude|exclusion group/i);
+  });
+
+  it(`campaign create --wizard: the same refusal says what to change (${alt ? 'conditionally' : 'outright'}) and marks the audience answer`, async () => {
+    refuseNextSubmit('form.excludeLists');
+    const prompter = scriptedPrompter(['none', '', 'en', 'now', false, true, 'stop']);
+    const r = await runCli(['campaign', 'create', '--wizard', ...NEWS.slice(2)], { sandbox: sb.get(), tty: true, prompter, env: { NO_COLOR: '1' } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(alt
+      ? 'To fix it: If the field it names is form.excludeLists, pick a group to exclude (an empty group serves); otherwise change the answer it names.'
+      : 'To fix it: Pick at least one group to exclude: the service requires one (a group nobody is in serves).');
   });
 
   it(`send sms: an answer ${alt ? 'without' : 'with'} \`failure\` when nobody failed (decisions row 3) — sent, exit 0`, async () => {

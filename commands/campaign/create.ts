@@ -9,7 +9,7 @@ import { checkListFile, loadHtmlFiles } from '../../src/campaign/local-files.js'
 import { putListFile } from '../../src/campaign/upload.js';
 import { editAnswers, runWizard, type StepId, type WizardDeps } from '../../src/campaign/wizard.js';
 import { printReview } from '../../src/campaign/review.js';
-import { adviseRefusal } from '../../src/campaign/refusal.js';
+import { adviseRefusal, excludeListsRefusal } from '../../src/campaign/refusal.js';
 import type { Group } from '../../src/api/campaign-types.js';
 import { preflightBeforeCreate } from '../../src/campaign/preflight/run.js';
 import { suggest } from '../../src/cli/suggest.js';
@@ -50,7 +50,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   try {
     created = await submit(ctx, c);
   } catch (e) {
-    throw explainRefusal(e);
+    throw explainRefusal(e, c.request);
   }
   if (opts.dryRun) return dryRunReport(ctx, c, draft);
   await afterSubmit(ctx, c, draft, created);
@@ -137,11 +137,11 @@ async function wizard(ctx: Context, opts: Opts, given: Draft, profile: Profile):
     try {
       created = await submit(ctx, c);
     } catch (e) {
-      const err = explainRefusal(e);
+      const err = explainRefusal(e, c.request);
       // Only a refusal the answers can fix is worth editing; anything else (Forbidden, the daily
       // limit, a network failure) still keeps the answers when the request certainly did nothing.
       if (err instanceof ServiceError && err.facts.refused) {
-        answers = await recover(ctx, err, answers, deps, adviseRefusal(err));
+        answers = await recover(ctx, err, answers, deps, adviseRefusal(err, c.request));
         continue;
       }
       if (certainlyNotDone(err)) await keepAnswers(ctx, answers);
@@ -184,17 +184,18 @@ function afterCreate(ctx: Context, e: unknown, sn: string): unknown {
 
 /**
  * decisions row 25: mailctl sends excludeLists [] when no --exclude is given, as the vendor's
- * client does; if the service refuses that, say in words how to get past it.
+ * client does; if the service refuses that, say in words how to get past it. A refusal that names
+ * no fields (the {errorCode, message} shape) may be that one: the hint says so conditionally,
+ * decided from the code and the request sent, never from the message's words.
  */
-function explainRefusal(e: unknown): unknown {
-  if (!(e instanceof ServiceError) || e.facts.serviceCode !== '40001') return e;
-  const fields = (e.body as { invalidFields?: unknown } | undefined)?.invalidFields;
-  const named = Array.isArray(fields) ? fields.map(String) : typeof fields === 'string' ? [fields] : [];
-  if (!named.some((f) => /excludeLists/.test(f))) return e;
+function explainRefusal(e: unknown, sent: Composed['request']): unknown {
+  if (!(e instanceof ServiceError)) return e;
+  const why = excludeListsRefusal(e, sent);
+  if (!why) return e;
+  const same = { status: e.status, code: e.code, body: e.body, facts: e.facts, serviceMessage: e.serviceMessage };
+  if (why === 'maybe') return new ServiceError(e.message, { ...same, hint: 'If the field is form.excludeLists, pass --exclude GROUP (an empty group serves).' });
   return new ServiceError('The service requires at least one exclusion group (form.excludeLists), and none was given.', {
-    status: e.status,
-    code: e.code,
-    body: e.body,
+    ...same,
     hint: 'Pass --exclude GROUP (an empty group serves) and run the command again.',
   });
 }

@@ -6,10 +6,14 @@ import { checkUrl } from '../../src/cli/url.js';
 import { checkOutDir, downloadLinks, type Saved } from '../../src/report/download.js';
 import { LINK_CELL_MAX, printList } from '../../src/output/format.js';
 import { printDryRun } from '../../src/output/dry-run.js';
+import { outDirOf } from '../../src/report/out-dir.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 interface Opts {
   dryRun?: boolean;
   wait?: boolean;
+  outDir?: string;
+  /** The old spelling of --out-dir. */
   out?: string;
   force?: boolean;
   webhookUrl?: string;
@@ -21,12 +25,13 @@ interface Opts {
 export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
   if (opts.webhookUrl !== undefined) opts.webhookUrl = checkUrl(opts.webhookUrl, { name: '--webhook-url', example: 'https://hooks.example.com/report' });
   const timeoutMs = opts.timeout === undefined ? 10 * 60_000 : parseDuration(opts.timeout, '--timeout', { positive: true });
-  if (opts.out) checkOutDir(opts.out, sn, opts.force);
+  const out = outDirOf(opts);
+  if (out) checkOutDir(out, sn, opts.force);
   const client = await ctx.campaign();
   const requestedAt = ctx.clock.now();
   await client.exportReport(sn, opts.webhookUrl);
   if (opts.dryRun) return printDryRun(ctx);
-  if (!opts.wait && !opts.out) {
+  if (!opts.wait && !out) {
     if (ctx.io.json) ctx.io.printJson({ sn, exportRequested: true, webhookUrl: opts.webhookUrl ?? null });
     else ctx.io.info(`Export of ${sn} requested. The files take a while; get their links with \`mailctl report links ${sn}\` (or run this with --wait).`);
     if (!ctx.io.json && !ctx.io.isTTY) ctx.io.out(sn);
@@ -36,13 +41,13 @@ export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
     label: `Waiting for the report files of ${sn}…`,
     timeoutMs,
     timeoutMessage: () => `The report files of ${sn} were not ready after ${opts.timeout ?? '10m'}.`,
-    resumeHint: `The export goes on at the service; get the files later with: mailctl report links ${sn}${opts.out ? ` --out ${opts.out}` : ''}`,
+    resumeHint: `The export goes on at the service; get the files later with: ${suggest(ctx, 'report', 'links', sn, ...(out ? ['--out-dir', out.dir] : []))}`,
     interruptedMessage: `Stopped waiting for the report files of ${sn}.`,
   });
   // "Re-export regenerates files only when new data exists; otherwise the earlier files are reused."
   const newest = Math.max(...links.map((l) => Date.parse(l.createdDate ?? '') || 0));
   if (newest && newest < requestedAt - 60_000) ctx.io.info(`These files were made at ${new Date(newest).toISOString()}: the service reuses earlier files when there is no new data (and ignores a repeat export within an hour).`);
-  if (opts.out) await printSaved(ctx, sn, await downloadLinks(ctx, sn, links, opts.out, opts.force));
+  if (out) await printSaved(ctx, sn, await downloadLinks(ctx, sn, links, out, opts.force));
   else await printLinks(ctx, links);
 }
 

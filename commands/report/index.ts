@@ -1,6 +1,11 @@
 import { Option, type Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
 
+// The report commands write into a folder: --out-dir DIR. --out, a file in every other command,
+// was the old name here and still works, hidden from help and completion (issue 12.4).
+const oldOut = () => new Option('--out <dir>', 'old spelling of --out-dir').hideHelp();
+const OLD_OUT_NOTE = '--out is the old spelling of --out-dir and still works.';
+
 export function register(program: Command, action: ActionFactory): void {
   const report = program.command('report').alias('reports').description('campaign reports: finished campaigns, metrics, detail files')
     .addHelpText('after', `
@@ -12,7 +17,7 @@ Examples:
   mailctl campaign status CP123 --wait
   mailctl report list
   mailctl report metrics CP123
-  mailctl report export CP123 --out reports`);
+  mailctl report export CP123 --out-dir reports`);
   report
     .command('list')
     .alias('ls')
@@ -47,39 +52,42 @@ Examples:
     .description('generate the detail CSV files (delivery, open, click, bounce, unsubscribe, complain)')
     .argument('<code>', 'campaign code')
     .option('--wait', 'wait until the files are ready and print their links')
-    .option('--out <dir>', 'wait, then download the files into this directory')
-    .option('--force', 'with --out: overwrite files already there')
+    .option('--out-dir <dir>', 'wait, then download the files into this directory')
+    .addOption(oldOut())
+    .option('--force', 'with --out-dir: overwrite files already there')
     .option('--webhook-url <url>', 'the service POSTs the links here when the files are ready')
     .option('--timeout <duration>', 'give up waiting after this long (default 10m)')
     .option('--dry-run', 'show the request without sending it')
     .addHelpText('after', `
 The service takes 1 export per 10 seconds (mailctl paces itself) and ignores a repeat for the same
 campaign within an hour; files are regenerated only when there is new data. Downloads go to the
-file host without your API key.
+file host without your API key. ${OLD_OUT_NOTE}
 
 Examples:
   mailctl report export CP123 --wait
-  mailctl report export CP123 --out reports --force
+  mailctl report export CP123 --out-dir reports --force
   mailctl report export CP123 --dry-run`)
     .action(action(() => import('./export.js')));
   report
     .command('links')
     .description('show the links of the exported detail files')
     .argument('<code>', 'campaign code')
-    .option('--out <dir>', 'download the files into this directory')
-    .option('--force', 'with --out: overwrite files already there')
+    .option('--out-dir <dir>', 'download the files into this directory')
+    .addOption(oldOut())
+    .option('--force', 'with --out-dir: overwrite files already there')
     .addHelpText('after', `
-The links exist once \`mailctl report export\` has made the files.
+The links exist once \`mailctl report export\` has made the files. ${OLD_OUT_NOTE}
 
 Examples:
   mailctl report links CP123
-  mailctl report links CP123 --out reports --force`)
+  mailctl report links CP123 --out-dir reports --force`)
     .option('--csv', 'print CSV with a header row, for spreadsheets')
     .action(action(() => import('./links.js')));
   report
     .command('sync')
     .description('keep a directory complete with the detail files of every finished campaign (for cron)')
-    .requiredOption('--out <dir>', 'the directory to keep (created if missing): DIR/<finished-date>_<code>/<type>.csv, manifest.csv')
+    .option('--out-dir <dir>', 'the directory to keep (created if missing; required): DIR/<finished-date>_<code>/<type>.csv, manifest.csv')
+    .addOption(oldOut())
     .option('--since <time>', 'campaigns finished since then: a span such as 30d or 12h, or a date (default: 30d on the first run, then since the last run less 2 days)')
     .option('--until <time>', 'with --since: the end of a back-fill range (that whole day when a date); it does not move where the next run starts')
     .addOption(new Option('--from <time>', 'old spelling of --since').hideHelp())
@@ -94,13 +102,13 @@ limits, network or time-outs · 1 nothing synced (the service refused) · 6 DIR 
 (--json error code LOCKED) · 2 bad flags. Without a terminal: one summary line on stderr (-v also
 lists the files downloaded, on stdout). Exports are paced to 1 per 10 s and never repeated for a
 campaign within an hour; complete files (checked by sha256) are never downloaded again.
---from and --to are the old spellings of --since and --until and still work.
+--from and --to are the old spellings of --since and --until and still work. ${OLD_OUT_NOTE}
 A crontab line is the whole integration:
-  17 * * * * mailctl report sync --out /srv/reports >>/var/log/mailctl-sync.log 2>&1
+  17 * * * * mailctl report sync --out-dir /srv/reports >>/var/log/mailctl-sync.log 2>&1
 
 Examples:
-  mailctl report sync --out reports
-  mailctl report sync --out reports --since 7d --dry-run
-  mailctl report sync --out reports --refresh-days 3`)
+  mailctl report sync --out-dir reports
+  mailctl report sync --out-dir reports --since 7d --dry-run
+  mailctl report sync --out-dir reports --refresh-days 3`)
     .action(action(() => import('./sync.js')));
 }

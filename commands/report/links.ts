@@ -2,6 +2,7 @@ import type { Context } from '../../src/cli/context.js';
 import type { ReportLink } from '../../src/api/campaign-types.js';
 import { LINK_CELL_MAX, printList, type Column } from '../../src/output/format.js';
 import { downloadLinks } from '../../src/report/download.js';
+import { outDirOf, type OutDirFlags } from '../../src/report/out-dir.js';
 import { printSaved } from './export.js';
 
 const COLUMNS: Column<ReportLink>[] = [
@@ -10,7 +11,8 @@ const COLUMNS: Column<ReportLink>[] = [
   { header: 'LINK', value: (l) => l.link, max: LINK_CELL_MAX },
 ];
 
-export async function run(ctx: Context, opts: { out?: string; force?: boolean }, sn: string): Promise<void> {
+export async function run(ctx: Context, opts: OutDirFlags & { force?: boolean }, sn: string): Promise<void> {
+  const out = outDirOf(opts);
   const client = await ctx.campaign();
   const links = await client.reportLinks(sn);
   if (!links.length) {
@@ -18,8 +20,8 @@ export async function run(ctx: Context, opts: { out?: string; force?: boolean },
     ctx.io.info(`No report files for ${sn} yet; request them with \`mailctl report export ${sn} --wait\`.`);
     return;
   }
-  if (opts.out) {
-    await printSaved(ctx, sn, await downloadLinks(ctx, sn, links, opts.out, opts.force));
+  if (out) {
+    await printSaved(ctx, sn, await downloadLinks(ctx, sn, links, out, opts.force));
     return;
   }
   await printList(ctx.io, links, COLUMNS);

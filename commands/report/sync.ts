@@ -1,15 +1,15 @@
 import path from 'node:path';
 import type { Context } from '../../src/cli/context.js';
-import { ExitCode, SilentExit } from '../../src/cli/errors.js';
+import { ExitCode, SilentExit, UsageError } from '../../src/cli/errors.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { forTerminal } from '../../src/output/sanitize.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { suggest } from '../../src/cli/suggest.js';
 import { isoSecond, parseRefreshDays } from '../../src/report/sync/range.js';
 import { planSync, runSync, type SyncOptions, type SyncPlan, type SyncReport } from '../../src/report/sync/sync.js';
+import { outDirOf, type OutDirFlags } from '../../src/report/out-dir.js';
 
-interface Opts {
-  out: string;
+interface Opts extends OutDirFlags {
   since?: string;
   until?: string;
   from?: string;
@@ -23,8 +23,11 @@ interface Opts {
 export const DEFAULT_WAIT_LOCK_MS = 10 * 60_000;
 
 export async function run(ctx: Context, opts: Opts): Promise<void> {
+  const out = outDirOf(opts);
+  if (!out) throw new UsageError('report sync needs --out-dir DIR: the directory it keeps complete (created if missing).');
   const o: SyncOptions = {
-    dir: opts.out,
+    dir: out.dir,
+    dirFlag: out.flag,
     since: opts.since,
     until: opts.until,
     from: opts.from,

@@ -39,6 +39,26 @@ export function invalidFieldsOf(e: ServiceError): string[] {
   return [...new Set(parts.filter((f) => /^[A-Za-z][\w.[\]]{0,80}$/.test(f)).map((f) => f.replace(/^(form|content|config)\./, '').replace(/\[\d*\]/g, '')))];
 }
 
+/** The part of a refused campaign request that row 25 looks at. */
+export type SentForm = { form?: { excludeLists?: unknown } };
+
+/**
+ * decisions row 25: mailctl sends `form.excludeLists: []` when no --exclude is given; did the
+ * service refuse that? Read from structure, never from words. Only a 40001 (field error) of a
+ * request that carried an empty excludeLists can be it: 'named' when its invalidFields name
+ * excludeLists; 'maybe' when it names no fields at all (the {errorCode, message} shape, decisions
+ * row 6, names them only in its message text); undefined otherwise (fields naming something else
+ * say it was not that, and a non-empty excludeLists was not the empty one).
+ */
+export function excludeListsRefusal(e: ServiceError, sent: SentForm): 'named' | 'maybe' | undefined {
+  if (e.facts.serviceCode !== '40001') return undefined;
+  const empty = Array.isArray(sent.form?.excludeLists) && sent.form.excludeLists.length === 0;
+  if (!empty) return undefined;
+  const fields = invalidFieldsOf(e);
+  if (fields.includes('excludeLists')) return 'named';
+  return fields.length ? undefined : 'maybe';
+}
+
 function stepOf(field: string): StepId | undefined {
   return FIELD_STEPS.find(([re]) => re.test(field))?.[1];
 }
@@ -54,7 +74,8 @@ function join(items: string[]): string {
   return u.length <= 1 ? (u[0] ?? '') : `${u.slice(0, -1).join(', ')} and ${u.at(-1)}`;
 }
 
-export function adviseRefusal(e: ServiceError): RefusalAdvice {
+/** What to change; `sent` (the request refused) lets a refusal that names no fields be read (row 25). */
+export function adviseRefusal(e: ServiceError, sent: SentForm): RefusalAdvice {
   const fields = invalidFieldsOf(e);
   const named = join(fields.map(label));
   const or = (fallback: string) => named || fallback;
@@ -65,7 +86,8 @@ export function adviseRefusal(e: ServiceError): RefusalAdvice {
   };
   switch (e.facts.serviceCode) {
     case '40001':
-      if (fields.includes('excludeLists')) return advice('Pick at least one group to exclude: the service requires one (a group nobody is in serves).', ['audience']);
+      if (excludeListsRefusal(e, sent) === 'named') return advice('Pick at least one group to exclude: the service requires one (a group nobody is in serves).', ['audience']);
+      if (excludeListsRefusal(e, sent) === 'maybe') return advice('If the field it names is form.excludeLists, pick a group to exclude (an empty group serves); otherwise change the answer it names.', ['audience']);
       return advice(`Change ${or('the answers it names')}: the service found ${fields.length > 1 ? 'them' : 'it'} invalid.`, []);
     case '40003': return advice(`Correct ${or('the sender address')}: it is not an email address the service accepts.`, ['sender']);
     case '40004': return advice(`Change ${or('the sender address')} to one on a domain your account may send from.`, ['sender']);

@@ -125,7 +125,7 @@ export class IO {
     if (!this.quiet) this.stderr.write(line + '\n');
   }
 
-  /** Warnings survive --quiet only when they matter; they go to stderr either way. */
+  /** Warnings: stderr, silenced by --quiet like info() (README: "-q, --quiet: only data and errors"). */
   warn(line: string): void {
     if (!this.quiet) this.stderr.write(`${this.paint('yellow', 'warning:')} ${line}\n`);
   }

@@ -20,8 +20,8 @@ Examples — the common workflows:
   # create a campaign from a JSON file and send it now (--dry-run shows the request instead)
   mailctl campaign create --file examples/campaign.json
   # from cron, keep a folder complete with every finished campaign's report files:
-  #   17 * * * * mailctl report sync --out /srv/reports >>/var/log/mailctl-sync.log 2>&1
-  mailctl report sync --out reports
+  #   17 * * * * mailctl report sync --out-dir /srv/reports >>/var/log/mailctl-sync.log 2>&1
+  mailctl report sync --out-dir reports
   # a smoke test from CI: one transactional email, exit 0 once the service accepted it
   mailctl send --to ci@example.com --subject "smoke test" --html "<p>ok</p>"
 `;

@@ -11,6 +11,7 @@ import { download } from '../cli/transfer.js';
 import type { ReportLink } from '../api/campaign-types.js';
 import { safeFileName } from '../fs/safe-name.js';
 import { forTerminal } from '../output/sanitize.js';
+import type { OutDir } from './out-dir.js';
 
 export interface Saved {
   reportType: string;
@@ -32,29 +33,30 @@ function codeForFileName(sn: string): string {
   }
 }
 
-/** Before an export is even requested: would --out overwrite anything? */
-export function checkOutDir(dir: string, sn: string, force = false): void {
+/** Before an export is even requested: would --out-dir overwrite anything? */
+export function checkOutDir(out: OutDir, sn: string, force = false): void {
   // Checked before the export is requested: finding out after the wait would waste the export
   // (paced to 1 per 10 s) and break "exit 2: nothing was sent".
-  refuseNonDirectory(dir);
+  refuseNonDirectory(out);
   codeForFileName(sn);
   if (force) return;
-  refuseExisting(REPORT_TYPES.map((t) => path.join(dir, reportFileName(sn, t))));
+  refuseExisting(REPORT_TYPES.map((t) => path.join(out.dir, reportFileName(sn, t))), out);
 }
 
-function refuseNonDirectory(dir: string): void {
+function refuseNonDirectory({ dir, flag }: OutDir): void {
   const st = fs.statSync(dir, { throwIfNoEntry: false });
-  if (st && !st.isDirectory()) throw new UsageError(`--out ${dir} is a file, not a directory; the report files are saved into a directory.`, 'Give a directory with --out DIR (it is created if missing).');
+  if (st && !st.isDirectory()) throw new UsageError(`${flag} ${dir} is a file, not a directory; the report files are saved into a directory.`, `Give a directory with ${flag} DIR (it is created if missing).`);
 }
 
-function refuseExisting(files: string[]): void {
+function refuseExisting(files: string[], { flag }: OutDir): void {
   // lstat: a symlink (even one pointing nowhere) at the name counts as something already there.
   const existing = files.filter((f) => fs.lstatSync(f, { throwIfNoEntry: false }));
-  if (existing.length) throw new UsageError(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}.`, 'Pass --force to overwrite, or choose another --out directory.');
+  if (existing.length) throw new UsageError(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}.`, `Pass --force to overwrite, or choose another ${flag} directory.`);
 }
 
-export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[], dir: string, force = false): Promise<Saved[]> {
-  refuseNonDirectory(dir);
+export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[], out: OutDir, force = false): Promise<Saved[]> {
+  const { dir } = out;
+  refuseNonDirectory(out);
   const targets = links.filter((l) => l && typeof l === 'object').map((l) => ({ link: l, type: forTerminal(l.reportType, 40), file: path.join(dir, reportFileName(sn, l.reportType)) }));
   refuseSameName(targets);
   try {
@@ -62,7 +64,7 @@ export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[
   } catch (e) {
     throw new UsageError(`Cannot create the directory ${dir}: ${(e as Error).message}.`);
   }
-  if (!force) refuseExisting(targets.map((t) => t.file));
+  if (!force) refuseExisting(targets.map((t) => t.file), out);
   const saved: Saved[] = [];
   const spin = await ctx.io.spinner('Downloading report files…');
   try {

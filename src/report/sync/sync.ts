@@ -24,6 +24,8 @@ const INVALID_CAMPAIGN = '40303';
 
 export interface SyncOptions {
   dir: string;
+  /** How the user named DIR (--out-dir, or its old spelling --out), for messages. */
+  dirFlag?: string;
   since?: string;
   until?: string;
   from?: string;
@@ -56,7 +58,7 @@ export interface SyncReport {
 
 export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncReport> {
   syncRange({ ...o, now: ctx.clock.now() }); // flag mistakes are exit 2 before anything else happens
-  prepareDir(o.dir);
+  prepareDir(o.dir, o.dirFlag);
   const lock = await acquireLock(ctx, o.dir, o.waitLockMs, '--wait-lock');
   try {
     return await locked(ctx, o);
@@ -65,15 +67,15 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncReport>
   }
 }
 
-/** --out must be a directory or nothing yet; returns whether it exists. */
-function checkDir(dir: string): boolean {
+/** --out-dir must be a directory or nothing yet; returns whether it exists. */
+function checkDir(dir: string, flag = '--out-dir'): boolean {
   const st = fs.statSync(dir, { throwIfNoEntry: false });
-  if (st && !st.isDirectory()) throw new UsageError(`--out ${dir} is a file, not a directory; report sync keeps a directory of report files.`, 'Give a directory with --out DIR (it is created if missing).');
+  if (st && !st.isDirectory()) throw new UsageError(`${flag} ${dir} is a file, not a directory; report sync keeps a directory of report files.`, `Give a directory with ${flag} DIR (it is created if missing).`);
   return !!st;
 }
 
-function prepareDir(dir: string): void {
-  checkDir(dir);
+function prepareDir(dir: string, flag?: string): void {
+  checkDir(dir, flag);
   try {
     fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   } catch (e) {
@@ -272,7 +274,7 @@ export interface SyncPlan {
  */
 export async function planSync(ctx: Context, o: SyncOptions): Promise<SyncPlan> {
   syncRange({ ...o, now: ctx.clock.now() });
-  checkDir(o.dir);
+  checkDir(o.dir, o.dirFlag);
   const state = loadState(o.dir);
   const range = syncRange({ ...o, highWater: state.highWater, now: ctx.clock.now() });
   const report: SyncReport = {

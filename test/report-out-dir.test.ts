@@ -1,0 +1,93 @@
+// The report commands' folder flag (issue 12.4): `--out` is a file in `template show` and `webhook
+// listen`, so `report export|links|sync` name their folder `--out-dir DIR`. `--out DIR`, the old
+// spelling, still works (crontabs use `report sync --out DIR`) but is hidden from help and
+// completion; giving both is exit 2 with nothing sent.
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+import { TYPES, finishedCampaigns, folderOf } from './helpers/report-sync.js';
+
+const sb = useSandbox();
+let sn: string;
+
+beforeAll(async () => {
+  [sn] = await finishedCampaigns(sb.get, 1);
+}, 30_000);
+
+const files = (dir: string) => fs.readdirSync(dir).sort();
+
+describe('--out-dir DIR on the report commands', () => {
+  it('report export --out-dir waits and downloads the six files into DIR', async () => {
+    const dir = tempDir('mailctl-outdir-');
+    const r = await runCli(['report', 'export', sn, '--out-dir', dir], { sandbox: sb.get() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(files(dir)).toEqual(TYPES.map((t) => `${sn}_${t}.csv`).sort());
+  });
+
+  it('report links --out-dir downloads the existing files', async () => {
+    const dir = tempDir('mailctl-outdir-');
+    const r = await runCli(['report', 'links', sn, '--out-dir', dir], { sandbox: sb.get() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(files(dir)).toHaveLength(6);
+  });
+
+  it('report sync --out-dir keeps DIR; the old `--out DIR` keeps the same folder (it is already complete)', async () => {
+    const dir = tempDir('mailctl-outdir-');
+    const r = await runCli(['report', 'sync', '--out-dir', dir, '--json'], { sandbox: sb.get() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(files(folderOf(sb.get, dir, sn))).toEqual(expect.arrayContaining(TYPES.map((t) => `${t}.csv`)));
+    const old = await runCli(['report', 'sync', '--out', dir, '--json'], { sandbox: sb.get() });
+    expect(old.exitCode, old.stderr).toBe(0);
+    expect(JSON.parse(old.stdout)).toMatchObject({ dir, campaigns: { downloaded: 0 } });
+    expect(JSON.parse(old.stdout).campaigns.alreadyComplete).toBeGreaterThanOrEqual(1);
+  });
+
+  it.each([
+    [['report', 'export', 'CP0001']],
+    [['report', 'links', 'CP0001']],
+    [['report', 'sync']],
+  ])('%j with both --out-dir and --out: exit 2, nothing sent, nothing made', async (argv) => {
+    const a = path.join(tempDir('mailctl-outdir-'), 'a');
+    const b = path.join(tempDir('mailctl-outdir-'), 'b');
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli([...argv, '--out-dir', a, '--out', b], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--out is the old spelling of --out-dir; give one of them.');
+    expect(sb.get().sandbox.requests().length).toBe(before);
+    expect(fs.existsSync(a) || fs.existsSync(b)).toBe(false);
+  });
+
+  it('report sync without a folder: exit 2 naming --out-dir', async () => {
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(['report', 'sync'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('report sync needs --out-dir DIR');
+    expect(sb.get().sandbox.requests().length).toBe(before);
+  });
+
+  it('a file where the folder should be is refused naming the flag as typed', async () => {
+    const file = path.join(tempDir('mailctl-outdir-'), 'report.csv');
+    fs.writeFileSync(file, 'keep me\n');
+    for (const argv of [['report', 'export', 'CP0001'], ['report', 'sync']]) {
+      const r = await runCli([...argv, '--out-dir', file], { sandbox: sb.get() });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(`--out-dir ${file} is a file, not a directory`);
+      expect(r.stderr).toContain('Give a directory with --out-dir DIR');
+    }
+    expect(fs.readFileSync(file, 'utf8')).toBe('keep me\n');
+  });
+
+  it('help documents --out-dir and calls --out the old spelling; completion never offers the hidden --out', async () => {
+    for (const verb of ['export', 'links', 'sync']) {
+      const h = await runCli(['report', verb, '--help']);
+      expect(h.stdout).toContain('--out-dir <dir>');
+      expect(h.stdout).not.toContain('--out <dir>');
+      expect(h.stdout).toContain('--out is the old spelling of --out-dir and still works.');
+      const c = await runCli(['__complete', '--', 'report', verb, ...(verb === 'sync' ? [] : ['CP1']), '--ou']);
+      // The global --output FORMAT shares the prefix; the old --out must not be offered.
+      expect(c.stdout.split('\n').filter(Boolean).sort()).toEqual(['--out-dir', '--output']);
+    }
+  });
+});
