@@ -97,6 +97,18 @@ describe('text import below 100 rows, file import from 100 (spec section 8)', ()
     expect(puts[0].headers['transfer-encoding']).toBeUndefined();
   });
 
+  it('a person watching sees the upload size in a unit that fits (a 4 KB file is not "0.0 MB")', async () => {
+    const sn = await newGroup('Sized');
+    const file = write('sized.csv', ['EMAIL,NAME', ...rows(150, 's')].join('\n') + '\n');
+    const r = await runCli(['import', file, '--group', sn, '--wait'], { sandbox: sb.get(), tty: true });
+    expect(r.exitCode).toBe(0);
+    const size = sb.get().sandbox.requests('files').filter((q) => q.method === 'PUT').at(-1)!.bodyBytes;
+    expect(size).toBeGreaterThan(1024);
+    expect(size).toBeLessThan(10 * 1024);
+    expect(r.stderr).toContain(`Uploaded ${(size / 1024).toFixed(1)} KB.`);
+    expect(r.stderr).not.toMatch(/0\.0 MB/);
+  });
+
   it('a failed PUT is sent again (it is idempotent); the import start is not repeated', async () => {
     const sn = await newGroup('Retry');
     sb.get().sandbox.injectFault({ kind: 'status', status: 503, match: { service: 'files', method: 'PUT' } });

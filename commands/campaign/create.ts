@@ -14,6 +14,7 @@ import { adviseRefusal } from '../../src/campaign/refusal.js';
 import type { Group } from '../../src/api/campaign-types.js';
 import { preflightBeforeCreate } from '../../src/campaign/preflight/run.js';
 import { suggest } from '../../src/cli/suggest.js';
+import { bytes } from '../../src/output/human.js';
 import { plannedRequest, printPlanned } from '../../src/output/dry-run.js';
 import { listAllGroups } from '../../src/groups.js';
 import { warnOverBalance } from '../../src/campaign/balance-check.js';
@@ -245,7 +246,7 @@ function report(ctx: Context, c: Composed, sn: string, uploaded?: number): void 
     return;
   }
   ctx.io.out(`${ctx.io.paint('green', '✓')} Created ${summary(c)}: ${forTerminal(sn, 100)}`);
-  if (uploaded !== undefined) ctx.io.info(`Uploaded the list (${uploaded} bytes).`);
+  if (uploaded !== undefined) ctx.io.info(`Uploaded the list (${bytes(uploaded)}).`);
   ctx.io.info(`Follow it with: ${suggest(ctx, 'campaign', 'status', sn, '--wait')}`);
   if (c.schedule) ctx.io.info(`Pause it before ${c.schedule.scheduleDate} with: ${suggest(ctx, 'campaign', 'pause', sn)}`);
 }

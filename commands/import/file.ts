@@ -19,6 +19,7 @@ import { defaultRejectsPath } from '../../src/import/rejects.js';
 import { ImportWorkDir } from '../../src/import/work-dir.js';
 import { refuseSymlink } from '../../src/fs/safe-write.js';
 import { forTerminal } from '../../src/output/sanitize.js';
+import { plural } from '../../src/output/human.js';
 import { DEFAULT_NAME_MAX_LENGTH, validateContacts, type ValidationResult } from '../../src/import/validate.js';
 import { defaultFailuresPath, localJson, localSummary } from '../../src/import/report.js';
 import { DEFAULT_WAIT_TIMEOUT_MS, fetchImport, waitForImport } from '../../src/import/wait.js';
@@ -159,7 +160,7 @@ async function check(ctx: Context, plan: Plan, input: Readable, source: string, 
       cleanedPath: plan.dryRun ? undefined : work!.cleanedPath,
       rejects: plan.writeRejects ? { path: plan.rejectsPath, onTemp: (tmp) => work!.own(tmp) } : undefined,
       signal: ctx.signal,
-      onProgress: (rows) => spin.text(`Checking ${source}… ${rows.toLocaleString('en-US')} rows`),
+      onProgress: (rows) => spin.text(`Checking ${source}… ${plural(rows, 'row')}`),
     });
   } finally {
     spin.stop();
@@ -169,7 +170,7 @@ async function check(ctx: Context, plan: Plan, input: Readable, source: string, 
   for (const line of localSummary(checked, source)) ctx.io.info(line);
   if (checked.removedRejects) ctx.io.info(`  No row was rejected, so the rejects file of an earlier run is out of date and was removed: ${checked.removedRejects}`);
   if (plan.strict && checked.rejected) {
-    throw new UsageError(`${checked.rejected} row${checked.rejected === 1 ? ' was' : 's were'} rejected, and --strict uploads nothing unless every row is valid.`, checked.rejectsPath ? `Fix the rows listed in ${checked.rejectsPath} and run again.` : 'A dry run writes no file: add --rejects FILE to list the rejected rows with their lines and reasons.');
+    throw new UsageError(`${plural(checked.rejected, 'row was', 'rows were')} rejected, and --strict uploads nothing unless every row is valid.`, checked.rejectsPath ? `Fix the rows listed in ${checked.rejectsPath} and run again.` : 'A dry run writes no file: add --rejects FILE to list the rejected rows with their lines and reasons.');
   }
   return checked;
 }
@@ -244,7 +245,7 @@ async function upload(ctx: Context, plan: Plan, checked: ValidationResult, sourc
   }
   // The service has the rows now: the copy goes before the (possibly long) wait.
   await work.remove();
-  ctx.io.info(`Import ${shown} started: ${checked.valid.toLocaleString('en-US')} row${checked.valid === 1 ? '' : 's'} sent to group "${forTerminal(group.name, 80)}" (${forTerminal(group.sn, 80)}) by ${method} import.`);
+  ctx.io.info(`Import ${shown} started: ${plural(checked.valid, 'row')} sent to group "${forTerminal(group.name, 80)}" (${forTerminal(group.sn, 80)}) by ${method} import.`);
 
   const finish = { source, local: checked, group, method };
   if (!plan.wait) {

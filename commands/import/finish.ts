@@ -8,6 +8,7 @@ import type { ValidationResult } from '../../src/import/validate.js';
 import { downloadFailures, localJson, printResult, resultPairs, serviceRejected } from '../../src/import/report.js';
 import { failureFor, statusWords } from '../../src/import/wait.js';
 import type { ResolvedGroup } from '../../src/groups.js';
+import { count } from '../../src/output/human.js';
 
 export interface Finish {
   result: ImportResult;
@@ -57,7 +58,7 @@ export async function finishImport(ctx: Context, f: Finish): Promise<void> {
   const local = f.local?.rejected ?? 0;
   const remote = ended ? serviceRejected(r) : 0;
   if (local || remote) {
-    const parts = [local ? `${local} rejected locally (see ${f.local!.rejectsPath})` : '', remote ? `${remote} refused by the service${r.errorDownloadLink && !failuresPath ? ' (--download-failures saves its list)' : ''}` : ''].filter(Boolean);
+    const parts = [local ? `${count(local)} rejected locally (see ${f.local!.rejectsPath})` : '', remote ? `${count(remote)} refused by the service${r.errorDownloadLink && !failuresPath ? ' (--download-failures saves its list)' : ''}` : ''].filter(Boolean);
     throw new PartialError(`Not every row was imported: ${parts.join('; ')}.`);
   }
 }

@@ -6,8 +6,7 @@ import type { Context } from './context.js';
 import { downloadFile, hostOf, putFile, type LinkPolicy } from '../api/files.js';
 import { isLoopbackUrl } from '../api/safe-link.js';
 import { SANDBOX_BASE } from '../sandbox/constants.js';
-
-const mb = (b: number) => (b / 1048576).toFixed(1);
+import { bytes, bytesOf } from '../output/human.js';
 
 /**
  * https: only; plain http: only when the campaign service itself is http: on this machine (the
@@ -34,11 +33,11 @@ export async function uploadFile(ctx: Context, url: string, file: string, conten
       stallMs: Math.max(ctx.tuning.timeoutMs, 30_000),
       onProgress: (sent, total) => {
         size = total;
-        spin.text(`Uploading to ${hostOf(url)}: ${mb(sent)} of ${mb(total)} MB (${total ? Math.floor((sent / total) * 100) : 100}%)`);
+        spin.text(`Uploading to ${hostOf(url)}: ${bytesOf(sent, total)} (${total ? Math.floor((sent / total) * 100) : 100}%)`);
       },
       onRetry: (attempt, reason) => ctx.io.warn(`Upload attempt ${attempt} failed (${reason}); trying again.`),
     });
-    spin.succeed(`Uploaded ${mb(size)} MB.`);
+    spin.succeed(`Uploaded ${bytes(size)}.`);
     return size;
   } finally {
     spin.stop();

@@ -5,6 +5,7 @@
 import type { Context } from '../cli/context.js';
 import { InterruptedError, UsageError } from '../cli/errors.js';
 import { suggest } from '../cli/suggest.js';
+import { plural } from '../output/human.js';
 import { plannedRequest, printPlanned } from '../output/dry-run.js';
 import { chunk } from './batches.js';
 import { applySettlement, isDone, Journal, journalPrefix, keyOf, latestUnfinished, newJournalPath, nextBatchNumber, pruneJournals, replay, type JournalRecord, type Kind, type PlanRecord, type RecipientState, type WireRecipient } from './journal.js';
@@ -64,7 +65,7 @@ export async function resumeRun(ctx: Context, given: string | true, o: SessionOp
     const doubt = count(states, 'doubt');
     if (doubt) {
       const then = KIND[plan.kind].lookup ? 'a real resume looks them up in the event log first and sends only those proved not sent' : 'a resume never sends them again (automation has no event log to check them against)';
-      ctx.io.info(`${doubt} recipient${doubt === 1 ? ' is' : 's are'} in doubt; ${then}.`);
+      ctx.io.info(`${plural(doubt, 'recipient is', 'recipients are')} in doubt; ${then}.`);
     }
     if (!pending.length) {
       ctx.io.info('Dry run: nothing would be sent; no recipient of this journal is waiting to be sent.');
@@ -83,7 +84,7 @@ export async function resumeRun(ctx: Context, given: string | true, o: SessionOp
   const { journal, plan, records, torn } = Journal.open(file);
   if (torn) ctx.io.warn(`The last line of ${file} was cut short (the run was killed while writing it); it is ignored.`);
   const what = plan.kind === 'automation' ? `the automation ${verbOf(plan)} run` : plan.kind === 'email' ? 'the email send' : 'the SMS send';
-  ctx.io.info(`Resuming ${what} of ${plan.createdAt} (${plan.recipients.length} recipients) from ${file}`);
+  ctx.io.info(`Resuming ${what} of ${plan.createdAt} (${plural(plan.recipients.length, 'recipient')}) from ${file}`);
   await execute(ctx, { journal, plan, records, ...clients }, o);
 }
 
