@@ -8,6 +8,7 @@ import { forTerminal } from '../output/sanitize.js';
 import { classify, isRepeatable, transportCause, type Attempt, type Outcome } from './classify.js';
 import { describeErrorBody, sentenceForCode } from './error-messages.js';
 import type { Limiter } from './ratelimit.js';
+import { maskUrl } from './mask-url.js';
 
 export type FetchLike = typeof fetch;
 
@@ -88,7 +89,7 @@ export class HttpClient {
             if (done.length) tickets.set(request, done);
             if (trace) {
               const again = state.retryCount ? ` (retry ${state.retryCount})` : '';
-              trace(`→ ${request.method} ${request.url}${again}  x-api-key: ${maskKey(o.apiKey)}`);
+              trace(`→ ${request.method} ${maskUrl(request.url)}${again}  x-api-key: ${maskKey(o.apiKey)}`);
             }
           },
         ],

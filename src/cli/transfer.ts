@@ -19,6 +19,11 @@ async function linkPolicy(ctx: Context): Promise<LinkPolicy> {
   return { allowLoopbackHttp: new URL(s.campaignUrl).protocol === 'http:' && isLoopbackUrl(s.campaignUrl) };
 }
 
+/** -v: the same masked trace lines as API calls, on stderr (src/api/mask-url.ts hides signatures). */
+function traceOf(ctx: Context): ((line: string) => void) | undefined {
+  return ctx.globals.verbose ? (line) => ctx.io.error(ctx.io.paint('dim', line)) : undefined;
+}
+
 /** PUTs a file to an upload address; returns its size. Errors are those of putFile. */
 export async function uploadFile(ctx: Context, url: string, file: string, contentType = 'text/csv; charset=utf-8'): Promise<number> {
   const policy = await linkPolicy(ctx);
@@ -30,6 +35,7 @@ export async function uploadFile(ctx: Context, url: string, file: string, conten
       url, file, contentType, policy,
       clock: ctx.clock, signal: ctx.signal,
       retryBaseMs: ctx.tuning.retryBaseMs,
+      trace: traceOf(ctx),
       stallMs: Math.max(ctx.tuning.timeoutMs, 30_000),
       onProgress: (sent, total) => {
         size = total;
@@ -50,5 +56,5 @@ export async function uploadFile(ctx: Context, url: string, file: string, conten
  */
 export async function download(ctx: Context, url: string, dest: string, o: { what: string; expiredHint: string }): Promise<number> {
   const policy = await linkPolicy(ctx);
-  return downloadFile(await ctx.transport(), url, dest, { signal: ctx.signal, policy, stallMs: ctx.tuning.timeoutMs, ...o });
+  return downloadFile(await ctx.transport(), url, dest, { signal: ctx.signal, policy, stallMs: ctx.tuning.timeoutMs, trace: traceOf(ctx), ...o });
 }
