@@ -66,3 +66,22 @@ describe('-v report links --out: each download and redirect hop is traced, signa
     for (const s of [...Object.values(secret), HOSTILE_KEYS.campaign]) expect(r.stderr).not.toContain(s);
   });
 });
+
+describe('-v traces the requests that are not to the API either', () => {
+  it('webhook trigger: the POST to the consumer, and its answer with the real time', async () => {
+    hs.get().on('POST', '/hooks', reply.json({ ok: true }));
+    const r = await runCli(['-v', 'webhook', 'trigger', 'delivery', '--to', `${hs.get().url}/hooks?access_token=consumer-secret`], { env: hs.get().env });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain(`→ POST ${hs.get().url}/hooks?access_token=…  no key`);
+    expect(r.stderr).toMatch(/← 200 POST \/hooks \d+ms/);
+    // (The command's own lines repeat the address the user typed; the trace masks it.)
+    expect(r.stderr.split('\n').filter((l) => /^[→←]/.test(l)).join('\n')).not.toContain('consumer-secret');
+  });
+
+  it('campaign preflight: each link check', async () => {
+    const link = `${sb.get().url}/links/ok`;
+    const r = await runCli(['-v', 'campaign', 'preflight', '--name', 'T', '--subject', 'S', '--from', 'news@example.com', '--html', `<p><a href="${link}">x</a></p>`], { sandbox: sb.get() });
+    expect(r.stderr).toContain(`→ HEAD ${link}  link check, no key`);
+    expect(r.stderr).toMatch(new RegExp(`← 200 HEAD ${link.replace(/[.]/g, '\\.')} \\d+ms`));
+  });
+});

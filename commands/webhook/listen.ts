@@ -9,6 +9,7 @@ import { refuseSymlink } from '../../src/fs/safe-write.js';
 import { forTerminal } from '../../src/output/sanitize.js';
 import { DEFAULT_LIMITS, startListener, type StoredEvent } from '../../src/webhook/listener.js';
 import { isLocalHost } from '../../src/webhook/types.js';
+import { keylessTransport } from '../../src/cli/transfer.js';
 
 interface Opts {
   port?: string;
@@ -40,7 +41,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   let listener;
   try {
     listener = await startListener({
-      host, port, key, outFile, limits: { maxBody }, forward: opts.forward, fetch: await ctx.transport(), now: () => ctx.clock.now(),
+      host, port, key, outFile, limits: { maxBody }, forward: opts.forward, fetch: await keylessTransport(ctx), now: () => ctx.clock.now(),
       onEvent: (e) => {
         if (!io.json) io.out(line(e));
       },

@@ -13,6 +13,7 @@ import { parseSignatureHeader, postSigned, shortAnswer, type ConsumerAnswer } fr
 import { checkReplayFile, replayItems, type ReplayItem } from '../../src/webhook/replay-source.js';
 import { sign } from '../../src/webhook/signature.js';
 import { DEFAULT_TIMEOUT_MS } from './trigger.js';
+import { keylessTransport } from '../../src/cli/transfer.js';
 
 interface Opts {
   to?: string;
@@ -83,7 +84,7 @@ export async function run(ctx: Context, opts: Opts, file: string): Promise<void>
   if (table) io.out(row('LINE', 'EVENT', 'ID', 'STATUS', 'TIME', 'ANSWER'));
 
   const results: Result[] = [];
-  const fetch = await ctx.transport();
+  const fetch = await keylessTransport(ctx);
   let lastStart: number | undefined;
   /** Where a continued replay starts: the first line not answered. */
   let resumeLine: number | undefined;

@@ -13,6 +13,7 @@ import { parseEventArg } from '../../src/webhook/event-name.js';
 import { applyOverrides, parseOverride, syntheticId, syntheticPayload } from '../../src/webhook/payloads.js';
 import { parseSignatureHeader, postHeaders, postSigned, shortAnswer, type ConsumerAnswer } from '../../src/webhook/deliver.js';
 import { signPayload } from '../../src/webhook/signature.js';
+import { keylessTransport } from '../../src/cli/transfer.js';
 
 interface Opts {
   to?: string;
@@ -48,7 +49,7 @@ export async function run(ctx: Context, opts: Opts, eventArg: string): Promise<v
   }
 
   ctx.io.info(`Sending a synthetic ${what} to ${forTerminal(url, 200)}, signed in ${header}.`);
-  const answer = await postSigned({ url, body, signatureHeader: header, signature: signed.signature }, { fetch: await ctx.transport(), signal: ctx.signal, timeoutMs, now: () => ctx.clock.now() });
+  const answer = await postSigned({ url, body, signatureHeader: header, signature: signed.signature }, { fetch: await keylessTransport(ctx), signal: ctx.signal, timeoutMs, now: () => ctx.clock.now() });
   report(ctx, answer, { url, channel, event, id: signed.id, signatureHeader: header, signature: signed.signature, payload });
   if (!answer.ok) throw refusal(url, answer);
 }

@@ -8,7 +8,7 @@ import { forTerminal } from '../output/sanitize.js';
 import { classify, isRepeatable, transportCause, type Attempt, type Outcome } from './classify.js';
 import { describeErrorBody, sentenceForCode } from './error-messages.js';
 import type { Limiter } from './ratelimit.js';
-import { maskUrl } from './mask-url.js';
+import { maskPath, maskUrl } from './mask-url.js';
 
 export type FetchLike = typeof fetch;
 
@@ -233,8 +233,9 @@ export class HttpClient {
 /** The transport, tracing each answer (or failure) with the time it really took. */
 export function timedFetch(inner: FetchLike, trace: (line: string) => void): FetchLike {
   return async (input, init) => {
-    const req = input instanceof Request ? input : new Request(input, init);
-    const what = `${req.method} ${new URL(req.url).pathname}`;
+    // Read without building a Request: that would take a streamed body from the real call.
+    const url = input instanceof Request ? input.url : String(input);
+    const what = `${((input instanceof Request ? input.method : init?.method) ?? 'GET').toUpperCase()} ${maskPath(url)}`;
     const t0 = performance.now();
     try {
       const res = await inner(input, init);

@@ -5,6 +5,8 @@
 import type { Context } from './context.js';
 import { downloadFile, hostOf, putFile, type LinkPolicy } from '../api/files.js';
 import { isLoopbackUrl } from '../api/safe-link.js';
+import { timedFetch, type FetchLike } from '../api/http.js';
+import { maskUrl } from '../api/mask-url.js';
 import { SANDBOX_BASE } from '../sandbox/constants.js';
 import { bytes, bytesOf } from '../output/human.js';
 
@@ -20,8 +22,26 @@ async function linkPolicy(ctx: Context): Promise<LinkPolicy> {
 }
 
 /** -v: the same masked trace lines as API calls, on stderr (src/api/mask-url.ts hides signatures). */
-function traceOf(ctx: Context): ((line: string) => void) | undefined {
+export function traceOf(ctx: Context): ((line: string) => void) | undefined {
   return ctx.globals.verbose ? (line) => ctx.io.error(ctx.io.paint('dim', line)) : undefined;
+}
+
+/**
+ * The run's transport for requests to hosts that are not the API and carry no key (a webhook
+ * consumer): under -v each request and its answer is traced, with its real duration.
+ */
+export async function keylessTransport(ctx: Context): Promise<FetchLike> {
+  const inner = await ctx.transport();
+  const trace = traceOf(ctx);
+  if (!trace) return inner;
+  const timed = timedFetch(inner, trace);
+  return (input, init) => {
+    // Read without building a Request: that would take a streamed body from the real call.
+    const url = input instanceof Request ? input.url : String(input);
+    const method = (input instanceof Request ? input.method : init?.method) ?? 'GET';
+    trace(`→ ${method.toUpperCase()} ${maskUrl(url)}  no key`);
+    return timed(input, init);
+  };
 }
 
 /** PUTs a file to an upload address; returns its size. Errors are those of putFile. */

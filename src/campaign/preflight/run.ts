@@ -12,6 +12,7 @@ import { knownFields } from './input.js';
 import { checkLinks, type LinkTarget } from './links.js';
 import { offlineFindings, type KnownFields } from './rules.js';
 import { partsOf, versionsOf, whereOf, type Part } from './versions.js';
+import { traceOf } from '../../cli/transfer.js';
 
 export interface PreflightOptions {
   links: boolean;
@@ -38,7 +39,7 @@ export async function preflight(ctx: Context, c: Composed, o: PreflightOptions):
   if (!targets.length) return { findings, linksChecked: 0 };
   const spin = await ctx.io.spinner(`Checking ${targets.length} link${targets.length === 1 ? '' : 's'}…`);
   try {
-    findings.push(...(await checkLinks(targets, { ...(await transportFor(ctx)), timeoutMs: o.linkTimeoutMs, signal: ctx.signal, onDone: (n, total) => spin.text(`Checked ${n} of ${total} links…`) })));
+    findings.push(...(await checkLinks(targets, { ...(await transportFor(ctx)), timeoutMs: o.linkTimeoutMs, signal: ctx.signal, trace: traceOf(ctx), onDone: (n, total) => spin.text(`Checked ${n} of ${total} links…`) })));
   } finally {
     spin.stop();
   }
