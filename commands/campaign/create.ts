@@ -13,7 +13,7 @@ import { printReview } from '../../src/campaign/review.js';
 import { adviseRefusal } from '../../src/campaign/refusal.js';
 import type { Group } from '../../src/api/campaign-types.js';
 import { preflightBeforeCreate } from '../../src/campaign/preflight/run.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest, suggester } from '../../src/cli/suggest.js';
 import { bytes } from '../../src/output/human.js';
 import { plannedRequest, printPlanned } from '../../src/output/dry-run.js';
 import { listAllGroups } from '../../src/groups.js';
@@ -57,10 +57,10 @@ type Created = { sn: string; preSignedUrl?: string };
 async function prepare(ctx: Context, answers: Draft, profile: Profile, opts: Opts): Promise<{ c: Composed; draft: Draft; groups: Group[] }> {
   const problems: string[] = [];
   const draft = loadHtmlFiles(withProfileDefaults(answers, profile), problems);
-  const c = compose(draft, ctx.clock.now());
+  const c = compose(draft, ctx.clock.now(), suggester(ctx));
   problems.push(...c.problems);
   if (c.once && draft.list) checkListFile(draft.list, problems);
-  refuse(problems);
+  refuse(ctx, problems);
   for (const w of c.warnings) ctx.io.warn(forTerminal(w, 2000));
   const groups = await fillFromService(ctx, await ctx.campaign(), c, draft);
   // The campaign is complete (template html in place); nothing is sent yet.
@@ -198,9 +198,9 @@ function explainRefusal(e: unknown): unknown {
   });
 }
 
-function refuse(problems: string[]): void {
+function refuse(ctx: Context, problems: string[]): void {
   if (!problems.length) return;
-  const hint = 'Nothing was sent; fix this and run the command again (see `mailctl campaign create --help`).';
+  const hint = `Nothing was sent; fix this and run the command again (see \`${suggest(ctx, 'campaign', 'create', '--help')}\`).`;
   if (problems.length === 1) throw new UsageError(problems[0], hint);
   throw new UsageError(`${problems.length} problems with this campaign:\n  ${problems.join('\n  ')}`, hint.replace('fix this', 'fix these'));
 }
@@ -215,9 +215,9 @@ async function fillFromService(ctx: Context, client: CampaignClient, c: Composed
   if (c.once) return [];
   const form = c.request.form;
   const all = await listAllGroups(ctx);
-  const send = resolveGroups(form.selectedLists ?? [], all, 'send');
-  const exclude = resolveGroups(form.excludeLists ?? [], all, 'exclude');
-  refuse([...send.problems, ...exclude.problems]);
+  const send = resolveGroups(form.selectedLists ?? [], all, 'send', suggester(ctx));
+  const exclude = resolveGroups(form.excludeLists ?? [], all, 'exclude', suggester(ctx));
+  refuse(ctx, [...send.problems, ...exclude.problems]);
   form.selectedLists = send.codes;
   form.excludeLists = exclude.codes;
   await warnOverBalance(ctx, all, send.codes); // decisions row P8: one balance request, the groups already in hand

@@ -2,7 +2,7 @@ import type { Context } from '../../src/cli/context.js';
 import { certainlyNotDone, ServiceError, SilentExit } from '../../src/cli/errors.js';
 import type { CampaignClient } from '../../src/api/campaign.js';
 import { describeStatus } from '../../src/campaign/statuses.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest, suggester } from '../../src/cli/suggest.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 
 // Spec section 3 rule 1: "Pause applies to scheduled campaigns" (status PREPARE). The status is
@@ -11,14 +11,14 @@ export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean 
   if (opts.dryRun) return printDryRun(ctx, 'campaign', 'PATCH', `/v1/campaign/normal/${encodeURIComponent(sn)}`);
   const client = await ctx.campaign();
   const [c] = await client.campaignStatus(sn);
-  if (!c) throw new ServiceError(`There is no campaign ${sn}.`, { hint: 'Check the code with `mailctl campaign status CODE`.' });
+  if (!c) throw new ServiceError(`There is no campaign ${sn}.`, { hint: `Check the code with \`${suggest(ctx, 'campaign', 'status', 'CODE')}\`.` });
   if (c.status === 'STOP') {
     report(ctx, sn, 'already paused');
     return;
   }
   if (c.status !== 'PREPARE') {
     throw new ServiceError(
-      `Campaign ${sn} cannot be paused: it is ${c.status} (${describeStatus(c.status)}). Only a scheduled campaign that is still waiting for its send time (PREPARE) can be paused.`,
+      `Campaign ${sn} cannot be paused: it is ${c.status} (${describeStatus(c.status, suggester(ctx))}). Only a scheduled campaign that is still waiting for its send time (PREPARE) can be paused.`,
       { hint: c.status === 'SENDING' || c.status === 'PREPARE_TO_SENT' || c.status === 'TESTING' ? 'Mail that is going out cannot be stopped through the API.' : undefined },
     );
   }
@@ -59,7 +59,7 @@ async function settleLostPause(ctx: Context, client: CampaignClient, sn: string,
     await client.pauseCampaign(sn);
     return report(ctx, sn, 'paused');
   }
-  throw new ServiceError(`The answer to the pause of ${sn} was lost, and the campaign is now ${status ?? 'gone'}${status ? ` (${describeStatus(status)})` : ''}: it was not paused.`, {
+  throw new ServiceError(`The answer to the pause of ${sn} was lost, and the campaign is now ${status ?? 'gone'}${status ? ` (${describeStatus(status, suggester(ctx))})` : ''}: it was not paused.`, {
     hint: `Check with \`${suggest(ctx, 'campaign', 'status', sn)}\`.`,
   });
 }

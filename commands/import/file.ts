@@ -27,6 +27,7 @@ import { printRecord } from '../../src/output/format.js';
 import { resolveGroup } from '../../src/groups.js';
 import { finishImport } from './finish.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 interface Opts {
   group?: string;
@@ -84,7 +85,7 @@ interface Plan {
 }
 
 async function readOptions(ctx: Context, opts: Opts, file: string): Promise<Plan> {
-  if (!opts.group?.trim()) throw new UsageError('Say which group to import into with --group NAME_OR_CODE.', 'List groups with `mailctl groups list --all`; add --create-group to create a new one.');
+  if (!opts.group?.trim()) throw new UsageError('Say which group to import into with --group NAME_OR_CODE.', `List groups with \`${suggest(ctx, 'groups', 'list', '--all')}\`; add --create-group to create a new one.`);
   const profile = (await ctx.settings()).profile;
   let fieldTypes = profile.fieldTypes;
   if (opts.field?.length) {
@@ -99,7 +100,7 @@ async function readOptions(ctx: Context, opts: Opts, file: string): Promise<Plan
     throw new UsageError(`--webhook-url "${opts.webhookUrl}" is not an http(s) URL.`);
   }
   if (opts.wait === false && opts.downloadFailures !== undefined) {
-    throw new UsageError('--download-failures needs the final result, so it cannot be used with --no-wait.', 'Drop --no-wait, or fetch the file later with `mailctl import status IMPORT_SN --wait --download-failures`.');
+    throw new UsageError('--download-failures needs the final result, so it cannot be used with --no-wait.', `Drop --no-wait, or fetch the file later with \`${suggest(ctx, 'import', 'status', 'IMPORT_SN', '--wait', '--download-failures')}\`.`);
   }
   const rejectsPath = opts.rejects ? path.resolve(opts.rejects) : defaultRejectsPath(file);
   if (file !== '-' && rejectsPath === path.resolve(file)) throw new UsageError('--rejects names the input file itself; choose another file for the rejected rows.');
@@ -204,7 +205,7 @@ async function upload(ctx: Context, plan: Plan, checked: ValidationResult, sourc
     throw new CliError(
       `Group "${group.name}" (${group.sn}) is PROCESSING: another import into it is still running, and the spec says to let an import finish before using the group.`,
       ExitCode.FAILED,
-      'Wait until `mailctl groups list` shows it GENERAL again, then run this import.',
+      `Wait until \`${suggest(ctx, 'groups', 'list')}\` shows it GENERAL again, then run this import.`,
     );
   }
   const client = await ctx.campaign();
@@ -231,7 +232,7 @@ async function upload(ctx: Context, plan: Plan, checked: ValidationResult, sourc
     // Spec section 7: "import start failure: 500, no content". Not retried: a second start could
     // create a second import.
     if (e instanceof ServiceError && e.status === 500) {
-      throw new ServiceError(`The service could not start the import into group "${group.name}" (${group.sn}): HTTP 500 with no explanation.`, { status: 500, hint: 'Check that the group still exists (`mailctl groups list`) and try again later.' });
+      throw new ServiceError(`The service could not start the import into group "${group.name}" (${group.sn}): HTTP 500 with no explanation.`, { status: 500, hint: `Check that the group still exists (\`${suggest(ctx, 'groups', 'list')}\`) and try again later.` });
     }
     throw e;
   }

@@ -9,6 +9,7 @@ import { downloadFailures, localJson, printResult, resultPairs, serviceRejected 
 import { failureFor, statusWords } from '../../src/import/wait.js';
 import type { ResolvedGroup } from '../../src/groups.js';
 import { count } from '../../src/output/human.js';
+import { suggestWithNote } from '../../src/cli/suggest.js';
 
 export interface Finish {
   result: ImportResult;
@@ -53,7 +54,7 @@ export async function finishImport(ctx: Context, f: Finish): Promise<void> {
 
   if (failed) throw failureFor(r);
   if (!ended) {
-    ctx.io.info(`Import ${r.importSn} is ${statusWords(r.status)}. Follow it with: mailctl import status ${r.importSn} --wait`);
+    ctx.io.info(`Import ${r.importSn} is ${statusWords(r.status)}. Follow it with: ${suggestWithNote(ctx, 'import', 'status', r.importSn, '--wait')}`);
   }
   const local = f.local?.rejected ?? 0;
   const remote = ended ? serviceRejected(r) : 0;

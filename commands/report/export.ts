@@ -6,6 +6,7 @@ import { checkUrl } from '../../src/cli/url.js';
 import { checkOutDir, downloadLinks, type Saved } from '../../src/report/download.js';
 import { LINK_CELL_MAX, printList } from '../../src/output/format.js';
 import { printDryRun } from '../../src/output/dry-run.js';
+import { suggest, suggestWithNote } from '../../src/cli/suggest.js';
 
 interface Opts {
   dryRun?: boolean;
@@ -21,14 +22,14 @@ interface Opts {
 export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
   if (opts.webhookUrl !== undefined) opts.webhookUrl = checkUrl(opts.webhookUrl, { name: '--webhook-url', example: 'https://hooks.example.com/report' });
   const timeoutMs = opts.timeout === undefined ? 10 * 60_000 : parseDuration(opts.timeout, '--timeout', { positive: true });
-  if (opts.out) checkOutDir(opts.out, sn, opts.force);
+  if (opts.out) checkOutDir(ctx, opts.out, sn, opts.force);
   if (opts.dryRun) return printDryRun(ctx, 'campaign', 'POST', `/v1/report/${encodeURIComponent(sn)}/export`, opts.webhookUrl ? { webhookUrl: opts.webhookUrl } : {});
   const client = await ctx.campaign();
   const requestedAt = ctx.clock.now();
   await client.exportReport(sn, opts.webhookUrl);
   if (!opts.wait && !opts.out) {
     if (ctx.io.json) ctx.io.printJson({ sn, exportRequested: true, webhookUrl: opts.webhookUrl ?? null });
-    else ctx.io.info(`Export of ${sn} requested. The files take a while; get their links with \`mailctl report links ${sn}\` (or run this with --wait).`);
+    else ctx.io.info(`Export of ${sn} requested. The files take a while; get their links with \`${suggest(ctx, 'report', 'links', sn)}\` (or run this with --wait).`);
     if (!ctx.io.json && !ctx.io.isTTY) ctx.io.out(sn);
     return;
   }
@@ -36,7 +37,7 @@ export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
     label: `Waiting for the report files of ${sn}…`,
     timeoutMs,
     timeoutMessage: () => `The report files of ${sn} were not ready after ${opts.timeout ?? '10m'}.`,
-    resumeHint: `The export goes on at the service; get the files later with: mailctl report links ${sn}${opts.out ? ` --out ${opts.out}` : ''}`,
+    resumeHint: `The export goes on at the service; get the files later with: ${suggestWithNote(ctx, 'report', 'links', sn, ...(opts.out ? ['--out', opts.out] : []))}`,
     interruptedMessage: `Stopped waiting for the report files of ${sn}.`,
   });
   // "Re-export regenerates files only when new data exists; otherwise the earlier files are reused."

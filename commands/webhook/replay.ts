@@ -51,7 +51,7 @@ interface Result {
 }
 
 export async function run(ctx: Context, opts: Opts, file: string): Promise<void> {
-  if (opts.to === undefined) throw new UsageError('No consumer URL.', `Give the address of your webhook consumer with --to, e.g. mailctl webhook replay ${file} --to http://127.0.0.1:3000/hooks`);
+  if (opts.to === undefined) throw new UsageError('No consumer URL.', `Give the address of your webhook consumer with --to, e.g. ${suggest(ctx, 'webhook', 'replay', file, '--to', 'http://127.0.0.1:3000/hooks')}`);
   const url = checkUrl(opts.to, { name: '--to', example: 'http://127.0.0.1:3000/hooks' });
   const rate = parseRate(opts.rate ?? DEFAULT_RATE);
   const fromLine = opts.fromLine === undefined ? 1 : parseWhole(opts.fromLine, '--from-line', 1);

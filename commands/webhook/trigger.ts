@@ -14,6 +14,7 @@ import { applyOverrides, parseOverride, syntheticId, syntheticPayload } from '..
 import { parseSignatureHeader, postHeaders, postSigned, shortAnswer, type ConsumerAnswer } from '../../src/webhook/deliver.js';
 import { signPayload } from '../../src/webhook/signature.js';
 import { keylessTransport } from '../../src/cli/transfer.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 interface Opts {
   to?: string;
@@ -28,7 +29,7 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 
 export async function run(ctx: Context, opts: Opts, eventArg: string): Promise<void> {
   const { channel, event } = parseEventArg(eventArg, !!opts.sms);
-  if (opts.to === undefined) throw new UsageError('No consumer URL.', `Give the address of your webhook consumer with --to, e.g. mailctl webhook trigger ${eventArg} --to http://127.0.0.1:3000/hooks`);
+  if (opts.to === undefined) throw new UsageError('No consumer URL.', `Give the address of your webhook consumer with --to, e.g. ${suggest(ctx, 'webhook', 'trigger', eventArg, '--to', 'http://127.0.0.1:3000/hooks')}`);
   const url = checkUrl(opts.to, { name: '--to', example: 'http://127.0.0.1:3000/hooks' });
   const header = parseSignatureHeader(opts.signatureHeader);
   const timeoutMs = opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout', { positive: true });

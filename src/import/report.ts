@@ -9,6 +9,7 @@ import { printRecord } from '../output/format.js';
 import { bytes, count as n } from '../output/human.js';
 import { REASON_LABEL, type RejectReason } from './rejects.js';
 import type { ValidationResult } from './validate.js';
+import { suggest } from '../cli/suggest.js';
 
 /** The local counts as the JSON document carries them. */
 export function localJson(v: ValidationResult) {
@@ -54,7 +55,7 @@ export async function downloadFailures(ctx: Context, r: ImportResult, dest: stri
     return undefined;
   }
   const file = path.resolve(dest);
-  const size = await download(ctx, r.errorDownloadLink, file, { what: 'the failure file', expiredHint: `Links expire; run \`mailctl import status ${r.importSn}\` for a fresh one.` });
+  const size = await download(ctx, r.errorDownloadLink, file, { what: 'the failure file', expiredHint: `Links expire; run \`${suggest(ctx, 'import', 'status', r.importSn)}\` for a fresh one.` });
   ctx.io.info(`Saved the service's failure file (${bytes(size)}) to ${file}`);
   return file;
 }

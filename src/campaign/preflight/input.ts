@@ -10,6 +10,7 @@ import { readCampaignFile } from '../file.js';
 import { checkListFile, loadHtmlFiles } from '../local-files.js';
 import { readContact } from './contacts.js';
 import type { KnownFields } from './rules.js';
+import { suggester } from '../../cli/suggest.js';
 
 export interface CampaignInput {
   draft: Draft;
@@ -28,7 +29,7 @@ export async function buildCampaign(ctx: Context, opts: CreateFlags & { file?: s
   draft = withProfileDefaults(draft, settings.profile);
   const problems: string[] = [];
   draft = loadHtmlFiles(draft, problems);
-  const composed = compose(purpose === 'proof' ? messageOnly(draft) : draft, ctx.clock.now());
+  const composed = compose(purpose === 'proof' ? messageOnly(draft) : draft, ctx.clock.now(), suggester(ctx));
   problems.push(...composed.problems);
   if (purpose === 'preflight' && composed.once && draft.list) checkListFile(draft.list, problems);
   if (draft.template !== undefined && composed.request.content.htmlContent === '' && draft.template.trim()) {

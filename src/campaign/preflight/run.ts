@@ -13,6 +13,7 @@ import { checkLinks, type LinkTarget } from './links.js';
 import { offlineFindings, type KnownFields } from './rules.js';
 import { partsOf, versionsOf, whereOf, type Part } from './versions.js';
 import { traceOf } from '../../cli/transfer.js';
+import { suggest, suggester } from '../../cli/suggest.js';
 
 export interface PreflightOptions {
   links: boolean;
@@ -33,6 +34,7 @@ export async function preflight(ctx: Context, c: Composed, o: PreflightOptions):
     ga: c.request.config.ga,
     known: o.known,
     preheaderFlag: (label) => (c.ab === 'subject' && label ? `--preheader-${label.toLowerCase()}` : '--preheader'),
+    cmd: suggester(ctx),
   });
   if (!o.links) return { findings, linksChecked: 0 };
   const targets = linkTargets(partsOf(versions));
@@ -94,7 +96,7 @@ export async function preflightBeforeCreate(ctx: Context, c: Composed, opts: { s
   if (opts.strict && warnings.length) {
     throw new UsageError(
       `--strict: the preflight check found ${summaryLine(warnings)}; nothing was sent.`,
-      'Fix them (`mailctl campaign preflight` with the same options lists each one), or leave out --strict to create the campaign anyway.',
+      `Fix them (\`${suggest(ctx, 'campaign', 'preflight')}\` with the same options lists each one), or leave out --strict to create the campaign anyway.`,
     );
   }
 }
