@@ -61,6 +61,7 @@ export async function run(ctx: Context, opts: Opts, file: string): Promise<void>
   try {
     const checked = await check(ctx, plan, input, source, work, sizeHint);
     if (plan.dryRun) return dryRunReport(ctx, plan, checked, source);
+    if (!checked.valid) throw nothingValid(checked, source);
     await upload(ctx, plan, checked, source, stdin ? undefined : file, work!);
   } finally {
     await work?.remove();
@@ -174,6 +175,18 @@ async function check(ctx: Context, plan: Plan, input: Readable, source: string, 
     throw new UsageError(`${plural(checked.rejected, 'row was', 'rows were')} rejected, and --strict uploads nothing unless every row is valid.`, checked.rejectsPath ? `Fix the rows listed in ${checked.rejectsPath} and run again.` : 'A dry run writes no file: add --rejects FILE to list the rejected rows with their lines and reasons.');
   }
   return checked;
+}
+
+/**
+ * Every row was rejected: nothing is sent (not even the group lookup) and the exit is 2, as for
+ * --strict — the input is invalid and nothing was sent; the rejects file says why, row by row.
+ */
+function nothingValid(checked: ValidationResult, source: string): UsageError {
+  const what = checked.rejected === 1 ? `The only row of ${source} was rejected` : `All ${plural(checked.rejected, 'row')} of ${source} were rejected`;
+  return new UsageError(
+    checked.rejected ? `${what}, so nothing was sent.` : `${source} has no rows to import, so nothing was sent.`,
+    checked.rejectsPath ? `Fix the rows listed with their reasons in ${checked.rejectsPath} and run again.` : undefined,
+  );
 }
 
 function dryRunReport(ctx: Context, plan: Plan, checked: ValidationResult, source: string): void {

@@ -100,6 +100,22 @@ export async function printSummary(ctx: Context, plan: PlanRecord, s: SendSummar
   io.info(`${mark} ${parts.join(', ')} (${plural(s.requestIds.length, 'request')}). Journal: ${s.journal}`);
 }
 
+/**
+ * After a run where every recipient was accepted: one line with the natural next command, the
+ * delivery lookup of what was sent (--id takes a message id). Not under --json; -q silences it.
+ * Automation has no event log to look in, so it gets none.
+ */
+export function printNext(ctx: Context, plan: PlanRecord, s: SendSummary): void {
+  if (ctx.io.json || !KIND[plan.kind].lookup) return;
+  const ids = s.recipients.flatMap((r) => (r.status === 'sent' && r.messageId ? [r.messageId] : []));
+  if (!ids.length) return;
+  const cmd = suggest(ctx, 'events', ...(plan.kind === 'sms' ? ['--sms'] : []), '--id', ids[0]);
+  const what = plan.kind === 'sms' ? 'SMS' : 'email';
+  ctx.io.info(ids.length === 1
+    ? `Next: follow the ${what}'s delivery with ${cmd}`
+    : `Next: follow each ${what}'s delivery by its message id (${ctx.io.isTTY && s.recipients.length > TTY_ROWS ? 'every id is in --json' : 'in the output'}), e.g. ${cmd}`);
+}
+
 /** `--json` of automation: who was accepted, refused (with the reason), in doubt and not sent. */
 function automationJson(plan: PlanRecord, s: SendSummary) {
   const pick = (status: Status) => s.recipients.filter((r) => r.status === status).map((r) => ({ address: r.address, ...(r.reason ? { reason: r.reason } : {}) }));

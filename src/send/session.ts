@@ -12,7 +12,7 @@ import { applySettlement, isDone, Journal, journalPrefix, keyOf, latestUnfinishe
 import { KIND } from './kinds.js';
 import { checkForecast } from './forecast.js';
 import { progressBar } from './progress.js';
-import { finish, printSummary, resumeCommand, summarise, verbOf } from './report.js';
+import { finish, printNext, printSummary, resumeCommand, summarise, verbOf } from './report.js';
 import { sendPending } from './runner.js';
 import { settleDoubts } from './settle.js';
 
@@ -123,14 +123,14 @@ async function execute(ctx: Context, s: { journal: Journal; plan: PlanRecord; re
     if (!isDone(records)) {
       const doubts = count(states, 'doubt');
       if (doubts && kind.lookup && s.notify) {
-        ctx.io.info(`Checking ${doubts} recipient${doubts === 1 ? '' : 's'} in doubt against the event log…`);
+        ctx.io.info(`Checking ${plural(doubts, 'recipient')} in doubt against the event log…`);
         const settled = await settleDoubts({ plan, states, client: s.notify, now, settleAfterMs: o.settleAfterMs, concurrency: o.concurrency, signal: ctx.signal });
         if (settled) {
           await journal.append(settled);
           applySettlement(states, settled);
         }
       } else if (doubts) {
-        ctx.io.info(`${doubts} recipient${doubts === 1 ? ' is' : 's are'} in doubt from an earlier run and will not be sent again (automation has no event log to check them against).`);
+        ctx.io.info(`${plural(doubts, 'recipient is', 'recipients are')} in doubt from an earlier run and will not be sent again (automation has no event log to check them against).`);
       }
       const label = plan.kind === 'automation' ? (plan.message.event === 'TERMINATE' ? 'Stopping' : 'Starting') : plan.kind === 'email' ? 'Sending' : 'Sending SMS';
       const bar = progressBar(ctx.io, label);
@@ -155,6 +155,7 @@ async function execute(ctx: Context, s: { journal: Journal; plan: PlanRecord; re
   }
   await printSummary(ctx, plan, summary);
   finish(ctx, plan, summary, stoppedBy);
+  printNext(ctx, plan, summary);
 }
 
 /** Recipients a resume may still send: pending, and in doubt (sent again if proved unsent). */
