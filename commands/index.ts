@@ -48,7 +48,7 @@ export const NOUNS: Noun[] = [
   { name: 'domain', aliases: ['domains'], summary: 'sender domains for transactional email (from public material, not the spec)', register: domain },
   { name: 'config', aliases: [], summary: 'profiles, API keys and defaults', register: config },
   { name: 'sandbox', aliases: [], summary: 'the built-in emulator of both services (no account needed)', register: sandbox },
-  { name: 'doctor', aliases: [], summary: 'check the set-up: profile, keys (one cheap call per service), config folder, clock, Node', register: doctor },
+  { name: 'doctor', aliases: [], summary: 'check the set-up: each setting and where it comes from, keys (one cheap call per service), config folder, clock, Node', register: doctor },
   { name: 'completion', aliases: [], summary: 'print the shell completion script for bash, zsh or fish', register: completion },
 ];
 

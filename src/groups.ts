@@ -5,6 +5,7 @@ import type { Context } from './cli/context.js';
 import { UsageError } from './cli/errors.js';
 import type { Group } from './api/campaign-types.js';
 import { forTerminal } from './output/sanitize.js';
+import { suggest } from './cli/suggest.js';
 
 /** Every page in turn until a short page; the client's limiter paces the calls to 2/s. */
 export async function listAllGroups(ctx: Context, size = 100): Promise<Group[]> {
@@ -71,7 +72,7 @@ export async function groupLookupForDryRun(ctx: Context, given: string[], flag =
 /** One group, or a UsageError. `create` makes a missing one; `canCreate` says --create-group exists to suggest. */
 export async function resolveGroup(ctx: Context, given: string, o: { create?: boolean; canCreate?: boolean } = {}): Promise<ResolvedGroup> {
   const wanted = given.trim();
-  if (!wanted) throw new UsageError('--group is empty.', 'Give a group name or code; list them with `mailctl groups list --all`.');
+  if (!wanted) throw new UsageError('--group is empty.', `Give a group name or code; list them with \`${suggest(ctx, 'groups', 'list', '--all')}\`.`);
   if (ctx.dryRun) {
     await groupLookupForDryRun(ctx, [wanted]);
     return { sn: wanted, name: wanted };
@@ -92,7 +93,7 @@ export async function resolveGroup(ctx: Context, given: string, o: { create?: bo
   throw new UsageError(
     `No group has the name or code "${wanted}".`,
     o.canCreate
-      ? `List groups with \`mailctl groups list --all\`, or add --create-group to create "${wanted}".`
-      : 'List groups with `mailctl groups list --all`.',
+      ? `List groups with \`${suggest(ctx, 'groups', 'list', '--all')}\`, or add --create-group to create "${wanted}".`
+      : `List groups with \`${suggest(ctx, 'groups', 'list', '--all')}\`.`,
   );
 }

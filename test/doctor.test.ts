@@ -47,6 +47,34 @@ describe('mailctl doctor', () => {
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
   });
 
+  it('shows each setting the run uses with its source: flag, environment, profile, default', async () => {
+    const dir = tempDir('mailctl-doctor-');
+    expect((await runCli(['--profile', 'staging', 'config', 'set', 'timezone', 'Asia/Taipei'], { configDir: dir })).exitCode).toBe(0);
+    // No notify URL and no notify key: the default URL is reported, and (no key) never called.
+    const r = await runCli(['--profile', 'staging', 'doctor', '--json'], { sandbox: sb.get(), configDir: dir, env: { MAILCTL_NOTIFY_URL: undefined, MAILCTL_NOTIFY_API_KEY: undefined } });
+    expect(r.exitCode).toBe(3);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.settings).toMatchObject({
+      profile: { value: 'staging', source: '--profile' },
+      'campaign-url': { value: sb.get().campaignUrl, source: 'MAILCTL_CAMPAIGN_URL' },
+      'notify-url': { value: 'https://mail.surenotifyapi.com', source: 'default' },
+      timezone: { value: 'Asia/Taipei', source: 'profile' },
+    });
+    const rows = await runCli(['--profile', 'staging', 'doctor'], { sandbox: sb.get(), configDir: dir });
+    expect(rows.stdout).toContain(`campaign-url\tok\t${sb.get().campaignUrl} (from MAILCTL_CAMPAIGN_URL)`);
+    expect(rows.stdout).toContain('timezone\tok\tAsia/Taipei (profile "staging")');
+    expect(rows.stdout).toContain(`config folder\tok\t${dir}, from MAILCTL_CONFIG_DIR`);
+  });
+
+  it('under --sandbox the settings come from the sandbox, and the clock is checked against its Date header', async () => {
+    const r = await runCli(['--sandbox', 'doctor', '--json'], {});
+    expect(r.exitCode).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.settings['campaign-url'].source).toBe('sandbox');
+    expect(doc.checks.find((c: { check: string }) => c.check === 'sandbox')?.detail).toMatch(/^on \(from --sandbox\)/);
+    expect(doc.checks.find((c: { check: string }) => c.check === 'clock')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^within \d+ s of the campaign service$/) });
+  });
+
   it('a clock ten minutes off the service\'s Date header is named, with the fix', async () => {
     const server = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', date: new Date(Date.now() - 600_000).toUTCString() }).end('{"email":1,"sms":1}');

@@ -97,7 +97,7 @@ describe('profiles: --profile, MAILCTL_PROFILE, `config use`', () => {
     const env = { MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl };
     const { result: other, reqs: none } = await received(() => m.run(['--profile', 'home', 'balance'], { env }));
     expect(other.exitCode).toBe(3);
-    expect(other.stderr).toContain('mailctl config set-key --service campaign --profile home');
+    expect(other.stderr).toContain('mailctl --profile home config set-key --service campaign');
     expect(none).toEqual([]);
     const { result: work, reqs } = await received(() => m.run(['--profile', 'work', 'balance'], { env }));
     expect(work.exitCode).toBe(0);

@@ -67,6 +67,17 @@ describe(`a corpus of ${corpus.length} hostile CSVs`, () => {
       expect(fs.readdirSync(dir)).toEqual([`${f.name}.csv`]);
       return;
     }
+    if (r.exitCode === 2) {
+      // Every record rejected: nothing is sent (exit 2), and the rejects file lists each one.
+      expect(JSON.parse(r.stdout).error.message).toMatch(/rejected, so nothing was sent/);
+      expect(sb.get().sandbox.requests().length).toBe(before);
+      const rows = parse(fs.readFileSync(path.join(dir, `${f.name}.rejects.csv`)), { relax_column_count: true }) as string[][];
+      expect(rows.slice(1).map((x) => Number(x[0]))).toEqual(f.records.map((x) => x.line));
+      figures.rowsIn += f.records.length;
+      figures.rejected += f.records.length;
+      figures.accounted += f.records.length;
+      return;
+    }
     expect([0, 5], r.stderr).toContain(r.exitCode);
     const doc = JSON.parse(r.stdout);
 

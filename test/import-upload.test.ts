@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
-import { useSandbox } from './helpers/sandbox.js';
+import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { campaignApi, pollUntil } from './helpers/campaign-api.js';
 
 const sb = useSandbox();
@@ -97,6 +97,42 @@ describe('text import below 100 rows, file import from 100 (spec section 8)', ()
     expect(puts[0].headers['transfer-encoding']).toBeUndefined();
   });
 
+  it('a person watching sees the upload size in a unit that fits (a 4 KB file is not "0.0 MB")', async () => {
+    const sn = await newGroup('Sized');
+    const file = write('sized.csv', ['EMAIL,NAME', ...rows(150, 's')].join('\n') + '\n');
+    const r = await runCli(['import', file, '--group', sn, '--wait'], { sandbox: sb.get(), tty: true });
+    expect(r.exitCode).toBe(0);
+    const size = sb.get().sandbox.requests('files').filter((q) => q.method === 'PUT').at(-1)!.bodyBytes;
+    expect(size).toBeGreaterThan(1024);
+    expect(size).toBeLessThan(10 * 1024);
+    expect(r.stderr).toContain(`Uploaded ${(size / 1024).toFixed(1)} KB.`);
+    expect(r.stderr).not.toMatch(/0\.0 MB/);
+  });
+
+  it('after everything was imported: one line with what happened and the campaign to create next; not under --json', async () => {
+    const sn = await newGroup('Next step');
+    const file = write('next.csv', ['EMAIL,NAME', ...rows(3, 'n')].join('\n') + '\n');
+    const r = await runCli(['--profile', 'x', 'import', file, '--group', sn, '--wait'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain(`✓ Imported 3 contacts into group "Next step" (${sn}). Next: send them a campaign with mailctl --profile x campaign create --wizard --group ${sn}\n`);
+    const json = await runCli(['import', file, '--group', sn, '--wait', '--json'], { sandbox: sb.get() });
+    expect(json.exitCode).toBe(0);
+    expect(json.stderr).not.toContain('Next:');
+  });
+
+  it('not waited for: the line names the status command that follows it', async () => {
+    // An import that stays PROCESSING for a minute, so the one look after the start sees it running.
+    const slow = await startTestSandbox({ delays: { importProcessing: 60_000 } });
+    try {
+      const r = await runCli(['--profile', 'x', 'import', write('nw.csv', 'EMAIL,NAME\nnw@example.com,N\n'), '--group', 'Slow', '--create-group', '--no-wait'], { sandbox: slow, tty: true });
+      expect(r.exitCode).toBe(0);
+      expect(r.stderr).toMatch(/Follow it with: mailctl --profile x import status IM\w+ --wait/);
+      expect(r.stderr).not.toContain('✓ Imported');
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('a failed PUT is sent again (it is idempotent); the import start is not repeated', async () => {
     const sn = await newGroup('Retry');
     sb.get().sandbox.injectFault({ kind: 'status', status: 503, match: { service: 'files', method: 'PUT' } });
@@ -159,6 +195,17 @@ describe('whole-file refusals: exit 2 and nothing is sent', () => {
       expect(sb.get().sandbox.requests().length).toBe(before);
     });
   }
+
+  it('every row rejected: nothing is sent (no header-only upload, no group lookup), one sentence, exit 2, the rejects file written', async () => {
+    const before = sb.get().sandbox.requests().length;
+    const file = write('bad.csv', 'EMAIL,NAME\nnope,No\nalso-bad,Bad\n');
+    const r = await runCli(['import', file, '--group', 'Anything'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    const rejects = file.replace(/\.csv$/, '.rejects.csv');
+    expect(r.stderr).toContain(`error: All 2 rows of ${file} were rejected, so nothing was sent.\nFix the rows listed with their reasons in ${rejects} and run again.`);
+    expect(fs.readFileSync(rejects, 'utf8').split('\n')[1]).toMatch(/^2,/);
+    expect(sb.get().sandbox.requests().length).toBe(before);
+  });
 
   it('--strict uploads nothing when any row is rejected', async () => {
     const sn = await newGroup('Strict');

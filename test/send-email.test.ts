@@ -31,6 +31,18 @@ describe('mailctl send (email)', () => {
     expect(Object.values(sb.get().sandbox.state.notify.messages).some((m) => m.id === id)).toBe(true);
   });
 
+  it('after a run where all were accepted: one line with the delivery lookup to run next, which finds the message; not under --json or -q', async () => {
+    const argv = ['send', '--to', 'next-step@example.com', '--subject', 'next', '--html', '<p>ok</p>', ...FROM];
+    const r = await runCli(['--profile', 'x', ...argv], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    const id = r.stdout.trim().split('\t')[2];
+    const next = r.stderr.split('\n').filter((l) => l.startsWith('Next:'));
+    expect(next).toEqual([`Next: follow the email's delivery with mailctl --profile x events --id ${id}`]);
+    const lookup = await runCli(['events', '--id', id, '--json'], { sandbox: sb.get() });
+    expect(JSON.parse(lookup.stdout).logs.map((l: { messageId: string }) => l.messageId)).toContain(id);
+    for (const quiet of [['--json'], ['-q']]) expect((await runCli([...quiet, ...argv], { sandbox: sb.get() })).stderr).not.toContain('Next:');
+  });
+
   it('250 recipients go out as 3 requests of at most 100 ("at most 100 per request"), each recipient once', async () => {
     const r = await runCli(['send', '--recipients', csv('b250-', 250), '--subject', 'Hi {{name}}', '--html', '<p>{{code}}</p>', ...FROM, '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);

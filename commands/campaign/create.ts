@@ -12,11 +12,12 @@ import { printReview } from '../../src/campaign/review.js';
 import { adviseRefusal, excludeListsRefusal } from '../../src/campaign/refusal.js';
 import type { Group } from '../../src/api/campaign-types.js';
 import { preflightBeforeCreate } from '../../src/campaign/preflight/run.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest, suggester } from '../../src/cli/suggest.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { groupLookupForDryRun, listAllGroups } from '../../src/groups.js';
 import { templateHtml } from '../../src/campaign/preflight/input.js';
 import { recordUpload } from '../../src/cli/transfer.js';
+import { bytes } from '../../src/output/human.js';
 import { warnOverBalance } from '../../src/campaign/balance-check.js';
 import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
 
@@ -63,10 +64,10 @@ type Created = { sn: string; preSignedUrl?: string };
 async function prepare(ctx: Context, answers: Draft, profile: Profile, opts: Opts): Promise<{ c: Composed; draft: Draft; groups: Group[] }> {
   const problems: string[] = [];
   const draft = loadHtmlFiles(withProfileDefaults(answers, profile), problems);
-  const c = compose(draft, ctx.clock.now());
+  const c = compose(draft, ctx.clock.now(), suggester(ctx));
   problems.push(...c.problems);
   if (c.once && draft.list) checkListFile(draft.list, problems);
-  refuse(problems);
+  refuse(ctx, problems);
   for (const w of c.warnings) ctx.io.warn(forTerminal(w, 2000));
   const groups = await fillFromService(ctx, c, draft);
   // The campaign is complete (template html in place); nothing is sent yet.
@@ -200,9 +201,9 @@ function explainRefusal(e: unknown, sent: Composed['request']): unknown {
   });
 }
 
-function refuse(problems: string[]): void {
+function refuse(ctx: Context, problems: string[]): void {
   if (!problems.length) return;
-  const hint = 'Nothing was sent; fix this and run the command again (see `mailctl campaign create --help`).';
+  const hint = `Nothing was sent; fix this and run the command again (see \`${suggest(ctx, 'campaign', 'create', '--help')}\`).`;
   if (problems.length === 1) throw new UsageError(problems[0], hint);
   throw new UsageError(`${problems.length} problems with this campaign:\n  ${problems.join('\n  ')}`, hint.replace('fix this', 'fix these'));
 }
@@ -225,9 +226,9 @@ async function fillFromService(ctx: Context, c: Composed, draft: Draft): Promise
     return [];
   }
   const all = await listAllGroups(ctx);
-  const send = resolveGroups(form.selectedLists ?? [], all, 'send');
-  const exclude = resolveGroups(form.excludeLists ?? [], all, 'exclude');
-  refuse([...send.problems, ...exclude.problems]);
+  const send = resolveGroups(form.selectedLists ?? [], all, 'send', suggester(ctx));
+  const exclude = resolveGroups(form.excludeLists ?? [], all, 'exclude', suggester(ctx));
+  refuse(ctx, [...send.problems, ...exclude.problems]);
   form.selectedLists = send.codes;
   form.excludeLists = exclude.codes;
   await warnOverBalance(ctx, all, send.codes); // decisions row P8: one balance request, the groups already in hand
@@ -256,7 +257,7 @@ function report(ctx: Context, c: Composed, sn: string, uploaded?: number): void 
     return;
   }
   ctx.io.out(`${ctx.io.paint('green', '✓')} Created ${summary(c)}: ${forTerminal(sn, 100)}`);
-  if (uploaded !== undefined) ctx.io.info(`Uploaded the list (${uploaded} bytes).`);
+  if (uploaded !== undefined) ctx.io.info(`Uploaded the list (${bytes(uploaded)}).`);
   ctx.io.info(`Follow it with: ${suggest(ctx, 'campaign', 'status', sn, '--wait')}`);
   if (c.schedule) ctx.io.info(`Pause it before ${c.schedule.scheduleDate} with: ${suggest(ctx, 'campaign', 'pause', sn)}`);
 }

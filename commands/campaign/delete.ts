@@ -4,6 +4,7 @@ import { certainlyNotDone, PartialError, ServiceError, SilentExit, UsageError } 
 import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
 import type { CampaignClient } from '../../src/api/campaign.js';
 import type { DeleteCampaignsResult } from '../../src/api/campaign-types.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 interface Opts {
   yes?: boolean;
@@ -14,7 +15,7 @@ interface Opts {
 // those preparing or sending come back in `sendingCampaign`, unknown codes in `badCampaigns`.
 export async function run(ctx: Context, opts: Opts, sns: string[]): Promise<void> {
   const codes = [...new Set(sns.map((s) => s.trim()).filter(Boolean))];
-  if (!codes.length) throw new UsageError('Name the campaigns to delete: mailctl campaign delete CODE...');
+  if (!codes.length) throw new UsageError(`Name the campaigns to delete: ${suggest(ctx, 'campaign', 'delete', 'CODE...')}`);
   if (!opts.yes && !opts.dryRun) {
     ctx.requirePrompt(`Deleting ${codes.length === 1 ? `campaign ${codes[0]}` : `${codes.length} campaigns`}`, '--yes');
     const ok = await ctx.prompter.confirm(`Delete ${codes.length === 1 ? `campaign ${codes[0]}` : `${codes.length} campaigns (${codes.join(', ')})`}? Their reports go too.`, false);

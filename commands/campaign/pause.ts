@@ -3,7 +3,7 @@ import { certainlyNotDone, ServiceError, SilentExit } from '../../src/cli/errors
 import type { CampaignClient } from '../../src/api/campaign.js';
 import type { Campaign } from '../../src/api/campaign-types.js';
 import { describeStatus } from '../../src/campaign/statuses.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest, suggester } from '../../src/cli/suggest.js';
 import { lookup, printDryRun } from '../../src/output/dry-run.js';
 
 // Spec section 3 rule 1: "Pause applies to scheduled campaigns" (status PREPARE). The status is
@@ -12,14 +12,14 @@ import { lookup, printDryRun } from '../../src/output/dry-run.js';
 export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean }, sn: string): Promise<void> {
   const client = await ctx.campaign();
   const [c] = await lookup(ctx, `the status of ${sn}: only a scheduled campaign (PREPARE) can be paused; taken as scheduled here`, () => client.campaignStatus(sn), (): Campaign[] => [{ sn, name: '', status: 'PREPARE' }]);
-  if (!c) throw new ServiceError(`There is no campaign ${sn}.`, { hint: 'Check the code with `mailctl campaign status CODE`.' });
+  if (!c) throw new ServiceError(`There is no campaign ${sn}.`, { hint: `Check the code with \`${suggest(ctx, 'campaign', 'status', 'CODE')}\`.` });
   if (c.status === 'STOP') {
     report(ctx, sn, 'already paused');
     return;
   }
   if (c.status !== 'PREPARE') {
     throw new ServiceError(
-      `Campaign ${sn} cannot be paused: it is ${c.status} (${describeStatus(c.status)}). Only a scheduled campaign that is still waiting for its send time (PREPARE) can be paused.`,
+      `Campaign ${sn} cannot be paused: it is ${c.status} (${describeStatus(c.status, suggester(ctx))}). Only a scheduled campaign that is still waiting for its send time (PREPARE) can be paused.`,
       { hint: c.status === 'SENDING' || c.status === 'PREPARE_TO_SENT' || c.status === 'TESTING' ? 'Mail that is going out cannot be stopped through the API.' : undefined },
     );
   }
@@ -61,7 +61,7 @@ async function settleLostPause(ctx: Context, client: CampaignClient, sn: string,
     await client.pauseCampaign(sn);
     return report(ctx, sn, 'paused');
   }
-  throw new ServiceError(`The answer to the pause of ${sn} was lost, and the campaign is now ${status ?? 'gone'}${status ? ` (${describeStatus(status)})` : ''}: it was not paused.`, {
+  throw new ServiceError(`The answer to the pause of ${sn} was lost, and the campaign is now ${status ?? 'gone'}${status ? ` (${describeStatus(status, suggester(ctx))})` : ''}: it was not paused.`, {
     hint: `Check with \`${suggest(ctx, 'campaign', 'status', sn)}\`.`,
   });
 }

@@ -1,5 +1,5 @@
 import type { Context } from '../../src/cli/context.js';
-import { suggestWithNote } from '../../src/cli/suggest.js';
+import { suggest, suggester, suggestWithNote } from '../../src/cli/suggest.js';
 import { ServiceError, UsageError } from '../../src/cli/errors.js';
 import type { Campaign } from '../../src/api/campaign-types.js';
 import { pollUntil } from '../../src/cli/poll.js';
@@ -18,7 +18,7 @@ export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
   const client = await ctx.campaign();
   const lookup = async (): Promise<Campaign> => {
     const [c] = await client.campaignStatus(sn);
-    if (!c) throw new ServiceError(`There is no campaign ${sn}.`, { hint: 'Check the code; finished campaigns are listed by `mailctl report list`.' });
+    if (!c) throw new ServiceError(`There is no campaign ${sn}.`, { hint: `Check the code; finished campaigns are listed by \`${suggest(ctx, 'report', 'list')}\`.` });
     return c;
   };
   let c = await lookup();
@@ -27,13 +27,13 @@ export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
       label: `Waiting for campaign ${sn}…`,
       describe: (v) => v.status,
       timeoutMs,
-      timeoutMessage: (v) => `Campaign ${sn} is still ${v.status} (${describeStatus(v.status)}) after ${opts.timeout}.`,
+      timeoutMessage: (v) => `Campaign ${sn} is still ${v.status} (${describeStatus(v.status, suggester(ctx))}) after ${opts.timeout}.`,
       resumeHint: `Keep waiting with: ${suggestWithNote(ctx, 'campaign', 'status', sn, '--wait')}`,
       interruptedMessage: `Stopped waiting for campaign ${sn}; it goes on at the service.`,
     });
   }
   await show(ctx, c);
-  if (opts.wait && FAILED_STATUSES.has(c.status)) throw new ServiceError(`Campaign ${sn} ended ${c.status}: ${describeStatus(c.status)}.`);
+  if (opts.wait && FAILED_STATUSES.has(c.status)) throw new ServiceError(`Campaign ${sn} ended ${c.status}: ${describeStatus(c.status, suggester(ctx))}.`);
 }
 
 async function show(ctx: Context, c: Campaign): Promise<void> {
@@ -41,12 +41,12 @@ async function show(ctx: Context, c: Campaign): Promise<void> {
     ['code', c.sn],
     ['name', c.name],
     ['status', c.status],
-    ['meaning', describeStatus(c.status)],
+    ['meaning', describeStatus(c.status, suggester(ctx))],
     ['type', c.type === 'A_B_TEST' ? `A/B test (${c.proportion ?? '?'}% test share)` : c.type],
     ['send time', c.sendTimeType],
     ['scheduled', c.scheduledDate],
     ['sent from', c.sentBeginDate],
     ['sent until', c.sentEndDate],
     ['updated', c.updateDate],
-  ].filter(([, v]) => v !== undefined && v !== '') as Array<[string, unknown]>, { ...c, meaning: describeStatus(c.status) });
+  ].filter(([, v]) => v !== undefined && v !== '') as Array<[string, unknown]>, { ...c, meaning: describeStatus(c.status, suggester(ctx)) });
 }

@@ -4,9 +4,10 @@ import { findSetting, SETTINGS } from '../../src/config/keys.js';
 import { profileNameFor } from '../../src/config/settings.js';
 import { readConfig, CONFIG_FILE_NAME, type ConfigReader } from '../../src/config/read.js';
 import path from 'node:path';
+import { suggest, suggester } from '../../src/cli/suggest.js';
 
 export async function profileInUse(ctx: Context): Promise<string> {
-  return profileNameFor(ctx.globals.profile, ctx.env, await ctx.config());
+  return profileNameFor(ctx.globals.profile, ctx.env, await ctx.config(), suggester(ctx));
 }
 
 /**
@@ -14,8 +15,8 @@ export async function profileInUse(ctx: Context): Promise<string> {
  * change; `report` then says what would change, and nothing is written.
  */
 export function dryRunTarget(ctx: Context): { store: ConfigReader; profile: string; file: string } {
-  const store = readConfig(ctx.configDir);
-  return { store, profile: profileNameFor(ctx.globals.profile, ctx.env, store), file: path.join(ctx.configDir, CONFIG_FILE_NAME) };
+  const store = readConfig(ctx.configDir, suggester(ctx));
+  return { store, profile: profileNameFor(ctx.globals.profile, ctx.env, store, suggester(ctx)), file: path.join(ctx.configDir, CONFIG_FILE_NAME) };
 }
 
 export function reportDryRun(ctx: Context, sentence: string, doc: Record<string, unknown>): void {
@@ -23,9 +24,9 @@ export function reportDryRun(ctx: Context, sentence: string, doc: Record<string,
   else ctx.io.info(`Dry run: ${sentence} Nothing was written.`);
 }
 
-export function settingOrThrow(name: string) {
+export function settingOrThrow(ctx: Context, name: string) {
   if (/key/i.test(name) && !findSetting(name)) {
-    throw new UsageError('API keys are not set with `config set` (the value would land in your shell history).', 'Use `mailctl config set-key --service campaign|notify|both`.');
+    throw new UsageError('API keys are not set with `config set` (the value would land in your shell history).', `Use \`${suggest(ctx, 'config', 'set-key', '--service', 'campaign')}\` (or --service notify, or both).`);
   }
   const spec = findSetting(name);
   if (!spec) throw new UsageError(`Unknown setting "${name}".`, `Settings: ${SETTINGS.map((s) => s.flag).join(', ')}.`);

@@ -2,13 +2,14 @@ import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { profileNameMessage, profileNameProblem } from '../../src/config/profile-name.js';
 import { dryRunTarget, reportDryRun } from './common.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean }, name: string): Promise<void> {
   const problem = profileNameProblem(name);
   if (problem) throw new UsageError(profileNameMessage('The profile name', name, problem));
   const reader = opts.dryRun ? dryRunTarget(ctx) : undefined;
   const profile = reader ? reader.store.getProfile(name) : (await ctx.config()).getProfile(name);
-  if (!profile) throw new UsageError(`There is no profile "${name}".`, 'List profiles with `mailctl config profiles`.');
+  if (!profile) throw new UsageError(`There is no profile "${name}".`, `List profiles with \`${suggest(ctx, 'config', 'profiles')}\`.`);
   if (reader) {
     const keys = (['apiKey', 'campaignKey', 'notifyKey'] as const).filter((k) => profile[k]).length;
     return reportDryRun(ctx, `would delete profile "${name}" (${keys} key${keys === 1 ? '' : 's'}) from ${reader.file}.`, { profile: name, keys });

@@ -3,7 +3,7 @@ import { SilentExit } from '../../src/cli/errors.js';
 import { profileInUse, settingOrThrow } from './common.js';
 
 export async function run(ctx: Context, _opts: unknown, name: string): Promise<void> {
-  const spec = settingOrThrow(name);
+  const spec = settingOrThrow(ctx, name);
   const store = await ctx.config();
   const value = store.getProfile(await profileInUse(ctx))?.[spec.name];
   if (ctx.io.json) {

@@ -2,6 +2,7 @@ import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { dryRunTarget, profileInUse, reportDryRun } from './common.js';
 import { readAll } from '../../src/cli/stdin.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 export async function run(ctx: Context, opts: { service: string; withKeyStdin?: boolean; dryRun?: boolean }): Promise<void> {
   const service = opts.service.toLowerCase();
@@ -11,7 +12,7 @@ export async function run(ctx: Context, opts: { service: string; withKeyStdin?: 
     key = (await readAll(ctx.io.stdin)).trim();
   } else {
     if (!ctx.io.canPrompt) {
-      throw new UsageError('No terminal to type the key into.', 'Pipe it in instead: `printenv MY_KEY | mailctl config set-key --with-key-stdin`.');
+      throw new UsageError('No terminal to type the key into.', `Pipe it in instead: \`printenv MY_KEY | ${suggest(ctx, 'config', 'set-key', '--with-key-stdin')}\`.`);
     }
     const label = service === 'both' ? 'API key (both services)' : `API key for the ${service === 'campaign' ? 'campaign' : 'notification'} service`;
     key = (await ctx.prompter.password(`${label}:`)).trim();

@@ -3,7 +3,7 @@ import { UsageError } from '../../src/cli/errors.js';
 import { dryRunTarget, profileInUse, reportDryRun, settingOrThrow } from './common.js';
 
 export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string, value: string): Promise<void> {
-  const spec = settingOrThrow(name);
+  const spec = settingOrThrow(ctx, name);
   let parsed;
   try {
     parsed = spec.parse(value);

@@ -2,7 +2,7 @@ import type { Context } from '../../src/cli/context.js';
 import { dryRunTarget, profileInUse, reportDryRun, settingOrThrow } from './common.js';
 
 export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string): Promise<void> {
-  const spec = settingOrThrow(name);
+  const spec = settingOrThrow(ctx, name);
   if (opts.dryRun) {
     const t = dryRunTarget(ctx);
     const was = t.store.getProfile(t.profile)?.[spec.name];

@@ -3,6 +3,7 @@ import { UsageError } from '../../src/cli/errors.js';
 import { profileNameMessage, profileNameProblem } from '../../src/config/profile-name.js';
 import { dryRunTarget, reportDryRun } from './common.js';
 import type { ConfigReader } from '../../src/config/read.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string): Promise<void> {
   const problem = profileNameProblem(name);
@@ -15,7 +16,7 @@ export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string
     const known = store.profileNames();
     throw new UsageError(
       `There is no profile "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : ''}.`,
-      `Create it by storing its key: mailctl --profile ${name} config set-key`,
+      `Create it by storing its key: ${suggest({ globals: { ...ctx.globals, profile: name } }, 'config', 'set-key')}`,
     );
   }
   if (opts.dryRun) return reportDryRun(ctx, `would make profile "${name}" the default (now: "${store.currentProfile() ?? 'default'}").`, { profile: name, previous: store.currentProfile() ?? 'default' });

@@ -12,6 +12,7 @@ import { resolveGroup } from '../../src/groups.js';
 import { describeFilter, parseWhere } from './filters.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
 import { forTerminal } from '../../src/output/sanitize.js';
+import { count as n, plural } from '../../src/output/human.js';
 
 interface Opts {
   group?: string;
@@ -58,10 +59,10 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     ctx.io.printJson({ group: { sn: group.sn, name: group.name }, updated_count: count, ...('keys' in body ? { requested: body.keys.length } : { filters: body.filters }) });
     return;
   }
-  if (ctx.io.isTTY) ctx.io.out(`${ctx.io.paint('green', '✓')} Removed ${count} contact${count === 1 ? '' : 's'} from group "${forTerminal(group.name, 100)}" (${forTerminal(group.sn, 60)}).`);
+  if (ctx.io.isTTY) ctx.io.out(`${ctx.io.paint('green', '✓')} Removed ${plural(count, 'contact')} from group "${forTerminal(group.name, 100)}" (${forTerminal(group.sn, 60)}).`);
   else ctx.io.out(String(count));
   if ('keys' in body && count < body.keys.length) {
-    ctx.io.info(`${body.keys.length - count} of the ${body.keys.length} addresses were not in the group.`);
+    ctx.io.info(`${n(body.keys.length - count)} of the ${n(body.keys.length)} addresses were not in the group.`);
   }
 }
 

@@ -4,7 +4,7 @@ import type { ActionFactory } from '../../src/cli/main.js';
 export function register(program: Command, action: ActionFactory): void {
   program
     .command('doctor')
-    .description('check the set-up: profile, keys (one cheap call per service), config folder, clock, Node')
+    .description('check the set-up: each setting and where it comes from, keys (one cheap call per service), config folder, clock, Node')
     .addHelpText('after', `
 Exit: 0 all is well · 3 a key is missing or refused, or the config folder is not private · 4 a service cannot be reached.
 

@@ -8,6 +8,8 @@ import { maskKey, SERVICE_LABEL, type Service } from '../../src/config/settings.
 import { PRIVATE_DIR_MODE } from '../../src/fs/safe-write.js';
 import { printList } from '../../src/output/format.js';
 import type { HttpClient } from '../../src/api/http.js';
+import { settingRows } from '../../src/config/sources.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 type Level = 'ok' | 'warn' | 'fail';
 interface Check {
@@ -27,9 +29,12 @@ export async function run(ctx: Context): Promise<void> {
   const before = modeOf(ctx.configDir);
   const s = await ctx.settings();
   const checks: Check[] = [];
-  const profileSource = ctx.globals.profile ? 'from --profile' : ctx.env.MAILCTL_PROFILE ? 'from MAILCTL_PROFILE' : s.profileName === 'default' ? 'the default' : 'chosen with `mailctl config use`';
-  checks.push({ check: 'profile', status: 'ok', detail: `${s.profileName} (${profileSource})${s.sandbox ? ', built-in sandbox' : ''}` });
-  checks.push(configDirCheck(ctx.configDir, before));
+  // Every setting this run uses, with where it came from: a flag, the environment, the profile,
+  // the built-in default or the sandbox. Keys are the key checks below.
+  const settings = settingRows(s, ctx, { keys: false });
+  for (const row of settings) checks.push({ check: row.setting, status: 'ok', detail: `${row.value} (${sourceWords(row.source, s.profileName)})` });
+  if (s.sandbox) checks.push({ check: 'sandbox', status: 'ok', detail: `on (${ctx.globals.sandbox ? 'from --sandbox' : `profile "${s.profileName}"`}): the built-in sandbox answers instead of the real services` });
+  checks.push(configDirCheck(ctx.configDir, before, ctx.env.MAILCTL_CONFIG_DIR ? 'from MAILCTL_CONFIG_DIR' : 'the default'));
   checks.push(nodeCheck());
   let skew: Check | undefined;
   for (const service of ['campaign', 'notify'] as Service[]) {
@@ -37,7 +42,7 @@ export async function run(ctx: Context): Promise<void> {
     const url = service === 'campaign' ? s.campaignUrl : s.notifyUrl;
     const where = s.sandbox ? 'the built-in sandbox' : url;
     if (!key && !s.sandbox) {
-      checks.push({ check: `${service} key`, status: 'fail', exit: ExitCode.AUTH, detail: `not set; set it with \`mailctl config set-key --service ${service}\` or MAILCTL_${service === 'campaign' ? 'CAMPAIGN' : 'NOTIFY'}_API_KEY` });
+      checks.push({ check: `${service} key`, status: 'fail', exit: ExitCode.AUTH, detail: `not set; set it with ${suggest(ctx, 'config', 'set-key', '--service', service)} or MAILCTL_${service === 'campaign' ? 'CAMPAIGN' : 'NOTIFY'}_API_KEY` });
       continue;
     }
     const result = await tryKey(ctx, service);
@@ -52,7 +57,10 @@ export async function run(ctx: Context): Promise<void> {
     { header: 'CHECK', value: (c) => c.check },
     { header: 'STATUS', value: (c) => c.status, paint: (c) => (c.status === 'ok' ? 'green' : c.status === 'warn' ? 'yellow' : 'red') },
     { header: 'DETAIL', value: (c) => c.detail },
-  ], { ok: exit === ExitCode.OK, exitCode: exit, checks: checks.map(({ exit: _e, ...c }) => c) });
+  ], {
+    ok: exit === ExitCode.OK, exitCode: exit, checks: checks.map(({ exit: _e, ...c }) => c),
+    settings: Object.fromEntries(settings.map((r) => [r.setting, { value: r.value, source: r.source }])),
+  });
   if (exit !== ExitCode.OK) throw new SilentExit(exit);
 }
 
@@ -87,14 +95,23 @@ function modeOf(dir: string): number | undefined {
   }
 }
 
-function configDirCheck(dir: string, before: number | undefined): Check {
+/** A setting's source as a reader takes it: "from MAILCTL_CAMPAIGN_URL", "profile \"staging\"", "built-in default". */
+function sourceWords(source: string, profile: string): string {
+  if (source === 'default') return 'built-in default';
+  if (source === 'sandbox') return 'the sandbox';
+  if (source === 'profile') return `profile "${profile}"`;
+  if (source === 'config use') return 'chosen with config use';
+  return `from ${source}`;
+}
+
+function configDirCheck(dir: string, before: number | undefined, source: string): Check {
   const mode = modeOf(dir);
-  if (mode === undefined) return { check: 'config folder', status: 'ok', detail: `${dir} (not created yet; it will be made private, mode 700)` };
+  if (mode === undefined) return { check: 'config folder', status: 'ok', detail: `${dir}, ${source} (not created yet; it will be made private, mode 700)` };
   if (mode & 0o077) {
     return { check: 'config folder', status: 'fail', exit: ExitCode.AUTH, detail: `${dir} is mode ${mode.toString(8)}: others can read keys and journals; fix with \`chmod ${PRIVATE_DIR_MODE.toString(8)} ${dir}\`` };
   }
   if (before !== undefined && before & 0o077) return { check: 'config folder', status: 'warn', detail: `${dir} was mode ${before.toString(8)}, open to other users; made private (mode ${mode.toString(8)})` };
-  return { check: 'config folder', status: 'ok', detail: `${dir} (mode ${mode.toString(8)})` };
+  return { check: 'config folder', status: 'ok', detail: `${dir}, ${source} (mode ${mode.toString(8)})` };
 }
 
 function nodeCheck(): Check {

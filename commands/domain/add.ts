@@ -4,6 +4,7 @@ import { zoneLines } from '../../src/output/zone.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { checkDomain } from './common.js';
 import { forTsvCell } from '../../src/output/sanitize.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 export async function run(ctx: Context, opts: { dryRun?: boolean }, input: string): Promise<void> {
   const domain = checkDomain(input);
@@ -14,7 +15,7 @@ export async function run(ctx: Context, opts: { dryRun?: boolean }, input: strin
     return;
   }
   if (!records.length) throw new ServiceError(`The service added ${domain} but returned no DNS records to publish.`, { hint: 'Contact the provider\'s support for the records.' });
-  ctx.io.info(`Publish these DNS records for ${domain}, then run \`mailctl domain verify ${domain}\`:`);
+  ctx.io.info(`Publish these DNS records for ${domain}, then run \`${suggest(ctx, 'domain', 'verify', domain)}\`:`);
   ctx.io.out(`; mailctl domain add ${domain}`);
   // The records are the service's words: whole (they are pasted), control characters shown.
   for (const l of zoneLines(records, domain)) ctx.io.out(forTsvCell(l));

@@ -4,6 +4,7 @@ import { printDryRun } from '../../src/output/dry-run.js';
 import { checkDomain } from './common.js';
 import { describeErrorBody } from '../../src/api/error-messages.js';
 import { forTerminal } from '../../src/output/sanitize.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 export async function run(ctx: Context, opts: { dryRun?: boolean }, input: string): Promise<void> {
   const domain = checkDomain(input);
@@ -19,7 +20,7 @@ export async function run(ctx: Context, opts: { dryRun?: boolean }, input: strin
         status: e.status,
         facts: e.facts,
         serviceMessage: said,
-        hint: `If it was never added, run \`mailctl domain add ${domain}\` first; otherwise check that the records it printed are published (DNS can take a while to update), then try again.`,
+        hint: `If it was never added, run \`${suggest(ctx, 'domain', 'add', domain)}\` first; otherwise check that the records it printed are published (DNS can take a while to update), then try again.`,
       });
     }
     throw e;
@@ -28,7 +29,7 @@ export async function run(ctx: Context, opts: { dryRun?: boolean }, input: strin
   // The response shape is not documented; a body saying success/verified false is a failure.
   const o = (res ?? {}) as Record<string, unknown>;
   if (o.success === false || o.verified === false) {
-    throw new ServiceError(`${domain} is not verified yet.`, { body: res, hint: `Check the records from \`mailctl domain add ${domain}\` are published, then try again.` });
+    throw new ServiceError(`${domain} is not verified yet.`, { body: res, hint: `Check the records from \`${suggest(ctx, 'domain', 'add', domain)}\` are published, then try again.` });
   }
   if (ctx.io.json) ctx.io.printJson({ domain, verified: true, response: res ?? null });
   else ctx.io.out(`${ctx.io.paint('green', '✓')} ${domain} is verified; email can be sent from addresses @${domain}.`);

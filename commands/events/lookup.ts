@@ -6,6 +6,7 @@ import { printList, type Column } from '../../src/output/format.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';
 import { EMAIL_STATUSES, parseStatuses, SMS_STATUSES } from './query.js';
 import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 interface Opts {
   sms?: boolean;
@@ -39,7 +40,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   }
 
   if (!opts.id && !(opts.recipient && opts.countryCode)) {
-    throw new UsageError('An SMS lookup needs --id, or --recipient with --country-code.', 'For example: mailctl events --sms --recipient 0912345678 --country-code 886');
+    throw new UsageError('An SMS lookup needs --id, or --recipient with --country-code.', `For example: ${suggest(ctx, 'events', '--sms', '--recipient', '0912345678', '--country-code', '886')}`);
   }
   let cc: string | undefined;
   if (opts.countryCode !== undefined) {

@@ -11,6 +11,7 @@ import { EventFollower, NARROW_OVERLAP_MS, ROW_CAP } from '../../src/events/foll
 import { forTerminal } from '../../src/output/sanitize.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';
 import { EMAIL_STATUSES, parseStatuses, SMS_STATUSES } from './query.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 interface Opts {
   sms?: boolean;
@@ -47,7 +48,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   let cc: string | undefined;
   if (opts.sms) {
     if (!opts.id && !(opts.recipient && opts.countryCode)) {
-      throw new UsageError('Following SMS events needs --id, or --recipient with --country-code (the SMS lookup has no "all numbers" query).', 'For example: mailctl events tail --sms --recipient 0912345678 --country-code 886');
+      throw new UsageError('Following SMS events needs --id, or --recipient with --country-code (the SMS lookup has no "all numbers" query).', `For example: ${suggest(ctx, 'events', 'tail', '--sms', '--recipient', '0912345678', '--country-code', '886')}`);
     }
     if (opts.countryCode !== undefined) {
       const c = checkCountryCode(opts.countryCode);

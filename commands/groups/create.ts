@@ -2,10 +2,11 @@ import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string): Promise<void> {
   const trimmed = name.trim();
-  if (!trimmed) throw new UsageError('The group name is empty.', 'Give a name, for example: mailctl groups create Newsletter');
+  if (!trimmed) throw new UsageError('The group name is empty.', `Give a name, for example: ${suggest(ctx, 'groups', 'create', 'Newsletter')}`);
   const client = await ctx.campaign();
   const created = await client.createGroup(trimmed);
   if (opts.dryRun) return printDryRun(ctx);

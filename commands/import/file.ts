@@ -19,6 +19,7 @@ import { defaultRejectsPath } from '../../src/import/rejects.js';
 import { ImportWorkDir } from '../../src/import/work-dir.js';
 import { refuseSymlink } from '../../src/fs/safe-write.js';
 import { forTerminal } from '../../src/output/sanitize.js';
+import { plural } from '../../src/output/human.js';
 import { DEFAULT_NAME_MAX_LENGTH, validateContacts, type ValidationResult } from '../../src/import/validate.js';
 import { defaultFailuresPath, localJson, localSummary } from '../../src/import/report.js';
 import { DEFAULT_WAIT_TIMEOUT_MS, fetchImport, waitForImport } from '../../src/import/wait.js';
@@ -26,6 +27,7 @@ import { printRecord } from '../../src/output/format.js';
 import { resolveGroup } from '../../src/groups.js';
 import { finishImport } from './finish.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 interface Opts {
   group?: string;
@@ -59,6 +61,7 @@ export async function run(ctx: Context, opts: Opts, file: string): Promise<void>
   try {
     const checked = await check(ctx, plan, input, source, work, sizeHint);
     if (plan.dryRun) return await dryRunReport(ctx, plan, checked, source);
+    if (!checked.valid) throw nothingValid(checked, source);
     await upload(ctx, plan, checked, source, stdin ? undefined : file, work!);
   } finally {
     await work?.remove();
@@ -83,7 +86,7 @@ interface Plan {
 }
 
 async function readOptions(ctx: Context, opts: Opts, file: string): Promise<Plan> {
-  if (!opts.group?.trim()) throw new UsageError('Say which group to import into with --group NAME_OR_CODE.', 'List groups with `mailctl groups list --all`; add --create-group to create a new one.');
+  if (!opts.group?.trim()) throw new UsageError('Say which group to import into with --group NAME_OR_CODE.', `List groups with \`${suggest(ctx, 'groups', 'list', '--all')}\`; add --create-group to create a new one.`);
   const profile = (await ctx.settings()).profile;
   let fieldTypes = profile.fieldTypes;
   if (opts.field?.length) {
@@ -98,7 +101,7 @@ async function readOptions(ctx: Context, opts: Opts, file: string): Promise<Plan
     throw new UsageError(`--webhook-url "${opts.webhookUrl}" is not an http(s) URL.`);
   }
   if (opts.wait === false && opts.downloadFailures !== undefined) {
-    throw new UsageError('--download-failures needs the final result, so it cannot be used with --no-wait.', 'Drop --no-wait, or fetch the file later with `mailctl import status IMPORT_SN --wait --download-failures`.');
+    throw new UsageError('--download-failures needs the final result, so it cannot be used with --no-wait.', `Drop --no-wait, or fetch the file later with \`${suggest(ctx, 'import', 'status', 'IMPORT_SN', '--wait', '--download-failures')}\`.`);
   }
   const rejectsPath = opts.rejects ? path.resolve(opts.rejects) : defaultRejectsPath(file);
   if (file !== '-' && rejectsPath === path.resolve(file)) throw new UsageError('--rejects names the input file itself; choose another file for the rejected rows.');
@@ -159,7 +162,7 @@ async function check(ctx: Context, plan: Plan, input: Readable, source: string, 
       cleanedPath: plan.dryRun ? undefined : work!.cleanedPath,
       rejects: plan.writeRejects ? { path: plan.rejectsPath, onTemp: (tmp) => work!.own(tmp) } : undefined,
       signal: ctx.signal,
-      onProgress: (rows) => spin.text(`Checking ${source}… ${rows.toLocaleString('en-US')} rows`),
+      onProgress: (rows) => spin.text(`Checking ${source}… ${plural(rows, 'row')}`),
     });
   } finally {
     spin.stop();
@@ -169,9 +172,21 @@ async function check(ctx: Context, plan: Plan, input: Readable, source: string, 
   for (const line of localSummary(checked, source)) ctx.io.info(line);
   if (checked.removedRejects) ctx.io.info(`  No row was rejected, so the rejects file of an earlier run is out of date and was removed: ${checked.removedRejects}`);
   if (plan.strict && checked.rejected) {
-    throw new UsageError(`${checked.rejected} row${checked.rejected === 1 ? ' was' : 's were'} rejected, and --strict uploads nothing unless every row is valid.`, checked.rejectsPath ? `Fix the rows listed in ${checked.rejectsPath} and run again.` : 'A dry run writes no file: add --rejects FILE to list the rejected rows with their lines and reasons.');
+    throw new UsageError(`${plural(checked.rejected, 'row was', 'rows were')} rejected, and --strict uploads nothing unless every row is valid.`, checked.rejectsPath ? `Fix the rows listed in ${checked.rejectsPath} and run again.` : 'A dry run writes no file: add --rejects FILE to list the rejected rows with their lines and reasons.');
   }
   return checked;
+}
+
+/**
+ * Every row was rejected: nothing is sent (not even the group lookup) and the exit is 2, as for
+ * --strict — the input is invalid and nothing was sent; the rejects file says why, row by row.
+ */
+function nothingValid(checked: ValidationResult, source: string): UsageError {
+  const what = checked.rejected === 1 ? `The only row of ${source} was rejected` : `All ${plural(checked.rejected, 'row')} of ${source} were rejected`;
+  return new UsageError(
+    checked.rejected ? `${what}, so nothing was sent.` : `${source} has no rows to import, so nothing was sent.`,
+    checked.rejectsPath ? `Fix the rows listed with their reasons in ${checked.rejectsPath} and run again.` : undefined,
+  );
 }
 
 async function dryRunReport(ctx: Context, plan: Plan, checked: ValidationResult, source: string): Promise<void> {
@@ -203,7 +218,7 @@ async function upload(ctx: Context, plan: Plan, checked: ValidationResult, sourc
     throw new CliError(
       `Group "${group.name}" (${group.sn}) is PROCESSING: another import into it is still running, and the spec says to let an import finish before using the group.`,
       ExitCode.FAILED,
-      'Wait until `mailctl groups list` shows it GENERAL again, then run this import.',
+      `Wait until \`${suggest(ctx, 'groups', 'list')}\` shows it GENERAL again, then run this import.`,
     );
   }
   const client = await ctx.campaign();
@@ -230,7 +245,7 @@ async function upload(ctx: Context, plan: Plan, checked: ValidationResult, sourc
     // Spec section 7: "import start failure: 500, no content". Not retried: a second start could
     // create a second import.
     if (e instanceof ServiceError && e.status === 500) {
-      throw new ServiceError(`The service could not start the import into group "${group.name}" (${group.sn}): HTTP 500 with no explanation.`, { status: 500, hint: 'Check that the group still exists (`mailctl groups list`) and try again later.' });
+      throw new ServiceError(`The service could not start the import into group "${group.name}" (${group.sn}): HTTP 500 with no explanation.`, { status: 500, hint: `Check that the group still exists (\`${suggest(ctx, 'groups', 'list')}\`) and try again later.` });
     }
     throw e;
   }
@@ -244,7 +259,7 @@ async function upload(ctx: Context, plan: Plan, checked: ValidationResult, sourc
   }
   // The service has the rows now: the copy goes before the (possibly long) wait.
   await work.remove();
-  ctx.io.info(`Import ${shown} started: ${checked.valid.toLocaleString('en-US')} row${checked.valid === 1 ? '' : 's'} sent to group "${forTerminal(group.name, 80)}" (${forTerminal(group.sn, 80)}) by ${method} import.`);
+  ctx.io.info(`Import ${shown} started: ${plural(checked.valid, 'row')} sent to group "${forTerminal(group.name, 80)}" (${forTerminal(group.sn, 80)}) by ${method} import.`);
 
   const finish = { source, local: checked, group, method };
   if (!plan.wait) {

@@ -9,6 +9,9 @@ import type { Field } from '../../src/output/format.js';
 import { downloadFailures, localJson, printResult, resultPairs, serviceRejected } from '../../src/import/report.js';
 import { failureFor, statusWords } from '../../src/import/wait.js';
 import type { ResolvedGroup } from '../../src/groups.js';
+import { count, plural } from '../../src/output/human.js';
+import { suggest, suggestWithNote } from '../../src/cli/suggest.js';
+import { forTerminal } from '../../src/output/sanitize.js';
 
 export interface Finish {
   result: ImportResult;
@@ -53,13 +56,23 @@ export async function finishImport(ctx: Context, f: Finish): Promise<void> {
   else await printResult(ctx, pairs, json);
 
   if (failed) throw failureFor(r);
+  // The next command, one line on stderr for a person (not under --json; -q silences it).
   if (!ended) {
-    ctx.io.info(`Import ${r.importSn} is ${statusWords(r.status)}. Follow it with: mailctl import status ${r.importSn} --wait`);
+    if (!ctx.io.json) ctx.io.info(`Import ${r.importSn} is ${statusWords(r.status)}. Follow it with: ${suggestWithNote(ctx, 'import', 'status', r.importSn, '--wait')}`);
   }
   const local = f.local?.rejected ?? 0;
   const remote = ended ? serviceRejected(r) : 0;
   if (local || remote) {
-    const parts = [local ? `${local} rejected locally (see ${f.local!.rejectsPath})` : '', remote ? `${remote} refused by the service${r.errorDownloadLink && !failuresPath ? ' (--download-failures saves its list)' : ''}` : ''].filter(Boolean);
+    const parts = [local ? `${count(local)} rejected locally (see ${f.local!.rejectsPath})` : '', remote ? `${count(remote)} refused by the service${r.errorDownloadLink && !failuresPath ? ' (--download-failures saves its list)' : ''}` : ''].filter(Boolean);
     throw new PartialError(`Not every row was imported: ${parts.join('; ')}.`);
   }
+  if (ended && !ctx.io.json) ctx.io.info(doneLine(ctx, r, f.group));
+}
+
+/** Every row imported: what happened, and the natural next step (a campaign to the group). */
+function doneLine(ctx: Context, r: ImportResult, group: ResolvedGroup | undefined): string {
+  const mark = ctx.io.paint('green', '✓');
+  const into = group ? ` into group "${forTerminal(group.name, 80)}" (${forTerminal(group.sn, 60)})` : '';
+  const next = suggest(ctx, 'campaign', 'create', '--wizard', ...(group ? ['--group', group.sn] : []));
+  return `${mark} Imported ${plural(r.insertCnt ?? 0, 'contact')}${into}. Next: send them a campaign with ${next}`;
 }

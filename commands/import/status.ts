@@ -6,6 +6,7 @@ import { parseDuration } from '../../src/cli/duration.js';
 import { DEFAULT_WAIT_TIMEOUT_MS, fetchImport, waitForImport } from '../../src/import/wait.js';
 import { defaultFailuresPath } from '../../src/import/report.js';
 import { finishImport } from './finish.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 interface Opts {
   wait?: boolean;
@@ -16,7 +17,7 @@ interface Opts {
 
 export async function run(ctx: Context, opts: Opts, importSn: string): Promise<void> {
   const sn = importSn.trim();
-  if (!sn) throw new UsageError('The import code is empty.', 'Give the code printed when the import started: mailctl import status IMPORT_SN');
+  if (!sn) throw new UsageError('The import code is empty.', `Give the code printed when the import started: ${suggest(ctx, 'import', 'status', 'IMPORT_SN')}`);
   const timeoutMs = opts.timeout === undefined ? DEFAULT_WAIT_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout', { positive: true });
   if (typeof opts.downloadFailures === 'string') refuseSymlink(path.resolve(opts.downloadFailures), '--download-failures', opts.force);
   const result = opts.wait ? await waitForImport(ctx, sn, timeoutMs) : await fetchImport(ctx, sn);

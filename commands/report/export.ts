@@ -7,7 +7,7 @@ import { checkOutDir, downloadLinks, type Saved } from '../../src/report/downloa
 import { LINK_CELL_MAX, printList } from '../../src/output/format.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { outDirOf } from '../../src/report/out-dir.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest, suggestWithNote } from '../../src/cli/suggest.js';
 
 interface Opts {
   dryRun?: boolean;
@@ -26,14 +26,14 @@ export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
   if (opts.webhookUrl !== undefined) opts.webhookUrl = checkUrl(opts.webhookUrl, { name: '--webhook-url', example: 'https://hooks.example.com/report' });
   const timeoutMs = opts.timeout === undefined ? 10 * 60_000 : parseDuration(opts.timeout, '--timeout', { positive: true });
   const out = outDirOf(opts);
-  if (out) checkOutDir(out, sn, opts.force);
+  if (out) checkOutDir(ctx, out, sn, opts.force);
   const client = await ctx.campaign();
   const requestedAt = ctx.clock.now();
   await client.exportReport(sn, opts.webhookUrl);
   if (opts.dryRun) return printDryRun(ctx);
   if (!opts.wait && !out) {
     if (ctx.io.json) ctx.io.printJson({ sn, exportRequested: true, webhookUrl: opts.webhookUrl ?? null });
-    else ctx.io.info(`Export of ${sn} requested. The files take a while; get their links with \`mailctl report links ${sn}\` (or run this with --wait).`);
+    else ctx.io.info(`Export of ${sn} requested. The files take a while; get their links with \`${suggest(ctx, 'report', 'links', sn)}\` (or run this with --wait).`);
     if (!ctx.io.json && !ctx.io.isTTY) ctx.io.out(sn);
     return;
   }
@@ -41,7 +41,7 @@ export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
     label: `Waiting for the report files of ${sn}…`,
     timeoutMs,
     timeoutMessage: () => `The report files of ${sn} were not ready after ${opts.timeout ?? '10m'}.`,
-    resumeHint: `The export goes on at the service; get the files later with: ${suggest(ctx, 'report', 'links', sn, ...(out ? ['--out-dir', out.dir] : []))}`,
+    resumeHint: `The export goes on at the service; get the files later with: ${suggestWithNote(ctx, 'report', 'links', sn, ...(out ? ['--out-dir', out.dir] : []))}`,
     interruptedMessage: `Stopped waiting for the report files of ${sn}.`,
   });
   // "Re-export regenerates files only when new data exists; otherwise the earlier files are reused."

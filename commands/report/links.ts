@@ -4,6 +4,7 @@ import { LINK_CELL_MAX, printList, type Column } from '../../src/output/format.j
 import { downloadLinks } from '../../src/report/download.js';
 import { outDirOf, type OutDirFlags } from '../../src/report/out-dir.js';
 import { printSaved } from './export.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 const COLUMNS: Column<ReportLink>[] = [
   { header: 'TYPE', value: (l) => l.reportType },
@@ -17,7 +18,7 @@ export async function run(ctx: Context, opts: OutDirFlags & { force?: boolean },
   const links = await client.reportLinks(sn);
   if (!links.length) {
     if (ctx.io.json) ctx.io.printJson([]);
-    ctx.io.info(`No report files for ${sn} yet; request them with \`mailctl report export ${sn} --wait\`.`);
+    ctx.io.info(`No report files for ${sn} yet; request them with \`${suggest(ctx, 'report', 'export', sn, '--wait')}\`.`);
     return;
   }
   if (out) {

@@ -2,10 +2,11 @@ import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { printList } from '../../src/output/format.js';
 import { METRIC_COLUMNS, METRIC_CSV, orderRows, ratesOf } from '../../src/report/metrics.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 export async function run(ctx: Context, _opts: object, sns: string[]): Promise<void> {
   const codes = [...new Set(sns.map((s) => s.trim()).filter(Boolean))];
-  if (!codes.length) throw new UsageError('Name at least one campaign code: mailctl report metrics CODE...', 'Find codes with `mailctl report list`.');
+  if (!codes.length) throw new UsageError(`Name at least one campaign code: ${suggest(ctx, 'report', 'metrics', 'CODE...')}`, `Find codes with \`${suggest(ctx, 'report', 'list')}\`.`);
   const client = await ctx.campaign();
   const rows = orderRows(await client.metrics(codes), codes);
   await printList(ctx.io, rows, METRIC_COLUMNS, rows.map((m) => ({ ...m, rates: ratesOf(m) })), { csv: METRIC_CSV });

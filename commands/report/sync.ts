@@ -5,6 +5,7 @@ import { parseDuration } from '../../src/cli/duration.js';
 import { forTerminal } from '../../src/output/sanitize.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { suggest } from '../../src/cli/suggest.js';
+import { bytes, count, plural } from '../../src/output/human.js';
 import { isoSecond, parseRefreshDays } from '../../src/report/sync/range.js';
 import { planSync, runSync, type SyncOptions, type SyncPlan, type SyncReport } from '../../src/report/sync/sync.js';
 import { outDirOf, type OutDirFlags } from '../../src/report/out-dir.js';
@@ -73,15 +74,15 @@ export function exitCodeOf(r: SyncReport): number {
 }
 
 function summaryLine(ctx: Context, r: SyncReport): string {
-  const n = (k: number, one: string, many = `${one}s`) => `${k} ${k === 1 ? one : many}`;
+  const n = plural;
   const fresh = r.rows.filter((x) => x.updated);
-  const mb = (fresh.reduce((s, x) => s + x.bytes, 0) / 1048576).toFixed(1);
+  const size = bytes(fresh.reduce((s, x) => s + x.bytes, 0));
   const parts = [
-    `${n(r.downloaded, 'campaign')} downloaded (${n(fresh.length, 'file')}, ${mb} MB)`,
-    `${r.complete} already complete`,
-    r.unchanged ? `${r.unchanged} unchanged at the service` : '',
-    r.deferred.length ? `${r.deferred.length} refresh deferred (once per hour)` : '',
-    r.failed.length ? `${r.failed.length} failed: ${r.failed.map((f) => `${forTerminal(f.sn, 40)} (${forTerminal(f.message, 300)})`).join('; ')}` : '',
+    `${n(r.downloaded, 'campaign')} downloaded (${n(fresh.length, 'file')}, ${size})`,
+    `${count(r.complete)} already complete`,
+    r.unchanged ? `${count(r.unchanged)} unchanged at the service` : '',
+    r.deferred.length ? `${count(r.deferred.length)} refresh deferred (once per hour)` : '',
+    r.failed.length ? `${count(r.failed.length)} failed: ${r.failed.map((f) => `${forTerminal(f.sn, 40)} (${forTerminal(f.message, 300)})`).join('; ')}` : '',
   ].filter(Boolean);
   const when = isoSecond(ctx.clock.now());
   return `${when} report sync ${forTerminal(r.dir, 200)}: ${n(r.listed, 'finished campaign')} from ${r.range.from} to ${r.range.to}; ${parts.join(', ')}; ${n(r.exports, 'export')} requested.`;

@@ -4,13 +4,14 @@
 import type { Context } from '../../src/cli/context.js';
 import { ServiceError, UsageError } from '../../src/cli/errors.js';
 import { printDryRun } from '../../src/output/dry-run.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string, type: string): Promise<void> {
   const t = type.trim().toLowerCase();
   if (t !== 'string' && t !== 'number' && t !== 'date') throw new UsageError(`The type is string, number or date; got "${type}".`);
   // Same rule as the sandbox route, checked here so a bad name is exit 2 (nothing sent), not a refusal.
   if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name.trim())) {
-    throw new UsageError(`"${name}" is not a field name: it must start with a letter and hold only letters, digits and _ (at most 64).`, 'For example: mailctl --sandbox sandbox field add TIER string');
+    throw new UsageError(`"${name}" is not a field name: it must start with a letter and hold only letters, digits and _ (at most 64).`, `For example: ${suggest({ globals: { ...ctx.globals, sandbox: true } }, 'sandbox', 'field', 'add', 'TIER', 'string')}`);
   }
   const client = await ctx.campaign();
   let field: { name: string; type: string };

@@ -2,13 +2,14 @@ import type { Context } from '../../src/cli/context.js';
 import { parseWhole } from '../../src/cli/parse.js';
 import { SANDBOX_KEYS } from '../../src/sandbox/constants.js';
 import { alternatesIn, parseShapeArgs } from '../../src/sandbox/shapes.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 export async function run(ctx: Context, opts: { port?: string; dailyLimit?: string; rateLimit?: boolean; shape?: string[] }): Promise<void> {
   const port = opts.port === undefined ? 0 : parseWhole(opts.port, '--port', 0, 65535);
   const shapes = parseShapeArgs(opts.shape ?? []);
   if (typeof shapes === 'string') {
     const { UsageError } = await import('../../src/cli/errors.js');
-    throw new UsageError(shapes, 'See `mailctl sandbox serve --help` for the shapes and their values.');
+    throw new UsageError(shapes, `See \`${suggest(ctx, 'sandbox', 'serve', '--help')}\` for the shapes and their values.`);
   }
   const { startSandboxServer } = await import('../../src/sandbox/server.js');
   const limits = { perSecond: opts.rateLimit === false ? (false as const) : 2, ...(opts.dailyLimit ? { daily: parseWhole(opts.dailyLimit, '--daily-limit', 1) } : {}) };

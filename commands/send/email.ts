@@ -6,6 +6,7 @@ import { JOURNAL_VERSION, type PlanRecord, type WireRecipient } from '../../src/
 import { checkRecipients, isEmail, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
 import { checkVariables, nameAsVariable, runSend, textFrom, type SendFlags } from './common.js';
 import { parseVars } from '../../src/send/variables.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 interface Opts extends SendFlags {
   name?: string;
@@ -29,7 +30,7 @@ async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {
   const html = await textFrom(ctx, opts.html, opts.htmlFile, 'html content', ['--html', '--html-file']);
   const { profile } = await ctx.settings();
   const fromAddress = (opts.from ?? profile.fromAddress)?.trim();
-  if (!fromAddress) throw new UsageError('No sender address.', 'Give --from ADDRESS, or set a default: mailctl config set from-address ADDRESS.');
+  if (!fromAddress) throw new UsageError('No sender address.', `Give --from ADDRESS, or set a default: ${suggest(ctx, 'config', 'set', 'from-address', 'ADDRESS')}`);
   if (!isEmail(fromAddress)) throw new UsageError(`The sender "${fromAddress}" is not an email address.`);
   const fromName = opts.fromName ?? profile.fromName;
   if (opts.unsubscribeUrl !== undefined && !/^(https?:\/\/\S+|mailto:\S+)$/i.test(opts.unsubscribeUrl)) {

@@ -2,6 +2,7 @@ import type { Context } from '../../src/cli/context.js';
 import { ServiceError } from '../../src/cli/errors.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { parseWebhookType, typeName } from '../../src/webhook/types.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 export async function run(ctx: Context, opts: { sms?: boolean; yes?: boolean; dryRun?: boolean }, typeArg: string): Promise<void> {
   const sms = !!opts.sms;
@@ -19,7 +20,7 @@ export async function run(ctx: Context, opts: { sms?: boolean; yes?: boolean; dr
   } catch (e) {
     // Spec: deletion failure is 500 {success: false}, with no reason given.
     if (e instanceof ServiceError && e.status === 500) {
-      throw new ServiceError(`The service could not delete ${what}.`, { status: 500, hint: `Check that it is registered: mailctl webhook list${sms ? ' --sms' : ''}` });
+      throw new ServiceError(`The service could not delete ${what}.`, { status: 500, hint: `Check that it is registered: ${suggest(ctx, 'webhook', 'list', ...(sms ? ['--sms'] : []))}` });
     }
     throw e;
   }

@@ -2,6 +2,7 @@ import type { Context } from '../../src/cli/context.js';
 import type { Webhook } from '../../src/api/notify-types.js';
 import { LINK_CELL_MAX, printList, type Column } from '../../src/output/format.js';
 import { typeName } from '../../src/webhook/types.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 export async function run(ctx: Context, opts: { sms?: boolean }): Promise<void> {
   const sms = !!opts.sms;
@@ -14,7 +15,7 @@ export async function run(ctx: Context, opts: { sms?: boolean }): Promise<void> 
     { header: 'CREATED', value: (w) => w.createDate, date: true },
   ];
   if (!hooks.length && !ctx.io.json) {
-    ctx.io.info(`No ${sms ? 'SMS ' : 'email '}webhooks are registered. Add one with \`mailctl webhook set${sms ? ' --sms' : ''} delivery https://…\`.`);
+    ctx.io.info(`No ${sms ? 'SMS ' : 'email '}webhooks are registered. Add one with \`${suggest(ctx, 'webhook', 'set', ...(sms ? ['--sms'] : []), 'delivery', 'URL')}\`.`);
     return;
   }
   await printList(ctx.io, hooks, columns);

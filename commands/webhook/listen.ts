@@ -11,6 +11,7 @@ import { failedFileFor } from '../../src/webhook/events-file.js';
 import { DEFAULT_LIMITS, startListener, type StoredEvent } from '../../src/webhook/listener.js';
 import { describeRoutes, hasRoutes, parseRoutes } from '../../src/webhook/routes.js';
 import { isLocalHost } from '../../src/webhook/types.js';
+import { keylessTransport } from '../../src/cli/transfer.js';
 
 interface Opts {
   port?: string;
@@ -55,7 +56,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   let listener;
   try {
     listener = await startListener({
-      host, port, key, outFile, routes, failedFile, fetch: await ctx.transport(), now: () => ctx.clock.now(),
+      host, port, key, outFile, routes, failedFile, fetch: await keylessTransport(ctx), now: () => ctx.clock.now(),
       // The backoff follows the run's retry tuning (tests make it small); the rest are the defaults.
       limits: { maxBody, forwardBaseDelayMs: ctx.tuning.retryBaseMs },
       onEvent: (e) => {

@@ -13,6 +13,7 @@ import { parseSignatureHeader, postSigned, shortAnswer, type ConsumerAnswer } fr
 import { checkReplayFile, replayItems, type ReplayItem } from '../../src/webhook/replay-source.js';
 import { sign } from '../../src/webhook/signature.js';
 import { DEFAULT_TIMEOUT_MS } from './trigger.js';
+import { keylessTransport } from '../../src/cli/transfer.js';
 
 interface Opts {
   to?: string;
@@ -50,7 +51,7 @@ interface Result {
 }
 
 export async function run(ctx: Context, opts: Opts, file: string): Promise<void> {
-  if (opts.to === undefined) throw new UsageError('No consumer URL.', `Give the address of your webhook consumer with --to, e.g. mailctl webhook replay ${file} --to http://127.0.0.1:3000/hooks`);
+  if (opts.to === undefined) throw new UsageError('No consumer URL.', `Give the address of your webhook consumer with --to, e.g. ${suggest(ctx, 'webhook', 'replay', file, '--to', 'http://127.0.0.1:3000/hooks')}`);
   const url = checkUrl(opts.to, { name: '--to', example: 'http://127.0.0.1:3000/hooks' });
   const rate = parseRate(opts.rate ?? DEFAULT_RATE);
   const fromLine = opts.fromLine === undefined ? 1 : parseWhole(opts.fromLine, '--from-line', 1);
@@ -84,7 +85,7 @@ export async function run(ctx: Context, opts: Opts, file: string): Promise<void>
   if (table) io.out(row('LINE', 'EVENT', 'ID', 'STATUS', 'TIME', 'ANSWER'));
 
   const results: Result[] = [];
-  const fetch = await ctx.transport();
+  const fetch = await keylessTransport(ctx);
   let lastStart: number | undefined;
   /** Where a continued replay starts: the first line not answered. */
   let resumeLine: number | undefined;

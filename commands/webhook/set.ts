@@ -3,6 +3,7 @@ import { checkUrl } from '../../src/cli/url.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { isLocalHost, parseWebhookType, typeName } from '../../src/webhook/types.js';
 import { forTerminal } from '../../src/output/sanitize.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 export async function run(ctx: Context, opts: { sms?: boolean; dryRun?: boolean }, typeArg: string, url: string): Promise<void> {
   const sms = !!opts.sms;
@@ -11,7 +12,7 @@ export async function run(ctx: Context, opts: { sms?: boolean; dryRun?: boolean 
   url = checkUrl(url, { name: 'The webhook URL', example: 'https://example.com/hooks/mail' });
   const u = new URL(url);
   if (isLocalHost(u.hostname)) {
-    ctx.io.warn(`${forTerminal(u.hostname, 100)} is not reachable from the internet, so the service cannot deliver to it. For a local listener, register a tunnel's public URL instead (see \`mailctl webhook listen --help\`).`);
+    ctx.io.warn(`${forTerminal(u.hostname, 100)} is not reachable from the internet, so the service cannot deliver to it. For a local listener, register a tunnel's public URL instead (see \`${suggest(ctx, 'webhook', 'listen', '--help')}\`).`);
   }
   // Upsert by type (spec section 4): setting a type again replaces its URL.
   await (await ctx.notify()).setWebhook(type, url, sms);

@@ -13,6 +13,8 @@ import { parseEventArg } from '../../src/webhook/event-name.js';
 import { applyOverrides, parseOverride, syntheticId, syntheticPayload } from '../../src/webhook/payloads.js';
 import { parseSignatureHeader, postHeaders, postSigned, shortAnswer, type ConsumerAnswer } from '../../src/webhook/deliver.js';
 import { signPayload } from '../../src/webhook/signature.js';
+import { keylessTransport } from '../../src/cli/transfer.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 interface Opts {
   to?: string;
@@ -27,7 +29,7 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 
 export async function run(ctx: Context, opts: Opts, eventArg: string): Promise<void> {
   const { channel, event } = parseEventArg(eventArg, !!opts.sms);
-  if (opts.to === undefined) throw new UsageError('No consumer URL.', `Give the address of your webhook consumer with --to, e.g. mailctl webhook trigger ${eventArg} --to http://127.0.0.1:3000/hooks`);
+  if (opts.to === undefined) throw new UsageError('No consumer URL.', `Give the address of your webhook consumer with --to, e.g. ${suggest(ctx, 'webhook', 'trigger', eventArg, '--to', 'http://127.0.0.1:3000/hooks')}`);
   const url = checkUrl(opts.to, { name: '--to', example: 'http://127.0.0.1:3000/hooks' });
   const header = parseSignatureHeader(opts.signatureHeader);
   const timeoutMs = opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout', { positive: true });
@@ -51,7 +53,7 @@ export async function run(ctx: Context, opts: Opts, eventArg: string): Promise<v
   }
 
   ctx.io.info(`Sending a synthetic ${what} to ${forTerminal(url, 200)}, signed in ${header}.`);
-  const answer = await postSigned({ url, body, signatureHeader: header, signature: signed.signature }, { fetch: await ctx.transport(), signal: ctx.signal, timeoutMs, now: () => ctx.clock.now() });
+  const answer = await postSigned({ url, body, signatureHeader: header, signature: signed.signature }, { fetch: await keylessTransport(ctx), signal: ctx.signal, timeoutMs, now: () => ctx.clock.now() });
   await report(ctx, answer, { url, channel, event, id: signed.id, signatureHeader: header, signature: signed.signature, payload });
   if (!answer.ok) throw refusal(url, answer);
 }

@@ -6,12 +6,13 @@ import { readAll } from '../../src/cli/stdin.js';
 import { verifyPayload } from '../../src/webhook/signature.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
 import { forTerminal } from '../../src/output/sanitize.js';
+import { suggest, suggester } from '../../src/cli/suggest.js';
 
 export async function run(ctx: Context, opts: { signature?: string }, file?: string): Promise<void> {
   if (opts.signature === undefined) throw new UsageError('No signature to check.', 'Pass the x-service-signature (or x-surenotify-signature) header value with --signature HEX.');
   let body: string;
   if (file === undefined || file === '-') {
-    if (file === undefined && ctx.io.stdinTTY) throw new UsageError('No payload.', 'Give the payload file, or pipe it in: mailctl webhook verify --signature HEX < payload.json');
+    if (file === undefined && ctx.io.stdinTTY) throw new UsageError('No payload.', `Give the payload file, or pipe it in: ${suggest(ctx, 'webhook', 'verify', '--signature', 'HEX')} < payload.json`);
     body = await readAll(ctx.io.stdin);
   } else {
     try {
@@ -27,7 +28,7 @@ export async function run(ctx: Context, opts: { signature?: string }, file?: str
     throw new UsageError('The payload is not JSON.', 'Give the request body exactly as the webhook received it.');
   }
   const key = await ctx.apiKey('notify');
-  const v = verifyPayload(key, payload, opts.signature);
+  const v = verifyPayload(key, payload, opts.signature, suggester(ctx));
   if (ctx.io.json) {
     ctx.io.printJson(v.valid
       ? { valid: true, id: v.id, event: v.event, idField: v.fields.idField, eventField: v.fields.eventField }

@@ -4,7 +4,7 @@
 // are not the API, and a pre-signed address needs no key. Every hop — the address the service
 // gave and each redirect, followed here by hand, at most MAX_REDIRECTS — is checked by
 // src/api/safe-link.ts before mailctl connects. URLs are never printed whole: their query
-// strings are the signature.
+// strings are the signature (the -v trace masks them: src/api/mask-url.ts).
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -18,6 +18,8 @@ import { forTerminal } from '../output/sanitize.js';
 import { classify, transportCause, type Outcome } from './classify.js';
 import type { FetchLike } from './http.js';
 import { checkLink, pinnedLookup, type CheckedLink, type LinkPolicy } from './safe-link.js';
+import { maskPath, maskUrl } from './mask-url.js';
+import { bytes } from '../output/human.js';
 
 export type { LinkPolicy } from './safe-link.js';
 
@@ -44,7 +46,11 @@ export interface PutFileOptions {
   onProgress?(sent: number, total: number): void;
   /** Told before each retry, with the reason. */
   onRetry?(attempt: number, reason: string): void;
+  /** -v: one line per request and per answer, signatures masked. */
+  trace?: Trace;
 }
+
+export type Trace = (line: string) => void;
 
 /** One upload attempt that failed in a way that may pass: what happened, and the classifier's facts. */
 class FailedUpload extends Error {
@@ -157,7 +163,8 @@ async function putOnce(o: PutFileOptions, total: number): Promise<void> {
   };
   try {
     const headers = uploadHeaders(total, o.contentType);
-    const res = await follow(o.fetch, o.url, o.policy, 'the upload address', { method: 'PUT', headers, body, redirects: PUT_REDIRECTS }, guard.signal);
+    const res = await follow(o.fetch, o.url, o.policy, 'the upload address', { method: 'PUT', headers, body, redirects: PUT_REDIRECTS, trace: o.trace }, guard.signal);
+    res.traced(`${bytes(total)} sent`);
     if (res.status >= 200 && res.status < 300) {
       res.body.resume();
       return;
@@ -195,20 +202,39 @@ interface RequestSpec {
   body?: () => AsyncIterable<Buffer>;
   /** The statuses followed to their Location. */
   redirects: Set<number>;
+  trace?: Trace;
 }
+
+/** The last hop's answer, and how to trace it once its size is known. */
+type FinalAnswer = Answer & { url: string; traced(extra?: string): void };
 
 /**
  * Sends the request to `url`, following redirects by hand: each hop is checked (safe-link.ts)
  * before anything connects, and the chain stops after MAX_REDIRECTS. Only the headers given
  * here are sent: never a key.
  */
-async function follow(fetchFn: FetchLike, start: string, policy: LinkPolicy, what: string, spec: RequestSpec, signal: AbortSignal): Promise<Answer & { url: string }> {
+async function follow(fetchFn: FetchLike, start: string, policy: LinkPolicy, what: string, spec: RequestSpec, signal: AbortSignal): Promise<FinalAnswer> {
   let url = start;
   let from: string | undefined;
+  const trace = spec.trace;
   for (let hop = 0; ; hop++) {
     const checked = await checkLink(url, policy, what, from);
-    const res = fetchFn === globalThis.fetch ? await nodeRequest(checked, spec, signal) : await fetchRequest(fetchFn, checked, spec, signal);
-    if (!spec.redirects.has(res.status) || !res.location) return { ...res, url };
+    // Timed from the moment the request goes, so the answer line shows what it really took.
+    trace?.(`→ ${spec.method} ${maskUrl(url, { link: true })}${hop ? ` (redirect ${hop})` : ''}  no key`);
+    const t0 = performance.now();
+    const took = () => `${Math.round(performance.now() - t0)}ms`;
+    let res: Answer;
+    try {
+      res = fetchFn === globalThis.fetch ? await nodeRequest(checked, spec, signal) : await fetchRequest(fetchFn, checked, spec, signal);
+    } catch (e) {
+      trace?.(`✗ ${spec.method} ${maskPath(url)} failed after ${took()}`);
+      throw e;
+    }
+    const line = `← ${res.status} ${spec.method} ${maskPath(url)}`;
+    if (!spec.redirects.has(res.status) || !res.location) {
+      return { ...res, url, traced: (extra) => trace?.(`${line} ${took()}${extra ? `, ${extra}` : ''}`) };
+    }
+    trace?.(`${line} ${took()}, redirected`);
     res.body.resume();
     if (hop >= MAX_REDIRECTS) {
       throw new ServiceError(`${cap(what)} at ${hostOf(start)} redirected more than ${MAX_REDIRECTS} times; mailctl stopped following.`, {
@@ -303,6 +329,8 @@ export interface DownloadOptions {
   expiredHint: string;
   /** Give up when no byte arrives for this long. */
   stallMs: number;
+  /** -v: one line per request and per answer, signatures masked. */
+  trace?: Trace;
 }
 
 /**
@@ -321,13 +349,14 @@ export async function downloadFile(fetchFn: FetchLike, url: string, dest: string
     return new LimitError(`Cannot download ${o.what} from ${hostOf(url)} (${networkReason(e)}); nothing was saved.`, 'Check the network and try again.', facts);
   };
   try {
-    let res: Answer & { url: string };
+    let res: FinalAnswer;
     try {
-      res = await follow(fetchFn, url, o.policy, `the link to ${o.what}`, { method: 'GET', headers: {}, redirects: REDIRECTS }, guard.signal);
+      res = await follow(fetchFn, url, o.policy, `the link to ${o.what}`, { method: 'GET', headers: {}, redirects: REDIRECTS, trace: o.trace }, guard.signal);
     } catch (e) {
       throw failed(e);
     }
     if (res.status < 200 || res.status >= 300) {
+      res.traced();
       res.body.destroy();
       throw new ServiceError(`The link to ${o.what} at ${hostOf(res.url)} answered HTTP ${res.status}.`, { status: res.status, hint: o.expiredHint, facts: classify({ method: 'GET', keyless: true, outcome: { kind: 'answer', status: res.status, body: undefined } }) });
     }
@@ -335,6 +364,7 @@ export async function downloadFile(fetchFn: FetchLike, url: string, dest: string
     try {
       temp = await createTempBeside(dest);
     } catch (e) {
+      res.traced('not saved');
       res.body.destroy();
       throw localFailure(e, dest);
     }
@@ -348,12 +378,15 @@ export async function downloadFile(fetchFn: FetchLike, url: string, dest: string
       await handle.close();
       await fs.promises.rename(tmp, dest);
     } catch (e) {
+      res.traced('the body broke off');
       res.body.destroy();
       await handle.close().catch(() => {});
       await fs.promises.rm(tmp, { force: true });
       throw LOCAL_WRITE_ERRORS.has((e as NodeJS.ErrnoException).code ?? '') ? localFailure(e, dest) : failed(e);
     }
-    return (await fs.promises.stat(dest)).size;
+    const size = (await fs.promises.stat(dest)).size;
+    res.traced(`${bytes(size)} received`);
+    return size;
   } finally {
     guard.done();
   }

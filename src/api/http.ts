@@ -7,7 +7,9 @@ import { maskKey, SERVICE_LABEL, type Service } from '../config/settings.js';
 import { forTerminal } from '../output/sanitize.js';
 import { classify, isRepeatable, transportCause, type Attempt, type Outcome } from './classify.js';
 import { describeErrorBody, sentenceForCode } from './error-messages.js';
+import { plainSuggest, type Suggest } from '../cli/suggest.js';
 import type { Limiter } from './ratelimit.js';
+import { maskPath, maskUrl } from './mask-url.js';
 
 export type FetchLike = typeof fetch;
 
@@ -26,6 +28,8 @@ export interface HttpOptions {
   signal?: AbortSignal;
   /** How to fix a key problem, named in the error. */
   keyHint: string;
+  /** Builds the commands hints suggest, with the run's --profile/--sandbox (src/cli/suggest.ts). */
+  suggest?: Suggest;
 }
 
 export interface CallOptions {
@@ -51,9 +55,12 @@ export class HttpClient {
   private readonly o: HttpOptions;
   /** The `Date` header of the latest answer, and when it arrived (for `doctor`'s clock check). */
   lastServerDate?: { date: string; receivedAt: number };
+  /** A command for a hint, as the user can paste it. */
+  private readonly cmd: Suggest;
 
   constructor(o: HttpOptions) {
     this.o = o;
+    this.cmd = o.suggest ?? plainSuggest;
     const trace = o.trace;
     // Each request's limiter tickets, handed back when its answer comes (ky gives the fetch the
     // very Request object its beforeRequest hooks saw).
@@ -88,7 +95,7 @@ export class HttpClient {
             if (done.length) tickets.set(request, done);
             if (trace) {
               const again = state.retryCount ? ` (retry ${state.retryCount})` : '';
-              trace(`→ ${request.method} ${request.url}${again}  x-api-key: ${maskKey(o.apiKey)}`);
+              trace(`→ ${request.method} ${maskUrl(request.url)}${again}  x-api-key: ${maskKey(o.apiKey)}`);
             }
           },
         ],
@@ -135,7 +142,7 @@ export class HttpClient {
       if (text === undefined) {
         throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with more than ${MAX_RESPONSE_MIB} MiB, far more than any real answer; mailctl stopped reading it.`, {
           status: res.status,
-          hint: 'Check the base URL (`mailctl config list`): it should name the service itself.',
+          hint: `Check the base URL (\`${this.cmd('config', 'list')}\`): it should name the service itself.`,
           facts: classify({ ...attempt, outcome: { kind: 'unreadable', status: res.status } }),
         });
       }
@@ -185,7 +192,7 @@ export class HttpClient {
       case 'network':
         return new LimitError(
           `Cannot reach the ${label} at ${this.o.baseUrl} (${forTerminal(outcome.cause, 60)}).${doubt ? ` The connection broke during ${method} ${path}: it may or may not have been carried out; check before running it again.` : ''}`,
-          'Check the network and the base URL (`mailctl config list`).',
+          `Check the network and the base URL (\`${this.cmd('config', 'list')}\`).`,
           facts,
         );
       case 'unreadable':
@@ -217,10 +224,10 @@ export class HttpClient {
       const to = e.response.headers.get('location');
       return new ServiceError(`The ${label} answered ${method} ${path} with a redirect${to ? ` to ${forTerminal(to, 200)}` : ''} (HTTP ${status}); mailctl does not follow redirects, so the API key is never sent to another address.`, {
         ...service,
-        hint: 'Check the base URL (`mailctl config list`): it should name the API host itself, without /v1.',
+        hint: `Check the base URL (\`${this.cmd('config', 'list')}\`): it should name the API host itself, without /v1.`,
       });
     }
-    const sentence = sentenceForCode(code);
+    const sentence = sentenceForCode(code, this.cmd);
     if (sentence) return new ServiceError(`${sentence}${detail && !sentence.includes(detail) ? ` (${detail})` : ''}`, service);
     if (facts.code === 'SERVICE_FAILED') {
       return new ServiceError(`The ${label} failed with HTTP ${status} on ${method} ${path}${detail ? `: ${detail}` : ''}.`, { ...service, hint: 'Try again later; if it keeps failing, contact the provider\'s support.' });
@@ -232,8 +239,9 @@ export class HttpClient {
 /** The transport, tracing each answer (or failure) with the time it really took. */
 export function timedFetch(inner: FetchLike, trace: (line: string) => void): FetchLike {
   return async (input, init) => {
-    const req = input instanceof Request ? input : new Request(input, init);
-    const what = `${req.method} ${new URL(req.url).pathname}`;
+    // Read without building a Request: that would take a streamed body from the real call.
+    const url = input instanceof Request ? input.url : String(input);
+    const what = `${((input instanceof Request ? input.method : init?.method) ?? 'GET').toUpperCase()} ${maskPath(url)}`;
     const t0 = performance.now();
     try {
       const res = await inner(input, init);

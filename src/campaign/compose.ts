@@ -8,6 +8,7 @@ import { isoSeconds, parseSchedule, type Schedule } from './schedule.js';
 import { parseTime } from '../cli/date.js';
 import { parseDuration } from '../cli/duration.js';
 import { TIME_ZONE_CODES } from './timezones.js';
+import { plainSuggest, type Suggest } from '../cli/suggest.js';
 
 /** Spec section 8: preheader / subject / sender name. */
 export const LIMITS = { preheader: 60, subject: 150, fromName: 50 } as const;
@@ -38,7 +39,7 @@ export interface Composed {
 const len = (s: string) => [...s].length;
 const has = (s: string | undefined): s is string => s !== undefined && s.trim() !== '';
 
-export function compose(d: Draft, now: number): Composed {
+export function compose(d: Draft, now: number, cmd: Suggest = plainSuggest): Composed {
   const problems: string[] = [];
   const warnings: string[] = [];
   const once = d.once === true || d.list !== undefined;
@@ -95,7 +96,7 @@ export function compose(d: Draft, now: number): Composed {
   };
   const checkFrom = (v: string | undefined, flag: string, required: boolean): string | undefined => {
     if (!has(v)) {
-      if (required) problems.push(`The campaign has no sender address; give it with ${flag} or set a default with \`mailctl config set from-address news@example.com\`.`);
+      if (required) problems.push(`The campaign has no sender address; give it with ${flag} or set a default with \`${cmd('config', 'set', 'from-address', 'news@example.com')}\`.`);
       return undefined;
     }
     if (!isEmail(v.trim())) problems.push(`The sender address "${v}" (${flag}) is not an email address.`);
@@ -142,7 +143,7 @@ export function compose(d: Draft, now: number): Composed {
   } else if (sources > 1) {
     problems.push('Give the html content once: --html, --html-file or --template.');
   } else if (d.template !== undefined) {
-    if (!has(d.template)) problems.push('--template needs a template id; list them with `mailctl template list`.');
+    if (!has(d.template)) problems.push(`--template needs a template id; list them with \`${cmd('template', 'list')}\`.`);
     content.htmlContent = ''; // filled from the template just before sending
   } else {
     content.htmlContent = checkHtml(d.html, '--html, --html-file or --template', true);
@@ -172,7 +173,7 @@ export function compose(d: Draft, now: number): Composed {
   };
   let schedule: Schedule | undefined;
   if (d.at !== undefined) {
-    const s = parseSchedule(d.at, d.timezone, now);
+    const s = parseSchedule(d.at, d.timezone, now, cmd);
     if (s instanceof Error) problems.push(s.message);
     else {
       schedule = s;

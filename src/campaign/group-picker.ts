@@ -6,6 +6,7 @@
 import type { Group } from '../api/campaign-types.js';
 import type { Choice, ChoiceOrSeparator, Prompter } from '../cli/prompter.js';
 import { forTerminal } from '../output/sanitize.js';
+import { plainSuggest, type Suggest } from '../cli/suggest.js';
 
 /** The picker's own entries; a NUL keeps them apart from any group code the service could give. */
 export const PICKER_ACTIONS = { refresh: '\u0000refresh', find: '\u0000find', back: '\u0000back' } as const;
@@ -18,6 +19,8 @@ export interface PickOptions {
   /** Codes that may not be picked in this role, with the reason (the groups chosen to send to, when excluding). */
   unavailable?: Map<string, string>;
   warn: (line: string) => void;
+  /** Builds a suggested command with the run's --profile/--sandbox. */
+  cmd?: Suggest;
 }
 
 /** A group as one line: the name (from the service, so made safe), its code and size. */
@@ -46,7 +49,7 @@ export async function pickGroups(p: Prompter, listGroups: () => Promise<Group[]>
       o.warn(g ? `${groupLabel(g)} cannot be picked now (${whyNot(g, o)}), so it was unchecked.` : `Group ${forTerminal(sn, 40)} no longer exists, so it was unchecked.`);
     }
     chosen = chosen.filter((sn) => usable.has(sn));
-    if (!groups.length) o.warn('The account has no groups yet: create one with `mailctl groups create NAME` and import contacts into it, then Refresh.');
+    if (!groups.length) o.warn(`The account has no groups yet: create one with \`${(o.cmd ?? plainSuggest)('groups', 'create', 'NAME')}\` and import contacts into it, then Refresh.`);
     const importing = groups.filter((g) => g.status === 'PROCESSING').length;
     const choices: Array<ChoiceOrSeparator<string>> = [
       { name: `↻ Refresh the list${importing ? ` (${importing} importing)` : ''}: check this and press Enter`, value: REFRESH },

@@ -4,6 +4,7 @@
 import type { Group } from '../api/campaign-types.js';
 import { matchGroup } from '../groups.js';
 import { forTerminal } from '../output/sanitize.js';
+import { plainSuggest, type Suggest } from '../cli/suggest.js';
 
 export interface GroupResolution {
   codes: string[];
@@ -11,14 +12,14 @@ export interface GroupResolution {
 }
 
 /** Each name or code through matchGroup (src/groups.ts); every problem is collected, not just the first. */
-export function resolveGroups(wanted: string[], all: Group[], role: 'send' | 'exclude'): GroupResolution {
+export function resolveGroups(wanted: string[], all: Group[], role: 'send' | 'exclude', cmd: Suggest = plainSuggest): GroupResolution {
   const codes: string[] = [];
   const problems: string[] = [];
   const flag = role === 'send' ? '--group' : '--exclude';
   for (const w of wanted) {
     const m = matchGroup(all, w);
     if ('none' in m) {
-      problems.push(`There is no group named or coded "${forTerminal(w, 100)}" (${flag}); list the groups with \`mailctl groups list --all\`.`);
+      problems.push(`There is no group named or coded "${forTerminal(w, 100)}" (${flag}); list the groups with \`${cmd('groups', 'list', '--all')}\`.`);
       continue;
     }
     if ('several' in m) {

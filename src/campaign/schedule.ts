@@ -3,6 +3,7 @@
 // before anything is sent, since the service would only answer 40019.
 import { offsetLabel, resolveTimeZone, zonedToUtc, type ResolvedZone } from './timezones.js';
 import { calendarProblem, isoSeconds, parseTime } from '../cli/date.js';
+import { plainSuggest, type Suggest } from '../cli/suggest.js';
 
 export interface Schedule {
   timezone: number;
@@ -25,14 +26,14 @@ export { isoSeconds };
  * One sentence on failure. `at` is a wall-clock time in the zone, or an absolute time with Z or
  * an offset (then the zone only names the code; GMT when none is given).
  */
-export function parseSchedule(at: string, timezone: string | undefined, now: number): Schedule | Error {
+export function parseSchedule(at: string, timezone: string | undefined, now: number, cmd: Suggest = plainSuggest): Schedule | Error {
   const text = at.trim();
   const absolute = ABSOLUTE.test(text);
   if (!absolute && !WALL.test(text)) {
     return new Error(`--at "${at}" is not a date and time; write it as "YYYY-MM-DD HH:MM" (for example "2026-12-01 09:00") in the --timezone zone.`);
   }
   if (!timezone && !absolute) {
-    return new Error('--at needs a time zone: pass --timezone (e.g. Asia/Taipei or TAIPEI) or set a default with `mailctl config set timezone Asia/Taipei`.');
+    return new Error(`--at needs a time zone: pass --timezone (e.g. Asia/Taipei or TAIPEI) or set a default with \`${cmd('config', 'set', 'timezone', 'Asia/Taipei')}\`.`);
   }
   const zone = resolveTimeZone(timezone ?? 'GMT');
   if (zone instanceof Error) return zone;

@@ -1,15 +1,18 @@
 // Campaign statuses (spec section 3) in words, and which ones end a `campaign status --wait`.
 import type { Campaign } from '../api/campaign-types.js';
+import { plainSuggest, type Suggest } from '../cli/suggest.js';
 
-export const STATUS_WORDS: Record<string, string> = {
+// A description that names a command is a function of the run's command builder, so the
+// command carries --profile/--sandbox (src/cli/suggest.ts).
+export const STATUS_WORDS: Record<string, string | ((cmd: Suggest) => string)> = {
   DRAFT: 'draft: created but not going out yet (a one-time campaign waits for its list upload)',
-  PREPARE: 'scheduled: waiting for its send time (it can still be paused with `mailctl campaign pause`)',
+  PREPARE: (cmd) => `scheduled: waiting for its send time (it can still be paused with \`${cmd('campaign', 'pause')}\`)`,
   PREPARE_TO_SENT: 'preparing: the lists are being turned into recipients',
   TESTING: 'A/B testing: versions A and B are out to the test share; the better one goes to the rest when the test time ends',
   SENDING: 'sending',
-  COMPLETE: 'sent: every recipient has been handled; see `mailctl report metrics`',
+  COMPLETE: (cmd) => `sent: every recipient has been handled; see \`${cmd('report', 'metrics')}\``,
   STOP: 'paused: it will not go out (the API has no resume; create it again to send)',
-  OVER_LIMIT: 'stopped: the balance is too low for this campaign; check it with `mailctl balance` and top up in the back office',
+  OVER_LIMIT: (cmd) => `stopped: the balance is too low for this campaign; check it with \`${cmd('balance')}\` and top up in the back office`,
   EMPTY_RECIPIENT: 'stopped: there was nobody to send to (empty groups, everyone excluded, or no list uploaded)',
   INSUFFICIENT_RECIPIENT_FOR_TESTING: 'stopped: too few contacts for the A/B test share; raise --test-percent or send to larger groups',
   UNAUTHENTICATED_SENDER: 'stopped: the sender address is not verified; verify it in the back office and create the campaign again',
@@ -18,8 +21,10 @@ export const STATUS_WORDS: Record<string, string> = {
 /** Statuses the campaign will not leave by itself: the mail went out, or it never will. */
 export const FAILED_STATUSES: ReadonlySet<string> = new Set(['OVER_LIMIT', 'EMPTY_RECIPIENT', 'INSUFFICIENT_RECIPIENT_FOR_TESTING', 'UNAUTHENTICATED_SENDER']);
 
-export function describeStatus(status: string): string {
-  return STATUS_WORDS[status] ?? `${status} (a status the spec does not describe)`;
+export function describeStatus(status: string, cmd: Suggest = plainSuggest): string {
+  const words = Object.hasOwn(STATUS_WORDS, status) ? STATUS_WORDS[status] : undefined;
+  if (words === undefined) return `${status} (a status the spec does not describe)`;
+  return typeof words === 'function' ? words(cmd) : words;
 }
 
 /**

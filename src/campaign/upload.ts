@@ -3,13 +3,14 @@
 import type { Context } from '../cli/context.js';
 import { CliError } from '../cli/errors.js';
 import { uploadFile } from '../cli/transfer.js';
+import { suggest } from '../cli/suggest.js';
 
 export async function putListFile(ctx: Context, url: string, file: string, sn: string): Promise<number> {
   try {
     return await uploadFile(ctx, url, file);
   } catch (e) {
     if (!(e instanceof CliError)) throw e;
-    const hint = `The campaign ${sn} exists but has no list; delete it with \`mailctl campaign delete ${sn} --yes\` and create it again.`;
+    const hint = `The campaign ${sn} exists but has no list; delete it with \`${suggest(ctx, 'campaign', 'delete', sn, '--yes')}\` and create it again.`;
     throw new CliError(`Uploading the list ${file} failed: ${e.message}`, e.exitCode, hint, e.facts);
   }
 }

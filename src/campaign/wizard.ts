@@ -15,6 +15,7 @@ import { parseSchedule } from './schedule.js';
 import { isEmail } from '../send/recipients.js';
 import { pickGroups } from './group-picker.js';
 import { forTerminal } from '../output/sanitize.js';
+import { suggester } from '../cli/suggest.js';
 
 type Validate = (v: string) => true | string;
 
@@ -114,10 +115,10 @@ async function askStep(ctx: Context, d: Draft, deps: WizardDeps, step: StepId, r
           delete d.once;
           delete d.list;
           const warn = (line: string) => ctx.io.warn(line);
-          d.groups = await pickGroups(p, deps.listGroups, { role: 'send', checked: d.groups ?? [], warn });
+          d.groups = await pickGroups(p, deps.listGroups, { role: 'send', checked: d.groups ?? [], warn, cmd: suggester(ctx) });
           if (redo || d.exclude === undefined) {
             const sending = new Map(d.groups.map((sn) => [sn, 'chosen to send to']));
-            d.exclude = await pickGroups(p, deps.listGroups, { role: 'exclude', checked: d.exclude ?? [], unavailable: sending, warn });
+            d.exclude = await pickGroups(p, deps.listGroups, { role: 'exclude', checked: d.exclude ?? [], unavailable: sending, warn, cmd: suggester(ctx) });
           }
         }
       }
@@ -224,11 +225,11 @@ async function askStep(ctx: Context, d: Draft, deps: WizardDeps, step: StepId, r
         }
         const zoneDefault = d.timezone ?? deps.profile.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
         d.timezone = await ask('Time zone (IANA zone such as Asia/Taipei, or a city such as TAIPEI):', (v) => {
-          const s = parseSchedule('2999-01-01 00:00', v, 0);
+          const s = parseSchedule('2999-01-01 00:00', v, 0, suggester(ctx));
           return s instanceof Error ? s.message : true;
         }, zoneDefault);
         d.at = await ask(`Send at (YYYY-MM-DD HH:MM, ${d.timezone} time):`, (v) => {
-          const s = parseSchedule(v, d.timezone, ctx.clock.now());
+          const s = parseSchedule(v, d.timezone, ctx.clock.now(), suggester(ctx));
           return s instanceof Error ? s.message : true;
         }, d.at);
       }

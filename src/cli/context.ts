@@ -12,6 +12,7 @@ import type { FetchLike } from '../api/http.js';
 import type { DryRunRecorder } from '../api/recorder.js';
 import { AuthError, UsageError } from './errors.js';
 import { configDir } from '../config/paths.js';
+import { suggest, suggester, suggestWithNote } from './suggest.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -88,16 +89,16 @@ export class Context {
   }
 
   config(): Promise<ConfigStore> {
-    return (this.configP ??= import('../config/store.js').then((m) => m.openConfig(this.configDir, (message) => this.io.warn(message))));
+    return (this.configP ??= import('../config/store.js').then((m) => m.openConfig(this.configDir, (message) => this.io.warn(message), suggester(this))));
   }
 
   settings(): Promise<Settings> {
     return (this.settingsP ??= (async () => {
       const [{ resolveSettings }, { readConfig }] = await Promise.all([import('../config/settings.js'), import('../config/read.js')]);
       // Commands that change the config have opened the writer; the others only read the file.
-      const store = this.configP ? await this.configP : readConfig(this.configDir);
+      const store = this.configP ? await this.configP : readConfig(this.configDir, suggester(this));
       if (!this.configP) (await import('../config/private-dir.js')).keepPrivate(this.configDir, (m) => this.io.warn(m));
-      const s = resolveSettings({ profileFlag: this.globals.profile, sandboxFlag: this.globals.sandbox, env: this.env, store });
+      const s = resolveSettings({ profileFlag: this.globals.profile, sandboxFlag: this.globals.sandbox, env: this.env, store, cmd: suggester(this) });
       if (s.sandbox) {
         const { SANDBOX_BASE, SANDBOX_KEYS, SANDBOX_SENDER } = await import('../sandbox/constants.js');
         // --sandbox replaces the services; a real key is never sent to it (or needed).
@@ -165,7 +166,9 @@ export class Context {
       const label = service === 'campaign' ? 'campaign service' : 'notification service';
       throw new AuthError(
         `No API key for the ${label} in profile "${s.profileName}".`,
-        `Run \`mailctl config set-key --service ${service}${s.profileName !== 'default' ? ` --profile ${s.profileName}` : ''}\`, set ${envName} (or MAILCTL_API_KEY), or try \`mailctl --sandbox …\` without an account.`,
+        // The profile goes in as a flag even when the config file or MAILCTL_PROFILE chose it:
+        // the line then stores the key where this run looks for it, pasted anywhere.
+        `Run ${suggestWithNote({ env: this.env, globals: { ...this.globals, profile: this.globals.profile ?? (s.profileName !== 'default' ? s.profileName : undefined) } }, 'config', 'set-key', '--service', service)}, set ${envName} (or MAILCTL_API_KEY), or add --sandbox to try the built-in sandbox without an account.`,
       );
     }
     return key;
@@ -191,7 +194,8 @@ export class Context {
       timeoutMs: this.tuning.timeoutMs,
       retryBaseMs: this.tuning.retryBaseMs,
       signal: this.signal,
-      keyHint: `Check the key with \`mailctl config list\` and set the right one with \`mailctl config set-key --service ${service}\`.`,
+      keyHint: `Check the key with \`${suggest(this, 'config', 'list')}\` and set the right one with \`${suggest(this, 'config', 'set-key', '--service', service)}\`.`,
+      suggest: suggester(this),
     };
   }
 

@@ -25,6 +25,17 @@ export function suggestWithNote(ctx: { globals: Globals; env: Record<string, str
   return set.length ? `${line}  (with ${set.map((k) => `${k}=${shellQuote(ctx.env[k]!)}`).join(' ')} set, as now)` : line;
 }
 
+/** A suggested-command builder already bound to a run, for code that has no Context. */
+export type Suggest = (...args: Array<string | number>) => string;
+
+/** suggest() bound to this run's globals: hand it to code that builds messages without a Context. */
+export function suggester(ctx: { globals: Globals }): Suggest {
+  return (...args) => suggest(ctx, ...args);
+}
+
+/** For a caller with no run at all (a unit test, a library use): the command as is. */
+export const plainSuggest: Suggest = (...args) => suggest({ globals: { sandbox: false } }, ...args);
+
 export function shellQuote(word: string): string {
   if (word !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
   // A word with control or reordering characters (a code a service chose) is written in bash/zsh

@@ -6,9 +6,10 @@ import fs from 'node:fs';
 import type { Context } from './context.js';
 import { downloadFile, hostOf, putFile, uploadHeaders, type LinkPolicy } from '../api/files.js';
 import { isLoopbackUrl } from '../api/safe-link.js';
+import { timedFetch, type FetchLike } from '../api/http.js';
+import { maskUrl } from '../api/mask-url.js';
 import { SANDBOX_BASE } from '../sandbox/constants.js';
-
-const mb = (b: number) => (b / 1048576).toFixed(1);
+import { bytes, bytesOf } from '../output/human.js';
 
 /**
  * https: only; plain http: only when the campaign service itself is http: on this machine (the
@@ -32,6 +33,29 @@ export async function recordUpload(ctx: Context, address: string, file: string, 
   (await ctx.recorder()).add({ method: 'PUT', url: address, headers: uploadHeaders(size, contentType), body: `(the ${size} bytes of ${file})` });
 }
 
+/** -v: the same masked trace lines as API calls, on stderr (src/api/mask-url.ts hides signatures). */
+export function traceOf(ctx: Context): ((line: string) => void) | undefined {
+  return ctx.globals.verbose ? (line) => ctx.io.error(ctx.io.paint('dim', line)) : undefined;
+}
+
+/**
+ * The run's transport for requests to hosts that are not the API and carry no key (a webhook
+ * consumer): under -v each request and its answer is traced, with its real duration.
+ */
+export async function keylessTransport(ctx: Context): Promise<FetchLike> {
+  const inner = await ctx.transport();
+  const trace = traceOf(ctx);
+  if (!trace) return inner;
+  const timed = timedFetch(inner, trace);
+  return (input, init) => {
+    // Read without building a Request: that would take a streamed body from the real call.
+    const url = input instanceof Request ? input.url : String(input);
+    const method = (input instanceof Request ? input.method : init?.method) ?? 'GET';
+    trace(`→ ${method.toUpperCase()} ${maskUrl(url)}  no key`);
+    return timed(input, init);
+  };
+}
+
 /** PUTs a file to an upload address; returns its size. Errors are those of putFile. */
 export async function uploadFile(ctx: Context, url: string, file: string, contentType = UPLOAD_TYPE): Promise<number> {
   const policy = await linkPolicy(ctx);
@@ -43,14 +67,15 @@ export async function uploadFile(ctx: Context, url: string, file: string, conten
       url, file, contentType, policy,
       clock: ctx.clock, signal: ctx.signal,
       retryBaseMs: ctx.tuning.retryBaseMs,
+      trace: traceOf(ctx),
       stallMs: Math.max(ctx.tuning.timeoutMs, 30_000),
       onProgress: (sent, total) => {
         size = total;
-        spin.text(`Uploading to ${hostOf(url)}: ${mb(sent)} of ${mb(total)} MB (${total ? Math.floor((sent / total) * 100) : 100}%)`);
+        spin.text(`Uploading to ${hostOf(url)}: ${bytesOf(sent, total)} (${total ? Math.floor((sent / total) * 100) : 100}%)`);
       },
       onRetry: (attempt, reason) => ctx.io.warn(`Upload attempt ${attempt} failed (${reason}); trying again.`),
     });
-    spin.succeed(`Uploaded ${mb(size)} MB.`);
+    spin.succeed(`Uploaded ${bytes(size)}.`);
     return size;
   } finally {
     spin.stop();
@@ -63,5 +88,5 @@ export async function uploadFile(ctx: Context, url: string, file: string, conten
  */
 export async function download(ctx: Context, url: string, dest: string, o: { what: string; expiredHint: string }): Promise<number> {
   const policy = await linkPolicy(ctx);
-  return downloadFile(await ctx.transport(), url, dest, { signal: ctx.signal, policy, stallMs: ctx.tuning.timeoutMs, ...o });
+  return downloadFile(await ctx.transport(), url, dest, { signal: ctx.signal, policy, stallMs: ctx.tuning.timeoutMs, trace: traceOf(ctx), ...o });
 }

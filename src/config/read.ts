@@ -8,6 +8,7 @@ import path from 'node:path';
 import { AuthError } from '../cli/errors.js';
 import type { Profile } from './keys.js';
 import { profileNameProblem } from './profile-name.js';
+import { plainSuggest, type Suggest } from '../cli/suggest.js';
 
 /** The file conf keeps (`configName: 'config'`, JSON) inside the config directory. */
 export const CONFIG_FILE_NAME = 'config.json';
@@ -24,7 +25,7 @@ export interface ConfigReader {
   profileNames(): string[];
 }
 
-export function readConfig(dir: string): ConfigReader {
+export function readConfig(dir: string, cmd: Suggest = plainSuggest): ConfigReader {
   const file = path.join(dir, CONFIG_FILE_NAME);
   let data: ConfigShape = { profiles: {} };
   let text: string | undefined;
@@ -41,7 +42,7 @@ export function readConfig(dir: string): ConfigReader {
       const parsed = JSON.parse(text) as Partial<ConfigShape>;
       data = { currentProfile: typeof parsed.currentProfile === 'string' ? parsed.currentProfile : undefined, profiles: isRecord(parsed.profiles) ? (parsed.profiles as ConfigShape['profiles']) : {} };
     } catch (e) {
-      throw new AuthError(`The config file in ${dir} cannot be read: ${(e as Error).message}.`, 'Fix or remove the file, then run `mailctl config set-key` again.');
+      throw new AuthError(`The config file in ${dir} cannot be read: ${(e as Error).message}.`, `Fix or remove the file, then run \`${cmd('config', 'set-key')}\` again.`);
     }
   }
   return {

@@ -6,6 +6,7 @@ import { AuthError, UsageError } from '../cli/errors.js';
 import { profileNameMessage, profileNameProblem } from './profile-name.js';
 import { urlProblem } from '../cli/url.js';
 import type { Profile } from './keys.js';
+import { plainSuggest, type Suggest } from '../cli/suggest.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -34,7 +35,7 @@ export interface Settings {
  * file's current profile, else "default" — each checked by the one profile-name rule. A bad flag
  * or variable is a usage error (exit 2); a bad name in the file is a config error (exit 3).
  */
-export function profileNameFor(flag: string | undefined, env: Env, store?: ConfigReader): string {
+export function profileNameFor(flag: string | undefined, env: Env, store?: ConfigReader, cmd: Suggest = plainSuggest): string {
   const given = (where: string, name: string) => {
     const problem = profileNameProblem(name);
     if (problem) throw new UsageError(profileNameMessage(where, name, problem));
@@ -45,13 +46,14 @@ export function profileNameFor(flag: string | undefined, env: Env, store?: Confi
   const current = store?.currentProfile();
   if (current === undefined) return 'default';
   const problem = profileNameProblem(current);
-  if (problem) throw new AuthError(profileNameMessage("The config file's current profile", current, problem), 'Choose another with `mailctl config use NAME`, or pass --profile NAME.');
+  if (problem) throw new AuthError(profileNameMessage("The config file's current profile", current, problem), `Choose another with \`${cmd('config', 'use', 'NAME')}\`, or pass --profile NAME.`);
   return current;
 }
 
-export function resolveSettings(opts: { profileFlag?: string; sandboxFlag?: boolean; env: Env; store: ConfigReader }): Settings {
+export function resolveSettings(opts: { profileFlag?: string; sandboxFlag?: boolean; env: Env; store: ConfigReader; cmd?: Suggest }): Settings {
   const { env, store } = opts;
-  const profileName = profileNameFor(opts.profileFlag, env, store);
+  const cmd = opts.cmd ?? plainSuggest;
+  const profileName = profileNameFor(opts.profileFlag, env, store, cmd);
   const profile = store.getProfile(profileName) ?? {};
   const pick = (service: Service): [string | undefined, string | undefined] => {
     const specific = service === 'campaign' ? 'MAILCTL_CAMPAIGN_API_KEY' : 'MAILCTL_NOTIFY_API_KEY';
@@ -71,7 +73,7 @@ export function resolveSettings(opts: { profileFlag?: string; sandboxFlag?: bool
   const baseUrl = (envName: string, own: string | undefined, fallback: string): string => {
     const [value, where] = env[envName] ? [env[envName]!, envName] : own ? [own, `The ${envName === 'MAILCTL_CAMPAIGN_URL' ? 'campaign' : 'notify'}-url of profile "${profileName}"`] : [fallback, ''];
     const problem = sandbox || !where ? undefined : urlProblem(trimBase(value), { name: where, example: fallback });
-    if (problem) throw new AuthError(problem, env[envName] ? `Fix or unset ${envName}.` : 'Fix it with `mailctl config set`.');
+    if (problem) throw new AuthError(problem, env[envName] ? `Fix or unset ${envName}.` : `Fix it with \`${cmd('config', 'set', envName === 'MAILCTL_CAMPAIGN_URL' ? 'campaign-url' : 'notify-url', 'URL')}\`.`);
     return trimBase(value);
   };
   return {

@@ -6,6 +6,7 @@ import { AuthError } from '../cli/errors.js';
 import { keepPrivate } from './private-dir.js';
 import { profileNameProblem } from './profile-name.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/safe-write.js';
+import { plainSuggest, type Suggest } from '../cli/suggest.js';
 
 interface FileShape {
   currentProfile?: string;
@@ -23,7 +24,7 @@ export interface ConfigStore {
 }
 
 /** `warn` is told (once) when the directory is open to other users and cannot be made private. */
-export async function openConfig(dir: string, warn: (message: string) => void = () => {}): Promise<ConfigStore> {
+export async function openConfig(dir: string, warn: (message: string) => void = () => {}, cmd: Suggest = plainSuggest): Promise<ConfigStore> {
   try {
     fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   } catch (e) {
@@ -43,7 +44,7 @@ export async function openConfig(dir: string, warn: (message: string) => void = 
       clearInvalidConfig: false,
     });
   } catch (e) {
-    throw new AuthError(`The config file in ${dir} cannot be read: ${(e as Error).message}.`, 'Fix or remove the file, then run `mailctl config set-key` again.');
+    throw new AuthError(`The config file in ${dir} cannot be read: ${(e as Error).message}.`, `Fix or remove the file, then run \`${cmd('config', 'set-key')}\` again.`);
   }
   // A null-prototype copy: a key such as "__proto__" or "constructor" is then an ordinary entry,
   // never the object's prototype or an inherited member (names are checked before they get here;

@@ -6,10 +6,10 @@ import type { ImportResult } from '../api/campaign-types.js';
 import { download } from '../cli/transfer.js';
 import { safeFileName } from '../fs/safe-name.js';
 import { printRecord, type Field } from '../output/format.js';
+import { bytes, count as n } from '../output/human.js';
 import { REASON_LABEL, type RejectReason } from './rejects.js';
 import type { ValidationResult } from './validate.js';
-
-const n = (x: number) => x.toLocaleString('en-US');
+import { suggest } from '../cli/suggest.js';
 
 /** The local counts as the JSON document carries them. */
 export function localJson(v: ValidationResult) {
@@ -57,8 +57,8 @@ export async function downloadFailures(ctx: Context, r: ImportResult, dest: stri
     return undefined;
   }
   const file = path.resolve(dest);
-  const bytes = await download(ctx, r.errorDownloadLink, file, { what: 'the failure file', expiredHint: `Links expire; run \`mailctl import status ${r.importSn}\` for a fresh one.` });
-  ctx.io.info(`Saved the service's failure file (${n(bytes)} bytes) to ${file}`);
+  const size = await download(ctx, r.errorDownloadLink, file, { what: 'the failure file', expiredHint: `Links expire; run \`${suggest(ctx, 'import', 'status', r.importSn)}\` for a fresh one.` });
+  ctx.io.info(`Saved the service's failure file (${bytes(size)}) to ${file}`);
   return file;
 }
 

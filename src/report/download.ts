@@ -12,6 +12,7 @@ import type { ReportLink } from '../api/campaign-types.js';
 import { safeFileName } from '../fs/safe-name.js';
 import { forTerminal } from '../output/sanitize.js';
 import type { OutDir } from './out-dir.js';
+import { plainSuggest, suggest, suggester, type Suggest } from '../cli/suggest.js';
 
 export interface Saved {
   reportType: string;
@@ -22,25 +23,26 @@ export interface Saved {
 /** Spec section 2: the report types of endpoint 17. */
 export const REPORT_TYPES = ['delivery', 'open', 'click', 'bounce', 'unsubscribe', 'complain'] as const;
 
-export const reportFileName = (sn: string, reportType: unknown) => `${codeForFileName(sn)}_${safeFileName(reportType, 'report type')}.csv`;
+export const reportFileName = (sn: string, reportType: unknown, cmd: Suggest = plainSuggest) => `${codeForFileName(sn, cmd)}_${safeFileName(reportType, 'report type')}.csv`;
 
 /** The campaign code the user typed, as the start of a file name; one that cannot be is refused (exit 2). */
-function codeForFileName(sn: string): string {
+function codeForFileName(sn: string, cmd: Suggest): string {
   try {
     return safeFileName(sn, 'campaign code');
   } catch {
-    throw new UsageError(`The campaign code "${forTerminal(sn, 60)}" cannot be part of a file name.`, 'Campaign codes are letters and digits, such as CP0001; find them with `mailctl report list`.');
+    throw new UsageError(`The campaign code "${forTerminal(sn, 60)}" cannot be part of a file name.`, `Campaign codes are letters and digits, such as CP0001; find them with \`${cmd('report', 'list')}\`.`);
   }
 }
 
 /** Before an export is even requested: would --out-dir overwrite anything? */
-export function checkOutDir(out: OutDir, sn: string, force = false): void {
+export function checkOutDir(ctx: Context, out: OutDir, sn: string, force = false): void {
   // Checked before the export is requested: finding out after the wait would waste the export
   // (paced to 1 per 10 s) and break "exit 2: nothing was sent".
   refuseNonDirectory(out);
-  codeForFileName(sn);
+  const cmd = suggester(ctx);
+  codeForFileName(sn, cmd);
   if (force) return;
-  refuseExisting(REPORT_TYPES.map((t) => path.join(out.dir, reportFileName(sn, t))), out);
+  refuseExisting(REPORT_TYPES.map((t) => path.join(out.dir, reportFileName(sn, t, cmd))), out);
 }
 
 function refuseNonDirectory({ dir, flag }: OutDir): void {
@@ -57,8 +59,8 @@ function refuseExisting(files: string[], { flag }: OutDir): void {
 export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[], out: OutDir, force = false): Promise<Saved[]> {
   const { dir } = out;
   refuseNonDirectory(out);
-  const targets = links.filter((l) => l && typeof l === 'object').map((l) => ({ link: l, type: forTerminal(l.reportType, 40), file: path.join(dir, reportFileName(sn, l.reportType)) }));
-  refuseSameName(targets);
+  const targets = links.filter((l) => l && typeof l === 'object').map((l) => ({ link: l, type: forTerminal(l.reportType, 40), file: path.join(dir, reportFileName(sn, l.reportType, suggester(ctx))) }));
+  refuseSameName(ctx, sn, targets);
   try {
     fs.mkdirSync(dir, { recursive: true });
   } catch (e) {
@@ -72,7 +74,7 @@ export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[
       spin.text(`Downloading ${type}…`);
       const bytes = await download(ctx, link.link, file, {
         what: `the ${type} file`,
-        expiredHint: `Links expire; get fresh ones with \`mailctl report export ${sn} --wait\` (files already saved are kept; --force replaces them).`,
+        expiredHint: `Links expire; get fresh ones with \`${suggest(ctx, 'report', 'export', sn, '--wait')}\` (files already saved are kept; --force replaces them).`,
       });
       saved.push({ reportType: String(link.reportType), file, bytes });
     }
@@ -83,12 +85,12 @@ export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[
 }
 
 /** Two report types that come out as one file name (`delivery`, `/delivery`): neither is saved. */
-function refuseSameName(targets: Array<{ type: string; file: string }>): void {
+function refuseSameName(ctx: Context, sn: string, targets: Array<{ type: string; file: string }>): void {
   const seen = new Map<string, string>();
   for (const t of targets) {
     const first = seen.get(t.file);
     if (first !== undefined) {
-      throw new CliError(`The service listed the report types "${first}" and "${t.type}", which would both be saved as ${path.basename(t.file)}; nothing was downloaded.`, ExitCode.FAILED, 'Get the links with `mailctl report links CODE` and fetch the files yourself.', {
+      throw new CliError(`The service listed the report types "${first}" and "${t.type}", which would both be saved as ${path.basename(t.file)}; nothing was downloaded.`, ExitCode.FAILED, `Get the links with \`${suggest(ctx, 'report', 'links', sn)}\` and fetch the files yourself.`, {
         code: 'BAD_RESPONSE',
         reached: 'yes',
         refused: false,

@@ -156,6 +156,9 @@ export class Sandbox {
       } else {
         rec.status = res.status;
       }
+      // Every HTTP answer carries a Date (RFC 9110 section 6.6.1): the sandbox's own clock, the
+      // same in-process as over loopback, so `doctor` can check this machine's clock against it.
+      if (!('fault' in res)) res = { ...res, headers: { date: new Date(now).toUTCString(), ...res.headers } };
       if (bodyBuf) {
         rec.bodyBytes = bodyBuf.length;
         rec.body = parseMaybeJson(bodyBuf);

@@ -1,6 +1,7 @@
 // A one-line progress bar on stderr, only for a person watching a terminal (never piped,
 // never with --json or --quiet, never in CI).
 import type { IO } from '../cli/io.js';
+import { count } from '../output/human.js';
 
 export interface Progress {
   update(done: number, total: number): void;
@@ -17,7 +18,7 @@ export function progressBar(io: IO, label: string, width = 28): Progress {
     const frac = total ? Math.min(1, done / total) : 1;
     const full = Math.round(frac * width);
     const bar = '█'.repeat(full) + '░'.repeat(width - full);
-    io.stderr.write(`\r\u001b[K${label} ${io.paint('cyan', bar)} ${done}/${total} (${Math.round(frac * 100)}%)`);
+    io.stderr.write(`\r\u001b[K${label} ${io.paint('cyan', bar)} ${count(done)}/${count(total)} (${Math.round(frac * 100)}%)`);
     shown = true;
   };
   return {

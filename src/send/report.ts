@@ -8,6 +8,7 @@ import { CliError, ExitCode, PartialError, ServiceError } from '../cli/errors.js
 import { suggest, suggestWithNote } from '../cli/suggest.js';
 import { printList, type Column } from '../output/format.js';
 import { forTerminal } from '../output/sanitize.js';
+import { count as n, plural } from '../output/human.js';
 import { keyOf, labelOf, type PlanRecord, type RecipientState } from './journal.js';
 import { KIND } from './kinds.js';
 
@@ -86,21 +87,37 @@ export async function printSummary(ctx: Context, plan: PlanRecord, s: SendSummar
     // Automation answers carry no message id: the accepted rows would say nothing new.
     const rows = auto || (io.isTTY && s.recipients.length > TTY_ROWS) ? s.recipients.filter((r) => r.status !== 'sent') : s.recipients;
     if (rows.length) await printList(io, rows, columns(plan));
-    if (!auto && rows.length < s.recipients.length) io.info(io.paint('dim', `(${s.recipients.length - rows.length} accepted recipients not listed; pipe the output or use --json for every message id)`));
+    if (!auto && rows.length < s.recipients.length) io.info(io.paint('dim', `(${n(s.recipients.length - rows.length)} accepted recipients not listed; pipe the output or use --json for every message id)`));
   }
   const mark = s.sent === s.total ? io.paint('green', '✓') : io.paint('yellow', '!');
   if (auto) {
     const did = plan.message.event === 'TERMINATE' ? 'Stopped' : 'Started';
-    const parts = [s.failed && `${s.failed} refused`, s.unsettled && `${s.unsettled} in doubt`, s.notSent && `${s.notSent} not sent`].filter(Boolean);
+    const parts = [s.failed && `${n(s.failed)} refused`, s.unsettled && `${n(s.unsettled)} in doubt`, s.notSent && `${n(s.notSent)} not sent`].filter(Boolean);
     const listed = parts.length ? `; ${parts.join(', ')} (listed above)` : '';
-    io.info(`${mark} ${did} ${s.sent} of ${s.total} recipient${s.total === 1 ? '' : 's'} in workflow ${forTerminal(plan.message.workflow, 80)}${listed}. Journal: ${s.journal}`);
+    io.info(`${mark} ${did} ${n(s.sent)} of ${plural(s.total, 'recipient')} in workflow ${forTerminal(plan.message.workflow, 80)}${listed}. Journal: ${s.journal}`);
     return;
   }
-  const parts = [`${s.sent} of ${s.total} accepted`];
-  if (s.failed) parts.push(`${s.failed} failed`);
-  if (s.notSent) parts.push(`${s.notSent} not sent`);
-  if (s.unsettled) parts.push(`${s.unsettled} in doubt`);
-  io.info(`${mark} ${parts.join(', ')} (${s.requestIds.length} request${s.requestIds.length === 1 ? '' : 's'}). Journal: ${s.journal}`);
+  const parts = [`${n(s.sent)} of ${n(s.total)} accepted`];
+  if (s.failed) parts.push(`${n(s.failed)} failed`);
+  if (s.notSent) parts.push(`${n(s.notSent)} not sent`);
+  if (s.unsettled) parts.push(`${n(s.unsettled)} in doubt`);
+  io.info(`${mark} ${parts.join(', ')} (${plural(s.requestIds.length, 'request')}). Journal: ${s.journal}`);
+}
+
+/**
+ * After a run where every recipient was accepted: one line with the natural next command, the
+ * delivery lookup of what was sent (--id takes a message id). Not under --json; -q silences it.
+ * Automation has no event log to look in, so it gets none.
+ */
+export function printNext(ctx: Context, plan: PlanRecord, s: SendSummary): void {
+  if (ctx.io.json || !KIND[plan.kind].lookup) return;
+  const ids = s.recipients.flatMap((r) => (r.status === 'sent' && r.messageId ? [r.messageId] : []));
+  if (!ids.length) return;
+  const cmd = suggest(ctx, 'events', ...(plan.kind === 'sms' ? ['--sms'] : []), '--id', ids[0]);
+  const what = plan.kind === 'sms' ? 'SMS' : 'email';
+  ctx.io.info(ids.length === 1
+    ? `Next: follow the ${what}'s delivery with ${cmd}`
+    : `Next: follow each ${what}'s delivery by its message id (${ctx.io.isTTY && s.recipients.length > TTY_ROWS ? 'every id is in --json' : 'in the output'}), e.g. ${cmd}`);
 }
 
 /** `--json` of automation: who was accepted, refused (with the reason), in doubt and not sent. */
@@ -135,17 +152,17 @@ export function finish(ctx: Context, plan: PlanRecord, s: SendSummary, stoppedBy
   // Stopped cleanly by a limit or the network (the daily cap, a refused connection) with
   // recipients left: exit 4, resume later. Anything in doubt needs a look first: exit 5 below.
   if (stoppedBy instanceof CliError && stoppedBy.exitCode === ExitCode.LIMIT && s.notSent && !s.unsettled) {
-    const left = [s.notSent && `${s.notSent} not sent`, s.failed && `${s.failed} refused`].filter(Boolean).join(', ');
-    throw new CliError(`${s.sent} of ${s.total} recipients were accepted, then the run stopped: ${stoppedBy.message} ${left}.`, ExitCode.LIMIT, hint, stoppedBy.facts);
+    const left = [s.notSent && `${n(s.notSent)} not sent`, s.failed && `${n(s.failed)} refused`].filter(Boolean).join(', ');
+    throw new CliError(`${n(s.sent)} of ${n(s.total)} recipients were accepted, then the run stopped: ${stoppedBy.message} ${left}.`, ExitCode.LIMIT, hint, stoppedBy.facts);
   }
   if (s.sent === 0 && s.unsettled === 0) {
     if (stoppedBy instanceof CliError) throw Object.assign(stoppedBy, { hint: [stoppedBy.hint, hint].filter(Boolean).join('\n') || undefined });
     const only = s.total === 1 && s.recipients[0].reason ? `: ${forTerminal(s.recipients[0].reason, 200)}` : '';
-    throw new ServiceError(`None of the ${s.total} recipient${s.total === 1 ? '' : 's'} was accepted${only}.`, { hint });
+    throw new ServiceError(`None of the ${plural(s.total, 'recipient')} was accepted${only}.`, { hint });
   }
-  const bits = [s.failed && `${s.failed} ${plan.kind === 'automation' ? 'refused' : 'failed'}`, s.notSent && `${s.notSent} not sent`, s.unsettled && `${s.unsettled} in doubt`].filter(Boolean).join(', ');
+  const bits = [s.failed && `${n(s.failed)} ${plan.kind === 'automation' ? 'refused' : 'failed'}`, s.notSent && `${n(s.notSent)} not sent`, s.unsettled && `${n(s.unsettled)} in doubt`].filter(Boolean).join(', ');
   const why = stoppedBy ? ` The run stopped: ${stoppedBy.message}` : '';
-  throw new PartialError(`${s.sent} of ${s.total} recipients were accepted; ${bits}.${why}`, hint);
+  throw new PartialError(`${n(s.sent)} of ${n(s.total)} recipients were accepted; ${bits}.${why}`, hint);
 }
 
 function resumeHint(ctx: Context, plan: PlanRecord, s: SendSummary, lookup: boolean): string | undefined {

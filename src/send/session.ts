@@ -5,13 +5,14 @@
 import type { Context } from '../cli/context.js';
 import { InterruptedError, UsageError } from '../cli/errors.js';
 import { suggest } from '../cli/suggest.js';
+import { plural } from '../output/human.js';
 import { printDryRun } from '../output/dry-run.js';
 import { chunk } from './batches.js';
 import { applySettlement, isDone, Journal, journalPrefix, keyOf, latestUnfinished, newJournalPath, nextBatchNumber, pruneJournals, replay, type JournalRecord, type Kind, type PlanRecord, type RecipientState, type WireRecipient } from './journal.js';
 import { KIND } from './kinds.js';
 import { checkForecast } from './forecast.js';
 import { progressBar } from './progress.js';
-import { finish, printSummary, resumeCommand, summarise, verbOf } from './report.js';
+import { finish, printNext, printSummary, resumeCommand, summarise, verbOf } from './report.js';
 import { sendPending } from './runner.js';
 import { settleDoubts } from './settle.js';
 
@@ -68,7 +69,7 @@ export async function resumeRun(ctx: Context, given: string | true, o: SessionOp
     const doubt = count(states, 'doubt');
     if (doubt) {
       const then = KIND[plan.kind].lookup ? 'a real resume looks them up in the event log first and sends only those proved not sent' : 'a resume never sends them again (automation has no event log to check them against)';
-      ctx.io.info(`${doubt} recipient${doubt === 1 ? ' is' : 's are'} in doubt; ${then}.`);
+      ctx.io.info(`${plural(doubt, 'recipient is', 'recipients are')} in doubt; ${then}.`);
     }
     if (!pending.length) {
       ctx.io.info('Dry run: nothing would be sent; no recipient of this journal is waiting to be sent.');
@@ -87,7 +88,7 @@ export async function resumeRun(ctx: Context, given: string | true, o: SessionOp
   const { journal, plan, records, torn } = Journal.open(file);
   if (torn) ctx.io.warn(`The last line of ${file} was cut short (the run was killed while writing it); it is ignored.`);
   const what = plan.kind === 'automation' ? `the automation ${verbOf(plan)} run` : plan.kind === 'email' ? 'the email send' : 'the SMS send';
-  ctx.io.info(`Resuming ${what} of ${plan.createdAt} (${plan.recipients.length} recipients) from ${file}`);
+  ctx.io.info(`Resuming ${what} of ${plan.createdAt} (${plural(plan.recipients.length, 'recipient')}) from ${file}`);
   await execute(ctx, { journal, plan, records, ...clients }, o);
 }
 
@@ -126,14 +127,14 @@ async function execute(ctx: Context, s: { journal: Journal; plan: PlanRecord; re
     if (!isDone(records)) {
       const doubts = count(states, 'doubt');
       if (doubts && kind.lookup && s.notify) {
-        ctx.io.info(`Checking ${doubts} recipient${doubts === 1 ? '' : 's'} in doubt against the event log…`);
+        ctx.io.info(`Checking ${plural(doubts, 'recipient')} in doubt against the event log…`);
         const settled = await settleDoubts({ plan, states, client: s.notify, now, settleAfterMs: o.settleAfterMs, concurrency: o.concurrency, signal: ctx.signal });
         if (settled) {
           await journal.append(settled);
           applySettlement(states, settled);
         }
       } else if (doubts) {
-        ctx.io.info(`${doubts} recipient${doubts === 1 ? ' is' : 's are'} in doubt from an earlier run and will not be sent again (automation has no event log to check them against).`);
+        ctx.io.info(`${plural(doubts, 'recipient is', 'recipients are')} in doubt from an earlier run and will not be sent again (automation has no event log to check them against).`);
       }
       const label = plan.kind === 'automation' ? (plan.message.event === 'TERMINATE' ? 'Stopping' : 'Starting') : plan.kind === 'email' ? 'Sending' : 'Sending SMS';
       const bar = progressBar(ctx.io, label);
@@ -158,6 +159,7 @@ async function execute(ctx: Context, s: { journal: Journal; plan: PlanRecord; re
   }
   await printSummary(ctx, plan, summary);
   finish(ctx, plan, summary, stoppedBy);
+  printNext(ctx, plan, summary);
 }
 
 /** Recipients a resume may still send: pending, and in doubt (sent again if proved unsent). */

@@ -1,6 +1,7 @@
 // Webhook signatures (spec 001 section 5, decisions rows 14 and 15): hex HMAC-SHA256 of the message
 // id followed by the event name, keyed with the notification API key, compared in constant time.
 import crypto from 'node:crypto';
+import { plainSuggest, type Suggest } from '../cli/suggest.js';
 
 /** decisions row 14: the spec names the first, all public code the second; accept either. */
 export const SIGNATURE_HEADERS = ['x-service-signature', 'x-surenotify-signature'] as const;
@@ -52,7 +53,7 @@ export type Verdict =
   | { valid: false; reason: string; causes: string[]; fields: SignedFields };
 
 /** Checks one payload against one signature value, explaining a mismatch. */
-export function verifyPayload(key: string, payload: unknown, signature: string | undefined): Verdict {
+export function verifyPayload(key: string, payload: unknown, signature: string | undefined, cmd: Suggest = plainSuggest): Verdict {
   const fields = signedFields(payload);
   if (!signature || !signature.trim()) return { valid: false, reason: 'no signature was given', causes: ['The request had no x-service-signature (or x-surenotify-signature) header.'], fields };
   if (!fields.id) return { valid: false, reason: 'the payload has no message id (mail.id or sms_data.id)', causes: ['The body is not a webhook payload of the notification service, or it was changed.'], fields };
@@ -60,7 +61,7 @@ export function verifyPayload(key: string, payload: unknown, signature: string |
   if (sameSignature(sign(key, fields.id, fields.event), signature)) return { valid: true, id: fields.id, event: fields.event, fields };
   const causes: string[] = [];
   if (!/^[0-9a-fA-F]{64}$/.test(signature.trim())) causes.push(`The signature is not 64 hex digits (got ${signature.trim().length} characters): copy the whole header value.`);
-  causes.push('The key differs: the signature is made with the notification-service key of the account that registered the webhook (check the profile: `mailctl config list`).');
+  causes.push(`The key differs: the signature is made with the notification-service key of the account that registered the webhook (check the profile: \`${cmd('config', 'list')}\`).`);
   causes.push(`The body was changed after signing, or the id/event is not the one signed (used ${fields.idField}="${fields.id}" and ${fields.eventField}="${fields.event}").`);
   return { valid: false, reason: 'the signature does not match', causes, fields };
 }

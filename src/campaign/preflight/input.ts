@@ -12,6 +12,7 @@ import { readContact } from './contacts.js';
 import { lookup } from '../../output/dry-run.js';
 import type { Template } from '../../api/campaign-types.js';
 import type { KnownFields } from './rules.js';
+import { suggester } from '../../cli/suggest.js';
 
 export interface CampaignInput {
   draft: Draft;
@@ -30,7 +31,7 @@ export async function buildCampaign(ctx: Context, opts: CreateFlags & { file?: s
   draft = withProfileDefaults(draft, settings.profile);
   const problems: string[] = [];
   draft = loadHtmlFiles(draft, problems);
-  const composed = compose(purpose === 'proof' ? messageOnly(draft) : draft, ctx.clock.now());
+  const composed = compose(purpose === 'proof' ? messageOnly(draft) : draft, ctx.clock.now(), suggester(ctx));
   problems.push(...composed.problems);
   if (purpose === 'preflight' && composed.once && draft.list) checkListFile(draft.list, problems);
   if (draft.template !== undefined && composed.request.content.htmlContent === '' && draft.template.trim()) {

@@ -14,6 +14,7 @@ import type { FetchLike } from '../../api/http.js';
 import { forbiddenReason, pinnedLookup, type Lookup } from '../../api/safe-link.js';
 import { InterruptedError } from '../../cli/errors.js';
 import { finding, type Finding } from './findings.js';
+import { maskUrl } from '../../api/mask-url.js';
 
 export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_LINK_TIMEOUT_MS = 10_000;
@@ -37,6 +38,8 @@ export interface LinkCheckOptions {
   fetch?: FetchLike;
   lookup?: Lookup;
   onDone?(done: number, total: number): void;
+  /** -v: a line for each request and its answer. */
+  trace?: (line: string) => void;
 }
 
 interface Answer {
@@ -176,9 +179,15 @@ async function ask(url: URL, method: 'HEAD' | 'GET', addresses: string[], o: Lin
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), o.timeoutMs ?? DEFAULT_LINK_TIMEOUT_MS);
   const signal = o.signal ? AbortSignal.any([o.signal, timeout.signal]) : timeout.signal;
+  o.trace?.(`→ ${method} ${maskUrl(url.href)}  link check, no key`);
+  const t0 = performance.now();
+  const took = () => `${Math.round(performance.now() - t0)}ms`;
   try {
-    return await send(url, method, addresses, signal, o);
+    const answer = await send(url, method, addresses, signal, o);
+    o.trace?.(`← ${answer.status} ${method} ${maskUrl(url.href)} ${took()}`);
+    return answer;
   } catch (e) {
+    o.trace?.(`✗ ${method} ${maskUrl(url.href)} failed after ${took()}`);
     if (timeout.signal.aborted && !o.signal?.aborted) throw new LinkTimeout();
     throw e;
   } finally {

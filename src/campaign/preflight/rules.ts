@@ -5,6 +5,7 @@ import { placeholders } from '../../send/variables.js';
 import { finding, type Finding } from './findings.js';
 import { classify, linksOf, scanTags, type Tag } from './html.js';
 import { partsOf, whereOf, type Part, type Version } from './versions.js';
+import { plainSuggest, type Suggest } from '../../cli/suggest.js';
 
 /**
  * Gmail clips a message whose html is over 102 KB (it shows "[Message clipped] View entire
@@ -30,21 +31,24 @@ export interface RuleInput {
   known?: KnownFields;
   /** The flag that sets the preheader, per version label ("--preheader-a"). */
   preheaderFlag(label?: 'A' | 'B'): string;
+  /** Builds the commands findings suggest, with the run's --profile/--sandbox. */
+  cmd?: Suggest;
 }
 
 const FIELD = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 export function offlineFindings(input: RuleInput): Finding[] {
   const parts = partsOf(input.versions);
+  const cmd = input.cmd ?? plainSuggest;
   return [
-    ...fieldRule(parts, input.known),
+    ...fieldRule(parts, input.known, cmd),
     ...notifySyntaxRule(parts),
     ...parts.filter((p) => p.kind === 'preheader').flatMap((p) => preheaderRule(p, input.preheaderFlag(p.label))),
-    ...parts.filter((p) => p.kind === 'html' && p.text).flatMap((p) => htmlRules(p, input.ga)),
+    ...parts.filter((p) => p.kind === 'html' && p.text).flatMap((p) => htmlRules(p, input.ga, cmd)),
   ];
 }
 
-function fieldRule(parts: Part[], known: KnownFields | undefined): Finding[] {
+function fieldRule(parts: Part[], known: KnownFields | undefined, cmd: Suggest): Finding[] {
   const used = new Map<string, string[]>(); // field as written → where
   for (const p of parts) {
     for (const m of (p.text ?? '').matchAll(FIELD)) {
@@ -59,7 +63,7 @@ function fieldRule(parts: Part[], known: KnownFields | undefined): Finding[] {
   if (!known) {
     return [finding('field-check-skipped', custom.map((n) => used.get(n)!).flat().filter((w, i, a) => a.indexOf(w) === i).join(', '),
       `${custom.map((n) => `\${${n}}`).join(', ')} not checked against your custom fields (the API cannot list them); ` +
-      'declare them with --field NAME:TYPE, --fields-from contacts.csv, or `mailctl config set field-types AGE:number,PLAN:string`.')];
+      `declare them with --field NAME:TYPE, --fields-from contacts.csv, or \`${cmd('config', 'set', 'field-types', 'AGE:number,PLAN:string')}\`.`)];
   }
   const knownList = [...known.names].sort().join(', ') || 'none';
   return custom
@@ -90,7 +94,7 @@ function preheaderRule(p: Part, flag: string): Finding[] {
     `No preheader: inboxes show the first words of the body as the preview line instead; add one with ${flag} (at most 60 characters).`)];
 }
 
-function htmlRules(p: Part, ga: CampaignConfig['ga']): Finding[] {
+function htmlRules(p: Part, ga: CampaignConfig['ga'], cmd: Suggest): Finding[] {
   const html = p.text!;
   const where = whereOf('html', p.label);
   const out: Finding[] = [];
@@ -120,7 +124,7 @@ function htmlRules(p: Part, ga: CampaignConfig['ga']): Finding[] {
     if (cls === 'relative') {
       out.push(finding('link-relative', at, `This ${l.kind === 'image' ? 'image address' : 'link'} has no host, so in a mail it leads nowhere; give the full https:// address.`));
     } else if (cls === 'variable') {
-      out.push(finding('link-variable', at, 'Not checked: the address holds a ${FIELD} filled per contact; look at it in a proof (`mailctl campaign proof --row contacts.csv`).'));
+      out.push(finding('link-variable', at, `Not checked: the address holds a \${FIELD} filled per contact; look at it in a proof (\`${cmd('campaign', 'proof', '--row', 'contacts.csv')}\`).`));
     } else if (cls === 'web') {
       if (anyHttps && /^http:/i.test(l.url)) {
         out.push(finding('link-http', at, `Plain http ${l.kind === 'image' ? 'image' : 'link'} in an otherwise https mail: clients may warn about it and the visit is not encrypted; use https:// if the site has it.`));

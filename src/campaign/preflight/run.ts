@@ -12,6 +12,8 @@ import { isTemplatePlaceholder, knownFields } from './input.js';
 import { checkLinks, type LinkTarget } from './links.js';
 import { offlineFindings, type KnownFields } from './rules.js';
 import { partsOf, versionsOf, whereOf, type Part } from './versions.js';
+import { traceOf } from '../../cli/transfer.js';
+import { suggest, suggester } from '../../cli/suggest.js';
 
 export interface PreflightOptions {
   links: boolean;
@@ -34,12 +36,13 @@ export async function preflight(ctx: Context, c: Composed, o: PreflightOptions):
     ga: c.request.config.ga,
     known: o.known,
     preheaderFlag: (label) => (c.ab === 'subject' && label ? `--preheader-${label.toLowerCase()}` : '--preheader'),
+    cmd: suggester(ctx),
   });
   const targets = linkTargets(partsOf(versions));
   if (!o.links || !targets.length) return { findings, linksChecked: 0, linksNotChecked: o.links ? 0 : targets.length };
   const spin = await ctx.io.spinner(`Checking ${targets.length} link${targets.length === 1 ? '' : 's'}…`);
   try {
-    findings.push(...(await checkLinks(targets, { ...(await transportFor(ctx)), timeoutMs: o.linkTimeoutMs, signal: ctx.signal, onDone: (n, total) => spin.text(`Checked ${n} of ${total} links…`) })));
+    findings.push(...(await checkLinks(targets, { ...(await transportFor(ctx)), timeoutMs: o.linkTimeoutMs, signal: ctx.signal, trace: traceOf(ctx), onDone: (n, total) => spin.text(`Checked ${n} of ${total} links…`) })));
   } finally {
     spin.stop();
   }
@@ -101,7 +104,7 @@ export async function preflightBeforeCreate(ctx: Context, c: Composed, opts: { s
   if (opts.strict && warnings.length) {
     throw new UsageError(
       `--strict: the preflight check found ${summaryLine(warnings)}; nothing was sent.`,
-      'Fix them (`mailctl campaign preflight` with the same options lists each one), or leave out --strict to create the campaign anyway.',
+      `Fix them (\`${suggest(ctx, 'campaign', 'preflight')}\` with the same options lists each one), or leave out --strict to create the campaign anyway.`,
     );
   }
 }

@@ -1,0 +1,34 @@
+// src/output/human.ts: sizes and counts as a person reads them on stderr (raw numbers stay in
+// TSV and --json, which these functions never feed).
+import { describe, expect, it } from 'vitest';
+import { bytes, bytesOf, count, plural } from '../src/output/human.js';
+
+describe('bytes', () => {
+  it.each([
+    [0, '0 B'],
+    [999, '999 B'],
+    [1023, '1,023 B'],
+    [4096, '4.0 KB'], // the import of a small file once read "Uploaded 0.0 MB"
+    [4300, '4.2 KB'],
+    [12_345, '12 KB'],
+    [1_048_575, '1.0 MB'],
+    [1_572_864, '1.5 MB'],
+    [500 * 1048576, '500 MB'],
+    [3 * 1024 ** 3, '3.0 GB'],
+  ])('%d → %s', (n, text) => expect(bytes(n)).toBe(text));
+
+  it('progress is shown in the unit of the total', () => {
+    expect(bytesOf(1024, 4096)).toBe('1.0 of 4.0 KB');
+    expect(bytesOf(512 * 1024, 20 * 1048576)).toBe('0.5 of 20 MB');
+    expect(bytesOf(100, 900)).toBe('100 of 900 B');
+  });
+});
+
+describe('count and plural', () => {
+  it('group thousands and pick the noun', () => {
+    expect(count(1234567)).toBe('1,234,567');
+    expect(plural(1, 'row')).toBe('1 row');
+    expect(plural(12000, 'row')).toBe('12,000 rows');
+    expect(plural(2, 'recipient is', 'recipients are')).toBe('2 recipients are');
+  });
+});
