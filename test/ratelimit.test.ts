@@ -1,7 +1,7 @@
-// The client-side rate limiter (issue 2 item 3; spec 000 §8 "request rate: 2 requests per
+// The client-side rate limiter (src/api/ratelimit.ts; spec 000 §8 "request rate: 2 requests per
 // second"; decisions row 20 "Requests from one process never trip the per-second limit"), checked
 // the way the service sees it: arrival times at a sandbox that enforces 2/s. This is the one
-// slow test of the foundation (~4.5 s): ten calls at two a second.
+// slow test of the client (~4.5 s): ten calls at two a second.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { startTestSandbox } from './helpers/sandbox.js';

@@ -173,3 +173,16 @@ describe('mailctl send (email)', () => {
     expect(r.stdout).toBe('');
   });
 });
+
+describe('a JSON recipients file with the address under another key', () => {
+  it('names the key it found and the one the service wants: exit 2, nothing sent', async () => {
+    const dir = tempDir();
+    const file = `${dir}/r.json`;
+    (await import('node:fs')).writeFileSync(file, JSON.stringify([{ email: 'a@example.com', name: 'A' }]));
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(['send', '--recipients', file, '--subject', 's', '--html', 'h', '--from', 'a@example.com'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('item 1 has "email" but no "address"');
+    expect(sb.get().sandbox.requests().length).toBe(before);
+  });
+});
