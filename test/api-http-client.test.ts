@@ -19,7 +19,18 @@ import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import type { Recorded } from '../src/sandbox/types.js';
 import { unusedPort } from './helpers/wait.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'POST /campaign/v1/contacts/imports/:listSn/file',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'GET /campaign/v1/templates',
+    'GET /campaign/v1/templates/:id',
+    'PUT /files/u/:token',
+    'GET /notify/v1/webhooks',
+  ],
+});
 const sandbox = () => sb.get().sandbox;
 
 afterEach(() => {
@@ -335,7 +346,7 @@ describe('429 with Retry-After', () => {
   // decisions row 5: "Retry-After not known to be sent" — but when a 429 carries one, the client
   // waits at least that long before asking again, instead of its own shorter backoff.
   // Its own sandbox: the first test counts every /v1/balance request it received.
-  const sb = useSandbox();
+  const sb = useSandbox({ expect: ['GET /campaign/v1/balance'] });
 
   it('waits the time the service asks for, then succeeds', async () => {
     sb.get().sandbox.injectFault({ kind: 'status', status: 429, body: { message: 'too many requests' }, headers: { 'retry-after': '1' }, times: 1, match: { path: '/v1/balance' } });

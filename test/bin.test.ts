@@ -88,7 +88,15 @@ describe('bin/mailctl.js', () => {
 });
 
 describe('SIGINT on bin/mailctl.js', () => {
-  const sb = useSandbox({ delays: { importProcessing: 60_000 } });
+  const sb = useSandbox({
+    delays: { importProcessing: 60_000 },
+    expect: [
+      'POST /campaign/v1/contacts/imports/:listSn/text',
+      'GET /campaign/v1/contacts/imports/result/:importSn',
+      'GET /campaign/v1/contacts/lists',
+      'POST /campaign/v1/contacts/lists/insert',
+    ],
+  });
 
   it('one Ctrl-C while waiting for an import: exit 130 and the resume command', async () => {
     const dir = tempDir();

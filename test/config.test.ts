@@ -10,7 +10,13 @@ import { useSandbox } from './helpers/sandbox.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import { unusedPort } from './helpers/wait.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'GET /campaign/v1/contacts/lists', // campaign create --dry-run (config set timezone) looks the group up: a dry run that makes requests (issue 14 item 1)
+    'POST /campaign/v1/contacts/lists/insert',
+  ],
+});
 const sandbox = () => sb.get().sandbox;
 let deadUrl: string; // a loopback URL nothing listens on
 

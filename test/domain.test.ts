@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { runCli, scriptedPrompter } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'DELETE /notify/v1/domains/:domain',
+    'POST /notify/v1/domains/:domain',
+    'PUT /notify/v1/domains/:domain',
+  ],
+});
 const last = (p: string) => sb.get().sandbox.requests('notify').filter((r) => r.path === p).at(-1)!;
 
 describe('domain verify', () => {

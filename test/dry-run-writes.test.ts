@@ -5,7 +5,7 @@ import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
-const sb = useSandbox();
+const sb = useSandbox({ expect: ['GET /campaign/v1/contacts/lists'] });
 
 const cases: Array<[string[], 'campaign' | 'notify', string, string, unknown?]> = [
   [['groups', 'create', 'Newsletter'], 'campaign', 'POST', '/v1/contacts/lists/insert', { name: 'Newsletter' }],

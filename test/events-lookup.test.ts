@@ -4,7 +4,15 @@ import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { eventually, notifyApi } from './helpers/notify-api.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance', // send sms, making the events to look up, weighs each run against the balance
+    'GET /notify/v1/events',
+    'POST /notify/v1/messages',
+    'GET /notify/v1/sms/events',
+    'POST /notify/v1/sms/messages',
+  ],
+});
 const notify = notifyApi(sb.get);
 const last = (p: string) => sb.get().sandbox.requests('notify').filter((r) => r.path === p).at(-1)!;
 

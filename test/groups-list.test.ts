@@ -1,18 +1,19 @@
 // `mailctl groups list`: the paging flags reach the service as its query parameters, --all walks
 // every page, and a bad flag is refused before anything is sent. (Its output modes are in
 // test/output-format.test.ts.)
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { startTestSandbox } from './helpers/sandbox.js';
+import { useSandbox } from './helpers/sandbox.js';
 import type { RunningSandbox } from '../src/sandbox/server.js';
+
+const sb = useSandbox({ expect: ['GET /campaign/v1/contacts/lists', 'POST /campaign/v1/contacts/lists/insert'] });
 
 describe('groups list paging (spec 000 endpoint 2: "page string (zero-based index)", "size string (rows per page)")', () => {
   let own: RunningSandbox;
   beforeAll(async () => {
-    own = await startTestSandbox();
+    own = sb.get();
     for (const name of ['G1', 'G2', 'G3', 'G4', 'G5']) expect((await runCli(['groups', 'create', name], { sandbox: own })).exitCode).toBe(0);
   });
-  afterAll(() => own.close());
 
   const listCalls = (from: number) => own.sandbox.requests('campaign').slice(from).filter((r) => r.path === '/v1/contacts/lists');
 

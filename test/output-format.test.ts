@@ -6,7 +6,15 @@ import { ANSI, runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'GET /campaign/v1/templates',
+    'GET /campaign/v1/templates/:id',
+  ],
+});
 const sandbox = () => sb.get().sandbox;
 // ora's default "dots" spinner frames.
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;

@@ -7,7 +7,12 @@ import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance', // the forecast, also under --dry-run (issue 14 item 1)
+    'POST /notify/v1/messages',
+  ],
+});
 const FROM = ['--from', 'noreply@example.com'];
 
 function csv(prefix: string, n: number, extra = ''): string {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 
-const sb = useSandbox();
+const sb = useSandbox({ expect: ['GET /notify/v1/sms/exclusive-number'] });
 const last = (p: string) => sb.get().sandbox.requests('notify').filter((r) => r.path === p).at(-1)!;
 
 describe('mailctl sms numbers', () => {

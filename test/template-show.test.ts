@@ -10,7 +10,7 @@ import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { reply, useHostileServer } from './helpers/hostile-server.js';
 
-const sb = useSandbox();
+const sb = useSandbox({ expect: ['GET /campaign/v1/templates/:id'] });
 
 describe('template show --out', () => {
   it('--json with --out -: one JSON error document, exit 2, nothing sent', async () => {

@@ -13,7 +13,13 @@ import { unusedPort, until } from './helpers/wait.js';
 import { sign } from '../src/webhook/signature.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'POST /notify/v1/messages',
+    'POST /notify/v1/webhooks',
+  ],
+});
 
 
 
