@@ -41,7 +41,27 @@ describe.each([
   { name: "the spec's primary shapes", alt: false },
   { name: 'every documented alternate shape', alt: true },
 ])('the client against $name', ({ alt }) => {
-  const sb = useSandbox({ shapes: alt ? 'alternate' : 'spec' });
+  const sb = useSandbox({
+    shapes: alt ? 'alternate' : 'spec',
+    expect: [
+      'GET /campaign/v1/balance',
+      'GET /campaign/v1/campaign/normal/:sn',
+      'POST /campaign/v1/campaign/normal/submit',
+      'POST /campaign/v1/contacts/imports/:listSn/file',
+      'POST /campaign/v1/contacts/imports/:listSn/text',
+      'GET /campaign/v1/contacts/imports/result/:importSn',
+      'GET /campaign/v1/contacts/lists',
+      'POST /campaign/v1/contacts/lists/insert',
+      'POST /campaign/v1/report/:sn/export',
+      'GET /campaign/v1/report/:sn/link',
+      'PUT /files/u/:token',
+      'POST /notify/v1/messages',
+      'POST /notify/v1/sms/messages',
+      'DELETE /notify/v1/webhooks',
+      'GET /notify/v1/webhooks',
+      'POST /notify/v1/webhooks',
+    ],
+  });
   const api = campaignApi(sb.get);
   const run = (argv: string[]) => runCli(argv, { sandbox: sb.get() });
   /** The name the sandbox gives the import code in these shapes. */

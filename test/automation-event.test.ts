@@ -9,7 +9,7 @@ import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { writeFiles } from './helpers/campaign-setup.js';
 
-const sb = useSandbox();
+const sb = useSandbox({ expect: ['POST /campaign/v1/automation/event'] });
 const events = (from: number) => sb.get().sandbox.requests('campaign').slice(from).filter((r) => r.path === '/v1/automation/event');
 const mark = () => sb.get().sandbox.requests('campaign').length;
 

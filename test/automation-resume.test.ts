@@ -10,7 +10,7 @@ import { useSandbox } from './helpers/sandbox.js';
 import { snapshot } from './helpers/fs-snapshot.js';
 
 const DAILY = 100_000;
-const sb = useSandbox({ limits: { daily: DAILY } });
+const sb = useSandbox({ limits: { daily: DAILY }, expect: ['POST /campaign/v1/automation/event'] });
 const onEvent = { service: 'campaign' as const, method: 'POST', path: '/v1/automation/event' };
 
 function csv(prefix: string, n: number): string {

@@ -10,7 +10,22 @@ import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures, writeFiles } from './helpers/campaign-setup.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'GET /campaign/v1/campaign/normal/:sn',
+    'POST /campaign/v1/campaign/normal/once',
+    'POST /campaign/v1/campaign/normal/submit',
+    'POST /campaign/v1/campaign/testing/once',
+    'POST /campaign/v1/campaign/testing/submit',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists', // also made by --dry-run, with GET /v1/balance: a dry run that makes requests (issue 14 item 1)
+    'POST /campaign/v1/contacts/lists/insert',
+    'GET /campaign/v1/templates/:id',
+    'PUT /files/u/:token',
+  ],
+});
 const fx = campaignFixtures(sb.get);
 let news: string;
 let vip: string;

@@ -8,7 +8,16 @@ import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures, writeFiles } from './helpers/campaign-setup.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'POST /campaign/v1/campaign/normal/submit',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+  ],
+});
 const fx = campaignFixtures(sb.get);
 let news: string;
 

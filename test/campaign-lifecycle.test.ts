@@ -9,7 +9,19 @@ import { statusOf } from './helpers/campaign-api.js';
 import { systemClock } from '../src/cli/clock.js';
 import type { RunningSandbox } from '../src/sandbox/server.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'DELETE /campaign/v1/campaign/normal',
+    'GET /campaign/v1/campaign/normal/:sn',
+    'PATCH /campaign/v1/campaign/normal/:sn',
+    'POST /campaign/v1/campaign/normal/submit',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+  ],
+});
 const fx = campaignFixtures(sb.get);
 const flags = ['--group', 'Newsletter', '--subject', 'S', '--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>x</p>'];
 /** A sandbox where preparing takes a minute: campaigns stay "preparing" for the whole test. */

@@ -11,7 +11,28 @@ import { sandboxExamples } from './helpers/help-examples.js';
 import { checkLinks } from '../src/campaign/preflight/links.js';
 import type { Finding } from '../src/campaign/preflight/findings.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'POST /campaign/v1/campaign/normal/submit',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'GET /campaign/v1/templates/:id',
+    'GET /links/404',
+    'HEAD /links/404',
+    'GET /links/500',
+    'HEAD /links/500',
+    'HEAD /links/loop',
+    'GET /links/no-head',
+    'HEAD /links/no-head',
+    'HEAD /links/ok',
+    'HEAD /links/redirect',
+    'HEAD /links/redirect-other-host',
+    'HEAD /links/slow',
+  ],
+});
 const fx = campaignFixtures(sb.get);
 const base = ['--name', 'Dec', '--group', 'Newsletter', '--subject', 'December news', '--preheader', 'What is new', '--from', 'news@example.com', '--from-name', 'Acme'];
 const link = (target: string) => `${sb.get().url}/links/${target}`;

@@ -11,7 +11,7 @@ import { writeFiles } from './helpers/campaign-setup.js';
 import { sandboxExamples } from './helpers/help-examples.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
-const sb = useSandbox();
+const sb = useSandbox({ expect: ['POST /notify/v1/messages'] });
 const dir = writeFiles({
   // Line 1 header; line 2 Ann; lines 3-4 Bob (a quoted line break); line 5 blank; line 6 Cy.
   'contacts.csv': 'EMAIL,NAME,PLAN,JOINED\nann@example.org,Ann,Gold,2024-01-01\n"bob@example.org","Bob\nSmith",Silver,2024-02-02\n\ncy@example.org,Cy,"Bronze, yearly",2024-03-03\n',

@@ -8,7 +8,16 @@ import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures } from './helpers/campaign-setup.js';
 import { resolveTimeZone, TIME_ZONE_CODES } from '../src/campaign/timezones.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'POST /campaign/v1/campaign/normal/submit',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+  ],
+});
 const fx = campaignFixtures(sb.get);
 const flags = ['--name', 'TZ', '--group', 'Newsletter', '--subject', 'S', '--preheader', 'P', '--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>x</p>'];
 

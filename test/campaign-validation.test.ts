@@ -9,7 +9,16 @@ import { campaignFixtures, writeFiles } from './helpers/campaign-setup.js';
 import { campaignApi } from './helpers/campaign-api.js';
 import { parseTestDuration } from '../src/campaign/compose.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'POST /campaign/v1/campaign/testing/submit',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+  ],
+});
 const fx = campaignFixtures(sb.get);
 const ok = ['--name', 'N', '--group', 'Newsletter', '--subject', 'S', '--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>x</p>'];
 const dir = writeFiles({ 'nohead.csv': 'ann@example.org,Ann\nbob@example.org,Bob\n', 'empty.html': '  \n' });

@@ -10,7 +10,19 @@ import { campaignFixtures, FUTURE_YEAR, writeFiles } from './helpers/campaign-se
 import { pollUntil } from './helpers/campaign-api.js';
 import { PICKER_ACTIONS } from '../src/campaign/group-picker.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'POST /campaign/v1/campaign/normal/submit',
+    'POST /campaign/v1/campaign/testing/submit',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'GET /campaign/v1/templates',
+    'GET /campaign/v1/templates/:id',
+  ],
+});
 const fx = campaignFixtures(sb.get);
 let news: string;
 

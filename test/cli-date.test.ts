@@ -10,7 +10,7 @@ import path from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 
-const sb = useSandbox();
+const sb = useSandbox({ expect: ['GET /campaign/v1/report/campaigns', 'GET /notify/v1/events'] });
 const NEVER = path.join(tempDir(), 'never-made'); // report sync must not even create its directory
 const NOW = Date.parse('2026-05-10T12:00:00Z');
 const iso = (t: number) => new Date(t).toISOString();

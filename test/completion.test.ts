@@ -15,7 +15,12 @@ import { EMAIL_STATUSES, SMS_STATUSES } from '../commands/events/query.js';
 import { SETTINGS } from '../src/config/keys.js';
 import { parseEncoding } from '../src/import/encoding.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+  ],
+});
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const complete = async (words: string[], env: Record<string, string | undefined> = {}) =>
   (await runCli(['__complete', '--', ...words], { env })).stdout.split('\n').filter(Boolean);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 
-const sb = useSandbox();
+const sb = useSandbox({ expect: ['GET /campaign/v1/balance'] });
 
 describe('reading the config', () => {
   it('a one-request command with the key in the environment leaves a fresh config folder untouched', async () => {

@@ -6,7 +6,17 @@ import { useSandbox } from './helpers/sandbox.js';
 import { campaignApi, pollUntil } from './helpers/campaign-api.js';
 import { notifyApi, eventually } from './helpers/notify-api.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'DELETE /campaign/v1/contacts/:listSn',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'GET /notify/v1/events',
+    'POST /notify/v1/messages',
+  ],
+});
 const campaign = campaignApi(sb.get);
 const notify = notifyApi(sb.get);
 const people = ['bounce.ann@example.com', 'soft.bob@example.com', 'complain.cy@example.com', 'dee@example.com'];
@@ -108,7 +118,17 @@ describe('contacts clean', () => {
 });
 
 describe('contacts clean: batches above 100, and a batch that fails', () => {
-  const big = useSandbox();
+  const big = useSandbox({
+    expect: [
+      'DELETE /campaign/v1/contacts/:listSn',
+      'POST /campaign/v1/contacts/imports/:listSn/text',
+      'GET /campaign/v1/contacts/imports/result/:importSn',
+      'GET /campaign/v1/contacts/lists',
+      'POST /campaign/v1/contacts/lists/insert',
+      'GET /notify/v1/events',
+      'POST /notify/v1/messages',
+    ],
+  });
   const api = campaignApi(big.get);
   const mail = notifyApi(big.get);
   const members = Array.from({ length: 150 }, (_, i) => `bounce.m${String(i).padStart(3, '0')}@example.com`);

@@ -7,7 +7,15 @@ import { runCli, scriptedPrompter, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignApi, groupWith } from './helpers/campaign-api.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'DELETE /campaign/v1/contacts/:listSn',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+  ],
+});
 const api = campaignApi(sb.get);
 const deletes = () => sb.get().sandbox.requests('campaign').filter((r) => r.method === 'DELETE');
 

@@ -9,7 +9,7 @@ import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { unusedPort } from './helpers/wait.js';
 
-const sb = useSandbox();
+const sb = useSandbox({ expect: ['GET /campaign/v1/balance', 'GET /notify/v1/webhooks'] });
 
 describe('mailctl doctor', () => {
   it('all well: both keys accepted with one read each, exit 0, --json lists every check', async () => {

@@ -14,7 +14,7 @@ import { NOUNS } from '../commands/index.js';
 import type { RunningSandbox } from '../src/sandbox/server.js';
 import { DRY_RUN_KEY, DryRunRecorder } from '../src/api/recorder.js';
 
-const sb = useSandbox();
+const sb = useSandbox({ expect: ['GET /campaign/v1/contacts/lists'] });
 
 const cases: Array<[string[], 'campaign' | 'notify', string, string, unknown?]> = [
   [['groups', 'create', 'Newsletter'], 'campaign', 'POST', '/v1/contacts/lists/insert', { name: 'Newsletter' }],

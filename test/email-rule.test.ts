@@ -6,7 +6,11 @@ import { useSandbox } from './helpers/sandbox.js';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance', // send --dry-run reads the balance for its forecast: a dry run that makes a request (issue 14 item 1)
+  ],
+});
 
 async function verdicts(address: string): Promise<Record<string, number>> {
   const dir = tempDir();

@@ -8,7 +8,14 @@ import { notifyApi } from './helpers/notify-api.js';
 import type { Clock } from '../src/cli/clock.js';
 import { EventFollower, NARROW_OVERLAP_MS, OVERLAP_MS } from '../src/events/follow.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /notify/v1/events',
+    'POST /notify/v1/messages',
+    'GET /notify/v1/sms/events',
+    'POST /notify/v1/sms/messages',
+  ],
+});
 const api = notifyApi(sb.get);
 
 /** Real time plus whatever the CLI chose to wait, each wait taking only 30 ms of real time. */

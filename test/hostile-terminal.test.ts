@@ -200,3 +200,13 @@ describe('commands that echo what the service named', () => {
     expect(r.stdout).toContain('\\e[2J\\e[H screen');
   });
 });
+
+describe('service words on the terminal', () => {
+  it('template list: the capacity line carries no escape sequence', async () => {
+    hs.get().on('GET', '/campaign/v1/templates', reply.json({ capacity: '\u001b]0;owned\u0007\u001b[2J10', templates: [] }));
+    const r = await runCli(['template', 'list'], { env: hs.get().env });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('0 of \\e]0;owned\\x07\\e[2J10 templates used');
+    expect(r.stderr).not.toContain('\u001b');
+  });
+});

@@ -13,7 +13,17 @@ import { campaignApi } from './helpers/campaign-api.js';
 import { hostileCorpus, type HostileCsv } from './helpers/hostile-csv.js';
 
 // Imports stay PROCESSING (their data file kept) long enough to read what was uploaded.
-const sb = useSandbox({ delays: { importProcessing: 600_000 } });
+const sb = useSandbox({
+  delays: { importProcessing: 600_000 },
+  expect: [
+    'POST /campaign/v1/contacts/imports/:listSn/file',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'PUT /files/u/:token',
+  ],
+});
 const api = campaignApi(sb.get);
 
 const corpus = hostileCorpus();

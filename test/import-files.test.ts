@@ -13,7 +13,16 @@ import { useSandbox } from './helpers/sandbox.js';
 import { campaignApi } from './helpers/campaign-api.js';
 import { until } from './helpers/wait.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'POST /campaign/v1/contacts/imports/:listSn/file',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'PUT /files/u/:token',
+  ],
+});
 const api = campaignApi(sb.get);
 
 async function newGroup(name: string): Promise<string> {

@@ -10,7 +10,14 @@ import { reply, useHostileServer } from './helpers/hostile-server.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignApi } from './helpers/campaign-api.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+  ],
+});
 const api = campaignApi(sb.get);
 const hs = useHostileServer();
 

@@ -17,7 +17,15 @@ import { until } from './helpers/wait.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'mailctl.js');
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'POST /campaign/v1/contacts/imports/:listSn/file',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'PUT /files/u/:token',
+  ],
+});
 const api = campaignApi(sb.get);
 
 interface Started {

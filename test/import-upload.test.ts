@@ -9,7 +9,18 @@ import { runCli, tempDir } from './helpers/cli.js';
 import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { campaignApi, pollUntil } from './helpers/campaign-api.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'POST /campaign/_sandbox/fields',
+    'POST /campaign/v1/contacts/imports/:listSn/file',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'GET /files/d/:token',
+    'PUT /files/u/:token',
+  ],
+});
 const api = campaignApi(sb.get);
 
 async function newGroup(name: string): Promise<string> {

@@ -15,7 +15,14 @@ function write(content: string): string {
 }
 
 describe('every terminal status ends the wait', () => {
-  const sb = useSandbox();
+  const sb = useSandbox({
+    expect: [
+      'POST /campaign/v1/contacts/imports/:listSn/text',
+      'GET /campaign/v1/contacts/imports/result/:importSn',
+      'GET /campaign/v1/contacts/lists',
+      'POST /campaign/v1/contacts/lists/insert',
+    ],
+  });
   const api = campaignApi(sb.get);
 
   /** An import started straight over HTTP, as another tool would, with a raw (unchecked) body. */
@@ -95,7 +102,15 @@ describe('every terminal status ends the wait', () => {
 });
 
 describe('a long import', () => {
-  const sb = useSandbox({ delays: { importProcessing: 60_000 } });
+  const sb = useSandbox({
+    delays: { importProcessing: 60_000 },
+    expect: [
+      'POST /campaign/v1/contacts/imports/:listSn/text',
+      'GET /campaign/v1/contacts/imports/result/:importSn',
+      'GET /campaign/v1/contacts/lists',
+      'POST /campaign/v1/contacts/lists/insert',
+    ],
+  });
   const api = campaignApi(sb.get);
 
   it('Ctrl-C while waiting exits 130 and prints the command that resumes the wait', async () => {

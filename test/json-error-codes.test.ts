@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 
-const sb = useSandbox();
+const sb = useSandbox({ expect: ['GET /campaign/v1/balance', 'GET /campaign/v1/templates/:id'] });
 const balanceCalls = (from: number) => sb.get().sandbox.requests('campaign').slice(from).filter((r) => r.path === '/v1/balance');
 
 async function jsonError(argv: string[], env: Record<string, string> = {}) {

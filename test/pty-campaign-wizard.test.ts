@@ -12,7 +12,17 @@ import { pollUntil } from './helpers/campaign-api.js';
 import { KEY, Pty, ptyUnavailable } from './helpers/pty.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'POST /campaign/v1/campaign/normal/submit',
+    'POST /campaign/v1/campaign/testing/submit',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+  ],
+});
 const fx = campaignFixtures(sb.get);
 let news: string;
 let pty: Pty | undefined;

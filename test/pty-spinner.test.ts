@@ -11,7 +11,16 @@ import { Pty, ptyUnavailable } from './helpers/pty.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
 // Long enough that the spinner draws many frames while the import is PROCESSING.
-const sb = useSandbox({ delays: { importProcessing: 1500 } });
+const sb = useSandbox({
+  delays: { importProcessing: 1500 },
+  expect: [
+    'POST /campaign/v1/contacts/imports/:listSn/file',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'PUT /files/u/:token',
+  ],
+});
 const FRAMES = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 let pty: Pty | undefined;
 afterEach(() => pty?.kill());

@@ -11,7 +11,14 @@ import { useSandbox } from './helpers/sandbox.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
 const bin = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'), 'bin', 'mailctl.js');
-const sb = useSandbox({ limits: { perSecond: 2 } });
+const sb = useSandbox({
+  limits: { perSecond: 2 },
+  expect: [
+    'GET /campaign/v1/balance',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+  ],
+});
 
 beforeAll(async () => {
   // Four groups, made with the limit lifted (set-up, not what is tested).

@@ -158,7 +158,7 @@ describe('an unwritable config folder', () => {
   });
 
   describe('through the CLI', () => {
-    const sb = useSandbox({ limits: { perSecond: 2 } });
+    const sb = useSandbox({ limits: { perSecond: 2 }, expect: ['GET /campaign/v1/balance'] });
     const blocked = () => {
       const cfg = tempDir('mailctl-budget-cfg-');
       fs.writeFileSync(path.join(cfg, 'ratelimit'), 'a file where the folder would go');
@@ -178,7 +178,18 @@ describe('an unwritable config folder', () => {
 });
 
 describe('the export budget (1 per 10 s) is shared too', () => {
-  const sb = useSandbox();
+  const sb = useSandbox({
+    expect: [
+      'GET /campaign/v1/campaign/normal/:sn',
+      'POST /campaign/v1/campaign/normal/submit',
+      'POST /campaign/v1/contacts/imports/:listSn/text',
+      'GET /campaign/v1/contacts/imports/result/:importSn',
+      'POST /campaign/v1/contacts/lists/insert',
+      'POST /campaign/v1/report/:sn/export',
+      'GET /campaign/v1/report/:sn/link',
+      'GET /files/d/:token',
+    ],
+  });
   it('a second `report export` on the same key waits out the 10 s another process\'s export started', async () => {
     const [one, two] = await finishedCampaigns(sb.get, 2, 3);
     const cfg = tempDir('mailctl-budget-cfg-');

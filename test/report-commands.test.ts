@@ -1,6 +1,7 @@
-// Reports from cron: finished campaigns (endpoint 14, both dates or neither), metrics with rates
-// (endpoint 15), export (16) → links (17, decisions rows 7 and 8) → the six CSV files downloaded
-// without the API key.
+// `mailctl report list|metrics|export|links` — reports from cron: finished campaigns (endpoint
+// 14, both dates or neither), metrics with rates (endpoint 15), export (16) → links (17, decisions
+// rows 7 and 8) → the six CSV files downloaded without the API key; a bad --out refused before
+// anything is requested. Hostile links and file names: test/report-download.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,23 @@ import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures } from './helpers/campaign-setup.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'GET /campaign/v1/campaign/normal/:sn',
+    'POST /campaign/v1/campaign/normal/submit',
+    'POST /campaign/v1/campaign/testing/submit',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'POST /campaign/v1/report/:sn/export',
+    'GET /campaign/v1/report/:sn/link',
+    'GET /campaign/v1/report/campaigns',
+    'POST /campaign/v1/report/campaigns/metrics',
+    'GET /files/d/:token',
+  ],
+});
 const fx = campaignFixtures(sb.get);
 const sender = ['--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>x</p>'];
 let regular: string;
@@ -143,5 +160,31 @@ describe('report export and links', () => {
     const r = await runCli(['report', 'export', regular, '--webhook-url', 'hooks.example.com'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(2);
     expect(sb.get().sandbox.requests().length).toBe(before);
+  });
+});
+
+describe('report export/links --out that is a file', () => {
+  // --out names a directory. A file there used to be found only after the export had been
+  // requested and waited for (then "Cannot create the directory …", exit 2 although a request
+  // had gone out). Exit 2 means "nothing was sent", so the check comes first.
+  it('export: refused before the export is requested, with the fix', async () => {
+    const file = path.join(tempDir(), 'report.csv');
+    fs.writeFileSync(file, 'keep me\n');
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(['report', 'export', 'CP0001', '--out', file], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`--out ${file} is a file, not a directory`);
+    expect(r.stderr).toContain('--out DIR');
+    expect(r.stderr).not.toContain('unexpected failure');
+    expect(sb.get().sandbox.requests().length).toBe(before);
+    expect(fs.readFileSync(file, 'utf8')).toBe('keep me\n');
+  });
+
+  it('export --json: the error is the one JSON document', async () => {
+    const file = path.join(tempDir(), 'report.csv');
+    fs.writeFileSync(file, '');
+    const r = await runCli(['--json', 'report', 'export', 'CP0001', '--out', file], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(JSON.parse(r.stdout).error.message).toContain('is a file, not a directory');
   });
 });

@@ -16,7 +16,19 @@ import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'mailctl.js');
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/campaign/normal/:sn',
+    'POST /campaign/v1/campaign/normal/submit',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'POST /campaign/v1/contacts/lists/insert',
+    'POST /campaign/v1/report/:sn/export',
+    'GET /campaign/v1/report/:sn/link',
+    'GET /campaign/v1/report/campaigns',
+    'GET /files/d/:token',
+  ],
+});
 let sn: string;
 
 beforeAll(async () => {

@@ -13,7 +13,19 @@ import { TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, syncTraffic }
 import { systemClock } from '../src/cli/clock.js';
 import { DOWNLOADS_AT_ONCE } from '../src/report/sync/sync.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/campaign/normal/:sn',
+    'POST /campaign/v1/campaign/normal/submit',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'POST /campaign/v1/contacts/lists/insert',
+    'POST /campaign/v1/report/:sn/export',
+    'GET /campaign/v1/report/:sn/link',
+    'GET /campaign/v1/report/campaigns',
+    'GET /files/d/:token',
+  ],
+});
 const DAY = 86_400_000;
 let sns: string[];
 const dir = tempDir('mailctl-sync-');

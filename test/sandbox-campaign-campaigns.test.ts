@@ -38,7 +38,25 @@ async function campaignUntil(a: CampaignApi, sn: string, want: string): Promise<
   }
 }
 
-const sb = useSandbox({ clock });
+const sb = useSandbox({
+  clock,
+  expect: [
+    'GET /campaign/v1/balance',
+    'DELETE /campaign/v1/campaign/normal',
+    'GET /campaign/v1/campaign/normal/:sn',
+    'PATCH /campaign/v1/campaign/normal/:sn',
+    'POST /campaign/v1/campaign/normal/once',
+    'POST /campaign/v1/campaign/normal/submit',
+    'POST /campaign/v1/campaign/testing/once',
+    'POST /campaign/v1/campaign/testing/submit',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'POST /campaign/v1/report/campaigns/metrics',
+    'PUT /files/u/:token',
+  ],
+});
 afterEach(release); // a failed test must not leave time held for the next
 const api = campaignApi(sb.get);
 const submit = (body: unknown) => api.post('/v1/campaign/normal/submit', body);

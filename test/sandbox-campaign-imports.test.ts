@@ -8,7 +8,20 @@ import { campaignApi, pollUntil } from './helpers/campaign-api.js';
 import type { RunningSandbox } from '../src/sandbox/server.js';
 import { systemClock } from '../src/cli/clock.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/_sandbox/fields',
+    'POST /campaign/_sandbox/fields',
+    'DELETE /campaign/v1/contacts/:listSn',
+    'POST /campaign/v1/contacts/imports/:listSn/file',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'GET /files/d/:token',
+    'PUT /files/u/:token',
+  ],
+});
 const api = campaignApi(sb.get);
 
 async function newGroup(name = 'G'): Promise<string> {

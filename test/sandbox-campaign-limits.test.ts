@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { campaignApi } from './helpers/campaign-api.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'POST /campaign/v1/automation/event',
+    'GET /campaign/v1/balance',
+    'GET /campaign/v1/templates',
+    'GET /campaign/v1/templates/:id',
+  ],
+});
 const api = campaignApi(sb.get);
 const event = (recipients: unknown[], extra: Record<string, unknown> = {}) => api.post('/v1/automation/event', { workflow: 'welcome-flow', event: 'TRIGGER', recipients, ...extra });
 

@@ -5,7 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { useSandbox } from './helpers/sandbox.js';
 import { notifyApi } from './helpers/notify-api.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'DELETE /notify/v1/domains/:domain',
+    'POST /notify/v1/domains/:domain',
+    'PUT /notify/v1/domains/:domain',
+    'POST /notify/v1/messages',
+  ],
+});
 const api = notifyApi(sb.get);
 const send = (fromAddress: string) => api('POST', '/v1/messages', { subject: 's', fromAddress, content: '<p>x</p>', recipients: [{ address: 'quiet@example.org' }] });
 

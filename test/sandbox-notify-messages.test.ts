@@ -6,7 +6,7 @@ import { useSandbox } from './helpers/sandbox.js';
 import { tempDir } from './helpers/cli.js';
 import { eventually, notifyApi } from './helpers/notify-api.js';
 
-const sb = useSandbox();
+const sb = useSandbox({ expect: ['GET /notify/v1/events', 'POST /notify/v1/messages'] });
 const api = notifyApi(sb.get);
 
 const mail = (recipients: unknown[], extra: Record<string, unknown> = {}) => ({

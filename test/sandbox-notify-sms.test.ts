@@ -8,7 +8,15 @@ import { eventually, notifyApi } from './helpers/notify-api.js';
 
 const DAY = 24 * 3600_000;
 let offset = 0;
-const sb = useSandbox({ clock: { now: () => Date.now() + offset, sleep: systemClock.sleep } });
+const sb = useSandbox({
+  clock: { now: () => Date.now() + offset, sleep: systemClock.sleep },
+  expect: [
+    'GET /campaign/v1/balance',
+    'GET /notify/v1/sms/events',
+    'GET /notify/v1/sms/exclusive-number',
+    'POST /notify/v1/sms/messages',
+  ],
+});
 const api = notifyApi(sb.get);
 const iso = (t: number) => new Date(t).toISOString();
 

@@ -6,7 +6,18 @@ import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { eventually, notifyApi, startReceiver } from './helpers/notify-api.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'POST /notify/v1/messages',
+    'POST /notify/v1/sms/messages',
+    'DELETE /notify/v1/sms/webhooks',
+    'GET /notify/v1/sms/webhooks',
+    'POST /notify/v1/sms/webhooks',
+    'DELETE /notify/v1/webhooks',
+    'GET /notify/v1/webhooks',
+    'POST /notify/v1/webhooks',
+  ],
+});
 const api = notifyApi(sb.get);
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => { receiver = await startReceiver(); });

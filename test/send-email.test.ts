@@ -7,7 +7,12 @@ import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance', // the forecast, also under --dry-run (issue 14 item 1)
+    'POST /notify/v1/messages',
+  ],
+});
 const FROM = ['--from', 'noreply@example.com'];
 
 function csv(prefix: string, n: number, extra = ''): string {
@@ -183,5 +188,18 @@ describe('mailctl send (email)', () => {
     expect(r.stderr).toMatch(/Sending .*█.* 150\/150 \(100%\)/);
     expect(r.stderr).toContain('150 accepted recipients not listed');
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('a JSON recipients file with the address under another key', () => {
+  it('names the key it found and the one the service wants: exit 2, nothing sent', async () => {
+    const dir = tempDir();
+    const file = `${dir}/r.json`;
+    (await import('node:fs')).writeFileSync(file, JSON.stringify([{ email: 'a@example.com', name: 'A' }]));
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(['send', '--recipients', file, '--subject', 's', '--html', 'h', '--from', 'a@example.com'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('item 1 has "email" but no "address"');
+    expect(sb.get().sandbox.requests().length).toBe(before);
   });
 });

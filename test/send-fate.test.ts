@@ -10,7 +10,7 @@ import { useSandbox } from './helpers/sandbox.js';
 import { replay, type PlanRecord } from '../src/send/journal.js';
 import { unusedPort } from './helpers/wait.js';
 
-const sb = useSandbox();
+const sb = useSandbox({ expect: ['POST /notify/v1/messages'] });
 
 // Requests that get an answer have seconds for it (a busy CI machine must not turn a refusal
 // into a time-out); only the 'hang' case below waits for the short time-out.

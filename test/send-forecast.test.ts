@@ -15,7 +15,19 @@ import { PART, smsSegments } from '../src/spec/sms-segments.js';
 import type { JournalRecord, PlanRecord } from '../src/send/journal.js';
 import { NOT_READ_IN_DRY_RUN } from '../src/campaign/balance-check.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'PUT /campaign/_sandbox/balance',
+    'GET /campaign/v1/balance',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'POST /notify/v1/messages',
+    'GET /notify/v1/sms/events',
+    'POST /notify/v1/sms/messages',
+  ],
+});
 const notify = notifyApi(sb.get);
 const campaign = campaignApi(sb.get);
 const balance = () => sb.get().sandbox.state.campaign.balance;

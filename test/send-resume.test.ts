@@ -11,7 +11,13 @@ import { snapshot } from './helpers/fs-snapshot.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import type { JournalRecord, PlanRecord, WireRecipient } from '../src/send/journal.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance', // the forecast, also under --resume --dry-run (issue 14 item 1)
+    'GET /notify/v1/events',
+    'POST /notify/v1/messages',
+  ],
+});
 
 const MESSAGE = { subject: 'Order {{code}}', fromAddress: 'noreply@example.com', content: '<p>{{code}}</p>' };
 

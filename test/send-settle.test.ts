@@ -12,7 +12,15 @@ import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'GET /notify/v1/events',
+    'POST /notify/v1/messages',
+    'GET /notify/v1/sms/events',
+    'POST /notify/v1/sms/messages',
+  ],
+});
 const FROM = ['--from', 'noreply@example.com'];
 const onSend = { service: 'notify' as const, method: 'POST', path: '/v1/messages' };
 const onLookup = { service: 'notify' as const, method: 'GET', path: '/v1/events' };

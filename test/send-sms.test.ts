@@ -6,7 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'GET /notify/v1/sms/events',
+    'POST /notify/v1/sms/messages',
+  ],
+});
 const smsPosts = () => sb.get().sandbox.requests('notify').filter((r) => r.method === 'POST' && r.path === '/v1/sms/messages');
 const TEXT = ['--text', '【Acme】Your code is {{code}}'];
 

@@ -8,7 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'POST /campaign/v1/automation/event',
+    'GET /campaign/v1/balance',
+    'POST /notify/v1/messages',
+    'POST /notify/v1/sms/messages',
+  ],
+});
 
 function file(header: string, rows: string[]): string {
   const f = path.join(tempDir('mailctl-vars-'), 'r.csv');

@@ -14,7 +14,15 @@ import { unusedPort, until } from './helpers/wait.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'mailctl.js');
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'POST /campaign/v1/automation/event',
+    'GET /campaign/v1/balance',
+    'GET /notify/v1/events',
+    'POST /notify/v1/messages',
+    'POST /notify/v1/webhooks',
+  ],
+});
 
 
 function start(args: string[]): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {

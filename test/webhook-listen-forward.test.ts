@@ -20,7 +20,15 @@ import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
 const KEY = 'forward-test-key';
 const TINY_BACKOFF: Partial<ListenerLimits> = { forwardBaseDelayMs: 1, forwardMaxDelayMs: 5 };
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'POST /notify/v1/messages',
+    'POST /notify/v1/sms/messages',
+    'POST /notify/v1/sms/webhooks',
+    'POST /notify/v1/webhooks',
+  ],
+});
 
 type Answer = number | 'drop' | 'hang';
 interface Consumer {

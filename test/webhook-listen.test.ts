@@ -1,5 +1,7 @@
 // mailctl webhook listen: receives the sandbox's signed deliveries, stores them as JSONL,
-// forwards them unchanged, and turns away what is not signed right (401) or too big (413).
+// forwards them unchanged, and turns away what is not signed right (401) or too big (413); an
+// --out it cannot write is bad input (exit 2). Forwarding, limits and safety have their own files
+// (test/webhook-listen-*.test.ts).
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -11,7 +13,13 @@ import { unusedPort, until } from './helpers/wait.js';
 import { sign } from '../src/webhook/signature.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'POST /notify/v1/messages',
+    'POST /notify/v1/webhooks',
+  ],
+});
 
 
 
@@ -102,5 +110,27 @@ describe('mailctl webhook listen', () => {
     await new Promise<void>((res) => s.close(() => res()));
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+  });
+});
+
+describe('webhook listen --out that cannot be written', () => {
+  // --out naming a folder (or a path in a missing folder) used to end in "unexpected failure:
+  // EISDIR … This is a bug in mailctl" with exit 1. It is bad input: one sentence naming the
+  // file and the fix, exit 2.
+  it('a folder: exit 2 naming the file and how to fix it', async () => {
+    const dir = tempDir();
+    const r = await runCli(['webhook', 'listen', '--port', '0', '--out', dir], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`Cannot write the events file ${dir}: it is a folder.`);
+    expect(r.stderr).toContain('--out FILE');
+    expect(r.stderr).not.toContain('unexpected failure');
+  });
+
+  it('a file in a folder that does not exist: exit 2, nothing created', async () => {
+    const missing = path.join(tempDir(), 'no-such-folder', 'events.jsonl');
+    const r = await runCli(['--json', 'webhook', 'listen', '--port', '0', '--out', missing], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(JSON.parse(r.stdout).error.message).toBe(`Cannot write the events file ${missing}: its folder does not exist.`);
+    expect(fs.existsSync(path.dirname(missing))).toBe(false);
   });
 });

@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { runCli, scriptedPrompter } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'POST /notify/v1/sms/webhooks',
+    'DELETE /notify/v1/webhooks',
+    'GET /notify/v1/webhooks',
+    'POST /notify/v1/webhooks',
+  ],
+});
 const hookRequests = () => sb.get().sandbox.requests('notify').filter((r) => r.path.endsWith('/webhooks'));
 
 describe('mailctl webhook', () => {

@@ -260,7 +260,14 @@ describe('answers, errors, dry run', () => {
 });
 
 describe('the same shape and signature as the sandbox\'s deliveries', () => {
-  const sb = useSandbox();
+  const sb = useSandbox({
+    expect: [
+      'POST /notify/v1/messages',
+      'POST /notify/v1/sms/messages',
+      'POST /notify/v1/sms/webhooks',
+      'POST /notify/v1/webhooks',
+    ],
+  });
   const api = notifyApi(sb.get);
 
   it('for every email and SMS event: identical structure, the same header, both verify with the notification key', async () => {

@@ -11,7 +11,23 @@ import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { finishedCampaigns, folderOf } from './helpers/report-sync.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/campaign/normal/:sn',
+    'POST /campaign/v1/campaign/normal/submit',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'POST /campaign/v1/contacts/lists/insert',
+    'POST /campaign/v1/report/:sn/export',
+    'GET /campaign/v1/report/:sn/link',
+    'GET /campaign/v1/report/campaigns',
+    'GET /files/d/:token',
+    'DELETE /notify/v1/domains/:domain',
+    'POST /notify/v1/domains/:domain',
+    'DELETE /notify/v1/webhooks',
+    'POST /notify/v1/webhooks',
+  ],
+});
 
 /** Changes something at a service (or the sandbox's back office). */
 const SERVICE_WRITES = [

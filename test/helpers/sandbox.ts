@@ -1,6 +1,22 @@
-// Starts the real sandbox on a free loopback port for a test file.
-import { afterAll, beforeAll } from 'vitest';
+// Starts the real sandbox on a free loopback port for a test file, and fails a test on any request
+// it did not expect (as wrangler's and gh's HTTP mocks do): a command that starts calling an
+// endpoint nobody meant it to call is caught, not silently answered.
+//
+//   const sb = useSandbox({ expect: ['GET /campaign/v1/balance', 'POST /notify/v1/messages'] });
+//   it('…', async () => {
+//     sb.expect('PUT /files/u/:token', { required: true }); // this test only; fails if never made
+//     …
+//   });
+//
+// An expectation is 'METHOD /service/path': the path as the sandbox serves it, with its service
+// prefix (/campaign, /notify, /files, /links); `:name` or `*` stands for one path segment, a
+// final `**` for the rest; the query is not compared; METHOD may be `*`. Every request the sandbox
+// receives is checked after the test that was running (requests made in a beforeAll count towards
+// the first test after it), including the non-API routes: /files uploads and downloads, /links,
+// /campaign/_sandbox.
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startSandboxServer, type RunningSandbox, type ServeOptions } from '../../src/sandbox/server.js';
+import type { Recorded } from '../../src/sandbox/types.js';
 
 /** Test defaults: spec behaviour, with the per-second limit off and short processing times. */
 export const TEST_SANDBOX: ServeOptions = {
@@ -9,20 +25,106 @@ export const TEST_SANDBOX: ServeOptions = {
   tickMs: 25,
 };
 
-export function useSandbox(o: ServeOptions = {}): { get: () => RunningSandbox } {
+export interface UseSandboxOptions extends ServeOptions {
+  /** Requests any test of this file (or describe block) may make. */
+  expect?: string[];
+}
+
+export interface ExpectOptions {
+  /** The test fails if no such request was made during it. */
+  required?: boolean;
+}
+
+export interface SandboxHandle {
+  get(): RunningSandbox;
+  /** Allows these requests in the current test only (with `required`, demands them). */
+  expect(patterns: string | string[], o?: ExpectOptions): void;
+  /**
+   * Checks the requests received since the last check (what afterEach does) and throws a list of
+   * the unexpected ones and of required ones never made. The checked requests are not checked again.
+   */
+  verify(): void;
+}
+
+interface Expectation {
+  pattern: string;
+  method: string;
+  segments: string[];
+  required: boolean;
+}
+
+export function parseExpectation(pattern: string, required = false): Expectation {
+  const m = /^([A-Z]+|\*) (\/\S*)$/.exec(pattern);
+  if (!m) throw new Error(`sandbox expectation "${pattern}": write it as 'METHOD /service/path', e.g. 'GET /campaign/v1/balance'`);
+  return { pattern, method: m[1], segments: m[2].split('/').slice(1), required };
+}
+
+/** The request's path as the sandbox serves it, service prefix included. */
+export function fullPath(r: Pick<Recorded, 'service' | 'path'>): string {
+  return `/${r.service}${r.path}`;
+}
+
+export function matches(e: Expectation, r: Pick<Recorded, 'service' | 'method' | 'path'>): boolean {
+  if (e.method !== '*' && e.method !== r.method) return false;
+  const got = fullPath(r).split('/').slice(1);
+  for (let i = 0; i < e.segments.length; i++) {
+    const want = e.segments[i];
+    if (want === '**' && i === e.segments.length - 1) return got.length > i;
+    if (i >= got.length) return false;
+    if (want === '*' || want.startsWith(':')) {
+      if (got[i] === '') return false;
+    } else if (want !== got[i]) return false;
+  }
+  return got.length === e.segments.length;
+}
+
+/** What is wrong with `received` against `expected`: one line per problem; empty when all is well. */
+export function requestProblems(received: Array<Pick<Recorded, 'service' | 'method' | 'path' | 'status'>>, expected: Expectation[]): string[] {
+  const problems: string[] = [];
+  for (const r of received) {
+    if (!expected.some((e) => matches(e, r))) problems.push(`unexpected request: ${r.method} ${fullPath(r)} (service ${r.service}, answered ${r.status})`);
+  }
+  for (const e of expected) {
+    if (e.required && !received.some((r) => matches(e, r))) problems.push(`expected request never made: ${e.pattern}`);
+  }
+  return problems;
+}
+
+export function useSandbox(o: UseSandboxOptions = {}): SandboxHandle {
+  const { expect: fileExpect = [], ...serve } = o;
+  const allowed = fileExpect.map((p) => parseExpectation(p));
   let running: RunningSandbox | undefined;
+  let perTest: Expectation[] = [];
+  let checked = 0;
   beforeAll(async () => {
-    running = await startSandboxServer({ ...TEST_SANDBOX, ...o, limits: { ...TEST_SANDBOX.limits, ...o.limits }, delays: { ...TEST_SANDBOX.delays, ...o.delays } });
+    running = await startTestSandbox(serve);
   });
   afterAll(async () => {
     await running?.close();
   });
-  return {
+  const handle: SandboxHandle = {
     get: () => {
       if (!running) throw new Error('sandbox not started');
       return running;
     },
+    expect(patterns, e = {}) {
+      for (const p of [patterns].flat()) perTest.push(parseExpectation(p, e.required));
+    },
+    verify() {
+      const expected = [...allowed, ...perTest];
+      perTest = [];
+      if (!running) return;
+      const all = running.sandbox.recorded;
+      const received = all.slice(checked);
+      checked = all.length;
+      const problems = requestProblems(received, expected);
+      if (problems.length) {
+        throw new Error(`${problems.join('\n')}\nIf the test means to make a request, add it to useSandbox({ expect }) or sb.expect(…).`);
+      }
+    },
   };
+  afterEach(() => handle.verify());
+  return handle;
 }
 
 export async function startTestSandbox(o: ServeOptions = {}): Promise<RunningSandbox> {

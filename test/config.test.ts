@@ -1,6 +1,7 @@
-// Profiles and keys (issue 2 item 4): config set/get/unset/list, profiles chosen by flag, env
-// or `config use`, the environment beating the profile, keys entered only by prompt/stdin/env,
-// stored 0600, shown masked, and a missing key naming the command that fixes it.
+// `mailctl config`: set/get/unset/list/path/use, profiles chosen by flag, env or `config use`,
+// the environment beating the profile, keys entered only by prompt/stdin/env, stored 0600, shown
+// masked, and a missing key naming the command that fixes it; `config set timezone` checked like
+// --timezone; with --json each subcommand prints one document.
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,13 @@ import { useSandbox } from './helpers/sandbox.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import { unusedPort } from './helpers/wait.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'GET /campaign/v1/contacts/lists', // campaign create --dry-run (config set timezone) looks the group up: a dry run that makes requests (issue 14 item 1)
+    'POST /campaign/v1/contacts/lists/insert',
+  ],
+});
 const sandbox = () => sb.get().sandbox;
 let deadUrl: string; // a loopback URL nothing listens on
 
@@ -215,5 +222,58 @@ describe('the environment beats the profile', () => {
     const profileOnly = await received(() => m.run(['balance']));
     expect(profileOnly.result.exitCode).toBe(3);
     expect(profileOnly.reqs[0].headers['x-api-key']).toBe('profile-key-that-is-wrong');
+  });
+});
+
+describe('config set timezone', () => {
+  // It used to store anything ("Mars"), so the typo surfaced only at the next scheduled
+  // `campaign create`. It is now checked like --timezone: an IANA zone, a city of the service's
+  // list or a code (spec 000 section 2, the 88 time-zone codes).
+  it('refuses a zone the service does not know, exit 2, nothing stored', async () => {
+    const configDir = tempDir();
+    const r = await runCli(['config', 'set', 'timezone', 'Mars/Base'], { configDir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('Cannot set timezone: "Mars/Base" is not a time zone the campaign service knows');
+    expect(r.stderr).toContain('Asia/Taipei');
+    const file = path.join(configDir, 'config.json');
+    expect(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '').not.toContain('Mars');
+  });
+
+  it('keeps an IANA zone or a city, and a scheduled campaign then uses it', async () => {
+    const configDir = tempDir();
+    for (const v of ['Asia/Tokyo', 'TOKYO', 'Asia/Taipei']) {
+      expect((await runCli(['config', 'set', 'timezone', v], { configDir })).exitCode).toBe(0);
+    }
+    const group = (await runCli(['groups', 'create', 'Readers'], { sandbox: sb.get() })).stdout.trim();
+    const r = await runCli(['campaign', 'create', '--name', 'N', '--group', group, '--subject', 'S', '--html', '<p>x</p>',
+      '--from', 'news@example.com', '--from-name', 'Acme', '--at', '2035-01-01 09:00', '--dry-run'], { configDir, sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('2035-01-01T01:00:00');
+  });
+});
+
+describe('--json on local commands', () => {
+  // "--json: stdout is exactly one JSON document." These used to print nothing (config
+  // set/unset/use) or a bare path (config path) with --json, which a script's JSON parser rejects.
+  const json = async (argv: string[], configDir: string) => {
+    const r = await runCli(['--json', ...argv], { configDir });
+    expect(r.exitCode).toBe(0);
+    return JSON.parse(r.stdout);
+  };
+
+  it('config path, set, unset and use each print one document', async () => {
+    const dir = tempDir();
+    expect((await json(['config', 'path'], dir)).path).toMatch(/config\.json$/);
+    expect(await json(['config', 'set', 'from-name', 'Acme'], dir)).toEqual({ profile: 'default', setting: 'from-name', value: 'Acme' });
+    expect(await json(['config', 'unset', 'from-name'], dir)).toEqual({ profile: 'default', setting: 'from-name', removed: true });
+    await json(['--profile', 'staging', 'config', 'set', 'from-name', 'Staging'], dir);
+    expect(await json(['config', 'use', 'staging'], dir)).toEqual({ profile: 'staging', default: true });
+  });
+
+  it('without --json they stay quiet on stdout (the news goes to stderr)', async () => {
+    const dir = tempDir();
+    const r = await runCli(['config', 'set', 'from-name', 'Acme'], { configDir: dir });
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('Set from-name in profile "default".');
   });
 });

@@ -1,15 +1,20 @@
-// Output and IO (issue 2 items 5–7): --json is one document, pipes get plain TSV with no
-// colour or spinner, terminals get tables, NO_COLOR is honoured; paging flags reach the
-// service; template show --out; usage errors exit 2 with the usage line and send nothing.
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSI, runCli, tempDir } from './helpers/cli.js';
-import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
-import type { RunningSandbox } from '../src/sandbox/server.js';
+// Output modes (src/output/format.ts, src/cli/io.ts): --json is exactly one document on stdout
+// (data, errors and usage errors alike), pipes get plain TSV with no colour or spinner, terminals
+// get tables, NO_COLOR and CI are honoured.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ANSI, runCli } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'GET /campaign/v1/templates',
+    'GET /campaign/v1/templates/:id',
+  ],
+});
 const sandbox = () => sb.get().sandbox;
 // ora's default "dots" spinner frames.
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
@@ -119,95 +124,5 @@ describe('terminal vs pipe', () => {
       expect(r.exitCode).toBe(0);
       expect(r.stderr).not.toMatch(SPINNER);
     }
-  });
-});
-
-describe('groups list paging (spec 000 endpoint 2: "page string (zero-based index)", "size string (rows per page)")', () => {
-  let own: RunningSandbox;
-  beforeAll(async () => {
-    own = await startTestSandbox();
-    for (const name of ['G1', 'G2', 'G3', 'G4', 'G5']) expect((await runCli(['groups', 'create', name], { sandbox: own })).exitCode).toBe(0);
-  });
-  afterAll(() => own.close());
-
-  const listCalls = (from: number) => own.sandbox.requests('campaign').slice(from).filter((r) => r.path === '/v1/contacts/lists');
-
-  it('--all walks every page and stops after the short one', async () => {
-    const from = own.sandbox.requests().length;
-    const r = await runCli(['groups', 'list', '--all', '--size', '2'], { sandbox: own });
-    expect(r.exitCode).toBe(0);
-    expect(r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[1])).toEqual(['G1', 'G2', 'G3', 'G4', 'G5']);
-    expect(listCalls(from).map((q) => q.query)).toEqual([{ page: '0', size: '2' }, { page: '1', size: '2' }, { page: '2', size: '2' }]);
-  });
-
-  it('--page and --size reach the service as query parameters', async () => {
-    const from = own.sandbox.requests().length;
-    const r = await runCli(['groups', 'list', '--page', '1', '--size', '2'], { sandbox: own });
-    expect(r.exitCode).toBe(0);
-    expect(listCalls(from).map((q) => q.query)).toEqual([{ page: '1', size: '2' }]);
-    expect(r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[1])).toEqual(['G3', 'G4']);
-  });
-
-  it('a bad --page or --size exits 2 naming the flag, and sends nothing', async () => {
-    const from = own.sandbox.requests().length;
-    for (const argv of [['--page', 'x'], ['--page', '-1'], ['--page', '1.5'], ['--size', '0'], ['--all', '--page', '1']]) {
-      const r = await runCli(['groups', 'list', ...argv], { sandbox: own });
-      expect(r.exitCode, argv.join(' ')).toBe(2);
-      expect(r.stderr).toMatch(/--page|--size/);
-      expect(r.stderr).not.toMatch(/\n\s+at /);
-    }
-    expect(own.sandbox.requests().length).toBe(from);
-  });
-});
-
-describe('template show --out FILE', () => {
-  it('writes the html, refuses to overwrite without --force, overwrites with it', async () => {
-    const file = path.join(tempDir(), 'welcome.html');
-    const html = (JSON.parse((await runCli(['template', 'show', 'tpl_welcome', '--json'], { sandbox: sb.get() })).stdout) as { template: string }).template;
-    expect(html).toContain('<html>');
-
-    const first = await runCli(['template', 'show', 'tpl_welcome', '--out', file], { sandbox: sb.get() });
-    expect(first.exitCode).toBe(0);
-    expect(fs.readFileSync(file, 'utf8')).toBe(html);
-
-    fs.writeFileSync(file, 'my own edits');
-    const refused = await runCli(['template', 'show', 'tpl_welcome', '--out', file], { sandbox: sb.get() });
-    expect(refused.exitCode).toBe(2);
-    expect(refused.stderr).toContain('--force');
-    expect(fs.readFileSync(file, 'utf8')).toBe('my own edits');
-
-    const forced = await runCli(['template', 'show', 'tpl_welcome', '--out', file, '--force'], { sandbox: sb.get() });
-    expect(forced.exitCode).toBe(0);
-    expect(fs.readFileSync(file, 'utf8')).toBe(html);
-  });
-
-  it('--out - prints the html alone on stdout', async () => {
-    const r = await runCli(['template', 'show', 'tpl_monthly', '--out', '-'], { sandbox: sb.get() });
-    expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/^<html>.*<\/html>$/s);
-  });
-
-  it('an unknown id gives the 40007 sentence and exit 1', async () => {
-    const r = await runCli(['template', 'show', 'tpl_nope'], { sandbox: sb.get() });
-    expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('The code (sn) is invalid: no such template, group or campaign.');
-    expect(r.stdout).toBe('');
-  });
-});
-
-describe('usage errors (issue 2 item 6: "Unknown commands and bad flags print usage and exit 2")', () => {
-  it.each([
-    [['bogus'], /unknown command 'bogus'/, /Usage: mailctl \[options\] \[command\]/],
-    [['groups', 'list', '--bogus'], /unknown option '--bogus'/, /Usage: mailctl groups list \[options\]/],
-    [['groups', 'create'], /missing required argument 'name'/, /Usage: mailctl groups create \[options\] <name>/],
-    [['balance', 'extra'], /too many arguments|unknown command/, /Usage: mailctl balance/],
-  ])('%j → exit 2 with the usage line, nothing sent', async (argv, what, usage) => {
-    const from = sandbox().requests().length;
-    const r = await runCli(argv, { sandbox: sb.get() });
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(what);
-    expect(r.stderr).toMatch(usage);
-    expect(r.stdout).toBe('');
-    expect(sandbox().requests().length).toBe(from);
   });
 });

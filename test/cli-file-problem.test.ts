@@ -1,5 +1,6 @@
-// A folder or a missing path where an input file belongs: one sentence naming the file's role
-// and the fix, exit 2, nothing sent — the same for every command that reads a file.
+// src/cli/file-problem.ts: a folder or a missing path where an input file belongs gives one
+// sentence naming the file's role and the fix, exit 2, nothing sent — the same for every command
+// that reads a file.
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
@@ -30,18 +31,5 @@ describe('input files that cannot be read', () => {
     const r = await runCli(['send', '--recipients', `${dir}/nope.csv`, '--subject', 's', '--html', 'h', '--from', 'a@example.com'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`The recipients file ${dir}/nope.csv (--recipients) does not exist.`);
-  });
-});
-
-describe('a JSON recipients file with the address under another key', () => {
-  it('names the key it found and the one the service wants: exit 2, nothing sent', async () => {
-    const dir = tempDir();
-    const file = `${dir}/r.json`;
-    (await import('node:fs')).writeFileSync(file, JSON.stringify([{ email: 'a@example.com', name: 'A' }]));
-    const before = sb.get().sandbox.requests().length;
-    const r = await runCli(['send', '--recipients', file, '--subject', 's', '--html', 'h', '--from', 'a@example.com'], { sandbox: sb.get() });
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('item 1 has "email" but no "address"');
-    expect(sb.get().sandbox.requests().length).toBe(before);
   });
 });

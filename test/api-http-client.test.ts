@@ -1,13 +1,17 @@
-// The HTTP layer as the services see it (issue 2, item 3): which key goes where, what is
-// retried and what is not, and how each failure reaches the user as a sentence + exit code.
-// Every test runs the real CLI in-process against the sandbox over loopback.
+// The HTTP client (src/api/http.ts) as the services see it: which key goes where, what is
+// retried and what is not (a 429's Retry-After is waited out, decisions row 5), the cap on an
+// answer's size, the -v trace, and how each failure reaches the user as a sentence + exit code.
+// Every test runs the real CLI in-process against the sandbox (or, for answers the sandbox never
+// gives, the hostile server) over loopback.
 import http from 'node:http';
 import net from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAST, runCli, scriptedPrompter, tempDir, type CliResult } from './helpers/cli.js';
 import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
+import { reply, useHostileServer } from './helpers/hostile-server.js';
 import { main } from '../src/cli/main.js';
+import { MAX_RESPONSE_MIB } from '../src/api/http.js';
 import { Context, type Env } from '../src/cli/context.js';
 import { IO } from '../src/cli/io.js';
 import { systemClock } from '../src/cli/clock.js';
@@ -15,7 +19,18 @@ import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import type { Recorded } from '../src/sandbox/types.js';
 import { unusedPort } from './helpers/wait.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'POST /campaign/v1/contacts/imports/:listSn/file',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'GET /campaign/v1/templates',
+    'GET /campaign/v1/templates/:id',
+    'PUT /files/u/:token',
+    'GET /notify/v1/webhooks',
+  ],
+});
 const sandbox = () => sb.get().sandbox;
 
 afterEach(() => {
@@ -324,5 +339,54 @@ describe('-v trace (issue 2 item 5: method, URL, status, ms, retries, key masked
     } finally {
       server.close();
     }
+  });
+});
+
+describe('429 with Retry-After', () => {
+  // decisions row 5: "Retry-After not known to be sent" — but when a 429 carries one, the client
+  // waits at least that long before asking again, instead of its own shorter backoff.
+  // Its own sandbox: the first test counts every /v1/balance request it received.
+  const sb = useSandbox({ expect: ['GET /campaign/v1/balance'] });
+
+  it('waits the time the service asks for, then succeeds', async () => {
+    sb.get().sandbox.injectFault({ kind: 'status', status: 429, body: { message: 'too many requests' }, headers: { 'retry-after': '1' }, times: 1, match: { path: '/v1/balance' } });
+    const r = await runCli(['balance'], { sandbox: sb.get() }); // retryBaseMs 10: without the header it would retry at once
+    expect(r.exitCode).toBe(0);
+    const tries = sb.get().sandbox.requests('campaign').filter((q) => q.path === '/v1/balance');
+    expect(tries.map((q) => q.status)).toEqual([429, 200]);
+    expect(tries[1].at - tries[0].at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('still never retries the daily "Limit Exceeded", whatever the status says', async () => {
+    const before = sb.get().sandbox.requests('campaign').length;
+    sb.get().sandbox.injectFault({ kind: 'status', status: 429, body: { message: 'Limit Exceeded' }, headers: { 'retry-after': '1' }, times: 1, match: { path: '/v1/balance' } });
+    const r = await runCli(['balance'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(4);
+    expect(sb.get().sandbox.requests('campaign').length - before).toBe(1);
+  });
+});
+
+describe('an API answer without a Content-Length that goes past the cap', () => {
+  // The cap on an API answer (MAX_RESPONSE_MIB): a hostile or broken service cannot make mailctl
+  // hold an endless answer in memory. An answer that declares its size is refused from its header
+  // (test/report-download.test.ts); this one sends no Content-Length (chunked), so the cap must
+  // hold while reading.
+  const hs = useHostileServer();
+  const MiB = 1024 * 1024;
+
+  it('groups list: reading stops soon after the cap, and the answer is said to be too large (exit 1)', async () => {
+    const total = 96 * MiB;
+    let done: { sent: number; clientLeft: boolean } | undefined;
+    hs.get().on('GET', '/campaign/v1/contacts/lists', reply.huge(total, 'application/json', 'x', { chunked: true, onDone: (sent, clientLeft) => (done = { sent, clientLeft }) }));
+    const r = await runCli(['groups', 'list'], { env: hs.get().env });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`answered GET /v1/contacts/lists with more than ${MAX_RESPONSE_MIB} MiB`);
+    expect(r.stderr).not.toMatch(/Cannot reach|unexpected failure/);
+    expect(r.stdout).toBe('');
+    // The client hung up: what the server could hand over is the cap plus socket buffers, far from all of it.
+    await expect.poll(() => done).toBeDefined();
+    expect(done!.clientLeft).toBe(true);
+    expect(done!.sent).toBeLessThan(total / 2);
+    expect(hs.get().requests).toHaveLength(1); // not retried: the answer will not get smaller
   });
 });

@@ -1,12 +1,16 @@
-// The built CLI as a user runs it (issue 2 items 1, 6, 7): a real process, real exit codes,
-// stdout a pipe (so output is TSV), and --sandbox working offline with its state kept under
-// MAILCTL_CONFIG_DIR between invocations.
-import { execFile } from 'node:child_process';
+// The built CLI as a user runs it (bin/mailctl.js): a real process, real exit codes, stdout a
+// pipe (so output is TSV), --sandbox working offline with its state kept under
+// MAILCTL_CONFIG_DIR between invocations, and Ctrl-C handled by the signal handlers the process
+// really has once its dependencies are loaded (in-process tests cannot see that).
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ANSI, tempDir } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+import { until } from './helpers/wait.js';
+import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'mailctl.js');
@@ -81,4 +85,38 @@ describe('bin/mailctl.js', () => {
     expect(json.code).toBe(0);
     expect((JSON.parse(json.stdout) as Array<{ sn: string }>).map((g) => g.sn)).toEqual([sn]);
   });
+});
+
+describe('SIGINT on bin/mailctl.js', () => {
+  const sb = useSandbox({
+    delays: { importProcessing: 60_000 },
+    expect: [
+      'POST /campaign/v1/contacts/imports/:listSn/text',
+      'GET /campaign/v1/contacts/imports/result/:importSn',
+      'GET /campaign/v1/contacts/lists',
+      'POST /campaign/v1/contacts/lists/insert',
+    ],
+  });
+
+  it('one Ctrl-C while waiting for an import: exit 130 and the resume command', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'c.csv');
+    fs.writeFileSync(file, 'EMAIL,NAME\nann@example.com,Ann\n');
+    const env = {
+      PATH: process.env.PATH, HOME: dir, MAILCTL_CONFIG_DIR: dir,
+      MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign,
+    };
+    const child = spawn(process.execPath, [bin, 'import', file, '--group', 'Slow', '--create-group', '--wait'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    // Interrupt once it is polling the import status.
+    const polling = () => sb.get().sandbox.requests('campaign').some((r) => r.path.startsWith('/v1/contacts/imports/result/'));
+    await until('the import status being polled', polling, 10_000);
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    expect(code).toBe(130);
+    const sn = /Import (IM\w+) started/.exec(err)?.[1];
+    expect(sn).toBeTruthy();
+    expect(err).toContain(`mailctl import status ${sn} --wait`);
+  }, 30_000);
 });

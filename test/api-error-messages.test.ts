@@ -1,6 +1,6 @@
 // Every error code of spec 000 section 7 becomes a sentence that says what went wrong and what
 // to do (issue 2 item 3). Unit level over the table; the end-to-end path (template show of an
-// unknown id → the 40007 sentence, exit 1) is in foundation-output.test.ts.
+// unknown id → the 40007 sentence, exit 1) is in template-show.test.ts.
 import { describe, expect, it } from 'vitest';
 import { describeErrorBody, sentenceForCode } from '../src/api/error-messages.js';
 

@@ -1,0 +1,46 @@
+// `mailctl groups list`: the paging flags reach the service as its query parameters, --all walks
+// every page, and a bad flag is refused before anything is sent. (Its output modes are in
+// test/output-format.test.ts.)
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+import { useSandbox } from './helpers/sandbox.js';
+import type { RunningSandbox } from '../src/sandbox/server.js';
+
+const sb = useSandbox({ expect: ['GET /campaign/v1/contacts/lists', 'POST /campaign/v1/contacts/lists/insert'] });
+
+describe('groups list paging (spec 000 endpoint 2: "page string (zero-based index)", "size string (rows per page)")', () => {
+  let own: RunningSandbox;
+  beforeAll(async () => {
+    own = sb.get();
+    for (const name of ['G1', 'G2', 'G3', 'G4', 'G5']) expect((await runCli(['groups', 'create', name], { sandbox: own })).exitCode).toBe(0);
+  });
+
+  const listCalls = (from: number) => own.sandbox.requests('campaign').slice(from).filter((r) => r.path === '/v1/contacts/lists');
+
+  it('--all walks every page and stops after the short one', async () => {
+    const from = own.sandbox.requests().length;
+    const r = await runCli(['groups', 'list', '--all', '--size', '2'], { sandbox: own });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[1])).toEqual(['G1', 'G2', 'G3', 'G4', 'G5']);
+    expect(listCalls(from).map((q) => q.query)).toEqual([{ page: '0', size: '2' }, { page: '1', size: '2' }, { page: '2', size: '2' }]);
+  });
+
+  it('--page and --size reach the service as query parameters', async () => {
+    const from = own.sandbox.requests().length;
+    const r = await runCli(['groups', 'list', '--page', '1', '--size', '2'], { sandbox: own });
+    expect(r.exitCode).toBe(0);
+    expect(listCalls(from).map((q) => q.query)).toEqual([{ page: '1', size: '2' }]);
+    expect(r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[1])).toEqual(['G3', 'G4']);
+  });
+
+  it('a bad --page or --size exits 2 naming the flag, and sends nothing', async () => {
+    const from = own.sandbox.requests().length;
+    for (const argv of [['--page', 'x'], ['--page', '-1'], ['--page', '1.5'], ['--size', '0'], ['--all', '--page', '1']]) {
+      const r = await runCli(['groups', 'list', ...argv], { sandbox: own });
+      expect(r.exitCode, argv.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/--page|--size/);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(own.sandbox.requests().length).toBe(from);
+  });
+});

