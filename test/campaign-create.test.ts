@@ -20,7 +20,7 @@ const sb = useSandbox({
     'POST /campaign/v1/campaign/testing/submit',
     'POST /campaign/v1/contacts/imports/:listSn/text',
     'GET /campaign/v1/contacts/imports/result/:importSn',
-    'GET /campaign/v1/contacts/lists', // also made by --dry-run, with GET /v1/balance: a dry run that makes requests (issue 14 item 1)
+    'GET /campaign/v1/contacts/lists', // group lookup before a real create (a dry run shows it, makes it not)
     'POST /campaign/v1/contacts/lists/insert',
     'GET /campaign/v1/templates/:id',
     'PUT /files/u/:token',

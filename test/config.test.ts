@@ -13,7 +13,6 @@ import { unusedPort } from './helpers/wait.js';
 const sb = useSandbox({
   expect: [
     'GET /campaign/v1/balance',
-    'GET /campaign/v1/contacts/lists', // campaign create --dry-run (config set timezone) looks the group up: a dry run that makes requests (issue 14 item 1)
     'POST /campaign/v1/contacts/lists/insert',
   ],
 });

@@ -8,7 +8,15 @@ import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures } from './helpers/campaign-setup.js';
 import { eventually, notifyApi } from './helpers/notify-api.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'GET /notify/v1/events',
+    'POST /notify/v1/messages',
+  ],
+});
 const fx = campaignFixtures(sb.get);
 const notify = notifyApi(sb.get);
 const HOSTILE = 'Evil\u001b]0;pwned\u0007\u009b31m name';

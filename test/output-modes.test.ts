@@ -12,7 +12,31 @@ import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures } from './helpers/campaign-setup.js';
 import { eventually, notifyApi } from './helpers/notify-api.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/_sandbox/fields',
+    'POST /campaign/_sandbox/fields',
+    'PUT /campaign/_sandbox/balance',
+    'GET /campaign/v1/balance',
+    'GET /campaign/v1/campaign/normal/:sn',
+    'POST /campaign/v1/campaign/normal/submit',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'GET /campaign/v1/report/:sn/link',
+    'POST /campaign/v1/report/:sn/export',
+    'GET /campaign/v1/report/campaigns',
+    'POST /campaign/v1/report/campaigns/metrics',
+    'GET /campaign/v1/templates',
+    'GET /campaign/v1/templates/:id',
+    'GET /notify/v1/events',
+    'GET /notify/v1/sms/exclusive-number',
+    'GET /notify/v1/webhooks',
+    'POST /notify/v1/webhooks',
+    'POST /notify/v1/messages',
+  ],
+});
 const fx = campaignFixtures(sb.get);
 const notify = notifyApi(sb.get);
 const FROM = ['--from', 'noreply@example.com'];

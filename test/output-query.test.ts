@@ -8,7 +8,15 @@ import { campaignFixtures } from './helpers/campaign-setup.js';
 import { notifyApi, eventually } from './helpers/notify-api.js';
 import type { Clock } from '../src/cli/clock.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/balance',
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'GET /notify/v1/events',
+    'POST /notify/v1/messages',
+  ],
+});
 const fx = campaignFixtures(sb.get);
 const run = (argv: string[], env: Record<string, string> = {}) => runCli(argv, { sandbox: sb.get(), env });
 

@@ -9,7 +9,19 @@ import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { TYPES, finishedCampaigns, folderOf } from './helpers/report-sync.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'POST /campaign/v1/contacts/lists/insert',
+    'POST /campaign/v1/contacts/imports/:listSn/text',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'POST /campaign/v1/campaign/normal/submit',
+    'GET /campaign/v1/campaign/normal/:sn',
+    'GET /campaign/v1/report/campaigns',
+    'POST /campaign/v1/report/:sn/export',
+    'GET /campaign/v1/report/:sn/link',
+    'GET /files/d/:token',
+  ],
+});
 let sn: string;
 
 beforeAll(async () => {

@@ -9,8 +9,9 @@ import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
 const sb = useSandbox({
   expect: [
-    'GET /campaign/v1/balance', // the forecast, also under --dry-run (issue 14 item 1)
+    'GET /campaign/v1/balance', // the forecast before a real send (a dry run shows it, makes it not)
     'POST /notify/v1/messages',
+    'GET /notify/v1/events', // the next-command line's delivery lookup, run to prove it finds the message
   ],
 });
 const FROM = ['--from', 'noreply@example.com'];

@@ -19,6 +19,7 @@ const sb = useSandbox({
   expect: [
     'PUT /campaign/_sandbox/balance',
     'GET /campaign/v1/balance',
+    'POST /campaign/v1/campaign/normal/submit', // campaign create's balance warning, on a real (scheduled) create
     'POST /campaign/v1/contacts/imports/:listSn/text',
     'GET /campaign/v1/contacts/imports/result/:importSn',
     'GET /campaign/v1/contacts/lists',

@@ -13,7 +13,7 @@ import type { JournalRecord, PlanRecord, WireRecipient } from '../src/send/journ
 
 const sb = useSandbox({
   expect: [
-    'GET /campaign/v1/balance', // the forecast, also under --resume --dry-run (issue 14 item 1)
+    'GET /campaign/v1/balance', // the forecast before a real resume (a dry run shows it, makes it not)
     'GET /notify/v1/events',
     'POST /notify/v1/messages',
   ],

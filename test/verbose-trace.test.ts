@@ -11,7 +11,16 @@ import { HOSTILE_KEYS, reply, useHostileServer } from './helpers/hostile-server.
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import { maskUrl } from '../src/api/mask-url.js';
 
-const sb = useSandbox();
+const sb = useSandbox({
+  expect: [
+    'GET /campaign/v1/contacts/lists',
+    'POST /campaign/v1/contacts/lists/insert',
+    'POST /campaign/v1/contacts/imports/:listSn/file',
+    'PUT /files/u/:token',
+    'GET /campaign/v1/contacts/imports/result/:importSn',
+    'HEAD /links/ok',
+  ],
+});
 const hs = useHostileServer();
 
 describe('maskUrl', () => {
