@@ -88,6 +88,7 @@ export interface FieldDef {
 }
 
 const SCHEDULED = 'when config.schedule.type is 1';
+const GROUP_LIST = 'a list of group names or codes, e.g. ["Newsletter"]';
 
 /** The order is the order of the flags in `campaign create --help`. */
 export const FIELDS = {
@@ -96,11 +97,11 @@ export const FIELDS = {
     spec: { path: 'form.name' }, required: true, label: 'campaign name', step: 'name', example: 'December news',
   },
   groups: {
-    type: 'list', flag: '--group <nameOrCode>', help: 'group to send to (repeatable)',
+    type: 'list', flag: '--group <nameOrCode>', help: 'group to send to (repeatable)', expected: GROUP_LIST,
     spec: { path: 'form.selectedLists', expected: 'a list of group codes' }, label: 'groups to send to', step: 'audience', example: ['Newsletter'],
   },
   exclude: {
-    type: 'list', flag: '--exclude <nameOrCode>', help: 'group whose members never get it (repeatable)',
+    type: 'list', flag: '--exclude <nameOrCode>', help: 'group whose members never get it (repeatable)', expected: GROUP_LIST,
     spec: { path: 'form.excludeLists', expected: 'a list of group codes' }, label: 'groups to exclude', step: 'audience', example: ['Bounced'],
   },
   subject: {
