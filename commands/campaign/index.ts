@@ -1,7 +1,7 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
-import { offer } from '../../src/cli/offer.js';
+import { campaignOptions, flatFileHelp } from '../../src/campaign/options.js';
 
 
 const CREATE_HELP = `
@@ -27,13 +27,7 @@ request body, used as is:
    "config": {"schedule": {"type": 1, "timezone": 21, "scheduleDate": "2026-12-01T01:00:00Z"},
               "ga": {"enable": false, "ecommerceEnable": false}}}
 or a flat object whose keys are the flags in camelCase (file paths relative to the JSON file):
-  {"name": "December news", "groups": ["Newsletter"], "exclude": ["Bounced"], "subject": "...",
-   "preheader": "...", "from": "news@example.com", "fromName": "Acme", "htmlFile": "mail.html",
-   "footerLang": "en", "at": "2026-12-01 09:00", "timezone": "Asia/Taipei",
-   "ga": true, "utmCampaign": "dec", "utmContent": "mail", "ecommerce": false,
-   "ab": "subject", "subjectA": "...", "subjectB": "...", "testPercent": 20, "testDuration": "4h",
-   "once": true, "list": "people.csv"}
-(also: html, template, htmlA/htmlB, htmlFileA/htmlFileB, preheaderA/B, fromA/B, fromNameA/B).
+${flatFileHelp()}
 
 Exit codes: 0 created · 1 the service refused (reason in words) · 2 invalid input, nothing sent.
 
@@ -58,41 +52,12 @@ Examples:
   mailctl campaign create --file examples/campaign.json
   mailctl campaign status CP123 --wait
   mailctl report metrics CP123`);
-  campaign
+  const create = campaign
     .command('create')
-    .description('create a campaign (sent now, or scheduled with --at) from flags, a JSON file, or a wizard')
-    .option('--name <name>', 'campaign name (never shown in the mail)')
-    .option('--group <nameOrCode>', 'group to send to (repeatable)', collect)
-    .option('--exclude <nameOrCode>', 'group whose members never get it (repeatable)', collect)
-    .option('--subject <text>', 'subject, at most 150 characters; may hold ${FIELD} variables')
-    .option('--preheader <text>', 'preview line, at most 60 characters')
-    .option('--from <address>', "sender address, verified in the back office (default: profile's from-address)")
-    .option('--from-name <name>', "sender name, at most 50 characters (default: profile's from-name)")
-    .option('--html <html>', 'html content as a string')
-    .option('--html-file <file>', 'html content from a file')
-    .option('--template <id>', 'use a saved template as the html content')
-    .addOption(offer(new Option('--footer-lang <lang>', "footer language: en or zh (default: profile's footer-lang, else en)"), ['en', 'zh']))
-    .option('--at <datetime>', 'schedule: "YYYY-MM-DD HH:MM" in --timezone (absent: send now)')
-    .option('--timezone <zone>', "time zone of --at: Asia/Taipei, TAIPEI or 21 (default: profile's timezone)")
-    .option('--ga', 'turn on Google Analytics tracking (needs --utm-campaign and --utm-content)')
-    .option('--utm-campaign <value>', 'utm_campaign tag')
-    .option('--utm-content <value>', 'utm_content tag')
-    .option('--ecommerce', 'also track e-commerce transactions (needs --ga)')
-    .addOption(offer(new Option('--ab <dimension>', 'A/B test: subject, sender or content'), ['subject', 'sender', 'content']))
-    .option('--subject-a <text>', 'subject of version A (--ab subject)')
-    .option('--subject-b <text>', 'subject of version B (--ab subject)')
-    .option('--preheader-a <text>', 'preheader of version A (--ab subject)')
-    .option('--preheader-b <text>', 'preheader of version B (--ab subject)')
-    .option('--from-name-a <name>', 'sender name of version A (--ab sender)')
-    .option('--from-name-b <name>', 'sender name of version B (--ab sender)')
-    .option('--from-a <address>', 'sender address of version A (--ab sender)')
-    .option('--from-b <address>', 'sender address of version B (--ab sender)')
-    .option('--html-file-a <file>', 'html of version A (--ab content)')
-    .option('--html-file-b <file>', 'html of version B (--ab content)')
-    .option('--test-percent <n>', 'A/B: percent of contacts (0-100) that get version A or B')
-    .option('--test-duration <d>', 'A/B: how long the test runs, in hours or days: 4h, 2d')
-    .option('--once', 'send to a one-time uploaded list instead of groups (needs --list)')
-    .option('--list <file>', 'the one-time list: CSV with the header EMAIL,NAME')
+    .description('create a campaign (sent now, or scheduled with --at) from flags, a JSON file, or a wizard');
+  // The campaign's fields, one option each, from the table in src/campaign/fields.ts.
+  for (const o of campaignOptions()) create.addOption(o);
+  create
     .option('--file <campaign.json>', 'read the campaign from a JSON file (flags override it)')
     .option('--wizard', 'ask for everything that flags and --file leave open (needs a terminal)')
     .option('--dry-run', 'print the exact request (key masked) and send nothing')

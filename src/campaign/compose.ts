@@ -3,15 +3,20 @@
 import type { CampaignContent, CampaignRequest } from '../api/campaign-types.js';
 import { SUBMIT_PATHS, type SubmitEndpoint } from '../api/campaign.js';
 import { isEmail } from '../send/recipients.js';
-import { AB_DIMENSIONS, type AbDimension, type Draft } from './draft.js';
+import { AB_DIMENSIONS, FIELDS, field, flagName, keysWhere, type AbDimension, type Draft, type DraftKey } from './fields.js';
 import { isoSeconds, parseSchedule, type Schedule } from './schedule.js';
 import { parseTime } from '../cli/date.js';
 import { parseDuration } from '../cli/duration.js';
 import { TIME_ZONE_CODES } from './timezones.js';
 import { plainSuggest, type Suggest } from '../cli/suggest.js';
 
-/** Spec section 8: preheader / subject / sender name. */
-export const LIMITS = { preheader: 60, subject: 150, fromName: 50 } as const;
+/** content.testingOn of each A/B test: the codes the field table reads a spec file's testingOn with, turned round. */
+const TESTING_ON = Object.fromEntries(Object.entries(FIELDS.ab.spec.codes).map(([code, dim]) => [dim, Number(code)])) as Record<AbDimension, 1 | 2 | 3>;
+
+/** The fields that reach the request only in one A/B test (htmlFileA/B reach it as htmlA/B). */
+const AB_ONLY = keysWhere((f) => f.ab !== undefined && f.spec !== undefined);
+/** The fields of an A/B test's share and duration. */
+const TEST_FIELDS = keysWhere((f) => f.step === 'test');
 
 /**
  * Spec section 4, shared request structure: "form.excludeLists* | array of group codes | at least 1".
@@ -67,16 +72,13 @@ export function compose(d: Draft, now: number, cmd: Suggest = plainSuggest): Com
     if ((AB_DIMENSIONS as readonly string[]).includes(v)) ab = v as AbDimension;
     else problems.push(`--ab "${d.ab}" is not a test type; use --ab subject, --ab sender or --ab content.`);
   }
-  const abFlags: Array<[keyof Draft, string, AbDimension]> = [
-    ['subjectA', '--subject-a', 'subject'], ['subjectB', '--subject-b', 'subject'], ['preheaderA', '--preheader-a', 'subject'],
-    ['preheaderB', '--preheader-b', 'subject'], ['fromNameA', '--from-name-a', 'sender'], ['fromNameB', '--from-name-b', 'sender'],
-    ['fromA', '--from-a', 'sender'], ['fromB', '--from-b', 'sender'], ['htmlA', '--html-file-a', 'content'], ['htmlB', '--html-file-b', 'content'],
-  ];
-  for (const [k, flag, dim] of abFlags) {
+  for (const k of AB_ONLY) {
+    const dim = field(k).ab!;
     if (d[k] === undefined || ab === dim || (d.ab !== undefined && !ab)) continue;
+    const flag = flagName(k);
     problems.push(ab ? `${flag} belongs to a ${dim} test, but this is a ${ab} test; leave it out or use --ab ${dim}.` : `${flag} only applies to an A/B test; add --ab ${dim}, or leave it out.`);
   }
-  if (!ab && (d.testPercent !== undefined || d.testDuration !== undefined || d.testTime !== undefined)) {
+  if (!ab && TEST_FIELDS.some((k) => d[k] !== undefined)) {
     problems.push('--test-percent and --test-duration only apply to an A/B test; add --ab subject|sender|content, or leave them out.');
   }
 
@@ -86,20 +88,22 @@ export function compose(d: Draft, now: number, cmd: Suggest = plainSuggest): Com
   if (footer === undefined) problems.push(`--footer-lang "${d.footerLang}" is not a footer language; use en or zh (0 or 1 also work).`);
   else content.footerLang = footer;
 
-  const checkText = (v: string | undefined, what: string, flag: string, max: number, required: boolean): string | undefined => {
+  // Each text field's name in messages, limit and whether it is required come from its row.
+  const checkText = (k: DraftKey, v = d[k] as string | undefined): string | undefined => {
+    const { label, max, required } = field(k);
     if (!has(v)) {
-      if (required) problems.push(`The campaign has no ${what}; give it with ${flag}.`);
+      if (required) problems.push(`The campaign has no ${label}; give it with ${flagName(k)}.`);
       return undefined;
     }
-    if (len(v) > max) problems.push(`The ${what} (${flag}) is ${len(v)} characters long; the service allows at most ${max}.`);
+    if (max !== undefined && len(v) > max) problems.push(`The ${label} (${flagName(k)}) is ${len(v)} characters long; the service allows at most ${max}.`);
     return v;
   };
-  const checkFrom = (v: string | undefined, flag: string, required: boolean): string | undefined => {
+  const checkFrom = (k: DraftKey, v = d[k] as string | undefined): string | undefined => {
     if (!has(v)) {
-      if (required) problems.push(`The campaign has no sender address; give it with ${flag} or set a default with \`${cmd('config', 'set', 'from-address', 'news@example.com')}\`.`);
+      if (field(k).required) problems.push(`The campaign has no sender address; give it with ${flagName(k)} or set a default with \`${cmd('config', 'set', 'from-address', 'news@example.com')}\`.`);
       return undefined;
     }
-    if (!isEmail(v.trim())) problems.push(`The sender address "${v}" (${flag}) is not an email address.`);
+    if (!isEmail(v.trim())) problems.push(`The sender address "${v}" (${flagName(k)}) is not an email address.`);
     return v.trim();
   };
   const checkHtml = (v: string | undefined, flag: string, required: boolean): string | undefined => {
@@ -110,34 +114,33 @@ export function compose(d: Draft, now: number, cmd: Suggest = plainSuggest): Com
     return v;
   };
 
-  const preheaderMax = LIMITS.preheader;
   if (ab === 'subject') {
-    content.subjectA = checkText(d.subjectA, 'subject of version A', '--subject-a', LIMITS.subject, true);
-    content.subjectB = checkText(d.subjectB, 'subject of version B', '--subject-b', LIMITS.subject, true);
-    content.preheaderA = checkText(d.preheaderA ?? d.preheader, 'preheader of version A', '--preheader-a', preheaderMax, false);
-    content.preheaderB = checkText(d.preheaderB ?? d.preheader, 'preheader of version B', '--preheader-b', preheaderMax, false);
+    content.subjectA = checkText('subjectA');
+    content.subjectB = checkText('subjectB');
+    content.preheaderA = checkText('preheaderA', d.preheaderA ?? d.preheader);
+    content.preheaderB = checkText('preheaderB', d.preheaderB ?? d.preheader);
     if (has(d.subject)) warnings.push('--subject is not used in a subject test (versions A and B come from --subject-a and --subject-b).');
     sameWarning(content.subjectA, content.subjectB, 'subjects', warnings);
   } else {
-    content.subject = checkText(d.subject, 'subject', '--subject', LIMITS.subject, true);
-    content.preheader = checkText(d.preheader, 'preheader', '--preheader', preheaderMax, false);
+    content.subject = checkText('subject');
+    content.preheader = checkText('preheader');
   }
   if (ab === 'sender') {
-    content.fromNameA = checkText(d.fromNameA ?? d.fromName, 'sender name of version A', '--from-name-a', LIMITS.fromName, true);
-    content.fromNameB = checkText(d.fromNameB ?? d.fromName, 'sender name of version B', '--from-name-b', LIMITS.fromName, true);
-    content.fromAddressA = checkFrom(d.fromA ?? d.from, '--from-a', true);
-    content.fromAddressB = checkFrom(d.fromB ?? d.from, '--from-b', true);
+    content.fromNameA = checkText('fromNameA', d.fromNameA ?? d.fromName);
+    content.fromNameB = checkText('fromNameB', d.fromNameB ?? d.fromName);
+    content.fromAddressA = checkFrom('fromA', d.fromA ?? d.from);
+    content.fromAddressB = checkFrom('fromB', d.fromB ?? d.from);
     if (content.fromNameA === content.fromNameB && content.fromAddressA === content.fromAddressB && content.fromNameA) {
       warnings.push('Versions A and B have the same sender name and address, so the test compares nothing.');
     }
   } else {
-    content.fromName = checkText(d.fromName, 'sender name', '--from-name', LIMITS.fromName, true);
-    content.fromAddress = checkFrom(d.from, '--from', true);
+    content.fromName = checkText('fromName');
+    content.fromAddress = checkFrom('from');
   }
   const sources = [d.html !== undefined || d.htmlFile !== undefined, d.template !== undefined].filter(Boolean).length;
   if (ab === 'content') {
-    content.htmlContentA = checkHtml(d.htmlA, '--html-file-a', true);
-    content.htmlContentB = checkHtml(d.htmlB, '--html-file-b', true);
+    content.htmlContentA = checkHtml(d.htmlA, flagName('htmlA'), true);
+    content.htmlContentB = checkHtml(d.htmlB, flagName('htmlB'), true);
     if (sources) warnings.push('--html, --html-file and --template are not used in a content test (versions A and B come from --html-file-a and --html-file-b).');
     sameWarning(content.htmlContentA, content.htmlContentB, 'html contents', warnings);
   } else if (sources > 1) {
@@ -150,7 +153,7 @@ export function compose(d: Draft, now: number, cmd: Suggest = plainSuggest): Com
   }
 
   if (ab) {
-    content.testingOn = ({ subject: 1, sender: 2, content: 3 } as const)[ab];
+    content.testingOn = TESTING_ON[ab];
     const proportion = percentOf(d.testPercent, problems);
     const duration = durationOf(d, problems);
     if (proportion !== undefined && duration) content.testing = { proportion, time: duration.time, unit: duration.unit };

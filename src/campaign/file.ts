@@ -5,24 +5,20 @@
 //     "from", "fromName", "htmlFile", "at", "timezone", "ab", "subjectA", "testPercent", ...}.
 // Both may be mixed (e.g. a spec-shaped body plus "list" for a one-time upload). File paths in the
 // file are relative to the file itself. The wizard writes its answers back in the flat form
-// (saveDraftFile) when a campaign is refused, so nothing typed is lost.
+// (saveDraftFile) when a campaign is refused, so nothing typed is lost. Which keys there are, what
+// each must hold and where each stands in the spec shape is the field table's (fields.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../cli/errors.js';
-import { DRAFT_KEYS, type Draft } from './draft.js';
+import { DRAFT_KEYS, FIELD_KEYS, SCHEDULE_TYPE, field, keysWhere, type Draft, type DraftKey, type FieldType, type SpecPlace, type SpecRead } from './fields.js';
 import { fileProblem } from '../cli/file-problem.js';
 import { forTerminal } from '../output/sanitize.js';
 import { PRIVATE_DIR_MODE, writeFileAtomic } from '../fs/safe-write.js';
 import { safeFileName } from '../fs/safe-name.js';
 
+// Which keys are what comes from the table of campaign fields (fields.ts).
 const SPEC_KEYS = new Set(['form', 'content', 'config']);
-const PATH_KEYS = ['htmlFile', 'htmlFileA', 'htmlFileB', 'list'] as const;
-const STRING_KEYS = new Set([
-  'name', 'list', 'subject', 'preheader', 'from', 'fromName', 'html', 'htmlFile', 'template', 'at', 'timezone', 'utmCampaign',
-  'utmContent', 'ab', 'subjectA', 'subjectB', 'preheaderA', 'preheaderB', 'fromNameA', 'fromNameB', 'fromA', 'fromB', 'htmlA',
-  'htmlB', 'htmlFileA', 'htmlFileB', 'testDuration',
-]);
-const BOOL_KEYS = new Set(['once', 'ga', 'ecommerce']);
+const PATH_KEYS = keysWhere((f) => f.type === 'file');
 
 const SCHEMA_HINT = 'See `mailctl campaign create --help` for both accepted shapes of the campaign file.';
 
@@ -46,7 +42,7 @@ export function readCampaignFile(file: string): Draft {
     throw new UsageError(`The campaign file ${file} has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}:\n  ${problems.join('\n  ')}`, SCHEMA_HINT);
   }
   const dir = path.dirname(path.resolve(file));
-  for (const k of PATH_KEYS) if (typeof draft[k] === 'string') draft[k] = path.resolve(dir, draft[k] as string);
+  for (const k of PATH_KEYS) if (typeof draft[k] === 'string') (draft as Record<string, unknown>)[k] = path.resolve(dir, draft[k]);
   return draft;
 }
 
@@ -59,124 +55,125 @@ export function parseCampaignDoc(doc: Record<string, unknown>, problems: string[
       problems.push(`"${k}" is not a campaign file key (known keys: form, content, config, ${[...DRAFT_KEYS].join(', ')}).`);
       continue;
     }
-    setFlat(d, k, v, problems);
+    setFlat(d, k as DraftKey, v, problems); // a flat key is a draft key
   }
   if ([...SPEC_KEYS].some((k) => k in doc)) Object.assign(d, fromSpecShape(doc, problems), withoutUndefined(d));
   return d;
 }
 
-function setFlat(d: Draft, k: string, v: unknown, problems: string[]): void {
-  const rec = d as Record<string, unknown>;
-  if (STRING_KEYS.has(k)) {
-    if (typeof v === 'string') rec[k] = v;
-    else problems.push(wrongType(k, v, 'a string'));
-  } else if (BOOL_KEYS.has(k)) {
-    if (typeof v === 'boolean') rec[k] = v;
-    else problems.push(wrongType(k, v, 'true or false'));
-  } else if (k === 'groups' || k === 'exclude') {
-    const list = stringList(v);
-    if (list) rec[k] = list;
-    else problems.push(wrongType(k, v, 'a list of group names or codes, e.g. ["Newsletter"]'));
-  } else if (k === 'testPercent') {
-    if (typeof v === 'number' || typeof v === 'string') rec[k] = v;
-    else problems.push(wrongType(k, v, 'a number from 0 to 100'));
-  } else if (k === 'footerLang') {
-    if (typeof v === 'number' || typeof v === 'string') rec[k] = v;
-    else problems.push(wrongType(k, v, '"en", "zh", 0 or 1'));
-  }
+/** A flat file's value of each type: the value, or undefined when it is not one. */
+const FLAT: Record<FieldType, { read: (v: unknown) => unknown; expected: string }> = {
+  text: { read: stringOf, expected: 'a string' },
+  email: { read: stringOf, expected: 'a string' },
+  html: { read: stringOf, expected: 'a string' },
+  file: { read: stringOf, expected: 'a string' },
+  choice: { read: stringOf, expected: 'a string' },
+  switch: { read: (v) => (typeof v === 'boolean' ? v : undefined), expected: 'true or false' },
+  list: { read: stringList, expected: 'a list of strings' },
+  numberish: { read: (v) => (typeof v === 'number' || typeof v === 'string' ? v : undefined), expected: 'a number or a string' },
+  number: { read: (v) => (typeof v === 'number' ? v : undefined), expected: 'a number' },
+};
+
+function setFlat(d: Draft, k: DraftKey, v: unknown, problems: string[]): void {
+  const f = field(k);
+  const value = FLAT[f.type].read(v);
+  if (value === undefined) problems.push(wrongType(k, v, f.expected ?? FLAT[f.type].expected));
+  else (d as Record<string, unknown>)[k] = value;
 }
 
-/** The spec's {form, content, config} → draft fields. */
+/** null where the spec shape may leave a value out (a string, a flag): read as not given. */
+const NOT_GIVEN = Symbol('not given');
+
+/** A spec-shaped file's value, read the way its row says: the value, NOT_GIVEN, or undefined when wrong. */
+const SPEC_READ: Record<SpecRead, { read: (v: unknown, s: SpecPlace) => unknown; expected: string }> = {
+  text: { read: (v) => (v === null ? NOT_GIVEN : stringOf(v)), expected: 'a string' },
+  list: { read: stringList, expected: 'a list of strings' },
+  flag: { read: flag, expected: 'true or false' },
+  any: { read: (v) => (typeof v === 'number' || typeof v === 'string' ? v : undefined), expected: 'a number or a string' },
+  numeric: {
+    read: (v) => (typeof v === 'number' || (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v))) ? v : undefined),
+    expected: 'a number',
+  },
+  whole: { read: (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 1 ? v : undefined), expected: 'a whole number above 0' },
+  number: { read: (v, s) => (typeof v === 'number' && (!s.values || s.values.includes(v)) ? v : undefined), expected: 'a number' },
+  code: { read: (v, s) => codeOf(v, s.codes ?? {}), expected: 'one of the codes the spec lists' },
+};
+const DEFAULT_READ: Record<FieldType, SpecRead> = {
+  text: 'text', email: 'text', html: 'text', file: 'text', choice: 'text', switch: 'flag', list: 'list', numberish: 'any', number: 'number',
+};
+
+/** The spec's {form, content, config} → draft fields: every row of the table with a spec path. */
 function fromSpecShape(doc: Record<string, unknown>, problems: string[]): Draft {
-  const d: Draft = {};
+  const d: Record<string, unknown> = {};
+  const objectAt = specObjects(doc, problems);
+  const schedule = objectAt(parentOf(SCHEDULE_TYPE.path));
+  let scheduled = false;
+  if (schedule.type !== undefined) {
+    const type = codeOf(schedule.type, SCHEDULE_TYPE.codes);
+    if (type === undefined) problems.push(wrongType(SCHEDULE_TYPE.path, schedule.type, SCHEDULE_TYPE.expected));
+    else scheduled = type === 1;
+  }
+  for (const k of FIELD_KEYS) {
+    const s: SpecPlace | undefined = field(k).spec;
+    if (!s || (s.scheduled && !scheduled)) continue;
+    const v = objectAt(parentOf(s.path))[nameOf(s.path)];
+    // A scheduled send needs its date and zone; anything else may be left out.
+    if (v === undefined && !s.scheduled) continue;
+    const how = SPEC_READ[s.read ?? DEFAULT_READ[field(k).type]];
+    const value = v === undefined || (v === null && s.scheduled) ? undefined : how.read(v, s);
+    if (value === NOT_GIVEN) continue;
+    if (value === undefined) problems.push(wrongType(s.path, v, s.expected ?? how.expected));
+    else d[k] = value;
+  }
+  return d as Draft;
+}
+
+/**
+ * The objects of the spec shape by path ('content.testing'): {} when absent, and a sentence when
+ * something else stands there. One spec sample nests `content` inside `config` (endpoint 9), so
+ * `content` is read from either place.
+ */
+function specObjects(doc: Record<string, unknown>, problems: string[]): (path: string) => Record<string, unknown> {
   const form = objAt(doc, 'form', problems);
   const config = objAt(doc, 'config', problems);
-  // One spec sample nests `content` inside `config` (endpoint 9); read it from either place.
   const content = { ...(isObj(config.content) ? config.content : {}), ...objAt(doc, 'content', problems) };
-  const str = (o: Record<string, unknown>, k: string, where: string): string | undefined => {
-    const v = o[k];
-    if (v === undefined || v === null) return undefined;
-    if (typeof v === 'string') return v;
-    problems.push(wrongType(`${where}.${k}`, v, 'a string'));
-    return undefined;
+  const known = new Map<string, Record<string, unknown>>([['form', form], ['config', config], ['content', content]]);
+  const at = (p: string): Record<string, unknown> => {
+    const have = known.get(p);
+    if (have) return have;
+    const v = at(parentOf(p))[nameOf(p)];
+    let o: Record<string, unknown> = {};
+    if (isObj(v)) o = v;
+    else if (v !== undefined) problems.push(wrongType(p, v, `an object {${membersOf(p).join(', ')}}`));
+    known.set(p, o);
+    return o;
   };
-  // A number the spec lists (a code such as testingOn or schedule.type), also as a string of
-  // digits as the code has always read it; never a boolean, which Number() would make 1 or 0.
-  const code = (v: unknown, path: string, allowed: number[], expected: string): number | undefined => {
-    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
-    if (allowed.includes(n)) return n;
-    problems.push(wrongType(path, v, expected));
-    return undefined;
-  };
-  d.name = str(form, 'name', 'form');
-  for (const [k, to] of [['selectedLists', 'groups'], ['excludeLists', 'exclude']] as const) {
-    if (form[k] === undefined) continue;
-    const list = stringList(form[k]);
-    if (list) d[to] = list;
-    else problems.push(wrongType(`form.${k}`, form[k], 'a list of group codes'));
-  }
-  const map: Array<[string, keyof Draft]> = [
-    ['subject', 'subject'], ['preheader', 'preheader'], ['fromName', 'fromName'], ['fromAddress', 'from'], ['htmlContent', 'html'],
-    ['subjectA', 'subjectA'], ['subjectB', 'subjectB'], ['preheaderA', 'preheaderA'], ['preheaderB', 'preheaderB'],
-    ['fromNameA', 'fromNameA'], ['fromNameB', 'fromNameB'], ['fromAddressA', 'fromA'], ['fromAddressB', 'fromB'],
-    ['htmlContentA', 'htmlA'], ['htmlContentB', 'htmlB'],
-  ];
-  for (const [from, to] of map) (d as Record<string, unknown>)[to] = str(content, from, 'content');
-  if (content.footerLang !== undefined) {
-    if (typeof content.footerLang === 'number' || typeof content.footerLang === 'string') d.footerLang = content.footerLang;
-    else problems.push(wrongType('content.footerLang', content.footerLang, '0 (English) or 1 (Chinese)'));
-  }
-  if (content.testingOn !== undefined) {
-    const n = code(content.testingOn, 'content.testingOn', [1, 2, 3], '1 (subject), 2 (sender) or 3 (content)');
-    if (n !== undefined) d.ab = ({ 1: 'subject', 2: 'sender', 3: 'content' } as const)[n as 1 | 2 | 3];
-  }
-  if (content.testing !== undefined) {
-    if (!isObj(content.testing)) problems.push(wrongType('content.testing', content.testing, 'an object {proportion, time, unit}'));
-    else {
-      const t = content.testing;
-      if (t.proportion !== undefined) {
-        if (typeof t.proportion === 'number' || (typeof t.proportion === 'string' && t.proportion.trim() !== '' && !Number.isNaN(Number(t.proportion)))) d.testPercent = t.proportion;
-        else problems.push(wrongType('content.testing.proportion', t.proportion, 'a number from 0 to 100'));
-      }
-      if (t.time !== undefined) {
-        if (typeof t.time === 'number' && Number.isInteger(t.time) && t.time >= 1) d.testTime = t.time;
-        else problems.push(wrongType('content.testing.time', t.time, 'a whole number above 0 (of hours or days, as unit says)'));
-      }
-      if (t.unit !== undefined) {
-        if (t.unit === 0 || t.unit === 1) d.testUnit = t.unit;
-        else problems.push(wrongType('content.testing.unit', t.unit, '0 (hours) or 1 (days)'));
-      }
-    }
-  }
-  const schedule = isObj(config.schedule) ? config.schedule : undefined;
-  if (config.schedule !== undefined && !schedule) problems.push(wrongType('config.schedule', config.schedule, 'an object {type, timezone, scheduleDate}'));
-  const type = schedule?.type === undefined ? undefined : code(schedule.type, 'config.schedule.type', [0, 1], '0 (send now) or 1 (scheduled)');
-  if (schedule && type === 1) {
-    if (typeof schedule.scheduleDate === 'string') d.scheduleDate = schedule.scheduleDate;
-    else problems.push(wrongType('config.schedule.scheduleDate', schedule.scheduleDate, 'a UTC ISO 8601 date-time when config.schedule.type is 1'));
-    if (typeof schedule.timezone === 'number') d.timezoneCode = schedule.timezone;
-    else problems.push(wrongType('config.schedule.timezone', schedule.timezone, 'a time zone code (a number from 0 to 87) when config.schedule.type is 1'));
-  }
-  const ga = isObj(config.ga) ? config.ga : undefined;
-  if (config.ga !== undefined && !ga) problems.push(wrongType('config.ga', config.ga, 'an object {enable, ecommerceEnable, utmCampaign, utmContent}'));
-  if (ga) {
-    d.ga = flag(ga.enable, 'config.ga.enable', problems);
-    d.ecommerce = flag(ga.ecommerceEnable, 'config.ga.ecommerceEnable', problems);
-    d.utmCampaign = str(ga, 'utmCampaign', 'config.ga');
-    d.utmContent = str(ga, 'utmContent', 'config.ga');
-  }
-  return withoutUndefined(d);
+  return at;
+}
+
+/** The names the spec shape holds in the object at `p` (the rows' spec paths under it). */
+function membersOf(p: string): string[] {
+  const paths = [SCHEDULE_TYPE.path, ...FIELD_KEYS.flatMap((k) => field(k).spec?.path ?? [])];
+  return [...new Set(paths.filter((x) => x.startsWith(`${p}.`)).map((x) => x.slice(p.length + 1).split('.')[0]))];
+}
+
+const parentOf = (p: string) => p.slice(0, p.lastIndexOf('.'));
+const nameOf = (p: string) => p.slice(p.lastIndexOf('.') + 1);
+
+/** One of the spec's numbered codes (also as a string of digits, as the code has always read it; never a boolean) → what it stands for. */
+function codeOf<T>(v: unknown, codes: Readonly<Record<number, T>>): T | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
+  return Object.hasOwn(codes, n) ? codes[n] : undefined;
 }
 
 /**
  * true or false. Section 9: an older revision of the spec sent these as the strings "true" and
  * "false", so those are read too; anything else ("yes", 1) is refused, never taken as false.
  */
-function flag(v: unknown, path: string, problems: string[]): boolean | undefined {
-  if (v === undefined || v === null) return undefined;
+function flag(v: unknown): boolean | typeof NOT_GIVEN | undefined {
+  if (v === null) return NOT_GIVEN;
   if (v === true || v === 'true') return true;
   if (v === false || v === 'false') return false;
-  problems.push(wrongType(path, v, 'true or false'));
   return undefined;
 }
 
@@ -196,6 +193,10 @@ function objAt(doc: Record<string, unknown>, k: string, problems: string[]): Rec
   return {};
 }
 
+function stringOf(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
 function stringList(v: unknown): string[] | undefined {
   if (typeof v === 'string') return [v];
   if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v as string[];
@@ -211,19 +212,32 @@ function withoutUndefined<T extends object>(o: T): T {
 }
 
 /**
- * The draft as a document `readCampaignFile` reads back to the same draft: the flat keys, file
- * paths made absolute (the file may live in another folder than the one they were given in), and
- * a schedule already in UTC (from a spec-shaped file) in the spec's own `config.schedule`.
+ * The draft as a document `readCampaignFile` reads back to the same draft: the flat keys (file
+ * paths made absolute: the file may live in another folder than the one they were given in), and
+ * what only the spec shape holds (a schedule already in UTC, a test's time and unit) at its spec
+ * path, unless a flat key that replaces it (--at, --test-duration) is there.
  */
 export function draftDocument(d: Draft, cwd = process.cwd()): Record<string, unknown> {
   const doc: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(d)) {
-    if (v === undefined || !DRAFT_KEYS.has(k)) continue;
-    doc[k] = (PATH_KEYS as readonly string[]).includes(k) && typeof v === 'string' ? path.resolve(cwd, v) : v;
+  const replaced = new Set(FIELD_KEYS.filter((k) => field(k).flat !== false && d[k] !== undefined).map((k) => field(k).oneOf));
+  for (const k of FIELD_KEYS) {
+    const v = d[k];
+    const f = field(k);
+    if (v === undefined) continue;
+    if (f.flat !== false) doc[k] = f.type === 'file' && typeof v === 'string' ? path.resolve(cwd, v) : v;
+    else if (f.spec && !(f.oneOf && replaced.has(f.oneOf))) {
+      if (f.spec.scheduled) setAt(doc, SCHEDULE_TYPE.path, 1);
+      setAt(doc, f.spec.path, v);
+    }
   }
-  if (d.testDuration === undefined && d.testTime !== undefined) doc.testDuration = `${d.testTime}${d.testUnit === 1 ? 'd' : 'h'}`;
-  if (d.at === undefined && d.scheduleDate !== undefined) doc.config = { schedule: { type: 1, timezone: d.timezoneCode, scheduleDate: d.scheduleDate } };
   return doc;
+}
+
+function setAt(doc: Record<string, unknown>, p: string, v: unknown): void {
+  const names = p.split('.');
+  let o = doc;
+  for (const n of names.slice(0, -1)) o = (isObj(o[n]) ? o[n] : (o[n] = {})) as Record<string, unknown>;
+  o[names.at(-1)!] = v;
 }
 
 /**

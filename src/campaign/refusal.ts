@@ -2,7 +2,7 @@
 // 7), decided from the error's structure (its service code and the fields it names), never its
 // words: one sentence for the user, and the wizard steps that hold those answers.
 import type { ServiceError } from '../cli/errors.js';
-import { STEPS, type StepId } from './wizard.js';
+import { FIELD_KEYS, STEPS, field, type StepId } from './fields.js';
 
 export interface RefusalAdvice {
   /** One sentence: what to change. */
@@ -10,20 +10,6 @@ export interface RefusalAdvice {
   /** The wizard steps holding the answers to change, in question order. */
   steps: StepId[];
 }
-
-/** Field (without form./content./config.) → step; longest prefix first (testingOn before testing). */
-const FIELD_STEPS: Array<[RegExp, StepId]> = [
-  [/^name$/, 'name'],
-  [/^(selectedLists|excludeLists)$/, 'audience'],
-  [/^(subject|preheader)[AB]?$/, 'subject'],
-  [/^(fromName|fromAddress)[AB]?$/, 'sender'],
-  [/^htmlContent[AB]?$/, 'content'],
-  [/^footerLang$/, 'footer'],
-  [/^testingOn$/, 'ab'],
-  [/^testing(\..+)?$/, 'test'],
-  [/^(schedule(\..+)?|scheduleDate|timezone)$/, 'schedule'],
-  [/^(ga(\..+)?|utmCampaign|utmContent|enable|ecommerceEnable)$/, 'analytics'],
-];
 
 const LABELS: Record<string, string> = {
   name: 'the campaign name', selectedLists: 'the groups to send to', excludeLists: 'the groups to exclude', subject: 'the subject',
@@ -59,8 +45,21 @@ export function excludeListsRefusal(e: ServiceError, sent: SentForm): 'named' | 
   return fields.length ? undefined : 'maybe';
 }
 
-function stepOf(field: string): StepId | undefined {
-  return FIELD_STEPS.find(([re]) => re.test(field))?.[1];
+/**
+ * The wizard step holding an invalidFields name (without form./content./config.): the step of the
+ * field-table row at that spec path; a bare name ('scheduleDate', 'enable') or an object
+ * ('testing', 'schedule.type') is looked for as the end or the start of a row's path.
+ */
+function stepOf(name: string): StepId | undefined {
+  const rel = FIELD_KEYS.flatMap((k) => {
+    const p = field(k).spec?.path;
+    return p ? [[p.replace(/^(form|content|config)\./, ''), field(k).step] as const] : [];
+  });
+  for (let n = name; n; n = n.includes('.') ? n.slice(0, n.lastIndexOf('.')) : '') {
+    const hit = rel.find(([p]) => p === n || p.endsWith(`.${n}`) || p.startsWith(`${n}.`));
+    if (hit) return hit[1];
+  }
+  return undefined;
 }
 
 function label(field: string): string {

@@ -7,10 +7,24 @@ import type { IO } from '../cli/io.js';
 import { forTerminal } from '../output/sanitize.js';
 import type { Composed } from './compose.js';
 import type { Draft } from './draft.js';
+import { field, keysWhere, type DraftKey } from './fields.js';
 import { groupLabel } from './group-picker.js';
 
 const ENDPOINT_KIND = { 7: 'campaign to groups', 8: 'campaign to a one-time list', 9: 'A/B test to groups', 10: 'A/B test to a one-time list' } as const;
 const TEST_KIND = { 1: 'subject test (versions A and B differ in subject and preheader)', 2: 'sender test (versions A and B differ in sender)', 3: 'content test (versions A and B differ in html)' } as const;
+
+/**
+ * The request's text fields (content.subject, content.fromAddress, …), each followed by its A and
+ * B versions, from the field table; html and the coded fields have rows of their own below.
+ */
+const TEXT_FIELDS: DraftKey[] = keysWhere((f) => (f.type === 'text' || f.type === 'email') && !f.variantOf && !!f.spec?.path.startsWith('content.'))
+  .flatMap((base) => [base, ...keysWhere((f) => f.variantOf === base)]);
+
+/** Whether a field goes into this campaign's request: an A/B version in its own test, a single-version field outside the test of its versions. */
+function applies(k: DraftKey, ab: Composed['ab']): boolean {
+  const own = field(k).ab;
+  return own ? own === ab : !keysWhere((f) => f.variantOf === k).some((v) => field(v).ab === ab);
+}
 
 /** [field, value] rows in the order of the spec's table. */
 export function reviewRows(c: Composed, draft: Draft, groups: Group[]): Array<[string, string]> {
@@ -35,22 +49,14 @@ export function reviewRows(c: Composed, draft: Draft, groups: Group[]): Array<[s
     const preview = forTerminal(flat.slice(0, 70)) + (flat.length > 70 ? '…' : '');
     return `${[...v].length.toLocaleString('en-US')} characters ${source}\n${preview}`;
   };
-  const content: Array<[string, string | undefined]> = [
-    ['content.testingOn', k.testingOn === undefined ? undefined : `${k.testingOn}: ${TEST_KIND[k.testingOn]}`],
-    ['content.subject', k.subject],
-    ['content.subjectA', k.subjectA],
-    ['content.subjectB', k.subjectB],
-    ['content.preheader', k.preheader ?? (c.ab === 'subject' ? undefined : '(none)')],
-    ['content.preheaderA', k.preheaderA ?? (c.ab === 'subject' ? '(none)' : undefined)],
-    ['content.preheaderB', k.preheaderB ?? (c.ab === 'subject' ? '(none)' : undefined)],
-    ['content.fromName', k.fromName],
-    ['content.fromNameA', k.fromNameA],
-    ['content.fromNameB', k.fromNameB],
-    ['content.fromAddress', k.fromAddress],
-    ['content.fromAddressA', k.fromAddressA],
-    ['content.fromAddressB', k.fromAddressB],
-  ];
-  for (const [f, v] of content) if (v !== undefined) rows.push([f, text(v)]);
+  if (k.testingOn !== undefined) rows.push(['content.testingOn', `${k.testingOn}: ${TEST_KIND[k.testingOn]}`]);
+  for (const f of TEXT_FIELDS) {
+    const path = field(f).spec!.path;
+    const v = (k as unknown as Record<string, unknown>)[path.slice('content.'.length)];
+    // An optional field that this campaign could carry but does not is shown as (none).
+    if (typeof v === 'string') rows.push([path, text(v)]);
+    else if (!field(f).required && applies(f, c.ab)) rows.push([path, '(none)']);
+  }
   if (k.htmlContent !== undefined) rows.push(['content.htmlContent', html(k.htmlContent, draft.htmlFile, draft.html)]);
   if (k.htmlContentA !== undefined) rows.push(['content.htmlContentA', html(k.htmlContentA, draft.htmlFileA, draft.htmlA)]);
   if (k.htmlContentB !== undefined) rows.push(['content.htmlContentB', html(k.htmlContentB, draft.htmlFileB, draft.htmlB)]);

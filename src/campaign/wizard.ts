@@ -8,8 +8,8 @@
 import fs from 'node:fs';
 import type { Context } from '../cli/context.js';
 import type { Group, Template } from '../api/campaign-types.js';
-import type { Draft } from './draft.js';
-import { LIMITS, parseTestDuration } from './compose.js';
+import { STEPS, field, keysWhere, type AbDimension, type Draft, type DraftKey, type StepId } from './fields.js';
+import { parseTestDuration } from './compose.js';
 import { checkListFile } from './local-files.js';
 import { parseSchedule } from './schedule.js';
 import { isEmail } from '../send/recipients.js';
@@ -36,15 +36,17 @@ export interface WizardDeps {
   known?: Map<string, Group>;
 }
 
-export const STEPS = ['name', 'audience', 'ab', 'subject', 'sender', 'content', 'footer', 'schedule', 'analytics', 'test'] as const;
-export type StepId = (typeof STEPS)[number];
+// The steps and which field each asks are the field table's (fields.ts).
+export { STEPS, type StepId };
 
-/** Draft keys per A/B dimension (the fields only that test uses). */
-const AB_FIELDS = {
-  subject: ['subjectA', 'subjectB', 'preheaderA', 'preheaderB'],
-  sender: ['fromA', 'fromB', 'fromNameA', 'fromNameB'],
-  content: ['htmlA', 'htmlB', 'htmlFileA', 'htmlFileB'],
-} as const satisfies Record<string, ReadonlyArray<keyof Draft>>;
+/** The fields only one A/B test uses, and the ways of giving a campaign's content. */
+const abFields = (dim: AbDimension | undefined): DraftKey[] => keysWhere((f) => f.ab !== undefined && f.ab !== dim);
+const CONTENT_SOURCES = keysWhere((f) => f.oneOf === 'content');
+/** What only analytics uses (cleared when it is turned off), and an A/B test's share and duration. */
+const ANALYTICS_DETAILS = keysWhere((f, k) => f.step === 'analytics' && k !== 'ga');
+const TEST_FIELDS = keysWhere((f) => f.step === 'test');
+/** Spec section 8, from the table. */
+const max = (k: DraftKey): number => field(k).max ?? Infinity;
 
 /** First pass: every step, asking only what is still open. */
 export async function runWizard(ctx: Context, draft: Draft, deps: WizardDeps): Promise<Draft> {
@@ -150,15 +152,15 @@ async function askStep(ctx: Context, d: Draft, deps: WizardDeps, step: StepId, r
     case 'subject':
       if (d.ab === 'subject') {
         // Spec endpoint 9, test 1: subjectA*/subjectB* and preheaderA/preheaderB.
-        if (open(d.subjectA)) d.subjectA = await ask('Subject of version A (may hold ${FIELD} variables):', maxLen('The subject', LIMITS.subject), d.subjectA ?? d.subject);
-        if (open(d.preheaderA)) d.preheaderA = (await ask('Preheader of version A (optional, the preview line):', maxLen('The preheader', LIMITS.preheader, true), d.preheaderA ?? d.preheader ?? '')) || undefined;
-        if (open(d.subjectB)) d.subjectB = await ask('Subject of version B:', maxLen('The subject', LIMITS.subject), d.subjectB);
-        if (open(d.preheaderB)) d.preheaderB = (await ask('Preheader of version B (optional):', maxLen('The preheader', LIMITS.preheader, true), d.preheaderB ?? '')) || undefined;
+        if (open(d.subjectA)) d.subjectA = await ask('Subject of version A (may hold ${FIELD} variables):', maxLen('The subject', max('subjectA')), d.subjectA ?? d.subject);
+        if (open(d.preheaderA)) d.preheaderA = (await ask('Preheader of version A (optional, the preview line):', maxLen('The preheader', max('preheaderA'), true), d.preheaderA ?? d.preheader ?? '')) || undefined;
+        if (open(d.subjectB)) d.subjectB = await ask('Subject of version B:', maxLen('The subject', max('subjectB')), d.subjectB);
+        if (open(d.preheaderB)) d.preheaderB = (await ask('Preheader of version B (optional):', maxLen('The preheader', max('preheaderB'), true), d.preheaderB ?? '')) || undefined;
         delete d.subject;
         delete d.preheader;
       } else {
-        if (open(d.subject)) d.subject = await ask('Subject (may hold ${FIELD} variables):', maxLen('The subject', LIMITS.subject), d.subject ?? d.subjectA);
-        if (open(d.preheader)) d.preheader = (await ask('Preheader (optional, the preview line):', maxLen('The preheader', LIMITS.preheader, true), d.preheader ?? d.preheaderA ?? '')) || undefined;
+        if (open(d.subject)) d.subject = await ask('Subject (may hold ${FIELD} variables):', maxLen('The subject', max('subject')), d.subject ?? d.subjectA);
+        if (open(d.preheader)) d.preheader = (await ask('Preheader (optional, the preview line):', maxLen('The preheader', max('preheader'), true), d.preheader ?? d.preheaderA ?? '')) || undefined;
       }
       return;
 
@@ -166,12 +168,12 @@ async function askStep(ctx: Context, d: Draft, deps: WizardDeps, step: StepId, r
       if (d.ab === 'sender') {
         // Test 2: fromNameA*/fromNameB* and fromAddressA*/fromAddressB*.
         if (open(d.fromA)) d.fromA = await ask('Sender address of version A (verified in the back office):', email, d.fromA ?? d.from ?? deps.profile.fromAddress);
-        if (open(d.fromNameA)) d.fromNameA = await ask('Sender name of version A:', maxLen('The sender name', LIMITS.fromName), d.fromNameA ?? d.fromName ?? deps.profile.fromName);
+        if (open(d.fromNameA)) d.fromNameA = await ask('Sender name of version A:', maxLen('The sender name', max('fromNameA')), d.fromNameA ?? d.fromName ?? deps.profile.fromName);
         if (open(d.fromB)) d.fromB = await ask('Sender address of version B:', email, d.fromB ?? d.from ?? deps.profile.fromAddress);
-        if (open(d.fromNameB)) d.fromNameB = await ask('Sender name of version B:', maxLen('The sender name', LIMITS.fromName), d.fromNameB);
+        if (open(d.fromNameB)) d.fromNameB = await ask('Sender name of version B:', maxLen('The sender name', max('fromNameB')), d.fromNameB);
       } else {
         if (open(d.from)) d.from = await ask('Sender address (verified in the back office):', email, d.from ?? d.fromA ?? deps.profile.fromAddress);
-        if (open(d.fromName)) d.fromName = await ask('Sender name:', maxLen('The sender name', LIMITS.fromName), d.fromName ?? d.fromNameA ?? deps.profile.fromName);
+        if (open(d.fromName)) d.fromName = await ask('Sender name:', maxLen('The sender name', max('fromName')), d.fromName ?? d.fromNameA ?? deps.profile.fromName);
       }
       return;
 
@@ -186,14 +188,14 @@ async function askStep(ctx: Context, d: Draft, deps: WizardDeps, step: StepId, r
           d.htmlFileB = await ask('Html file of version B:', existingFile, d.htmlFileB);
           delete d.htmlB;
         }
-        for (const k of ['html', 'htmlFile', 'template'] as const) delete d[k];
+        for (const k of CONTENT_SOURCES) delete d[k];
       } else if (redo || (d.html === undefined && d.htmlFile === undefined && d.template === undefined)) {
         const source = await p.select('Content:', [
           { name: 'An html file', value: 'file' },
           { name: 'A saved template', value: 'template' },
         ], { default: d.template !== undefined ? 'template' : 'file' });
         const was = { htmlFile: d.htmlFile ?? d.htmlFileA, template: d.template };
-        for (const k of ['html', 'htmlFile', 'template'] as const) delete d[k];
+        for (const k of CONTENT_SOURCES) delete d[k];
         if (source === 'file') d.htmlFile = await ask('Html file:', existingFile, was.htmlFile);
         else {
           const templates = await deps.listTemplates();
@@ -239,7 +241,7 @@ async function askStep(ctx: Context, d: Draft, deps: WizardDeps, step: StepId, r
       if (open(d.ga)) {
         d.ga = await p.confirm('Track clicks with Google Analytics (UTM tags)?', d.ga ?? false);
         if (!d.ga) {
-          for (const k of ['utmCampaign', 'utmContent', 'ecommerce'] as const) delete d[k];
+          for (const k of ANALYTICS_DETAILS) delete d[k];
           return;
         }
       }
@@ -274,6 +276,6 @@ async function askStep(ctx: Context, d: Draft, deps: WizardDeps, step: StepId, r
  */
 async function switchTest(ctx: Context, d: Draft, deps: WizardDeps): Promise<void> {
   for (const s of ['subject', 'sender', 'content', 'test'] as const) await askStep(ctx, d, deps, s, false);
-  for (const [dim, keys] of Object.entries(AB_FIELDS)) if (dim !== d.ab) for (const k of keys) delete d[k];
-  if (!d.ab) for (const k of ['testPercent', 'testDuration', 'testTime', 'testUnit'] as const) delete d[k];
+  for (const k of abFields(d.ab as AbDimension | undefined)) delete d[k];
+  if (!d.ab) for (const k of TEST_FIELDS) delete d[k];
 }

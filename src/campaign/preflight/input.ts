@@ -6,6 +6,7 @@ import { UsageError } from '../../cli/errors.js';
 import { parseFieldTypes } from '../../config/keys.js';
 import { compose, type Composed } from '../compose.js';
 import { draftFromFlags, mergeDrafts, withProfileDefaults, type CreateFlags, type Draft } from '../draft.js';
+import { keysWhere } from '../fields.js';
 import { readCampaignFile } from '../file.js';
 import { checkListFile, loadHtmlFiles } from '../local-files.js';
 import { readContact } from './contacts.js';
@@ -40,9 +41,12 @@ export async function buildCampaign(ctx: Context, opts: CreateFlags & { file?: s
   return { draft, composed, problems };
 }
 
+/** What only the campaign send needs: when it goes, and a one-time list (the groups are stood in for). */
+const SEND_ONLY = keysWhere((f, k) => f.step === 'schedule' || (f.step === 'audience' && k !== 'groups' && k !== 'exclude'));
+
 function messageOnly(d: Draft): Draft {
   const out: Draft = { ...d, name: d.name ?? 'proof', groups: ['proof'], exclude: [] };
-  for (const k of ['once', 'list', 'at', 'timezone', 'scheduleDate', 'timezoneCode'] as const) delete out[k];
+  for (const k of SEND_ONLY) delete out[k];
   if (out.ab !== undefined) {
     if (out.testPercent === undefined) out.testPercent = 50;
     if (out.testDuration === undefined && out.testTime === undefined) out.testDuration = '1h';
