@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 
 export function register(program: Command, action: ActionFactory): void {

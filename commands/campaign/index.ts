@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
 import { offer } from '../../src/cli/offer.js';

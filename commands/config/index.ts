@@ -1,4 +1,4 @@
-import { Argument, Option, type Command } from 'commander';
+import { Argument, Option, type Command } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { offer, type OfferContext } from '../../src/cli/offer.js';
 import { OUTPUT_FORMATS } from '../../src/output/formats.js';

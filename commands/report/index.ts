@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 
 // The report commands write into a folder: --out-dir DIR. --out, a file in every other command,

@@ -1,4 +1,4 @@
-import { Argument, Option, type Command } from 'commander';
+import { Argument, Option, type Command } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
 import { offer } from '../../src/cli/offer.js';

@@ -1,4 +1,4 @@
-import { Argument, type Command } from 'commander';
+import { Argument, type Command } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { offer, type OfferContext } from '../../src/cli/offer.js';
 import { EMAIL_WEBHOOK_TYPES, SMS_WEBHOOK_TYPES } from '../../src/api/notify-types.js';
