@@ -6,8 +6,8 @@
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from './context.js';
 
-/** A function that declares one command on its parent and returns it (without its action). */
-export type Declaration = (parent: CommandUnknownOpts) => Command<any[], any, any>;
+/** A function that declares one command (on the parent it is given) and returns it, without its action. */
+export type Declaration = (...args: any[]) => Command<any[], any, any>;
 
 /** The options object a declared command's action receives. */
 export type OptsOf<D extends Declaration> = ReturnType<ReturnType<D>['opts']>;
