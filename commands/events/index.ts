@@ -1,5 +1,6 @@
 import { Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
+import type { OptsOf } from '../../src/cli/declared.js';
 import { inheritParentOptions } from '../../src/cli/parent-options.js';
 import { offer, type OfferContext } from '../../src/cli/offer.js';
 
@@ -10,11 +11,14 @@ export const STATUS_VALUES = {
 };
 const statuses = (c: OfferContext) => (c.flags.has('--sms') ? STATUS_VALUES.sms : STATUS_VALUES.email);
 
+/** The options `events tail` shares with `events` (commander hands them to `events`). */
+const TAIL_SHARES: (keyof OptsOf<typeof declareTail>)[] = ['sms', 'id', 'recipient', 'countryCode', 'status', 'since', 'until', 'from', 'to'];
+
 export function register(program: Command, action: ActionFactory): void {
   const events = declareEvents(program).action(action(() => import('./lookup.js')));
   const tail = action(() => import('./tail.js'));
   declareTail(events).action(async (opts, cmd) => {
-    await inheritParentOptions(cmd, ['sms', 'id', 'recipient', 'countryCode', 'status', 'since', 'until', 'from', 'to'], 'mailctl events tail [--sms] [--id ID | --recipient ADDR] [--status LIST] [--since TIME] [--until TIME | --for DUR] [--interval DUR]');
+    await inheritParentOptions(cmd, TAIL_SHARES, 'mailctl events tail [--sms] [--id ID | --recipient ADDR] [--status LIST] [--since TIME] [--until TIME | --for DUR] [--interval DUR]');
     return tail(opts, cmd);
   });
 }

@@ -1,10 +1,12 @@
 import { Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
+import type { OptsOf } from '../../src/cli/declared.js';
 import { collect } from '../../src/cli/collect.js';
 import { offer } from '../../src/cli/offer.js';
 import { inheritParentOptions } from '../../src/cli/parent-options.js';
 
-const STATUS_OPTIONS = ['wait', 'timeout', 'downloadFailures', 'force'];
+/** The options `import status` shares with `import` (commander hands them to `import`). */
+const STATUS_OPTIONS: (keyof OptsOf<typeof declareStatus>)[] = ['wait', 'timeout', 'downloadFailures', 'force'];
 
 export function register(program: Command, action: ActionFactory): void {
   const imp = declareImport(program).action(action(() => import('./file.js')));
