@@ -2,7 +2,8 @@
 // lazily, when it runs); the others appear as one-line entries so `mailctl --help` can list them and commander can
 // suggest a near miss. test/commands-registry.test.ts keeps these lines equal to what each
 // noun registers.
-import type { Command } from 'commander';
+import type { Command as CommanderCommand } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../src/cli/main.js';
 import { register as importer } from './import/index.js';
 import { register as contacts } from './contacts/index.js';
@@ -22,14 +23,17 @@ import { register as sandbox } from './sandbox/index.js';
 import { register as doctor } from './doctor/index.js';
 import { register as completion } from './completion/index.js';
 
-type Register = (program: Command, action: ActionFactory) => void;
-
 export interface Noun {
   name: string;
   aliases: string[];
   summary: string;
-  /** Registration only (commander calls); each verb's code still loads when it runs. */
-  register: Register;
+  /**
+   * Registration only (commander calls); each verb's code still loads when it runs. Nouns declare
+   * on @commander-js/extra-typings' typed view of the program; tests hand in commander's own
+   * Command, the same class at runtime. (Method syntax, so a noun's register that takes the
+   * typed view fits here.)
+   */
+  register(program: CommanderCommand | CommandUnknownOpts, action: ActionFactory): void;
 }
 
 export const NOUNS: Noun[] = [
@@ -71,7 +75,7 @@ export function nounOf(argv: string[]): Noun | undefined {
   return NOUNS.find((n) => n.name === name || n.aliases.includes(name ?? ''));
 }
 
-export function registerFor(argv: string[], program: Command, action: ActionFactory): void {
+export function registerFor(argv: string[], program: CommandUnknownOpts, action: ActionFactory): void {
   // Completion reads the whole tree.
   if (argv[0] === '__complete') {
     for (const noun of NOUNS) noun.register(program, action);

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, type Option } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { register } from '../commands/campaign/index.js';
+import { NOUNS } from '../commands/index.js';
 import { compose } from '../src/campaign/compose.js';
 import { draftFromFlags } from '../src/campaign/draft.js';
 import { DRAFT_KEYS, FIELD_KEYS, field, flagName, keysWhere, longFlag, type AbDimension, type Draft, type DraftKey } from '../src/campaign/fields.js';
@@ -66,7 +66,8 @@ function specDraft(mode: AbDimension | undefined): Draft {
 
 function program(capture?: (opts: Record<string, unknown>) => void): Command {
   const p = new Command('mailctl').exitOverride();
-  register(p, () => async (...args: unknown[]) => capture?.((args.at(-1) as Command).opts()));
+  // Registered through the noun registry, as main() does (it takes commander's own Command too).
+  NOUNS.find((n) => n.name === 'campaign')!.register(p, () => async (...args: unknown[]) => capture?.((args.at(-1) as Command).opts()));
   return p;
 }
 const campaignCommand = (p: Command, name: string) => p.commands.find((c) => c.name() === 'campaign')!.commands.find((c) => c.name() === name)!;

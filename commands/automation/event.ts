@@ -4,20 +4,15 @@ import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { suggest } from '../../src/cli/suggest.js';
 import { automationPlan, checkAutomationVariables, type AutomationEvent } from '../../src/campaign/automation.js';
-import { runBatchCommand, type BatchFlags } from '../../src/send/command.js';
+import { runBatchCommand } from '../../src/send/command.js';
 import { isEmail, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
 import { parseVars } from '../../src/send/variables.js';
+import type { OptsOf } from '../../src/cli/declared.js';
+import type { declareEvent } from './index.js';
 
-export interface EventOpts extends BatchFlags {
-  workflow?: string;
-  to?: string;
-  name?: string;
-  var?: string[];
-  recipients?: string;
-  strict?: boolean;
-}
+export type EventOpts = OptsOf<typeof declareEvent>;
 
-const MESSAGE_FLAGS = { workflow: '--workflow', to: '--to', name: '--name', var: '--var', recipients: '--recipients', strict: '--strict' };
+const MESSAGE_FLAGS = { workflow: '--workflow', to: '--to', name: '--name', var: '--var', recipients: '--recipients', strict: '--strict' } satisfies Partial<Record<keyof EventOpts, string>>;
 
 /** One request at a time: the campaign service allows 2 a second (spec section 8). */
 const CONCURRENCY = 1;

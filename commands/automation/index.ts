@@ -1,7 +1,6 @@
-import type { Command } from 'commander';
+import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
-
 
 const HELP = `
 Recipients: one with --to (plus --name and --var k=v), or many with --recipients: a CSV with an
@@ -25,7 +24,8 @@ Exit codes: 0 all accepted · 5 some refused or in doubt (listed with the reason
 the daily limit or by the network, the rest not sent (the message gives the resume command) ·
 1 none accepted · 2 bad input, nothing sent.`;
 
-function eventCommand(parent: Command, name: string, description: string, examples: string): Command {
+/** trigger and terminate take the same flags (commands/automation/event.ts runs both). */
+export function declareEvent(parent: CommandUnknownOpts, name: string, description: string, examples: string) {
   return parent
     .command(name)
     .description(description)
@@ -50,12 +50,12 @@ A workflow is built in the back office; its id is given there.
 Examples:
   mailctl automation trigger --workflow welcome --to ann.lee@example.com --name "Ann Lee" --var plan=pro
   mailctl automation terminate --workflow welcome --to ann.lee@example.com`);
-  eventCommand(automation, 'trigger', 'start recipients in a workflow (event TRIGGER)', `
+  declareEvent(automation, 'trigger', 'start recipients in a workflow (event TRIGGER)', `
   mailctl automation trigger --workflow welcome --to ann.lee@example.com --name "Ann Lee" --var plan=pro
   mailctl automation trigger --workflow welcome --recipients examples/recipients.csv
   mailctl automation trigger --workflow welcome --recipients examples/recipients.csv --dry-run`.slice(1))
     .action(action(() => import('./trigger.js')));
-  eventCommand(automation, 'terminate', 'end recipients\' run through a workflow early (event TERMINATE)', `
+  declareEvent(automation, 'terminate', 'end recipients\' run through a workflow early (event TERMINATE)', `
   mailctl automation terminate --workflow welcome --to ann.lee@example.com
   mailctl automation terminate --workflow welcome --recipients examples/recipients.csv`.slice(1))
     .action(action(() => import('./terminate.js')));

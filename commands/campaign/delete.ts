@@ -5,15 +5,12 @@ import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
 import type { CampaignClient } from '../../src/api/campaign.js';
 import type { DeleteCampaignsResult } from '../../src/api/campaign-types.js';
 import { suggest } from '../../src/cli/suggest.js';
-
-interface Opts {
-  yes?: boolean;
-  dryRun?: boolean;
-}
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareDelete } from './index.js';
 
 // Spec endpoint 11 and section 3 rule 2: sent, scheduled and paused campaigns are deleted;
 // those preparing or sending come back in `sendingCampaign`, unknown codes in `badCampaigns`.
-export async function run(ctx: Context, opts: Opts, sns: string[]): Promise<void> {
+export const run: Verb<typeof declareDelete> = async (ctx, opts, sns) => {
   const codes = [...new Set(sns.map((s) => s.trim()).filter(Boolean))];
   if (!codes.length) throw new UsageError(`Name the campaigns to delete: ${suggest(ctx, 'campaign', 'delete', 'CODE...')}`);
   if (!opts.yes && !opts.dryRun) {
@@ -49,7 +46,7 @@ export async function run(ctx: Context, opts: Opts, sns: string[]): Promise<void
   ].filter(Boolean).join(' and ');
   if (r.success.length) throw new PartialError(`Deleted ${r.success.length} of ${codes.length} campaigns; ${why}.`);
   throw new ServiceError(`No campaign was deleted: ${why}.`);
-}
+};
 
 /**
  * The DELETE's answer was lost. Each campaign is looked up: one that is gone was deleted (by

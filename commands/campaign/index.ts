@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
 import { campaignOptions, flatFileHelp } from '../../src/campaign/options.js';
@@ -63,58 +63,10 @@ Examples:
     .option('--dry-run', 'print the exact request (key masked) and send nothing')
     .addHelpText('after', CREATE_HELP)
     .action(action(() => import('./create.js')));
-  campaign
-    .command('timezones')
-    .description("list the service's 88 time zone codes with their cities and current UTC offsets")
-    .addHelpText('after', `
-Examples:
-  mailctl campaign timezones
-  mailctl campaign timezones --json`)
-    .option('--csv', 'print CSV with a header row, for spreadsheets')
-    .action(action(() => import('./timezones.js')));
-  campaign
-    .command('status')
-    .description('show a campaign\'s status in words; --wait follows it until it is sent or stops')
-    .argument('<code>', 'campaign code')
-    .option('--wait', 'poll until the campaign is sent, stopped, paused, or scheduled for later')
-    .option('--timeout <duration>', 'with --wait: give up after this long (e.g. 30m)')
-    .addHelpText('after', `
-With --wait the exit code is 1 when the campaign ends in a failed state (OVER_LIMIT,
-EMPTY_RECIPIENT, INSUFFICIENT_RECIPIENT_FOR_TESTING, UNAUTHENTICATED_SENDER), else 0.
-
-Examples:
-  mailctl campaign create --name "Hello" --group Newsletter --subject "Hello" --html "<p>Hello</p>"
-  mailctl campaign status CP123
-  mailctl campaign status CP123 --wait --timeout 30m`)
-    .option('--csv', 'print CSV with a header row, for spreadsheets')
-    .action(action(() => import('./status.js')));
-  campaign
-    .command('pause')
-    .description('pause a scheduled campaign (only before its send time; there is no resume)')
-    .argument('<code>', 'campaign code')
-    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
-    .option('--dry-run', 'show the request without sending it')
-    .addHelpText('after', `
-Examples:
-  mailctl campaign create --name "Spring sale" --group Newsletter --subject "Spring sale" \\
-      --html-file examples/newsletter.html --at "2030-03-01 09:00" --timezone Asia/Taipei
-  mailctl campaign pause CP123 --dry-run
-  mailctl campaign pause CP123 --yes`)
-    .action(action(() => import('./pause.js')));
-  campaign
-    .command('delete')
-    .alias('rm')
-    .description('delete campaigns that are sent, scheduled or paused (not while preparing or sending)')
-    .argument('<codes...>', 'campaign codes')
-    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
-    .option('--dry-run', 'show the request without sending it')
-    .addHelpText('after', `
-Exit codes: 0 all deleted · 5 some could not be deleted · 1 none deleted · 2 not confirmed.
-
-Examples:
-  mailctl campaign delete CP123 --dry-run
-  mailctl campaign delete CP123 --yes`)
-    .action(action(() => import('./delete.js')));
+  declareTimezones(campaign).action(action(() => import('./timezones.js')));
+  declareStatus(campaign).action(action(() => import('./status.js')));
+  declarePause(campaign).action(action(() => import('./pause.js')));
+  declareDelete(campaign).action(action(() => import('./delete.js')));
   registerChecks(campaign, action);
 }
 
@@ -233,4 +185,66 @@ function registerChecks(campaign: Command, action: ActionFactory): void {
     .option('--dry-run', 'print the exact requests (key masked) and send nothing')
     .addHelpText('after', PROOF_HELP)
     .action(action(() => import('./proof.js')));
+}
+
+// ---- timezones, status, pause, delete ----
+
+export function declareTimezones(campaign: CommandUnknownOpts) {
+  return campaign
+    .command('timezones')
+    .description("list the service's 88 time zone codes with their cities and current UTC offsets")
+    .addHelpText('after', `
+Examples:
+  mailctl campaign timezones
+  mailctl campaign timezones --json`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets');
+}
+
+export function declareStatus(campaign: CommandUnknownOpts) {
+  return campaign
+    .command('status')
+    .description('show a campaign\'s status in words; --wait follows it until it is sent or stops')
+    .argument('<code>', 'campaign code')
+    .option('--wait', 'poll until the campaign is sent, stopped, paused, or scheduled for later')
+    .option('--timeout <duration>', 'with --wait: give up after this long (e.g. 30m)')
+    .addHelpText('after', `
+With --wait the exit code is 1 when the campaign ends in a failed state (OVER_LIMIT,
+EMPTY_RECIPIENT, INSUFFICIENT_RECIPIENT_FOR_TESTING, UNAUTHENTICATED_SENDER), else 0.
+
+Examples:
+  mailctl campaign create --name "Hello" --group Newsletter --subject "Hello" --html "<p>Hello</p>"
+  mailctl campaign status CP123
+  mailctl campaign status CP123 --wait --timeout 30m`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets');
+}
+
+export function declarePause(campaign: CommandUnknownOpts) {
+  return campaign
+    .command('pause')
+    .description('pause a scheduled campaign (only before its send time; there is no resume)')
+    .argument('<code>', 'campaign code')
+    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+    .option('--dry-run', 'show the request without sending it')
+    .addHelpText('after', `
+Examples:
+  mailctl campaign create --name "Spring sale" --group Newsletter --subject "Spring sale" \\
+      --html-file examples/newsletter.html --at "2030-03-01 09:00" --timezone Asia/Taipei
+  mailctl campaign pause CP123 --dry-run
+  mailctl campaign pause CP123 --yes`);
+}
+
+export function declareDelete(campaign: CommandUnknownOpts) {
+  return campaign
+    .command('delete')
+    .alias('rm')
+    .description('delete campaigns that are sent, scheduled or paused (not while preparing or sending)')
+    .argument('<codes...>', 'campaign codes')
+    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+    .option('--dry-run', 'show the request without sending it')
+    .addHelpText('after', `
+Exit codes: 0 all deleted · 5 some could not be deleted · 1 none deleted · 2 not confirmed.
+
+Examples:
+  mailctl campaign delete CP123 --dry-run
+  mailctl campaign delete CP123 --yes`);
 }

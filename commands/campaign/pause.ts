@@ -5,11 +5,13 @@ import type { Campaign } from '../../src/api/campaign-types.js';
 import { describeStatus } from '../../src/campaign/statuses.js';
 import { suggest, suggester } from '../../src/cli/suggest.js';
 import { lookup, printDryRun } from '../../src/output/dry-run.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declarePause } from './index.js';
 
 // Spec section 3 rule 1: "Pause applies to scheduled campaigns" (status PREPARE). The status is
 // looked up first so a campaign that is sending or done gets a reason in words, not a bare code.
 // A dry run shows that lookup and goes on as if the campaign were scheduled.
-export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean }, sn: string): Promise<void> {
+export const run: Verb<typeof declarePause> = async (ctx, opts, sn) => {
   const client = await ctx.campaign();
   const [c] = await lookup(ctx, `the status of ${sn}: only a scheduled campaign (PREPARE) can be paused; taken as scheduled here`, () => client.campaignStatus(sn), (): Campaign[] => [{ sn, name: '', status: 'PREPARE' }]);
   if (!c) throw new ServiceError(`There is no campaign ${sn}.`, { hint: `Check the code with \`${suggest(ctx, 'campaign', 'status', 'CODE')}\`.` });
@@ -45,7 +47,7 @@ export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean 
   }
   if (opts.dryRun) return printDryRun(ctx); // recorded, not sent
   report(ctx, sn, 'paused');
-}
+};
 
 async function settleLostPause(ctx: Context, client: CampaignClient, sn: string, lost: unknown): Promise<void> {
   ctx.io.warn(`The answer to the pause of ${sn} was lost; looking up the campaign's status to see what happened.`);

@@ -6,13 +6,10 @@ import { pollUntil } from '../../src/cli/poll.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { describeStatus, FAILED_STATUSES, isSettled } from '../../src/campaign/statuses.js';
 import { printRecord } from '../../src/output/format.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareStatus } from './index.js';
 
-interface Opts {
-  wait?: boolean;
-  timeout?: string;
-}
-
-export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
+export const run: Verb<typeof declareStatus> = async (ctx, opts, sn) => {
   const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout, '--timeout', { positive: true });
   if (opts.timeout !== undefined && !opts.wait) throw new UsageError('--timeout only applies with --wait.');
   const client = await ctx.campaign();
@@ -34,7 +31,7 @@ export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
   }
   await show(ctx, c);
   if (opts.wait && FAILED_STATUSES.has(c.status)) throw new ServiceError(`Campaign ${sn} ended ${c.status}: ${describeStatus(c.status, suggester(ctx))}.`);
-}
+};
 
 async function show(ctx: Context, c: Campaign): Promise<void> {
   await printRecord(ctx.io, [

@@ -1,8 +1,12 @@
-import { Argument, type Command } from 'commander';
+import { Argument, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 
 export function register(program: Command, action: ActionFactory): void {
-  program
+  declarePrint(program).action(action(() => import('./print.js')));
+}
+
+export function declarePrint(program: CommandUnknownOpts) {
+  return program
     .command('completion')
     .description('print the shell completion script for bash, zsh or fish')
     .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish']))
@@ -16,6 +20,5 @@ Open a new shell afterwards.
 Examples:
   mailctl completion bash > ~/.local/share/bash-completion/completions/mailctl
   mailctl completion zsh > ~/.zfunc/_mailctl
-  mailctl completion fish > ~/.config/fish/completions/mailctl.fish`)
-    .action(action(() => import('./print.js')));
+  mailctl completion fish > ~/.config/fish/completions/mailctl.fish`);
 }

@@ -1,7 +1,8 @@
-import type { Context } from '../../src/cli/context.js';
-import { SCRIPTS, type Shell } from '../../src/cli/completion-scripts.js';
+import { SCRIPTS } from '../../src/cli/completion-scripts.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declarePrint } from './index.js';
 
-export async function run(ctx: Context, _opts: unknown, shell: Shell): Promise<void> {
+export const run: Verb<typeof declarePrint> = async (ctx, _opts, shell) => {
   if (ctx.io.json) ctx.io.printJson({ shell, script: SCRIPTS[shell] });
   else ctx.io.out(SCRIPTS[shell].trimEnd());
-}
+};

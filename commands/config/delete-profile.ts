@@ -1,10 +1,11 @@
-import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { profileNameMessage, profileNameProblem } from '../../src/config/profile-name.js';
 import { dryRunTarget, reportDryRun } from './common.js';
 import { suggest } from '../../src/cli/suggest.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareDeleteProfile } from './index.js';
 
-export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean }, name: string): Promise<void> {
+export const run: Verb<typeof declareDeleteProfile> = async (ctx, opts, name) => {
   const problem = profileNameProblem(name);
   if (problem) throw new UsageError(profileNameMessage('The profile name', name, problem));
   const reader = opts.dryRun ? dryRunTarget(ctx) : undefined;
@@ -24,4 +25,4 @@ export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean 
   }
   store.deleteProfile(name);
   ctx.io.info(`Deleted profile "${name}".`);
-}
+};

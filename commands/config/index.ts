@@ -1,4 +1,4 @@
-import { Argument, Option, type Command } from 'commander';
+import { Argument, Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { offer, type OfferContext } from '../../src/cli/offer.js';
 import { OUTPUT_FORMATS } from '../../src/output/formats.js';
@@ -23,7 +23,19 @@ Examples:
   mailctl config set from-address news@example.com
   mailctl --profile staging config set timezone Asia/Taipei
   mailctl config list`);
-  c.command('set').description('set a setting in the profile').addArgument(setting())
+  declareSet(c).action(action(() => import('./set.js')));
+  declareGet(c).action(action(() => import('./get.js')));
+  declareUnset(c).action(action(() => import('./unset.js')));
+  declareList(c).action(action(() => import('./list.js')));
+  declareSetKey(c).action(action(() => import('./set-key.js')));
+  declareProfiles(c).action(action(() => import('./profiles.js')));
+  declareUse(c).action(action(() => import('./use.js')));
+  declareDeleteProfile(c).action(action(() => import('./delete-profile.js')));
+  declarePath(c).action(action(() => import('./path.js')));
+}
+
+export function declareSet(c: CommandUnknownOpts) {
+  return c.command('set').description('set a setting in the profile').addArgument(setting())
     .addArgument(offer(new Argument('<value>'), (x: OfferContext) => SETTING_VALUES[x.args[0]] ?? []))
     .option('--dry-run', 'check the value and show the change; write nothing')
     .addHelpText('after', `
@@ -36,29 +48,37 @@ Examples:
   mailctl config set timezone Asia/Taipei
   mailctl --profile staging config set footer-lang zh
   mailctl config set field-types AGE:number,JOINED:date --dry-run
-  mailctl config set output json`)
-    .action(action(() => import('./set.js')));
-  c.command('get').description('print one setting of the profile').addArgument(setting())
+  mailctl config set output json`);
+}
+
+export function declareGet(c: CommandUnknownOpts) {
+  return c.command('get').description('print one setting of the profile').addArgument(setting())
     .addHelpText('after', `
 Examples:
   mailctl config set from-address news@example.com
-  mailctl config get from-address`)
-    .action(action(() => import('./get.js')));
-  c.command('unset').description('remove a setting from the profile').addArgument(setting())
+  mailctl config get from-address`);
+}
+
+export function declareUnset(c: CommandUnknownOpts) {
+  return c.command('unset').description('remove a setting from the profile').addArgument(setting())
     .option('--dry-run', 'show the change; write nothing')
     .addHelpText('after', `
 Examples:
   mailctl config unset timezone --dry-run
-  mailctl config unset timezone`)
-    .action(action(() => import('./unset.js')));
-  c.command('list').alias('ls').description('show the profile in effect, keys masked, with where each value comes from')
+  mailctl config unset timezone`);
+}
+
+export function declareList(c: CommandUnknownOpts) {
+  return c.command('list').alias('ls').description('show the profile in effect, keys masked, with where each value comes from')
     .addHelpText('after', `
 Examples:
   mailctl config list
   mailctl --profile staging config list --json`)
-    .option('--csv', 'print CSV with a header row, for spreadsheets')
-    .action(action(() => import('./list.js')));
-  c.command('set-key')
+    .option('--csv', 'print CSV with a header row, for spreadsheets');
+}
+
+export function declareSetKey(c: CommandUnknownOpts) {
+  return c.command('set-key')
     .description('store an API key (hidden prompt, or stdin with --with-key-stdin)')
     .addOption(offer(new Option('--service <service>', 'campaign, notify, or both (one shared key)').default('both'), ['campaign', 'notify', 'both']))
     .option('--with-key-stdin', 'read the key from standard input')
@@ -67,23 +87,29 @@ Examples:
 Examples:
   mailctl config set-key --service campaign       # a hidden prompt (needs a terminal)
   printenv NOTIFY_KEY | mailctl config set-key --service notify --with-key-stdin
-  printenv CAMPAIGN_KEY | mailctl --profile staging config set-key --with-key-stdin`)
-    .action(action(() => import('./set-key.js')));
-  c.command('profiles').description('list profiles')
+  printenv CAMPAIGN_KEY | mailctl --profile staging config set-key --with-key-stdin`);
+}
+
+export function declareProfiles(c: CommandUnknownOpts) {
+  return c.command('profiles').description('list profiles')
     .addHelpText('after', `
 Examples:
   mailctl config profiles
   mailctl config profiles --json`)
-    .option('--csv', 'print CSV with a header row, for spreadsheets')
-    .action(action(() => import('./profiles.js')));
-  c.command('use').description('make a profile the default').argument('<profile>')
+    .option('--csv', 'print CSV with a header row, for spreadsheets');
+}
+
+export function declareUse(c: CommandUnknownOpts) {
+  return c.command('use').description('make a profile the default').argument('<profile>')
     .option('--dry-run', 'check the profile and show the change; write nothing')
     .addHelpText('after', `
 Examples:
   mailctl config use staging
-  mailctl config use default`)
-    .action(action(() => import('./use.js')));
-  c.command('delete-profile')
+  mailctl config use default`);
+}
+
+export function declareDeleteProfile(c: CommandUnknownOpts) {
+  return c.command('delete-profile')
     .description('delete a profile and its keys')
     .argument('<profile>')
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
@@ -91,12 +117,13 @@ Examples:
     .addHelpText('after', `
 Examples:
   mailctl config delete-profile staging --dry-run
-  mailctl config delete-profile staging --yes`)
-    .action(action(() => import('./delete-profile.js')));
-  c.command('path').description('print the config file path')
+  mailctl config delete-profile staging --yes`);
+}
+
+export function declarePath(c: CommandUnknownOpts) {
+  return c.command('path').description('print the config file path')
     .addHelpText('after', `
 Examples:
   mailctl config path
-  MAILCTL_CONFIG_DIR=./other mailctl config path`)
-    .action(action(() => import('./path.js')));
+  MAILCTL_CONFIG_DIR=./other mailctl config path`);
 }

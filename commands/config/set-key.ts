@@ -1,10 +1,11 @@
-import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { dryRunTarget, profileInUse, reportDryRun } from './common.js';
 import { readAll } from '../../src/cli/stdin.js';
 import { suggest } from '../../src/cli/suggest.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareSetKey } from './index.js';
 
-export async function run(ctx: Context, opts: { service: string; withKeyStdin?: boolean; dryRun?: boolean }): Promise<void> {
+export const run: Verb<typeof declareSetKey> = async (ctx, opts) => {
   const service = opts.service.toLowerCase();
   if (!['campaign', 'notify', 'both'].includes(service)) throw new UsageError(`--service is campaign, notify or both; got "${opts.service}".`);
   let key: string;
@@ -33,4 +34,4 @@ export async function run(ctx: Context, opts: { service: string; withKeyStdin?: 
   store.setProfile(profile, p);
   if (!store.currentProfile()) store.setCurrentProfile(profile);
   ctx.io.info(`Saved the ${which} key in profile "${profile}" (${store.path}).`);
-}
+};

@@ -1,8 +1,9 @@
-import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { dryRunTarget, profileInUse, reportDryRun, settingOrThrow } from './common.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareSet } from './index.js';
 
-export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string, value: string): Promise<void> {
+export const run: Verb<typeof declareSet> = async (ctx, opts, name, value) => {
   const spec = settingOrThrow(ctx, name);
   let parsed;
   try {
@@ -20,4 +21,4 @@ export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string
   store.setProfile(profile, { ...store.getProfile(profile), [spec.name]: parsed });
   if (ctx.io.json) ctx.io.printJson({ profile, setting: spec.flag, value: parsed });
   else ctx.io.info(`Set ${spec.flag} in profile "${profile}".`);
-}
+};

@@ -1,7 +1,8 @@
-import type { Context } from '../../src/cli/context.js';
 import { dryRunTarget, profileInUse, reportDryRun, settingOrThrow } from './common.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareUnset } from './index.js';
 
-export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string): Promise<void> {
+export const run: Verb<typeof declareUnset> = async (ctx, opts, name) => {
   const spec = settingOrThrow(ctx, name);
   if (opts.dryRun) {
     const t = dryRunTarget(ctx);
@@ -19,4 +20,4 @@ export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string
   store.setProfile(profile, current);
   if (ctx.io.json) ctx.io.printJson({ profile, setting: spec.flag, removed: true });
   else ctx.io.info(`Removed ${spec.flag} from profile "${profile}".`);
-}
+};

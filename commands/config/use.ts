@@ -1,11 +1,12 @@
-import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { profileNameMessage, profileNameProblem } from '../../src/config/profile-name.js';
 import { dryRunTarget, reportDryRun } from './common.js';
 import type { ConfigReader } from '../../src/config/read.js';
 import { suggest } from '../../src/cli/suggest.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareUse } from './index.js';
 
-export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string): Promise<void> {
+export const run: Verb<typeof declareUse> = async (ctx, opts, name) => {
   const problem = profileNameProblem(name);
   if (problem) throw new UsageError(profileNameMessage('The profile name', name, problem));
   // A dry run reads the file (never creating it); a real one opens the writer.
@@ -23,4 +24,4 @@ export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string
   (await ctx.config()).setCurrentProfile(name);
   if (ctx.io.json) ctx.io.printJson({ profile: name, default: true });
   else ctx.io.info(`Profile "${name}" is now the default.`);
-}
+};

@@ -4,7 +4,6 @@
 // in batches, reporting what the service says each removed (`updated_count`). The API lists no
 // group's members, so the plan is every address that bounced or complained, and the service
 // ignores those not in the group. The events are read a day at a time (src/contacts/bounce-events.ts).
-import type { Context } from '../../src/cli/context.js';
 import { InterruptedError, PartialError, UsageError } from '../../src/cli/errors.js';
 import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
 import { suggest } from '../../src/cli/suggest.js';
@@ -14,15 +13,8 @@ import { resolveGroup } from '../../src/groups.js';
 import { printList, printRecord } from '../../src/output/format.js';
 import { lookup, printDryRun } from '../../src/output/dry-run.js';
 import { forTerminal } from '../../src/output/sanitize.js';
-
-interface Opts {
-  group?: string;
-  since?: string;
-  until?: string;
-  includeTemporary?: boolean;
-  yes?: boolean;
-  dryRun?: boolean;
-}
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareClean } from './index.js';
 
 /**
  * Addresses per removal request (decisions row P9): spec 000 endpoint 6 gives `keys` no maximum;
@@ -31,7 +23,7 @@ interface Opts {
 export const CLEAN_BATCH = 100;
 const MAX_SINCE_MS = 365 * 86_400_000;
 
-export async function run(ctx: Context, opts: Opts): Promise<void> {
+export const run: Verb<typeof declareClean> = async (ctx, opts) => {
   const given = opts.group?.trim();
   if (!given) throw new UsageError('Say which group to clean with --group NAME_OR_CODE.');
   const now = ctx.clock.now();
@@ -118,7 +110,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     const why = firstError instanceof Error ? firstError.message : String(firstError);
     throw new PartialError(`${notDone.length} of the ${plan.length} addresses were not removed (${why}).`, `Removing is safe to repeat; run the same command again to finish: ${again()}`);
   }
-}
+};
 
 const COLUMNS = [
   { header: 'ADDRESS', value: (r: ReturnType<typeof buildPlan>[number]) => r.address },

@@ -1,7 +1,6 @@
-import type { Command } from 'commander';
+import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
-
 
 export function register(program: Command, action: ActionFactory): void {
   const contacts = program.command('contacts').alias('contact').description('contacts in groups (import them with `mailctl import`)')
@@ -10,7 +9,12 @@ Examples:
   mailctl import examples/contacts.csv --group Newsletter --create-group
   mailctl contacts remove --group Newsletter --email amy.wang0@example.com --yes
   mailctl contacts clean --group Newsletter --since 30d`);
-  contacts
+  declareRemove(contacts).action(action(() => import('./remove.js')));
+  declareClean(contacts).action(action(() => import('./clean.js')));
+}
+
+export function declareRemove(contacts: CommandUnknownOpts) {
+  return contacts
     .command('remove')
     .alias('rm')
     .description('remove contacts from a group, by address or by filter (they stay in other groups)')
@@ -24,9 +28,11 @@ Examples:
 Examples:
   mailctl contacts remove --group Newsletter --email amy.wang0@example.com --email ben.wang1@example.com --yes
   mailctl contacts remove --group Newsletter --where "DOMAIN like example.com" --where "NAME != Ann" --dry-run
-  printf 'chen.wang2@example.com\\n' | mailctl contacts remove --group Newsletter --emails-file - --yes`)
-    .action(action(() => import('./remove.js')));
-  contacts
+  printf 'chen.wang2@example.com\\n' | mailctl contacts remove --group Newsletter --emails-file - --yes`);
+}
+
+export function declareClean(contacts: CommandUnknownOpts) {
+  return contacts
     .command('clean')
     .description('remove addresses that bounced or complained (transactional events) from a campaign group: a plan first')
     .option('--group <name-or-code>', 'the campaign group to clean (required)')
@@ -48,6 +54,5 @@ Exit 5 when some batches failed (running the same command again finishes them).
 Examples:
   mailctl contacts clean --group Newsletter --since 30d
   mailctl contacts clean --group Newsletter --since 30d --yes`)
-    .option('--csv', 'print CSV with a header row, for spreadsheets')
-    .action(action(() => import('./clean.js')));
+    .option('--csv', 'print CSV with a header row, for spreadsheets');
 }

@@ -13,17 +13,12 @@ import { describeFilter, parseWhere } from './filters.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
 import { forTerminal } from '../../src/output/sanitize.js';
 import { count as n, plural } from '../../src/output/human.js';
+import type { OptsOf, Verb } from '../../src/cli/declared.js';
+import type { declareRemove } from './index.js';
 
-interface Opts {
-  group?: string;
-  email?: string[];
-  emailsFile?: string;
-  where?: string[];
-  yes?: boolean;
-  dryRun?: boolean;
-}
+type Opts = OptsOf<typeof declareRemove>;
 
-export async function run(ctx: Context, opts: Opts): Promise<void> {
+export const run: Verb<typeof declareRemove> = async (ctx, opts) => {
   const given = opts.group?.trim();
   if (!given) throw new UsageError('Say which group to remove contacts from with --group NAME_OR_CODE.');
   const byEmail = !!(opts.email?.length || opts.emailsFile);
@@ -64,7 +59,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   if ('keys' in body && count < body.keys.length) {
     ctx.io.info(`${n(body.keys.length - count)} of the ${n(body.keys.length)} addresses were not in the group.`);
   }
-}
+};
 
 /** --email (repeatable, commas allowed) and --emails-file (one per line, or a CSV whose first column is the address). */
 async function collectEmails(ctx: Context, opts: Opts): Promise<string[]> {

@@ -1,8 +1,12 @@
-import type { Command } from 'commander';
+import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 
 export function register(program: Command, action: ActionFactory): void {
-  program
+  declareRun(program).action(action(() => import('./run.js')));
+}
+
+export function declareRun(program: CommandUnknownOpts) {
+  return program
     .command('doctor')
     .description('check the set-up: each setting and where it comes from, keys (one cheap call per service), config folder, clock, Node')
     .addHelpText('after', `
@@ -12,6 +16,5 @@ Examples:
   mailctl doctor
   mailctl doctor --json
   mailctl --profile staging doctor`)
-    .option('--csv', 'print CSV with a header row, for spreadsheets')
-    .action(action(() => import('./run.js')));
+    .option('--csv', 'print CSV with a header row, for spreadsheets');
 }

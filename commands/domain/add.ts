@@ -1,12 +1,13 @@
-import type { Context } from '../../src/cli/context.js';
 import { ServiceError } from '../../src/cli/errors.js';
 import { zoneLines } from '../../src/output/zone.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { checkDomain } from './common.js';
 import { forTsvCell } from '../../src/output/sanitize.js';
 import { suggest } from '../../src/cli/suggest.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareAdd } from './index.js';
 
-export async function run(ctx: Context, opts: { dryRun?: boolean }, input: string): Promise<void> {
+export const run: Verb<typeof declareAdd> = async (ctx, opts, input) => {
   const domain = checkDomain(input);
   const records = await (await ctx.notify()).addDomain(domain);
   if (opts.dryRun) return printDryRun(ctx);
@@ -19,4 +20,4 @@ export async function run(ctx: Context, opts: { dryRun?: boolean }, input: strin
   ctx.io.out(`; mailctl domain add ${domain}`);
   // The records are the service's words: whole (they are pasted), control characters shown.
   for (const l of zoneLines(records, domain)) ctx.io.out(forTsvCell(l));
-}
+};

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 
 const NOTE = `
@@ -15,7 +15,13 @@ Examples:
   mailctl domain add mail.example.org
   mailctl domain verify mail.example.org
   mailctl send --to a@example.com --from news@mail.example.org --subject Hi --html "<p>Hi</p>"`);
-  d.command('add')
+  declareAdd(d).action(action(() => import('./add.js')));
+  declareVerify(d).action(action(() => import('./verify.js')));
+  declareRemove(d).action(action(() => import('./remove.js')));
+}
+
+export function declareAdd(d: CommandUnknownOpts) {
+  return d.command('add')
     .description('add a sender domain and print the DNS records to publish')
     .argument('<domain>')
     .addHelpText('after', `
@@ -28,9 +34,11 @@ Examples:
   mailctl domain add mail.example.org
   mailctl domain add news.example.org --json
   mailctl domain add other.example.org --dry-run`)
-    .option('--dry-run', 'show the request without sending it')
-    .action(action(() => import('./add.js')));
-  d.command('verify')
+    .option('--dry-run', 'show the request without sending it');
+}
+
+export function declareVerify(d: CommandUnknownOpts) {
+  return d.command('verify')
     .description('ask the service to check the published DNS records')
     .argument('<domain>')
     .option('--dry-run', 'show the request without sending it')
@@ -38,9 +46,11 @@ Examples:
 
 Examples:
   mailctl domain add mail.example.org
-  mailctl domain verify mail.example.org`)
-    .action(action(() => import('./verify.js')));
-  d.command('remove')
+  mailctl domain verify mail.example.org`);
+}
+
+export function declareRemove(d: CommandUnknownOpts) {
+  return d.command('remove')
     .alias('rm')
     .description('remove a sender domain')
     .argument('<domain>')
@@ -50,6 +60,5 @@ Examples:
 
 Examples:
   mailctl domain remove mail.example.org --dry-run
-  mailctl domain remove mail.example.org --yes`)
-    .action(action(() => import('./remove.js')));
+  mailctl domain remove mail.example.org --yes`);
 }

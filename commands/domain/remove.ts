@@ -1,8 +1,9 @@
-import type { Context } from '../../src/cli/context.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { checkDomain } from './common.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareRemove } from './index.js';
 
-export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean }, input: string): Promise<void> {
+export const run: Verb<typeof declareRemove> = async (ctx, opts, input) => {
   const domain = checkDomain(input);
   if (!opts.yes && !opts.dryRun) {
     ctx.requirePrompt(`Removing the sender domain ${domain}`, '--yes');
@@ -15,4 +16,4 @@ export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean 
   if (opts.dryRun) return printDryRun(ctx);
   if (ctx.io.json) ctx.io.printJson({ domain, removed: true });
   else ctx.io.out(`${ctx.io.paint('green', '✓')} Removed ${domain}`);
-}
+};

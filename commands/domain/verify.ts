@@ -1,12 +1,13 @@
-import type { Context } from '../../src/cli/context.js';
 import { ServiceError } from '../../src/cli/errors.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { checkDomain } from './common.js';
 import { describeErrorBody } from '../../src/api/error-messages.js';
 import { forTerminal } from '../../src/output/sanitize.js';
 import { suggest } from '../../src/cli/suggest.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareVerify } from './index.js';
 
-export async function run(ctx: Context, opts: { dryRun?: boolean }, input: string): Promise<void> {
+export const run: Verb<typeof declareVerify> = async (ctx, opts, input) => {
   const domain = checkDomain(input);
   let res: unknown;
   try {
@@ -33,4 +34,4 @@ export async function run(ctx: Context, opts: { dryRun?: boolean }, input: strin
   }
   if (ctx.io.json) ctx.io.printJson({ domain, verified: true, response: res ?? null });
   else ctx.io.out(`${ctx.io.paint('green', '✓')} ${domain} is verified; email can be sent from addresses @${domain}.`);
-}
+};

@@ -1,5 +1,6 @@
-import { Option, type Command } from 'commander';
+import { Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
+import type { OptsOf } from '../../src/cli/declared.js';
 import { inheritParentOptions } from '../../src/cli/parent-options.js';
 import { offer, type OfferContext } from '../../src/cli/offer.js';
 
@@ -10,8 +11,20 @@ export const STATUS_VALUES = {
 };
 const statuses = (c: OfferContext) => (c.flags.has('--sms') ? STATUS_VALUES.sms : STATUS_VALUES.email);
 
+/** The options `events tail` shares with `events` (commander hands them to `events`). */
+const TAIL_SHARES: (keyof OptsOf<typeof declareTail>)[] = ['sms', 'id', 'recipient', 'countryCode', 'status', 'since', 'until', 'from', 'to'];
+
 export function register(program: Command, action: ActionFactory): void {
-  const events = program
+  const events = declareEvents(program).action(action(() => import('./lookup.js')));
+  const tail = action(() => import('./tail.js'));
+  declareTail(events).action(async (opts, cmd) => {
+    await inheritParentOptions(cmd, TAIL_SHARES, 'mailctl events tail [--sms] [--id ID | --recipient ADDR] [--status LIST] [--since TIME] [--until TIME | --for DUR] [--interval DUR]');
+    return tail(opts, cmd);
+  });
+}
+
+export function declareEvents(program: CommandUnknownOpts) {
+  return program
     .command('events')
     .description('look up delivery events of transactional email (or SMS with --sms)')
     .option('--sms', 'SMS events instead of email')
@@ -34,10 +47,11 @@ Examples:
   mailctl send --to bounce@example.com --subject "Hi" --html "<p>Hi</p>"
   mailctl events --recipient bounce@example.com --status bounce,complaint
   mailctl events --since 7d --csv > events.csv
-  mailctl events --sms --recipient 0912345678 --country-code 886 --since 7d`)
-    .action(action(() => import('./lookup.js')));
-  const tail = action(() => import('./tail.js'));
-  events
+  mailctl events --sms --recipient 0912345678 --country-code 886 --since 7d`);
+}
+
+export function declareTail(events: CommandUnknownOpts) {
+  return events
     .command('tail')
     .description('follow new events as they arrive (polling the lookup), until Ctrl-C or --for')
     .option('--sms', 'SMS events instead of email (needs --id, or --recipient with --country-code)')
@@ -47,6 +61,9 @@ Examples:
     .addOption(offer(new Option('--status <list>', 'comma-separated statuses to show (as for `mailctl events`)'), statuses, { list: true }))
     .option('--since <time>', 'also show events since then: a span back such as 10m, or a time (at most 30 days back; default: only new ones)')
     .option('--until <time>', 'stop at this time (or use --for; default: until Ctrl-C)')
+    // Commander hands these to \`events\` (its options win); inheritParentOptions passes them on.
+    .addOption(new Option('--from <time>', 'old spelling of --since').hideHelp())
+    .addOption(new Option('--to <time>', 'old spelling of --until').hideHelp())
     .option('--interval <duration>', 'time between lookups (default 5s, at least 2s)')
     .option('--for <duration>', 'stop after this long (default: until Ctrl-C)')
     .addHelpText('after', `
@@ -58,9 +75,5 @@ its newest row instead of stalling on the same 50, and looks back only 10 s from
 Examples:
   mailctl events tail --status bounce,complaint            # until Ctrl-C
   mailctl events tail --since 10m --for 1m > events.ndjson
-  mailctl events tail --sms --recipient 0912345678 --country-code 886 --for 30s`)
-    .action(async (...args: unknown[]) => {
-      await inheritParentOptions(args[args.length - 1] as Command, ['sms', 'id', 'recipient', 'countryCode', 'status', 'since', 'until', 'from', 'to'], 'mailctl events tail [--sms] [--id ID | --recipient ADDR] [--status LIST] [--since TIME] [--until TIME | --for DUR] [--interval DUR]');
-      return tail(...args);
-    });
+  mailctl events tail --sms --recipient 0912345678 --country-code 886 --for 30s`);
 }

@@ -7,25 +7,14 @@ import { checkCountryCode } from '../../src/send/sms-rules.js';
 import { EMAIL_STATUSES, parseStatuses, SMS_STATUSES } from './query.js';
 import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
 import { suggest } from '../../src/cli/suggest.js';
-
-interface Opts {
-  sms?: boolean;
-  id?: string;
-  recipient?: string;
-  countryCode?: string;
-  since?: string;
-  until?: string;
-  /** The old spellings of --since/--until. */
-  from?: string;
-  to?: string;
-  status?: string;
-}
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareEvents } from './index.js';
 
 /** Spec section 8: SMS lookup covers only the last 30 days and returns at most the first 50 rows. */
 const SMS_WINDOW_DAYS = 30;
 const SMS_ROW_CAP = 50;
 
-export async function run(ctx: Context, opts: Opts): Promise<void> {
+export const run: Verb<typeof declareEvents> = async (ctx, opts) => {
   const now = ctx.clock.now();
   const range = parseTimeRange(opts, now);
   const from = range.since === undefined ? undefined : isoSeconds(range.since);
@@ -62,7 +51,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     ctx.io.warn(`The service returns at most the first ${SMS_ROW_CAP} rows, and this lookup hit that cap: there may be more. Narrow it with --since/--until or --status.`);
   }
   return output(ctx, logs, SMS_COLUMNS);
-}
+};
 
 /** Table, TSV, CSV (a header even when empty) or {logs} under --json: src/output/format.ts. */
 async function output<T>(ctx: Context, rows: T[], columns: Array<Column<T>>): Promise<void> {

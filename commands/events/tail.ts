@@ -2,7 +2,6 @@
 // its limits (SMS: 30 days, 50 rows; a full answer is paged forward, src/events/follow.ts). A
 // table line per event on a terminal, NDJSON otherwise (a stream has no single document, so
 // --json means NDJSON here too). Ctrl-C or --for ends it.
-import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
 import { parseDuration } from '../../src/cli/duration.js';
@@ -12,27 +11,14 @@ import { forTerminal } from '../../src/output/sanitize.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';
 import { EMAIL_STATUSES, parseStatuses, SMS_STATUSES } from './query.js';
 import { suggest } from '../../src/cli/suggest.js';
-
-interface Opts {
-  sms?: boolean;
-  id?: string;
-  recipient?: string;
-  countryCode?: string;
-  status?: string;
-  since?: string;
-  until?: string;
-  /** The old spellings of --since/--until (they arrive from `events`). */
-  from?: string;
-  to?: string;
-  interval?: string;
-  for?: string;
-}
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareTail } from './index.js';
 
 const MIN_INTERVAL_MS = 2000;
 
 type AnyEvent = EmailEvent & SmsEvent;
 
-export async function run(ctx: Context, opts: Opts): Promise<void> {
+export const run: Verb<typeof declareTail> = async (ctx, opts) => {
   const now = ctx.clock.now();
   const range = parseTimeRange(opts, now);
   const sinceText = opts.since ?? opts.from;
@@ -103,7 +89,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     }
   }
   if (!ndjson || ctx.io.isTTY) ctx.io.info(`Stopped following; ${shown} event${shown === 1 ? '' : 's'} shown.`);
-}
+};
 
 function line(e: AnyEvent, sms: boolean): string {
   const who = sms ? e.recipient ?? e.address : e.mail?.to ?? e.mail?.recipient;

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 
 export function register(program: Command, action: ActionFactory): void {
@@ -10,7 +10,12 @@ Examples:
   mailctl groups create Newsletter
   mailctl groups list
   mailctl import examples/contacts.csv --group Newsletter`);
-  groups
+  declareList(groups).action(action(() => import('./list.js')));
+  declareCreate(groups).action(action(() => import('./create.js')));
+}
+
+export function declareList(groups: CommandUnknownOpts) {
+  return groups
     .command('list')
     .alias('ls')
     .description('list contact groups')
@@ -24,9 +29,11 @@ Examples:
   mailctl groups list
   mailctl groups list --all --json
   mailctl groups list --page 1 --size 20`)
-    .option('--csv', 'print CSV with a header row, for spreadsheets')
-    .action(action(() => import('./list.js')));
-  groups
+    .option('--csv', 'print CSV with a header row, for spreadsheets');
+}
+
+export function declareCreate(groups: CommandUnknownOpts) {
+  return groups
     .command('create')
     .description('create a contact group and print its code')
     .argument('<name>', 'group name')
@@ -34,6 +41,5 @@ Examples:
     .addHelpText('after', `
 Examples:
   mailctl groups create "VIP customers"
-  mailctl groups create Newsletter --dry-run`)
-    .action(action(() => import('./create.js')));
+  mailctl groups create Newsletter --dry-run`);
 }

@@ -1,16 +1,11 @@
-import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import type { Group } from '../../src/api/campaign-types.js';
 import { printList, type Column } from '../../src/output/format.js';
 import { parseWhole } from '../../src/cli/parse.js';
 import { completionScope, listAllGroups } from '../../src/groups.js';
 import { mergeGroupCache } from '../../src/cli/completion-cache.js';
-
-interface Opts {
-  page?: string;
-  size?: string;
-  all?: boolean;
-}
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareList } from './index.js';
 
 export const GROUP_COLUMNS: Column<Group>[] = [
   { header: 'CODE', value: (g) => g.sn },
@@ -27,7 +22,7 @@ function rate(r: number | undefined): string {
   return r === undefined || r === null ? '' : `${(r * 100).toFixed(1)}%`;
 }
 
-export async function run(ctx: Context, opts: Opts): Promise<void> {
+export const run: Verb<typeof declareList> = async (ctx, opts) => {
   const page = opts.page === undefined ? undefined : parseWhole(opts.page, '--page', 0);
   const size = opts.size === undefined ? undefined : parseWhole(opts.size, '--size', 1);
   if (opts.all && page !== undefined) throw new UsageError('--all and --page cannot be used together.', 'Use --all to walk every page, or --page N for one page.');
@@ -40,4 +35,4 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     mergeGroupCache(ctx.configDir, await completionScope(ctx), groups);
   }
   await printList(ctx.io, groups, GROUP_COLUMNS);
-}
+};

@@ -28,29 +28,17 @@ import { resolveGroup } from '../../src/groups.js';
 import { finishImport } from './finish.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
 import { suggest } from '../../src/cli/suggest.js';
+import type { OptsOf, Verb } from '../../src/cli/declared.js';
+import type { declareImport } from './index.js';
 
-interface Opts {
-  group?: string;
-  createGroup?: boolean;
-  rejects?: string;
-  strict?: boolean;
-  dryRun?: boolean;
-  wait?: boolean;
-  timeout?: string;
-  webhookUrl?: string;
-  downloadFailures?: boolean | string;
-  field?: string[];
-  nameMaxLength?: string;
-  encoding?: string;
-  force?: boolean;
-}
+type Opts = OptsOf<typeof declareImport>;
 
 /** Spec section 8: "file import recommended above 100 rows (text import below 100)". */
 export const FILE_IMPORT_FROM_ROWS = 100;
 /** Spec endpoint 4: "Payload at most 10 MB." */
 export const TEXT_IMPORT_MAX_BYTES = 10 * 1024 * 1024;
 
-export async function run(ctx: Context, opts: Opts, file: string): Promise<void> {
+export const run: Verb<typeof declareImport> = async (ctx, opts, file) => {
   const plan = await readOptions(ctx, opts, file);
   const stdin = file === '-';
   const source = stdin ? 'standard input' : file;
@@ -66,7 +54,7 @@ export async function run(ctx: Context, opts: Opts, file: string): Promise<void>
   } finally {
     await work?.remove();
   }
-}
+};
 
 interface Plan {
   group: string;

@@ -1,15 +1,26 @@
-import { Option, type Command } from 'commander';
+import { Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
+import type { OptsOf } from '../../src/cli/declared.js';
 import { collect } from '../../src/cli/collect.js';
 import { offer } from '../../src/cli/offer.js';
 import { inheritParentOptions } from '../../src/cli/parent-options.js';
 
-const STATUS_OPTIONS = ['wait', 'timeout', 'downloadFailures', 'force'];
+/** The options `import status` shares with `import` (commander hands them to `import`). */
+const STATUS_OPTIONS: (keyof OptsOf<typeof declareStatus>)[] = ['wait', 'timeout', 'downloadFailures', 'force'];
+
+export function register(program: Command, action: ActionFactory): void {
+  const imp = declareImport(program).action(action(() => import('./file.js')));
+  const status = action(() => import('./status.js'));
+  declareStatus(imp).action(async (importSn, opts, cmd) => {
+    await inheritParentOptions(cmd, STATUS_OPTIONS, 'mailctl import status IMPORT_SN [--wait] [--timeout DUR] [--download-failures [FILE]] [--force]');
+    return status(importSn, opts, cmd);
+  });
+}
 
 // `--group` is checked by the command, not commander: a required option here would also be
 // demanded by `import status`.
-export function register(program: Command, action: ActionFactory): void {
-  const imp = program
+export function declareImport(program: CommandUnknownOpts) {
+  return program
     .command('import')
     .description('check a contacts CSV locally, upload it into a group, and wait for the result')
     .argument('<file>', 'CSV file with the header EMAIL,NAME[,custom fields…]; - reads standard input')
@@ -33,10 +44,11 @@ Examples:
   mailctl import examples/contacts.csv --group Newsletter --dry-run     # check only: nothing is sent
   mailctl import examples/contacts.csv --group Newsletter --strict --rejects rejected.csv --wait --timeout 10m
   printf 'EMAIL,NAME\\nann.lee@example.com,Ann Lee\\n' | mailctl import - --group Newsletter --no-wait`)
-    .option('--csv', 'print CSV with a header row, for spreadsheets')
-    .action(action(() => import('./file.js')));
-  const status = action(() => import('./status.js'));
-  imp
+    .option('--csv', 'print CSV with a header row, for spreadsheets');
+}
+
+export function declareStatus(imp: CommandUnknownOpts) {
+  return imp
     .command('status')
     .description('show an import by its code, or wait for it to finish')
     .argument('<import-sn>', 'import code, as printed when the import started')
@@ -49,9 +61,5 @@ Examples:
   # IM123: the import code that \`mailctl import … --no-wait\` printed
   mailctl import status IM123
   mailctl import status IM123 --wait --download-failures`)
-    .option('--csv', 'print CSV with a header row, for spreadsheets')
-    .action(async (...args: unknown[]) => {
-      await inheritParentOptions(args[args.length - 1] as Command, STATUS_OPTIONS, 'mailctl import status IMPORT_SN [--wait] [--timeout DUR] [--download-failures [FILE]] [--force]');
-      return status(...args);
-    });
+    .option('--csv', 'print CSV with a header row, for spreadsheets');
 }

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type { Context } from '../../src/cli/context.js';
 import { refuseSymlink } from '../../src/fs/safe-write.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { parseDuration } from '../../src/cli/duration.js';
@@ -7,15 +6,10 @@ import { DEFAULT_WAIT_TIMEOUT_MS, fetchImport, waitForImport } from '../../src/i
 import { defaultFailuresPath } from '../../src/import/report.js';
 import { finishImport } from './finish.js';
 import { suggest } from '../../src/cli/suggest.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareStatus } from './index.js';
 
-interface Opts {
-  wait?: boolean;
-  timeout?: string;
-  downloadFailures?: boolean | string;
-  force?: boolean;
-}
-
-export async function run(ctx: Context, opts: Opts, importSn: string): Promise<void> {
+export const run: Verb<typeof declareStatus> = async (ctx, opts, importSn) => {
   const sn = importSn.trim();
   if (!sn) throw new UsageError('The import code is empty.', `Give the code printed when the import started: ${suggest(ctx, 'import', 'status', 'IMPORT_SN')}`);
   const timeoutMs = opts.timeout === undefined ? DEFAULT_WAIT_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout', { positive: true });
@@ -25,4 +19,4 @@ export async function run(ctx: Context, opts: Opts, importSn: string): Promise<v
   // a code that cannot be a file name, or reduces it to one).
   const failuresTo = opts.downloadFailures === undefined ? undefined : typeof opts.downloadFailures === 'string' ? opts.downloadFailures : defaultFailuresPath(undefined, result.importSn);
   await finishImport(ctx, { result, failuresTo });
-}
+};

@@ -8,21 +8,12 @@ import { LINK_CELL_MAX, printList } from '../../src/output/format.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { outDirOf } from '../../src/report/out-dir.js';
 import { suggest, suggestWithNote } from '../../src/cli/suggest.js';
-
-interface Opts {
-  dryRun?: boolean;
-  wait?: boolean;
-  outDir?: string;
-  /** The old spelling of --out-dir. */
-  out?: string;
-  force?: boolean;
-  webhookUrl?: string;
-  timeout?: string;
-}
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareExport } from './index.js';
 
 // Endpoint 16 starts the export (decisions row 7: any 2xx means accepted; its body is not shown),
 // then endpoint 17 is polled until links appear. The client paces exports to 1 per 10 s.
-export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
+export const run: Verb<typeof declareExport> = async (ctx, opts, sn) => {
   if (opts.webhookUrl !== undefined) opts.webhookUrl = checkUrl(opts.webhookUrl, { name: '--webhook-url', example: 'https://hooks.example.com/report' });
   const timeoutMs = opts.timeout === undefined ? 10 * 60_000 : parseDuration(opts.timeout, '--timeout', { positive: true });
   const out = outDirOf(opts);
@@ -49,7 +40,7 @@ export async function run(ctx: Context, opts: Opts, sn: string): Promise<void> {
   if (newest && newest < requestedAt - 60_000) ctx.io.info(`These files were made at ${new Date(newest).toISOString()}: the service reuses earlier files when there is no new data (and ignores a repeat export within an hour).`);
   if (out) await printSaved(ctx, sn, await downloadLinks(ctx, sn, links, out, opts.force));
   else await printLinks(ctx, links);
-}
+};
 
 async function printLinks(ctx: Context, links: ReportLink[]): Promise<void> {
   await printList(ctx.io, links, [

@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 
 // The report commands write into a folder: --out-dir DIR. --out, a file in every other command,
@@ -18,7 +18,15 @@ Examples:
   mailctl report list
   mailctl report metrics CP123
   mailctl report export CP123 --out-dir reports`);
-  report
+  declareList(report).action(action(() => import('./list.js')));
+  declareMetrics(report).action(action(() => import('./metrics.js')));
+  declareExport(report).action(action(() => import('./export.js')));
+  declareLinks(report).action(action(() => import('./links.js')));
+  declareSync(report).action(action(() => import('./sync.js')));
+}
+
+export function declareList(report: CommandUnknownOpts) {
+  return report
     .command('list')
     .alias('ls')
     .description('list finished campaigns: the 10 most recent, or all in a date range')
@@ -33,9 +41,11 @@ Examples:
   mailctl report list
   mailctl report list --since 30d --json
   mailctl report list --since 2026-11-01 --until 2026-11-30`)
-    .option('--csv', 'print CSV with a header row, for spreadsheets')
-    .action(action(() => import('./list.js')));
-  report
+    .option('--csv', 'print CSV with a header row, for spreadsheets');
+}
+
+export function declareMetrics(report: CommandUnknownOpts) {
+  return report
     .command('metrics')
     .description('delivery, open, click, bounce numbers and rates (A/B campaigns: total, test A, test B, winner)')
     .argument('<codes...>', 'campaign codes')
@@ -45,9 +55,11 @@ Rates: delivered/recipients; opened, clicked, unsubscribed, complained per deliv
 
 Examples:
   mailctl report metrics CP123
-  mailctl report metrics CP123 --csv > metrics.csv`)
-    .action(action(() => import('./metrics.js')));
-  report
+  mailctl report metrics CP123 --csv > metrics.csv`);
+}
+
+export function declareExport(report: CommandUnknownOpts) {
+  return report
     .command('export')
     .description('generate the detail CSV files (delivery, open, click, bounce, unsubscribe, complain)')
     .argument('<code>', 'campaign code')
@@ -66,9 +78,11 @@ file host without your API key. ${OLD_OUT_NOTE}
 Examples:
   mailctl report export CP123 --wait
   mailctl report export CP123 --out-dir reports --force
-  mailctl report export CP123 --dry-run`)
-    .action(action(() => import('./export.js')));
-  report
+  mailctl report export CP123 --dry-run`);
+}
+
+export function declareLinks(report: CommandUnknownOpts) {
+  return report
     .command('links')
     .description('show the links of the exported detail files')
     .argument('<code>', 'campaign code')
@@ -81,9 +95,11 @@ The links exist once \`mailctl report export\` has made the files. ${OLD_OUT_NOT
 Examples:
   mailctl report links CP123
   mailctl report links CP123 --out-dir reports --force`)
-    .option('--csv', 'print CSV with a header row, for spreadsheets')
-    .action(action(() => import('./links.js')));
-  report
+    .option('--csv', 'print CSV with a header row, for spreadsheets');
+}
+
+export function declareSync(report: CommandUnknownOpts) {
+  return report
     .command('sync')
     .description('keep a directory complete with the detail files of every finished campaign (for cron)')
     .option('--out-dir <dir>', 'the directory to keep (created if missing; required): DIR/<finished-date>_<code>/<type>.csv, manifest.csv')
@@ -109,6 +125,5 @@ A crontab line is the whole integration:
 Examples:
   mailctl report sync --out-dir reports
   mailctl report sync --out-dir reports --since 7d --dry-run
-  mailctl report sync --out-dir reports --refresh-days 3`)
-    .action(action(() => import('./sync.js')));
+  mailctl report sync --out-dir reports --refresh-days 3`);
 }

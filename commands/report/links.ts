@@ -1,10 +1,11 @@
-import type { Context } from '../../src/cli/context.js';
 import type { ReportLink } from '../../src/api/campaign-types.js';
 import { LINK_CELL_MAX, printList, type Column } from '../../src/output/format.js';
 import { downloadLinks } from '../../src/report/download.js';
-import { outDirOf, type OutDirFlags } from '../../src/report/out-dir.js';
+import { outDirOf } from '../../src/report/out-dir.js';
 import { printSaved } from './export.js';
 import { suggest } from '../../src/cli/suggest.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareLinks } from './index.js';
 
 const COLUMNS: Column<ReportLink>[] = [
   { header: 'TYPE', value: (l) => l.reportType },
@@ -12,7 +13,7 @@ const COLUMNS: Column<ReportLink>[] = [
   { header: 'LINK', value: (l) => l.link, max: LINK_CELL_MAX },
 ];
 
-export async function run(ctx: Context, opts: OutDirFlags & { force?: boolean }, sn: string): Promise<void> {
+export const run: Verb<typeof declareLinks> = async (ctx, opts, sn) => {
   const out = outDirOf(opts);
   const client = await ctx.campaign();
   const links = await client.reportLinks(sn);
@@ -26,4 +27,4 @@ export async function run(ctx: Context, opts: OutDirFlags & { force?: boolean },
     return;
   }
   await printList(ctx.io, links, COLUMNS);
-}
+};

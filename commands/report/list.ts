@@ -1,8 +1,8 @@
-import type { Context } from '../../src/cli/context.js';
 import type { CampaignCode } from '../../src/api/campaign-types.js';
 import { printList, type Column } from '../../src/output/format.js';
 import { reportRange } from '../../src/report/dates.js';
-import type { RangeFlags } from '../../src/cli/date.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareList } from './index.js';
 
 const COLUMNS: Column<CampaignCode>[] = [
   { header: 'CODE', value: (c) => c.sn },
@@ -11,10 +11,10 @@ const COLUMNS: Column<CampaignCode>[] = [
   { header: 'SENT UNTIL', value: (c) => c.sentEndDate, date: true },
 ];
 
-export async function run(ctx: Context, opts: RangeFlags): Promise<void> {
+export const run: Verb<typeof declareList> = async (ctx, opts) => {
   const { startDate, endDate } = reportRange(opts, ctx.clock.now());
   const client = await ctx.campaign();
   const rows = await client.listFinishedCampaigns(startDate, endDate);
   if (!startDate && ctx.io.isTTY && !ctx.io.json && rows.length) ctx.io.info('The 10 most recent finished campaigns (give --since, and --until, for a date range):');
   await printList(ctx.io, rows, COLUMNS);
-}
+};

@@ -1,10 +1,11 @@
-import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { printList } from '../../src/output/format.js';
 import { METRIC_COLUMNS, METRIC_CSV, orderRows, ratesOf } from '../../src/report/metrics.js';
 import { suggest } from '../../src/cli/suggest.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareMetrics } from './index.js';
 
-export async function run(ctx: Context, _opts: object, sns: string[]): Promise<void> {
+export const run: Verb<typeof declareMetrics> = async (ctx, _opts, sns) => {
   const codes = [...new Set(sns.map((s) => s.trim()).filter(Boolean))];
   if (!codes.length) throw new UsageError(`Name at least one campaign code: ${suggest(ctx, 'report', 'metrics', 'CODE...')}`, `Find codes with \`${suggest(ctx, 'report', 'list')}\`.`);
   const client = await ctx.campaign();
@@ -12,4 +13,4 @@ export async function run(ctx: Context, _opts: object, sns: string[]): Promise<v
   await printList(ctx.io, rows, METRIC_COLUMNS, rows.map((m) => ({ ...m, rates: ratesOf(m) })), { csv: METRIC_CSV });
   const missing = codes.filter((sn) => !rows.some((r) => r.campaignSn === sn));
   if (missing.length) ctx.io.warn(`No metrics for ${missing.join(', ')}.`);
-}
+};

@@ -8,22 +8,13 @@ import { suggest } from '../../src/cli/suggest.js';
 import { bytes, count, plural } from '../../src/output/human.js';
 import { isoSecond, parseRefreshDays } from '../../src/report/sync/range.js';
 import { planSync, runSync, type SyncOptions, type SyncPlan, type SyncReport } from '../../src/report/sync/sync.js';
-import { outDirOf, type OutDirFlags } from '../../src/report/out-dir.js';
-
-interface Opts extends OutDirFlags {
-  since?: string;
-  until?: string;
-  from?: string;
-  to?: string;
-  refreshDays?: string;
-  waitLock?: string | boolean;
-  timeout?: string;
-  dryRun?: boolean;
-}
+import { outDirOf } from '../../src/report/out-dir.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareSync } from './index.js';
 
 export const DEFAULT_WAIT_LOCK_MS = 10 * 60_000;
 
-export async function run(ctx: Context, opts: Opts): Promise<void> {
+export const run: Verb<typeof declareSync> = async (ctx, opts) => {
   const out = outDirOf(opts);
   if (!out) throw new UsageError('report sync needs --out-dir DIR: the directory it keeps complete (created if missing).');
   const o: SyncOptions = {
@@ -34,7 +25,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     from: opts.from,
     to: opts.to,
     refreshDays: parseRefreshDays(opts.refreshDays),
-    waitLockMs: opts.waitLock === undefined || opts.waitLock === false ? 0 : opts.waitLock === true ? DEFAULT_WAIT_LOCK_MS : parseDuration(opts.waitLock, '--wait-lock', { positive: true }),
+    waitLockMs: opts.waitLock === undefined ? 0 : opts.waitLock === true ? DEFAULT_WAIT_LOCK_MS : parseDuration(opts.waitLock, '--wait-lock', { positive: true }),
     linkTimeoutMs: opts.timeout === undefined ? 10 * 60_000 : parseDuration(opts.timeout, '--timeout', { positive: true }),
   };
   if (opts.dryRun) return printPlan(ctx, await planSync(ctx, o));
@@ -61,7 +52,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     throw new SilentExit(exitCode);
   }
   ctx.io.info(summary);
-}
+};
 
 /**
  * 0 every campaign complete · 5 some failed, others synced · when every campaign that needed work

@@ -2,19 +2,14 @@
 // service's balance is topped up in its back office, which the API does not offer; the sandbox
 // has its own route for it (PUT /_sandbox/balance, not part of the spec), so a forecast that does
 // not fit (decisions row P8) can be tried without an account.
-import type { Context } from '../../src/cli/context.js';
 import { parseWhole } from '../../src/cli/parse.js';
 import { printRecord } from '../../src/output/format.js';
 import { ServiceError } from '../../src/cli/errors.js';
 import { printDryRun } from '../../src/output/dry-run.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareBalance } from './index.js';
 
-interface Opts {
-  email?: string;
-  sms?: string;
-  dryRun?: boolean;
-}
-
-export async function run(ctx: Context, opts: Opts): Promise<void> {
+export const run: Verb<typeof declareBalance> = async (ctx, opts) => {
   const body: { email?: number; sms?: number } = {};
   if (opts.email !== undefined) body.email = parseWhole(opts.email, '--email');
   if (opts.sms !== undefined) body.sms = parseWhole(opts.sms, '--sms');
@@ -36,4 +31,4 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     if (opts.dryRun) return printDryRun(ctx); // recorded, not sent
   }
   await printRecord(ctx.io, [['email', b.email, { count: true }], ['sms', b.sms, { count: true }]], b);
-}
+};

@@ -1,12 +1,13 @@
 // Custom fields are made in the service's back office, which the API does not offer; the
 // sandbox has its own route for it (/_sandbox/fields, not part of the spec). This works with
 // --sandbox and against `mailctl sandbox serve`; a real service answers 404.
-import type { Context } from '../../src/cli/context.js';
 import { ServiceError, UsageError } from '../../src/cli/errors.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { suggest } from '../../src/cli/suggest.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareFieldAdd } from './index.js';
 
-export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string, type: string): Promise<void> {
+export const run: Verb<typeof declareFieldAdd> = async (ctx, opts, name, type) => {
   const t = type.trim().toLowerCase();
   if (t !== 'string' && t !== 'number' && t !== 'date') throw new UsageError(`The type is string, number or date; got "${type}".`);
   // Same rule as the sandbox route, checked here so a bad name is exit 2 (nothing sent), not a refusal.
@@ -23,7 +24,7 @@ export async function run(ctx: Context, opts: { dryRun?: boolean }, name: string
   if (opts.dryRun) return printDryRun(ctx); // recorded, not sent
   if (ctx.io.json) ctx.io.printJson(field);
   else ctx.io.info(`Field ${field.name} (${field.type}) is defined; import columns named ${field.name} are now checked as ${field.type}.`);
-}
+};
 
 export function notSandbox(e: unknown): unknown {
   if (e instanceof ServiceError && e.status === 404) {

@@ -1,4 +1,4 @@
-import { Argument, Option, type Command } from 'commander';
+import { Argument, Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
 import { offer } from '../../src/cli/offer.js';
@@ -16,7 +16,23 @@ Examples:
   mailctl --sandbox send --to a@example.com --subject Hi --html "<p>Hi</p>"
   mailctl sandbox serve --port 0     # until Ctrl-C
   mailctl sandbox reset --yes`);
-  s.command('serve')
+  declareServe(s).action(action(() => import('./serve.js')));
+  const field = s
+    .command('field')
+    .alias('fields')
+    .description('custom contact fields of the sandbox (the real service defines them in its back office)')
+    .addHelpText('after', `
+Examples:
+  mailctl --sandbox sandbox field add TIER string
+  mailctl --sandbox sandbox field list`);
+  declareFieldAdd(field).action(action(() => import('./field-add.js')));
+  declareFieldList(field).action(action(() => import('./field-list.js')));
+  declareBalance(s).action(action(() => import('./balance.js')));
+  declareReset(s).action(action(() => import('./reset.js')));
+}
+
+export function declareServe(s: CommandUnknownOpts) {
+  return s.command('serve')
     .description('serve the sandbox over HTTP on 127.0.0.1 and print its base URLs')
     .option('--port <n>', 'port to listen on (default: a free one)')
     .option('--daily-limit <n>', 'campaign-service requests allowed per day (spec: 300000)')
@@ -31,17 +47,11 @@ ${shapeHelp().join('\n')}
 
 Examples:
   mailctl sandbox serve --port 0                           # until Ctrl-C
-  mailctl sandbox serve --port 0 --shape alternate --no-rate-limit   # until Ctrl-C`)
-    .action(action(() => import('./serve.js')));
-  const field = s
-    .command('field')
-    .alias('fields')
-    .description('custom contact fields of the sandbox (the real service defines them in its back office)')
-    .addHelpText('after', `
-Examples:
-  mailctl --sandbox sandbox field add TIER string
-  mailctl --sandbox sandbox field list`);
-  field
+  mailctl sandbox serve --port 0 --shape alternate --no-rate-limit   # until Ctrl-C`);
+}
+
+export function declareFieldAdd(field: CommandUnknownOpts) {
+  return field
     .command('add')
     .description('define a custom field; its type is fixed once created, as in the service')
     .argument('<name>', 'field name, e.g. TIER')
@@ -51,16 +61,20 @@ Examples:
 Examples:
   mailctl --sandbox sandbox field add SCORE number
   mailctl --sandbox sandbox field add RENEWS date --dry-run
-  mailctl --sandbox import examples/contacts.csv --group Newsletter --create-group --dry-run`)
-    .action(action(() => import('./field-add.js')));
-  field.command('list').alias('ls').description('list the custom fields')
+  mailctl --sandbox import examples/contacts.csv --group Newsletter --create-group --dry-run`);
+}
+
+export function declareFieldList(field: CommandUnknownOpts) {
+  return field.command('list').alias('ls').description('list the custom fields')
     .addHelpText('after', `
 Examples:
   mailctl --sandbox sandbox field list
   mailctl --sandbox sandbox field list --json`)
-    .option('--csv', 'print CSV with a header row, for spreadsheets')
-    .action(action(() => import('./field-list.js')));
-  s.command('balance')
+    .option('--csv', 'print CSV with a header row, for spreadsheets');
+}
+
+export function declareBalance(s: CommandUnknownOpts) {
+  return s.command('balance')
     .description('show or set the sandbox balance (the real one is topped up in the back office)')
     .option('--email <n>', 'set the email balance')
     .option('--sms <n>', 'set the SMS balance (in parts)')
@@ -69,15 +83,16 @@ Examples:
 Examples:
   mailctl --sandbox sandbox balance --sms 3      # then: mailctl --sandbox send sms … is refused
   mailctl --sandbox sandbox balance`)
-    .option('--csv', 'print CSV with a header row, for spreadsheets')
-    .action(action(() => import('./balance.js')));
-  s.command('reset')
+    .option('--csv', 'print CSV with a header row, for spreadsheets');
+}
+
+export function declareReset(s: CommandUnknownOpts) {
+  return s.command('reset')
     .description('forget everything the --sandbox state holds')
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .option('--dry-run', 'show what would be forgotten; delete nothing')
     .addHelpText('after', `
 Examples:
   mailctl sandbox reset --dry-run
-  mailctl sandbox reset --yes`)
-    .action(action(() => import('./reset.js')));
+  mailctl sandbox reset --yes`);
 }

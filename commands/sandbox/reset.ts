@@ -1,8 +1,9 @@
 import fs from 'node:fs';
-import type { Context } from '../../src/cli/context.js';
 import { sandboxDir } from '../../src/sandbox/inprocess.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareReset } from './index.js';
 
-export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean }): Promise<void> {
+export const run: Verb<typeof declareReset> = async (ctx, opts) => {
   const dir = sandboxDir(ctx.configDir);
   if (!fs.existsSync(dir)) {
     if (ctx.io.json) ctx.io.printJson({ ...(opts.dryRun ? { dryRun: true } : {}), reset: false, alreadyEmpty: true });
@@ -25,4 +26,4 @@ export async function run(ctx: Context, opts: { yes?: boolean; dryRun?: boolean 
   // --json promises one JSON document, even for a command whose news is a single line.
   if (ctx.io.json) ctx.io.printJson({ reset: true });
   else ctx.io.info('Sandbox reset.');
-}
+};

@@ -1,10 +1,11 @@
-import type { Context } from '../../src/cli/context.js';
 import { parseWhole } from '../../src/cli/parse.js';
 import { SANDBOX_KEYS } from '../../src/sandbox/constants.js';
 import { alternatesIn, parseShapeArgs } from '../../src/sandbox/shapes.js';
 import { suggest } from '../../src/cli/suggest.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareServe } from './index.js';
 
-export async function run(ctx: Context, opts: { port?: string; dailyLimit?: string; rateLimit?: boolean; shape?: string[] }): Promise<void> {
+export const run: Verb<typeof declareServe> = async (ctx, opts) => {
   const port = opts.port === undefined ? 0 : parseWhole(opts.port, '--port', 0, 65535);
   const shapes = parseShapeArgs(opts.shape ?? []);
   if (typeof shapes === 'string') {
@@ -37,4 +38,4 @@ export async function run(ctx: Context, opts: { port?: string; dailyLimit?: stri
   });
   await running.close();
   ctx.io.info('Sandbox stopped.');
-}
+};

@@ -10,16 +10,8 @@ import type { PlanRecord } from '../../src/send/journal.js';
 import { campaignSyntax, leadingDigitRule, missingValues, placeholders, summarise, valueProblems } from '../../src/send/variables.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
 
-export interface SendFlags extends BatchFlags {
-  allowMissing?: boolean;
-  strict?: boolean;
-  var?: string[];
-  recipients?: string;
-  to?: string;
-}
-
 /** The shape of both send commands; `send --resume` takes email and SMS journals alike. */
-export async function runSend<O extends SendFlags>(ctx: Context, opts: O, messageFlags: Record<string, string>, buildPlan: (ctx: Context, opts: O) => Promise<PlanRecord>): Promise<void> {
+export async function runSend<O extends BatchFlags>(ctx: Context, opts: O, messageFlags: Record<string, string>, buildPlan: (ctx: Context, opts: O) => Promise<PlanRecord>): Promise<void> {
   await runBatchCommand(ctx, opts, messageFlags, { kinds: ['email', 'sms'] }, buildPlan);
 }
 

@@ -4,25 +4,19 @@ import { UsageError } from '../../src/cli/errors.js';
 import { BATCH_SIZE } from '../../src/send/batches.js';
 import { JOURNAL_VERSION, type PlanRecord, type WireRecipient } from '../../src/send/journal.js';
 import { checkRecipients, isEmail, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
-import { checkVariables, nameAsVariable, runSend, textFrom, type SendFlags } from './common.js';
+import { checkVariables, nameAsVariable, runSend, textFrom } from './common.js';
 import { parseVars } from '../../src/send/variables.js';
 import { suggest } from '../../src/cli/suggest.js';
+import type { OptsOf, Verb } from '../../src/cli/declared.js';
+import type { declareEmail } from './index.js';
 
-interface Opts extends SendFlags {
-  name?: string;
-  subject?: string;
-  from?: string;
-  fromName?: string;
-  html?: string;
-  htmlFile?: string;
-  unsubscribeUrl?: string;
-}
+type Opts = OptsOf<typeof declareEmail>;
 
-const MESSAGE_FLAGS = { to: '--to', name: '--name', var: '--var', recipients: '--recipients', subject: '--subject', from: '--from', fromName: '--from-name', html: '--html', htmlFile: '--html-file', unsubscribeUrl: '--unsubscribe-url', allowMissing: '--allow-missing', strict: '--strict' };
+const MESSAGE_FLAGS = { to: '--to', name: '--name', var: '--var', recipients: '--recipients', subject: '--subject', from: '--from', fromName: '--from-name', html: '--html', htmlFile: '--html-file', unsubscribeUrl: '--unsubscribe-url', allowMissing: '--allow-missing', strict: '--strict' } satisfies Partial<Record<keyof Opts, string>>;
 
-export async function run(ctx: Context, opts: Opts): Promise<void> {
+export const run: Verb<typeof declareEmail> = async (ctx, opts) => {
   await runSend(ctx, opts, MESSAGE_FLAGS, buildPlan);
-}
+};
 
 async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {
   const recipients = recipientsOf(ctx, opts);

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
 
@@ -45,7 +45,8 @@ Exit codes: 0 all accepted · 1 none accepted (a request refused as a whole says
 · 2 bad input or not covered by the balance, nothing sent · 4 stopped by a limit or the network, the rest not sent (resume
 later) · 5 some failed, not sent or in doubt (the report says which).`;
 
-function batchOptions(c: Command): Command {
+/** The flags both send verbs take (src/send/command.ts reads the batch ones). */
+function batchOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(c: Command<A, O, G>) {
   return c
     .option('--var <name=value>', 'a variable of the --to recipient (repeatable)', collect)
     .option('--recipients <file>', 'many recipients: CSV (address column + one column per variable) or JSON')
@@ -60,7 +61,7 @@ function batchOptions(c: Command): Command {
 }
 
 /** A command's options as its own --help lists them: `send --help` shows the email verb's. */
-function optionList(c: Command): string {
+function optionList(c: CommandUnknownOpts): string {
   const h = c.createHelp();
   h.prepareContext({ helpWidth: 80 });
   const width = h.longestOptionTermLength(c, h);
@@ -68,7 +69,7 @@ function optionList(c: Command): string {
 }
 
 export function register(program: Command, action: ActionFactory): void {
-  let email: Command | undefined;
+  let email: CommandUnknownOpts | undefined;
   const send = program
     .command('send')
     .description('send transactional email (default) or SMS, batched and resumable')
@@ -83,8 +84,13 @@ Examples:
   mailctl send --to ci@example.com --subject "smoke test" --html "<p>ok</p>"
   mailctl send --recipients examples/recipients.csv --subject "Hi {{name}}" --html "<p>Your plan: {{plan}}</p>"
   mailctl send sms --to 0912345678 --country-code 886 --text "【Acme】Your code is {{code}}" --var code=A1B2`);
-  batchOptions(
-    (email = send
+  email = declareEmail(send).action(action(() => import('./email.js')));
+  declareSms(send).action(action(() => import('./sms.js')));
+}
+
+export function declareEmail(send: CommandUnknownOpts) {
+  return batchOptions(
+    send
       .command('email', { isDefault: true })
       .description('send a transactional email to one recipient or a recipients file')
       .option('--to <address>', 'one recipient')
@@ -94,7 +100,7 @@ Examples:
       .option('--html-file <file>', 'html content from a file ("-" reads stdin)')
       .option('--from <address>', 'sender address (default: the profile\'s from-address); its domain must be verified')
       .option('--from-name <name>', 'sender name (default: the profile\'s from-name)')
-      .option('--unsubscribe-url <url>', 'List-Unsubscribe link placed in the mail header')),
+      .option('--unsubscribe-url <url>', 'List-Unsubscribe link placed in the mail header'),
   )
     .addHelpText('after', `
 ${BATCH_HELP}
@@ -105,10 +111,11 @@ Examples:
   mailctl send --recipients examples/recipients.csv --subject "Hi {{name}}" --html-file examples/newsletter.html
   printf '<p>Build %s passed</p>' 1234 | mailctl send --to ci@example.com --subject "CI" --html-file -
   mailctl send --to a@example.com --subject "Hi" --html "<p>Hi</p>" --dry-run`)
-    .option('--csv', 'print CSV with a header row, for spreadsheets')
-    .action(action(() => import('./email.js')));
+    .option('--csv', 'print CSV with a header row, for spreadsheets');
+}
 
-  batchOptions(
+export function declareSms(send: CommandUnknownOpts) {
+  return batchOptions(
     send
       .command('sms')
       .description('send a transactional SMS to one number or a recipients file')
@@ -130,6 +137,5 @@ ${BATCH_HELP}
 Examples:
   mailctl send sms --to 0912345678 --country-code 886 --text "【Acme】Your code is {{code}}" --var code=A1B2
   mailctl send sms --recipients examples/phones.csv --text-file examples/sms.txt --alive-mins 60`)
-    .option('--csv', 'print CSV with a header row, for spreadsheets')
-    .action(action(() => import('./sms.js')));
+    .option('--csv', 'print CSV with a header row, for spreadsheets');
 }

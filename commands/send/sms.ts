@@ -5,22 +5,18 @@ import { BATCH_SIZE } from '../../src/send/batches.js';
 import { JOURNAL_VERSION, type PlanRecord, type WireRecipient } from '../../src/send/journal.js';
 import { checkRecipients, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
 import { checkCountryCode, clampAliveMins, hasSenderIdentity, linkDomains, LONG_SMS } from '../../src/send/sms-rules.js';
-import { checkVariables, runSend, textFrom, type SendFlags } from './common.js';
+import { checkVariables, runSend, textFrom } from './common.js';
 import { parseVars } from '../../src/send/variables.js';
+import type { OptsOf, Verb } from '../../src/cli/declared.js';
+import type { declareSms } from './index.js';
 
-interface Opts extends SendFlags {
-  countryCode?: string;
-  text?: string;
-  textFile?: string;
-  aliveMins?: string;
-  brand?: string;
-}
+type Opts = OptsOf<typeof declareSms>;
 
-const MESSAGE_FLAGS = { to: '--to', countryCode: '--country-code', var: '--var', recipients: '--recipients', text: '--text', textFile: '--text-file', aliveMins: '--alive-mins', brand: '--brand', allowMissing: '--allow-missing', strict: '--strict' };
+const MESSAGE_FLAGS = { to: '--to', countryCode: '--country-code', var: '--var', recipients: '--recipients', text: '--text', textFile: '--text-file', aliveMins: '--alive-mins', brand: '--brand', allowMissing: '--allow-missing', strict: '--strict' } satisfies Partial<Record<keyof Opts, string>>;
 
-export async function run(ctx: Context, opts: Opts): Promise<void> {
+export const run: Verb<typeof declareSms> = async (ctx, opts) => {
   await runSend(ctx, opts, MESSAGE_FLAGS, buildPlan);
-}
+};
 
 async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {
   if (opts.countryCode !== undefined) {

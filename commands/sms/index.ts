@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 
 export function register(program: Command, action: ActionFactory): void {
@@ -7,11 +7,14 @@ export function register(program: Command, action: ActionFactory): void {
 Examples:
   mailctl sms numbers
   mailctl send sms --to 0912345678 --country-code 886 --text "【Acme】Your code is {{code}}" --var code=A1B2`);
-  sms.command('numbers').description('list the exclusive sending numbers of the account')
+  declareNumbers(sms).action(action(() => import('./numbers.js')));
+}
+
+export function declareNumbers(sms: CommandUnknownOpts) {
+  return sms.command('numbers').description('list the exclusive sending numbers of the account')
     .addHelpText('after', `
 Examples:
   mailctl sms numbers
   mailctl sms numbers --json`)
-    .option('--csv', 'print CSV with a header row, for spreadsheets')
-    .action(action(() => import('./numbers.js')));
+    .option('--csv', 'print CSV with a header row, for spreadsheets');
 }

@@ -1,11 +1,12 @@
 import fsSync from 'node:fs';
 import path from 'node:path';
-import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { printRecord } from '../../src/output/format.js';
 import { refuseSymlink, writeFileAtomic } from '../../src/fs/safe-write.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareShow } from './index.js';
 
-export async function run(ctx: Context, opts: { out?: string; force?: boolean }, id: string): Promise<void> {
+export const run: Verb<typeof declareShow> = async (ctx, opts, id) => {
   // --json owns stdout for its one document; raw html there would break the script reading it.
   if (opts.out === '-' && ctx.io.json) throw new UsageError('--out - writes the raw html to stdout, where --json prints its one JSON document; use one or the other.', 'Drop --json to get the html, or drop --out - to get the template (html included) as JSON.');
   if (opts.out === '-' && ctx.io.output === 'csv') throw new UsageError('--out - writes the raw html to stdout, but this run prints CSV there (--csv, or the profile\'s output setting).', 'Drop --csv (or pass --output auto over the setting) to get the html, or drop --out - to get the template record as CSV.');
@@ -34,7 +35,7 @@ export async function run(ctx: Context, opts: { out?: string; force?: boolean },
     return;
   }
   await printRecord(ctx.io, [['id', t.id], ['name', t.name], ['updated', t.updateDate], ['html', `${html.length} characters (use --out FILE to save it)`]], t);
-}
+};
 
 /** Before the request: --out must be a file name, not a link (unless --force), not taken (unless --force). */
 function checkOut(out: string, id: string, force: boolean | undefined): void {

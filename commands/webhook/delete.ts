@@ -1,10 +1,11 @@
-import type { Context } from '../../src/cli/context.js';
 import { ServiceError } from '../../src/cli/errors.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { parseWebhookType, typeName } from '../../src/webhook/types.js';
 import { suggest } from '../../src/cli/suggest.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareDelete } from './index.js';
 
-export async function run(ctx: Context, opts: { sms?: boolean; yes?: boolean; dryRun?: boolean }, typeArg: string): Promise<void> {
+export const run: Verb<typeof declareDelete> = async (ctx, opts, typeArg) => {
   const sms = !!opts.sms;
   const type = parseWebhookType(typeArg, sms);
   const what = `the ${sms ? 'SMS' : 'email'} ${typeName(type, sms)} webhook (type ${type})`;
@@ -27,4 +28,4 @@ export async function run(ctx: Context, opts: { sms?: boolean; yes?: boolean; dr
   if (opts.dryRun) return printDryRun(ctx); // recorded, not sent
   if (ctx.io.json) ctx.io.printJson({ success: true, channel: sms ? 'sms' : 'email', type, event: typeName(type, sms) });
   else ctx.io.out(`${ctx.io.paint('green', '✓')} Deleted ${what}`);
-}
+};

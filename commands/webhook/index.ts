@@ -1,4 +1,4 @@
-import { Argument, type Command } from 'commander';
+import { Argument, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { offer, type OfferContext } from '../../src/cli/offer.js';
 import { EMAIL_WEBHOOK_TYPES, SMS_WEBHOOK_TYPES } from '../../src/api/notify-types.js';
@@ -19,14 +19,26 @@ Examples:
   mailctl webhook set delivery https://hooks.example.com/mail
   mailctl webhook list
   mailctl webhook verify examples/webhook-payload.json --signature ${EXAMPLE_SIGNATURE}`);
-  w.command('list').alias('ls').description('list registered webhooks').option('--sms', 'the SMS webhooks')
+  declareList(w).action(action(() => import('./list.js')));
+  declareSet(w).action(action(() => import('./set.js')));
+  declareDelete(w).action(action(() => import('./delete.js')));
+  declareVerify(w).action(action(() => import('./verify.js')));
+  declareListen(w).action(action(() => import('./listen.js')));
+  declareTrigger(w).action(action(() => import('./trigger.js')));
+  declareReplay(w).action(action(() => import('./replay.js')));
+}
+
+export function declareList(w: CommandUnknownOpts) {
+  return w.command('list').alias('ls').description('list registered webhooks').option('--sms', 'the SMS webhooks')
     .addHelpText('after', `
 Examples:
   mailctl webhook list
   mailctl webhook list --sms --json`)
-    .option('--csv', 'print CSV with a header row, for spreadsheets')
-    .action(action(() => import('./list.js')));
-  w.command('set')
+    .option('--csv', 'print CSV with a header row, for spreadsheets');
+}
+
+export function declareSet(w: CommandUnknownOpts) {
+  return w.command('set')
     .description('register (or replace) the webhook of one event type')
     .addArgument(typeArgument())
     .argument('<url>', 'where the service POSTs the events')
@@ -36,9 +48,11 @@ Examples:
 Examples:
   mailctl webhook set delivery https://hooks.example.com/mail
   mailctl webhook set bounce https://hooks.example.com/sms --sms
-  mailctl webhook set 7 https://hooks.example.com/complaints --dry-run`)
-    .action(action(() => import('./set.js')));
-  w.command('delete')
+  mailctl webhook set 7 https://hooks.example.com/complaints --dry-run`);
+}
+
+export function declareDelete(w: CommandUnknownOpts) {
+  return w.command('delete')
     .description('remove the webhook of one event type')
     .addArgument(typeArgument())
     .option('--sms', 'an SMS webhook (delivery or bounce only)')
@@ -48,9 +62,11 @@ Examples:
 Examples:
   mailctl webhook set bounce https://hooks.example.com/mail
   mailctl webhook delete bounce --dry-run
-  mailctl webhook delete bounce --yes`)
-    .action(action(() => import('./delete.js')));
-  w.command('verify')
+  mailctl webhook delete bounce --yes`);
+}
+
+export function declareVerify(w: CommandUnknownOpts) {
+  return w.command('verify')
     .description('check a webhook payload against its signature (exit 0 valid, 1 invalid)')
     .argument('[payload]', 'the request body as received: a file, or "-"/nothing for stdin')
     .requiredOption('--signature <hex>', 'the x-service-signature (or x-surenotify-signature) header value')
@@ -62,9 +78,11 @@ event name (event, or eventType), keyed with the notification-service key of the
 Examples:
   mailctl webhook verify examples/webhook-payload.json --signature ${EXAMPLE_SIGNATURE}
   cat examples/webhook-payload.json | mailctl webhook verify --signature ${EXAMPLE_SIGNATURE} --json
-  mailctl webhook verify examples/webhook-payload.json --signature 00ff   # exit 1: not signed with this key`)
-    .action(action(() => import('./verify.js')));
-  w.command('listen')
+  mailctl webhook verify examples/webhook-payload.json --signature 00ff   # exit 1: not signed with this key`);
+}
+
+export function declareListen(w: CommandUnknownOpts) {
+  return w.command('listen')
     .description('receive webhooks locally: verify, store as JSONL, optionally forward')
     .option('--port <n>', 'port to listen on (default 8787; 0 picks a free one)')
     .option('--host <address>', 'address to listen on (default 127.0.0.1)')
@@ -100,9 +118,7 @@ one next to it and register the tunnel's public https URL, for example:
 
 Examples:
   mailctl webhook listen --port 0 --out events.jsonl    # until Ctrl-C (0: any free port)
-  mailctl webhook listen --port 0 --max-body 65536      # until Ctrl-C`)
-    .action(action(() => import('./listen.js')));
-  registerTest(w, action);
+  mailctl webhook listen --port 0 --max-body 65536      # until Ctrl-C`);
 }
 
 const TRIGGER_HELP = `
@@ -151,8 +167,8 @@ Examples (each works against a fresh --sandbox; drop --dry-run to send):
   mailctl --sandbox webhook replay examples/webhook-events.jsonl --to http://127.0.0.1:3000/hooks --dry-run
   mailctl --sandbox webhook replay examples/webhook-events.jsonl --to http://127.0.0.1:3000/hooks --from-line 2 --dry-run --json`;
 
-function registerTest(w: Command, action: ActionFactory): void {
-  w.command('trigger')
+export function declareTrigger(w: CommandUnknownOpts) {
+  return w.command('trigger')
     .description('send a signed synthetic event (email or SMS) to your own webhook consumer')
     .argument('<event>', 'delivery, open, click, bounce, complaint, sms-delivery or sms-bounce')
     .option('--to <url>', 'your webhook consumer')
@@ -162,9 +178,11 @@ function registerTest(w: Command, action: ActionFactory): void {
     .option('--timeout <duration>', 'give up waiting for the answer after this long (default 10s)')
     .option('--dry-run', 'print the request (headers, body) and send nothing')
     .addHelpText('after', TRIGGER_HELP)
-    .option('--csv', 'print CSV with a header row, for spreadsheets')
-    .action(action(() => import('./trigger.js')));
-  w.command('replay')
+    .option('--csv', 'print CSV with a header row, for spreadsheets');
+}
+
+export function declareReplay(w: CommandUnknownOpts) {
+  return w.command('replay')
     .description('re-send the events `webhook listen --out` stored to a consumer, in order, signed again')
     .argument('<file>', 'the JSONL file of `webhook listen --out`')
     .option('--to <url>', 'your webhook consumer')
@@ -174,6 +192,5 @@ function registerTest(w: Command, action: ActionFactory): void {
     .option('--resign', 'sign with the current key (always done: the file keeps no signature)')
     .option('--timeout <duration>', 'give up waiting for one answer after this long (default 10s)')
     .option('--dry-run', 'check the file and list what would be sent; send nothing')
-    .addHelpText('after', REPLAY_HELP)
-    .action(action(() => import('./replay.js')));
+    .addHelpText('after', REPLAY_HELP);
 }

@@ -1,10 +1,11 @@
-import type { Context } from '../../src/cli/context.js';
 import type { Webhook } from '../../src/api/notify-types.js';
 import { LINK_CELL_MAX, printList, type Column } from '../../src/output/format.js';
 import { typeName } from '../../src/webhook/types.js';
 import { suggest } from '../../src/cli/suggest.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareList } from './index.js';
 
-export async function run(ctx: Context, opts: { sms?: boolean }): Promise<void> {
+export const run: Verb<typeof declareList> = async (ctx, opts) => {
   const sms = !!opts.sms;
   const hooks = await (await ctx.notify()).listWebhooks(sms);
   const columns: Column<Webhook>[] = [
@@ -19,4 +20,4 @@ export async function run(ctx: Context, opts: { sms?: boolean }): Promise<void> 
     return;
   }
   await printList(ctx.io, hooks, columns);
-}
+};

@@ -1,7 +1,6 @@
 // mailctl webhook listen: a local receiver for signed webhook calls, until Ctrl-C.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { parseWhole } from '../../src/cli/parse.js';
 import { suggest } from '../../src/cli/suggest.js';
@@ -12,24 +11,15 @@ import { DEFAULT_LIMITS, startListener, type StoredEvent } from '../../src/webho
 import { describeRoutes, hasRoutes, parseRoutes } from '../../src/webhook/routes.js';
 import { isLocalHost } from '../../src/webhook/types.js';
 import { keylessTransport } from '../../src/cli/transfer.js';
-
-interface Opts {
-  port?: string;
-  host?: string;
-  out?: string;
-  forward?: string;
-  route?: string[];
-  failedOut?: string;
-  maxBody?: string;
-  force?: boolean;
-}
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareListen } from './index.js';
 
 /** --max-body at most 8 MiB: memory is bounded by connections × this (see src/webhook/listener.ts). */
 export const MAX_BODY_CEILING = 8 * 1024 * 1024;
 
 export const DEFAULT_PORT = 8787;
 
-export async function run(ctx: Context, opts: Opts): Promise<void> {
+export const run: Verb<typeof declareListen> = async (ctx, opts) => {
   const port = opts.port === undefined ? DEFAULT_PORT : parseWhole(opts.port, '--port', 0, 65535);
   const maxBody = opts.maxBody === undefined ? DEFAULT_LIMITS.maxBody : parseWhole(opts.maxBody, '--max-body', 1024, MAX_BODY_CEILING);
   const host = opts.host ?? '127.0.0.1';
@@ -103,7 +93,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   io.info(`Stopped. ${s.stored} event${s.stored === 1 ? '' : 's'} stored in ${outFile}, ${s.duplicates} repeat${s.duplicates === 1 ? '' : 's'} not stored again, ${s.rejected} rejected${forwards}.`);
   if (keptFor.size === 1) io.info(`Send the kept events again when the app is back: ${suggest(ctx, 'webhook', 'replay', failedFile!, '--to', [...keptFor.keys()][0])}`);
   else if (keptFor.size > 1) io.info(`The kept events were meant for ${keptFor.size} URLs: replay each route's events to its URL (README, "webhook listen").`);
-}
+};
 
 /**
  * One tab-separated line per stored event. Every field but the time comes from the payload, so

@@ -2,7 +2,6 @@
 // in file order, one at a time, at most --rate a second, each signed again with the current
 // notification key (the file keeps no signature value). Every answer is reported; a consumer
 // that cannot be reached, or Ctrl-C, stops the replay with the command that continues it.
-import type { Context } from '../../src/cli/context.js';
 import { CliError, InterruptedError, LimitError, PartialError, ServiceError, UsageError } from '../../src/cli/errors.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { parseWhole } from '../../src/cli/parse.js';
@@ -14,16 +13,10 @@ import { checkReplayFile, replayItems, type ReplayItem } from '../../src/webhook
 import { sign } from '../../src/webhook/signature.js';
 import { DEFAULT_TIMEOUT_MS } from './trigger.js';
 import { keylessTransport } from '../../src/cli/transfer.js';
+import type { OptsOf, Verb } from '../../src/cli/declared.js';
+import type { declareReplay } from './index.js';
 
-interface Opts {
-  to?: string;
-  rate?: string;
-  fromLine?: string;
-  signatureHeader?: string;
-  resign?: boolean;
-  timeout?: string;
-  dryRun?: boolean;
-}
+type Opts = OptsOf<typeof declareReplay>;
 
 const DEFAULT_RATE = '5/s';
 const MAX_PER_SECOND = 1000;
@@ -50,7 +43,7 @@ interface Result {
   answer: string;
 }
 
-export async function run(ctx: Context, opts: Opts, file: string): Promise<void> {
+export const run: Verb<typeof declareReplay> = async (ctx, opts, file) => {
   if (opts.to === undefined) throw new UsageError('No consumer URL.', `Give the address of your webhook consumer with --to, e.g. ${suggest(ctx, 'webhook', 'replay', file, '--to', 'http://127.0.0.1:3000/hooks')}`);
   const url = checkUrl(opts.to, { name: '--to', example: 'http://127.0.0.1:3000/hooks' });
   const rate = parseRate(opts.rate ?? DEFAULT_RATE);
@@ -148,7 +141,7 @@ export async function run(ctx: Context, opts: Opts, file: string): Promise<void>
     throw new ServiceError(`No event was answered 2xx by the consumer at ${forTerminal(url, 200)} (first: line ${firstFail!.line}, HTTP ${firstFail!.status}).`, { status: firstFail!.status });
   }
   if (failed) throw new PartialError(`${failed} of ${results.length} events were not answered 2xx.`);
-}
+};
 
 /** The flags a continued replay keeps (file, --to and --from-line are given anew). */
 function extraFlags(opts: Opts): string[] {

@@ -1,11 +1,12 @@
-import type { Context } from '../../src/cli/context.js';
 import { checkUrl } from '../../src/cli/url.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { isLocalHost, parseWebhookType, typeName } from '../../src/webhook/types.js';
 import { forTerminal } from '../../src/output/sanitize.js';
 import { suggest } from '../../src/cli/suggest.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareSet } from './index.js';
 
-export async function run(ctx: Context, opts: { sms?: boolean; dryRun?: boolean }, typeArg: string, url: string): Promise<void> {
+export const run: Verb<typeof declareSet> = async (ctx, opts, typeArg, url) => {
   const sms = !!opts.sms;
   const type = parseWebhookType(typeArg, sms);
   // http: stays allowed for webhook targets (the service may sit beside a plain-HTTP receiver).
@@ -20,4 +21,4 @@ export async function run(ctx: Context, opts: { sms?: boolean; dryRun?: boolean 
   const event = typeName(type, sms);
   if (ctx.io.json) ctx.io.printJson({ success: true, channel: sms ? 'sms' : 'email', type, event, url });
   else ctx.io.out(`${ctx.io.paint('green', '✓')} ${sms ? 'SMS' : 'Email'} ${event} events (type ${type}) now go to ${forTerminal(url, 500)}`);
-}
+};

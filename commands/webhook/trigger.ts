@@ -15,19 +15,12 @@ import { parseSignatureHeader, postHeaders, postSigned, shortAnswer, type Consum
 import { signPayload } from '../../src/webhook/signature.js';
 import { keylessTransport } from '../../src/cli/transfer.js';
 import { suggest } from '../../src/cli/suggest.js';
-
-interface Opts {
-  to?: string;
-  sms?: boolean;
-  set?: string[];
-  signatureHeader?: string;
-  timeout?: string;
-  dryRun?: boolean;
-}
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareTrigger } from './index.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-export async function run(ctx: Context, opts: Opts, eventArg: string): Promise<void> {
+export const run: Verb<typeof declareTrigger> = async (ctx, opts, eventArg) => {
   const { channel, event } = parseEventArg(eventArg, !!opts.sms);
   if (opts.to === undefined) throw new UsageError('No consumer URL.', `Give the address of your webhook consumer with --to, e.g. ${suggest(ctx, 'webhook', 'trigger', eventArg, '--to', 'http://127.0.0.1:3000/hooks')}`);
   const url = checkUrl(opts.to, { name: '--to', example: 'http://127.0.0.1:3000/hooks' });
@@ -56,7 +49,7 @@ export async function run(ctx: Context, opts: Opts, eventArg: string): Promise<v
   const answer = await postSigned({ url, body, signatureHeader: header, signature: signed.signature }, { fetch: await keylessTransport(ctx), signal: ctx.signal, timeoutMs, now: () => ctx.clock.now() });
   await report(ctx, answer, { url, channel, event, id: signed.id, signatureHeader: header, signature: signed.signature, payload });
   if (!answer.ok) throw refusal(url, answer);
-}
+};
 
 async function report(ctx: Context, a: ConsumerAnswer, sent: Record<string, unknown>): Promise<void> {
   const status = `${a.status}${a.statusText ? ` ${forTerminal(a.statusText, 40)}` : ''}`;

@@ -1,14 +1,15 @@
 // mailctl webhook verify: is this payload signed with our notification key?
 import fs from 'node:fs';
-import type { Context } from '../../src/cli/context.js';
 import { SilentExit, UsageError } from '../../src/cli/errors.js';
 import { readAll } from '../../src/cli/stdin.js';
 import { verifyPayload } from '../../src/webhook/signature.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
 import { forTerminal } from '../../src/output/sanitize.js';
 import { suggest, suggester } from '../../src/cli/suggest.js';
+import type { Verb } from '../../src/cli/declared.js';
+import type { declareVerify } from './index.js';
 
-export async function run(ctx: Context, opts: { signature?: string }, file?: string): Promise<void> {
+export const run: Verb<typeof declareVerify> = async (ctx, opts, file) => {
   if (opts.signature === undefined) throw new UsageError('No signature to check.', 'Pass the x-service-signature (or x-surenotify-signature) header value with --signature HEX.');
   let body: string;
   if (file === undefined || file === '-') {
@@ -42,4 +43,4 @@ export async function run(ctx: Context, opts: { signature?: string }, file?: str
     for (const c of v.causes) ctx.io.error(`  - ${forTerminal(c)}`);
   }
   if (!v.valid) throw new SilentExit(1);
-}
+};

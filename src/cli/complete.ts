@@ -2,7 +2,7 @@
 // the commander tree itself (so nouns, verbs, flags and their choices never drift from what the
 // CLI accepts), plus group names and codes from the completion cache and profile names from
 // the config file. It never calls a service: a Tab must answer at once.
-import type { Command, Option } from 'commander';
+import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import { readGroupCache } from './completion-cache.js';
 import { configDir } from '../config/paths.js';
 import { readConfig } from '../config/read.js';
@@ -15,7 +15,7 @@ const ROOT_ONLY_WHERE_DECLARED = new Set<string>(DECLARED_GLOBALS.map((g) => g.f
 /** Flags whose value is a group, by name or code. */
 const GROUP_FLAGS = new Set(['--group', '--exclude']);
 
-export function completions(program: Command, words: string[], env: Env): string[] {
+export function completions(program: CommandUnknownOpts, words: string[], env: Env): string[] {
   const current = words.at(-1) ?? '';
   const before = words.slice(0, -1);
   let cmd = program;
@@ -73,23 +73,23 @@ export function completions(program: Command, words: string[], env: Env): string
   return [...new Set(out)].filter((c) => c.startsWith(current)).sort();
 }
 
-function findOption(cmd: Command, flag: string): Option | undefined {
+function findOption(cmd: CommandUnknownOpts, flag: string): Option | undefined {
   const dflt = (cmd as unknown as { _defaultCommandName?: string })._defaultCommandName;
   const sub = dflt ? cmd.commands.find((c) => c.name() === dflt) : undefined;
-  for (let c: Command | null = sub ?? cmd; c; c = c.parent) {
+  for (let c: CommandUnknownOpts | null = sub ?? cmd; c; c = c.parent) {
     const o = c.options.find((x) => x.long === flag || x.short === flag || (x.negate && x.long === flag));
     if (o) return o;
   }
   return undefined;
 }
 
-function optionsOf(cmd: Command): string[] {
+function optionsOf(cmd: CommandUnknownOpts): string[] {
   const out: string[] = ['--help'];
   // `mailctl send --subject …` runs send's default verb (email): its flags belong here too.
   const dflt = (cmd as unknown as { _defaultCommandName?: string })._defaultCommandName;
   const sub = dflt ? cmd.commands.find((c) => c.name() === dflt) : undefined;
   if (sub) for (const o of sub.options) if (o.long && !o.hidden) out.push(o.long);
-  for (let c: Command | null = cmd; c; c = c.parent) {
+  for (let c: CommandUnknownOpts | null = cmd; c; c = c.parent) {
     for (const o of c.options) {
       // The root's --dry-run/--yes count only where a command declares them (it then lists its own).
       if (!c.parent && ROOT_ONLY_WHERE_DECLARED.has(o.long ?? '')) continue;

@@ -1,7 +1,7 @@
 // The whole CLI as a function: argv and streams in, exit code out. bin/mailctl.js is the only
 // caller that touches the real process; tests call main() in-process. This is the one place
 // where errors become messages and exit codes.
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Readable, Writable } from 'node:stream';
 // Only types from modules the command chunks share: importing their values here would make
 // every start-up (even --help) load those chunks. They are loaded when an action runs or an
@@ -17,6 +17,7 @@ import { HELP_TOPICS, ROOT_HELP } from './root-help.js';
 import { version } from './version.js';
 import { OUTPUT_FORMATS } from '../output/formats.js';
 import type { OutputChoice } from '../output/choice.js';
+import type { ActionFactory } from './declared.js';
 
 export interface RunOptions {
   argv: string[];
@@ -34,8 +35,7 @@ export interface RunOptions {
   tuning?: Partial<Tuning>;
 }
 
-export type CommandModule = { run: (ctx: Context, ...args: any[]) => Promise<void> };
-export type ActionFactory = (load: () => Promise<CommandModule>) => (...args: any[]) => Promise<void>;
+export type { ActionFactory } from './declared.js';
 
 export async function main(o: RunOptions): Promise<number> {
   const signal = o.signal ?? new AbortController().signal;
@@ -63,8 +63,8 @@ export async function main(o: RunOptions): Promise<number> {
       outputError: (s, write) => write(s),
     });
 
-  const action: ActionFactory = (load) => async (...args: any[]) => {
-    const cmd = args[args.length - 1] as Command;
+  const action: ActionFactory = (load) => async (...args: unknown[]) => {
+    const cmd = args[args.length - 1] as CommandUnknownOpts;
     const opts: Record<string, unknown> = { ...cmd.opts() };
     const g = cmd.optsWithGlobals() as Partial<Globals> & Record<string, unknown>;
     const globals: Globals = {
@@ -102,8 +102,10 @@ export async function main(o: RunOptions): Promise<number> {
       prompter: o.prompter ?? inquirerPrompter(() => o.stdin, o.stderr),
       fetch: o.fetch, tuning: o.tuning, dryRun: opts.dryRun === true,
     });
-    const mod = await load();
-    await mod.run(ctx, opts, ...args.slice(0, -2));
+    const { run } = await load();
+    // Commander hands the declared arguments, then the options, in the order their types
+    // (src/cli/declared.ts) say; the options here also carry the root's --dry-run/--yes.
+    await (run as (ctx: Context, ...rest: unknown[]) => Promise<void>)(ctx, opts, ...args.slice(0, -2));
   };
 
   // `mailctl help environment`, `mailctl help exit-codes`: topics, not commands.
@@ -129,7 +131,7 @@ export async function main(o: RunOptions): Promise<number> {
   }
   // Commander's own usage errors must not exit the process: make every subcommand throw.
   // After a usage error, show that command's usage line (not just "see --help").
-  const walk = (c: Command) => { c.exitOverride(); c.showHelpAfterError(usageHint(c)); c.commands.forEach(walk); };
+  const walk = (c: CommandUnknownOpts) => { c.exitOverride(); c.showHelpAfterError(usageHint(c)); c.commands.forEach(walk); };
   walk(program);
 
   try {
@@ -152,13 +154,13 @@ function helpWordOf(argv: string[]): string | undefined {
   return words[0] === 'help' ? words[1] : undefined;
 }
 
-function commandPath(c: Command): string {
+function commandPath(c: CommandUnknownOpts): string {
   const names: string[] = [];
-  for (let x: Command | null = c; x; x = x.parent) names.unshift(x.name());
+  for (let x: CommandUnknownOpts | null = c; x; x = x.parent) names.unshift(x.name());
   return names.join(' ');
 }
 
-function usageHint(c: Command): string {
+function usageHint(c: CommandUnknownOpts): string {
   const full = commandPath(c);
   return `Usage: ${full} ${c.usage()}\n(run \`${full} --help\` for details)`;
 }

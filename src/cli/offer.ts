@@ -2,7 +2,7 @@
 // case-insensitively, with aliases (webhook type 3, footer language 0/1) and a sentence naming
 // the fix. Commander's .choices() would replace that check with its own exact-match message, so
 // these are for completion only (src/cli/complete.ts reads them; argChoices still count too).
-import type { Argument, Option } from 'commander';
+import type { Argument, Option } from '@commander-js/extra-typings';
 
 export interface OfferContext {
   /** Flags typed so far on the line (long forms, e.g. --sms). */

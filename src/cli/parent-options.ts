@@ -1,9 +1,9 @@
 // Commander gives a parent command's own options precedence, so in `import status SN --wait` or
 // `events tail --sms` the flags that both levels declare land on the parent. This hands the
 // shared ones to the subcommand and refuses the parent-only ones there, with the usage line.
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 
-export async function inheritParentOptions(cmd: Command, shared: string[], usage: string): Promise<void> {
+export async function inheritParentOptions(cmd: CommandUnknownOpts, shared: string[], usage: string): Promise<void> {
   const parent = cmd.parent!;
   for (const [key, value] of Object.entries(parent.opts())) {
     if (value === undefined) continue;

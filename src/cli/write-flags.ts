@@ -5,7 +5,7 @@
 // command (src/cli/main.ts); a command that does not declare the flag refuses it (exit 2)
 // rather than silently ignoring a dry run it cannot do. test/write-flags.test.ts keeps every
 // write and destructive command declaring its flag.
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 
 export const DECLARED_GLOBALS = [
   { key: 'dryRun', flag: '--dry-run', why: 'changes nothing' },
@@ -13,6 +13,6 @@ export const DECLARED_GLOBALS = [
 ] as const;
 
 /** True when the command being run declares this flag itself (`mailctl send …` runs `send email`, which does). */
-export function declares(cmd: Command, flag: string): boolean {
+export function declares(cmd: CommandUnknownOpts, flag: string): boolean {
   return cmd.options.some((o) => o.long === flag);
 }
