@@ -1,5 +1,7 @@
 import path from 'node:path';
 import type { Context } from '../../src/cli/context.js';
+import type { OptsOf } from '../../src/cli/declared.js';
+import type { declareCreate } from './index.js';
 import { certainlyNotDone, CliError, ExitCode, ServiceError, SilentExit, UsageError } from '../../src/cli/errors.js';
 import { compose, type Composed } from '../../src/campaign/compose.js';
 import { draftFromFlags, mergeDrafts, withProfileDefaults, type CreateFlags, type Draft } from '../../src/campaign/draft.js';
@@ -21,13 +23,8 @@ import { bytes } from '../../src/output/human.js';
 import { warnOverBalance } from '../../src/campaign/balance-check.js';
 import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
 
-interface Opts extends CreateFlags {
-  file?: string;
-  wizard?: boolean;
-  dryRun?: boolean;
-  strict?: boolean;
-  links?: boolean;
-}
+/** The declaration's own options, and the campaign's fields (derived from the same field table). */
+type Opts = OptsOf<typeof declareCreate> & CreateFlags;
 
 export async function run(ctx: Context, opts: Opts): Promise<void> {
   if (opts.wizard && !ctx.io.canPrompt) {

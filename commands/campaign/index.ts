@@ -1,4 +1,4 @@
-import { type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { type Command, type CommandUnknownOpts, type Option } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
 import { campaignOptions, flatFileHelp } from '../../src/campaign/options.js';
@@ -52,17 +52,7 @@ Examples:
   mailctl campaign create --file examples/campaign.json
   mailctl campaign status CP123 --wait
   mailctl report metrics CP123`);
-  const create = campaign
-    .command('create')
-    .description('create a campaign (sent now, or scheduled with --at) from flags, a JSON file, or a wizard');
-  // The campaign's fields, one option each, from the table in src/campaign/fields.ts.
-  for (const o of campaignOptions()) create.addOption(o);
-  create
-    .option('--file <campaign.json>', 'read the campaign from a JSON file (flags override it)')
-    .option('--wizard', 'ask for everything that flags and --file leave open (needs a terminal)')
-    .option('--dry-run', 'print the exact request (key masked) and send nothing')
-    .addHelpText('after', CREATE_HELP)
-    .action(action(() => import('./create.js')));
+  declareCreate(campaign).action(action(() => import('./create.js')));
   declareTimezones(campaign).action(action(() => import('./timezones.js')));
   declareStatus(campaign).action(action(() => import('./status.js')));
   declarePause(campaign).action(action(() => import('./pause.js')));
@@ -154,37 +144,59 @@ Examples (each works against a fresh --sandbox):
   mailctl --sandbox campaign proof --to me@example.com --subject Welcome --from news@example.com \\
       --from-name Acme --template tpl_monthly --var NAME=Ann --dry-run`;
 
-function registerChecks(campaign: Command, action: ActionFactory): void {
+function registerChecks(campaign: CommandUnknownOpts, action: ActionFactory): void {
   const create = campaign.commands.find((c) => c.name() === 'create')!;
   // The campaign inputs of `create`, shared as they are: one definition, three commands.
-  const inputs = create.options.filter((o) => o.long !== '--wizard' && o.long !== '--dry-run');
-  create
+  const inputs = create.options.filter((o) => !['--wizard', '--dry-run', '--strict', '--no-links'].includes(o.long ?? ''));
+  declarePreflight(campaign, inputs).action(action(() => import('./preflight.js')));
+  declareProof(campaign, inputs).action(action(() => import('./proof.js')));
+}
+
+// The three commands that take a campaign's fields add them from the field table
+// (src/campaign/fields.ts), so their options type is the declaration's own options together with
+// CreateFlags, which is derived from the same table.
+
+export function declareCreate(campaign: CommandUnknownOpts) {
+  const create = campaign
+    .command('create')
+    .description('create a campaign (sent now, or scheduled with --at) from flags, a JSON file, or a wizard');
+  // The campaign's fields, one option each, from the table in src/campaign/fields.ts.
+  for (const o of campaignOptions()) create.addOption(o);
+  return create
+    .option('--file <campaign.json>', 'read the campaign from a JSON file (flags override it)')
+    .option('--wizard', 'ask for everything that flags and --file leave open (needs a terminal)')
+    .option('--dry-run', 'print the exact request (key masked) and send nothing')
     .option('--strict', 'refuse to send (exit 2) when the preflight check finds any warning')
-    .option('--no-links', 'skip the preflight link check');
+    .option('--no-links', 'skip the preflight link check')
+    .addHelpText('after', CREATE_HELP);
+}
+
+export function declarePreflight(campaign: CommandUnknownOpts, inputs: readonly Option[]) {
   const preflight = campaign
     .command('preflight')
     .description('check a campaign before creating it: fields, size, images, preheader, analytics tags, every link');
   for (const o of inputs) preflight.addOption(o);
-  preflight
+  return preflight
     .option('--field <name[:type]>', 'a custom field that exists (repeatable): PLAN or AGE:number', collect)
     .option('--fields-from <contacts.csv>', 'the custom fields are the columns of this contacts file')
     .option('--no-links', 'do not check the links (nothing leaves the machine)')
     .option('--link-timeout <duration>', 'give up on a link after this long (default 10s)')
     .option('--strict', 'exit 5 when there is any warning')
-    .addHelpText('after', PREFLIGHT_HELP)
-    .action(action(() => import('./preflight.js')));
+    .addHelpText('after', PREFLIGHT_HELP);
+}
+
+export function declareProof(campaign: CommandUnknownOpts, inputs: readonly Option[]) {
   const proof = campaign
     .command('proof')
-    .description('send the campaign, filled from one contact, to your own inbox through the notification service');
-  proof.option('--to <address>', 'who gets the proof (repeatable, or comma-separated)', collect);
+    .description('send the campaign, filled from one contact, to your own inbox through the notification service')
+    .option('--to <address>', 'who gets the proof (repeatable, or comma-separated)', collect);
   for (const o of inputs) proof.addOption(o);
-  proof
+  return proof
     .option('--row <contacts.csv[:line]>', 'fill ${FIELD}s from this contact (file line; default the first contact)')
     .option('--var <NAME=value>', 'a ${FIELD} value (repeatable; wins over --row)', collect)
     .option('--only <A|B>', 'A/B test: send only this version (default both)')
     .option('--dry-run', 'print the exact requests (key masked) and send nothing')
-    .addHelpText('after', PROOF_HELP)
-    .action(action(() => import('./proof.js')));
+    .addHelpText('after', PROOF_HELP);
 }
 
 // ---- timezones, status, pause, delete ----

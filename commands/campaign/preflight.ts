@@ -3,6 +3,8 @@
 // ${FIELD}s, {{var}}s, clipping size, images without alt, no preheader, links without the utm
 // tags analytics asks for, and every link asked for (broken, redirected elsewhere, plain http).
 import type { Context } from '../../src/cli/context.js';
+import type { OptsOf } from '../../src/cli/declared.js';
+import type { declarePreflight } from './index.js';
 import { ExitCode, SilentExit } from '../../src/cli/errors.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import type { CreateFlags } from '../../src/campaign/draft.js';
@@ -11,14 +13,8 @@ import { buildCampaign, knownFields } from '../../src/campaign/preflight/input.j
 import { preflight } from '../../src/campaign/preflight/run.js';
 import { forTerminal } from '../../src/output/sanitize.js';
 
-interface Opts extends CreateFlags {
-  file?: string;
-  field?: string[];
-  fieldsFrom?: string;
-  links?: boolean;
-  linkTimeout?: string;
-  strict?: boolean;
-}
+/** The declaration's own options, and the campaign's fields (derived from the same field table). */
+type Opts = OptsOf<typeof declarePreflight> & CreateFlags;
 
 export async function run(ctx: Context, opts: Opts): Promise<void> {
   const linkTimeoutMs = opts.linkTimeout === undefined ? undefined : parseDuration(opts.linkTimeout, '--link-timeout', { positive: true });

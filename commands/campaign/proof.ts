@@ -3,6 +3,8 @@
 // of a contacts file (--row FILE:LINE) or --var, subject prefixed "[Proof] ". The campaign
 // service has no test send, so this is the closest look before a send to thousands.
 import type { Context } from '../../src/cli/context.js';
+import type { OptsOf } from '../../src/cli/declared.js';
+import type { declareProof } from './index.js';
 import { ExitCode, SilentExit, UsageError } from '../../src/cli/errors.js';
 import type { SendResult } from '../../src/api/notify-types.js';
 import type { CreateFlags } from '../../src/campaign/draft.js';
@@ -16,14 +18,8 @@ import { parseVars } from '../../src/send/variables.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { forTerminal } from '../../src/output/sanitize.js';
 
-interface Opts extends CreateFlags {
-  file?: string;
-  to?: string[];
-  row?: string;
-  var?: string[];
-  only?: string;
-  dryRun?: boolean;
-}
+/** The declaration's own options, and the campaign's fields (derived from the same field table). */
+type Opts = OptsOf<typeof declareProof> & CreateFlags;
 
 /** What a proof cannot show of the real send; printed with every proof and in --json. */
 export const DIFFERENCES = [
