@@ -118,6 +118,27 @@ describe('automation: journal and --resume', () => {
     expect(sb.get().sandbox.requests('campaign').slice(from).map((q) => q.body)).toEqual([{ workflow: 'w', event: 'TERMINATE', recipients: [{ address: 'bare-stop@example.org' }] }]);
   });
 
+  it('a journal whose last line was cut short by a kill resumes again and again until done: the fragment is cut off, not left mid-file', async () => {
+    const journal = path.join(tempDir(), 'auto.jsonl');
+    leaveRequestsToday(1);
+    expect((await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients', csv('torn', 250), '--journal', journal], { sandbox: sb.get() })).exitCode).toBe(4);
+    fs.appendFileSync(journal, '{"type":"intent","batch":"9","keys":["torn1'); // the kill landed mid-write
+    leaveRequestsToday(1);
+    const first = await runCli(['automation', 'trigger', '--resume', journal, '--json'], { sandbox: sb.get() });
+    expect(first.exitCode).toBe(4); // one more batch, then the cap again
+    expect(first.stderr).toContain('was cut short');
+    expect(JSON.parse(first.stdout).accepted).toHaveLength(200);
+    leaveRequestsToday(DAILY);
+    const second = await runCli(['automation', 'trigger', '--resume', journal, '--json'], { sandbox: sb.get() });
+    expect(second.stderr).not.toContain('damaged');
+    expect(second.exitCode).toBe(0);
+    expect(JSON.parse(second.stdout).accepted).toHaveLength(250);
+    const counts = received('torn');
+    expect(counts.size).toBe(250);
+    expect([...counts.values()].filter((c) => c !== 1)).toEqual([]);
+    expect(fs.readFileSync(journal, 'utf8').split('\n').filter(Boolean).every((l) => { try { JSON.parse(l); return true; } catch { return false; } })).toBe(true);
+  });
+
   it('--resume --dry-run shows the requests still to send and changes no file', async () => {
     const journal = path.join(tempDir(), 'auto.jsonl');
     leaveRequestsToday(1);

@@ -139,19 +139,29 @@ describe('send --resume', () => {
     expectEachOnce('kd-', 120);
   });
 
-  it('a journal whose last line was cut short by the kill is still used; the torn line is ignored', async () => {
+  it('a journal whose last line was cut short by the kill is cut back to its last whole line, so it resumes again and again until done', async () => {
     const p = plan('kt-', 150);
     const first = p.recipients.slice(0, 100);
-    const res = await postDirect(first);
-    const success = Object.fromEntries(res.success.map((s) => [s.address.toLowerCase(), s.id]));
-    const file = writeJournal([p, { type: 'intent', batch: '1', keys: first.map((r) => r.address), at: new Date().toISOString() }, { type: 'result', batch: '1', at: new Date().toISOString(), requestId: res.id, success, failure: {} }], '{"t":"intent","b":"2","keys":["kt-1');
-    const r = await runCli(['send', '--resume', file], { sandbox: sb.get() });
-    expect(r.exitCode).toBe(0);
+    // Batch 1 was in flight (never arrived) when the run died writing batch 2's intent.
+    const file = writeJournal([p, { type: 'intent', batch: '1', keys: first.map((r) => r.address.toLowerCase()), at: new Date().toISOString() }], '{"t":"intent","b":"2","keys":["kt-1');
+    // First resume: too early to settle batch 1 (reported, not sent); batch 2 goes out.
+    const r = await runCli(['send', '--resume', file, '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(5);
     expect(r.stderr).toContain('was cut short');
+    expect(JSON.parse(r.stdout)).toMatchObject({ total: 150, sent: 50, unsettled: 100 });
+    // Second resume of the same journal: it is still whole, batch 1 is settled and sent once.
+    const again = await runCli(['send', '--resume', file, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+    expect(again.stderr).not.toContain('damaged');
+    expect(again.exitCode).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ total: 150, sent: 150 });
     expectEachOnce('kt-', 150);
-    // The journal stays parseable line by line after the repair.
-    const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
-    expect(lines.filter((l) => { try { JSON.parse(l); return false; } catch { return true; } })).toHaveLength(1);
+    const done = await runCli(['send', '--resume', file], { sandbox: sb.get() });
+    expect(done.exitCode).toBe(0);
+    expect(done.stderr).toContain('nothing to do');
+    // Every line of the journal is a whole record: the fragment is gone from the file.
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    expect(text.split('\n').filter(Boolean).filter((l) => { try { JSON.parse(l); return false; } catch { return true; } })).toEqual([]);
   });
 
   it('refuses a journal another live mailctl holds, and message flags next to --resume', async () => {

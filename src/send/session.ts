@@ -86,7 +86,7 @@ export async function resumeRun(ctx: Context, given: string | true, o: SessionOp
     if (unsent.length) await checkForecast(ctx, peek.plan, unsent, { ...o, resume: true });
   }
   const { journal, plan, records, torn } = Journal.open(file);
-  if (torn) ctx.io.warn(`The last line of ${file} was cut short (the run was killed while writing it); it is ignored.`);
+  if (torn) ctx.io.warn(`The last line of ${file} was cut short (the run was killed while writing it); it is ignored and removed from the file.`);
   const what = plan.kind === 'automation' ? `the automation ${verbOf(plan)} run` : plan.kind === 'email' ? 'the email send' : 'the SMS send';
   ctx.io.info(`Resuming ${what} of ${plan.createdAt} (${plural(plan.recipients.length, 'recipient')}) from ${file}`);
   await execute(ctx, { journal, plan, records, ...clients }, o);
