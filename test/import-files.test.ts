@@ -182,6 +182,29 @@ describe('a dry run writes nothing (issue 9 item 7)', () => {
     expect(r.exitCode).toBe(0);
     expect(fs.readFileSync(out, 'utf8')).toMatch(/^LINE,REASON,EMAIL,NAME\n2,/);
     expect(fs.readdirSync(dir).sort()).toEqual(['c.csv', 'out.csv']);
-    expect(fs.readdirSync(path.join(configDir, 'work'))).toEqual([]);
+    expect(fs.readdirSync(configDir)).toEqual([]); // no work folder: the temporary file was known to the run alone
+  });
+
+  it('--rejects FILE on a dry run of a file with no rejected rows: the older rejects file stays, and no folder, copy or cleanup happens', async () => {
+    const configDir = tempDir();
+    fs.writeFileSync(path.join(configDir, 'config.json'), '{}');
+    // What a dead run left: a real run would clean it up; a dry run must not touch it.
+    const dead = path.join(configDir, 'work', `import-${deadPid()}-0123456789ab`);
+    fs.mkdirSync(dead, { recursive: true });
+    fs.writeFileSync(path.join(dead, 'contacts.csv'), 'EMAIL,NAME\nsecret@example.com,S\n');
+    const dir = tempDir();
+    const file = path.join(dir, 'c.csv');
+    fs.writeFileSync(file, ['EMAIL,NAME', ...rows(3, 'clean')].join('\n'));
+    const out = path.join(dir, 'out.csv');
+    fs.writeFileSync(out, 'LINE,REASON,EMAIL,NAME\n2,an earlier run,x,y\n');
+    const old = new Date(Date.now() - 3600_000);
+    fs.utimesSync(dir, old, old);
+    fs.utimesSync(path.dirname(dead), old, old);
+    const before = { dir: snapshot(dir), dirMtime: fs.statSync(dir).mtimeMs, config: snapshot(configDir), workMtime: fs.statSync(path.dirname(dead)).mtimeMs };
+    const r = await runCli(['import', file, '--group', 'G', '--dry-run', '--rejects', out, '--json'], { configDir });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ dryRun: true, rejectsPath: null, local: { read: 3, valid: 3, rejected: 0 } });
+    expect(r.stderr).toContain(`out of date (a real run removes it; the dry run left it): ${out}`);
+    expect({ dir: snapshot(dir), dirMtime: fs.statSync(dir).mtimeMs, config: snapshot(configDir), workMtime: fs.statSync(path.dirname(dead)).mtimeMs }).toEqual(before);
   });
 });

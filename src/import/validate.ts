@@ -52,6 +52,8 @@ export interface ValidationResult {
   rejectsPath?: string;
   /** No row was rejected, and this older rejects file (from an earlier run) was removed. */
   removedRejects?: string;
+  /** No row was rejected, and this older rejects file was left as it was (a dry run). */
+  outOfDateRejects?: string;
   cleanedPath?: string;
   cleanedBytes: number;
   warnings: string[];
@@ -65,7 +67,7 @@ export async function validateContacts(o: ValidateOptions): Promise<ValidationRe
     const result = await run(o, cleaned, rejects);
     await cleaned?.close();
     const placed = await rejects.commit();
-    return { ...result, rejectsPath: placed.path, removedRejects: placed.removedOld, cleanedBytes: cleaned?.bytes ?? 0 };
+    return { ...result, rejectsPath: placed.path, removedRejects: placed.removedOld, outOfDateRejects: placed.outOfDate, cleanedBytes: cleaned?.bytes ?? 0 };
   } catch (e) {
     // Refused or interrupted: leave no half-written upload or rejects file behind, and an
     // earlier rejects file at the target as it was.
