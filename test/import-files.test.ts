@@ -138,16 +138,18 @@ describe('the rejects file is whole or absent', () => {
     expect(fs.readFileSync(rejects, 'utf8')).toMatch(/^LINE,REASON/);
 
     fs.writeFileSync(file, 'EMAIL,NAME\nfixed@example.com,B\nok@example.com,O\n');
-    const clean = await runCli(['import', file, '--group', sn, '--wait'], { sandbox: sb.get() });
+    const clean = await runCli(['import', file, '--group', sn, '--wait', '--json'], { sandbox: sb.get() });
     expect(clean.exitCode).toBe(0);
     expect(fs.existsSync(rejects)).toBe(false);
     expect(clean.stderr).toContain(`the rejects file of an earlier run is out of date and was removed: ${rejects}`);
+    expect(JSON.parse(clean.stdout)).toMatchObject({ rejectsPath: null, removedRejects: rejects }); // a script is told too
 
     fs.writeFileSync(rejects, 'my own notes\n');
     const again = await runCli(['import', file, '--group', sn, '--wait'], { sandbox: sb.get() });
     expect(again.exitCode).toBe(0);
     expect(fs.readFileSync(rejects, 'utf8')).toBe('my own notes\n');
     expect(again.stderr).not.toContain('was removed');
+    expect(JSON.parse((await runCli(['import', file, '--group', sn, '--wait', '--json'], { sandbox: sb.get() })).stdout).removedRejects).toBeNull();
     expect(fs.readdirSync(dir).sort()).toEqual(['list.csv', 'list.rejects.csv']);
   });
 });
@@ -203,7 +205,7 @@ describe('a dry run writes nothing (issue 9 item 7)', () => {
     const before = { dir: snapshot(dir), dirMtime: fs.statSync(dir).mtimeMs, config: snapshot(configDir), workMtime: fs.statSync(path.dirname(dead)).mtimeMs };
     const r = await runCli(['import', file, '--group', 'G', '--dry-run', '--rejects', out, '--json'], { configDir });
     expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ dryRun: true, rejectsPath: null, local: { read: 3, valid: 3, rejected: 0 } });
+    expect(JSON.parse(r.stdout)).toMatchObject({ dryRun: true, rejectsPath: null, outOfDateRejects: out, local: { read: 3, valid: 3, rejected: 0 } });
     expect(r.stderr).toContain(`out of date (a real run removes it; the dry run left it): ${out}`);
     expect({ dir: snapshot(dir), dirMtime: fs.statSync(dir).mtimeMs, config: snapshot(configDir), workMtime: fs.statSync(path.dirname(dead)).mtimeMs }).toEqual(before);
   });

@@ -212,6 +212,7 @@ async function dryRunReport(ctx: Context, plan: Plan, checked: ValidationResult,
     method,
     local: localJson(checked),
     rejectsPath: checked.rejectsPath ?? null,
+    outOfDateRejects: checked.outOfDateRejects ?? null,
     warnings: checked.warnings,
   });
 }
