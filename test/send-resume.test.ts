@@ -164,6 +164,39 @@ describe('send --resume', () => {
     expect(text.split('\n').filter(Boolean).filter((l) => { try { JSON.parse(l); return false; } catch { return true; } })).toEqual([]);
   });
 
+  // A resume killed in its turn: it had recorded what the event lookup proved about batch 1, and
+  // was sending batch 2 (the request carried out, or never arrived) when it died. The next
+  // resume settles batch 2 and sends only what is proved unsent.
+  it.each([
+    ['carried out', true],
+    ['never arrived', false],
+  ])('a resume killed while its own batch was in flight (%s) is resumed again: nobody twice, nobody lost', async (_what, carriedOut) => {
+    const prefix = `krr-${carriedOut ? 'c' : 'n'}-`;
+    const p = plan(prefix, 150);
+    const first = p.recipients.slice(0, 100);
+    const second = p.recipients.slice(100);
+    const startedAt = new Date(Date.now() - 1000).toISOString();
+    const res = await postDirect(first); // batch 1 of the first run: carried out, then the run died
+    const resumedAt = new Date().toISOString();
+    const file = writeJournal([
+      p,
+      { type: 'intent', batch: '1', keys: first.map((r) => r.address.toLowerCase()), at: startedAt },
+      // The first resume's settlement, and its batch 2 in flight when it was killed.
+      { type: 'settled', at: resumedAt, sent: Object.fromEntries(res.success.map((x) => [x.address.toLowerCase(), { id: x.id }])), unsent: [], unknown: {} },
+      { type: 'intent', batch: '2', keys: second.map((r) => r.address.toLowerCase()), at: resumedAt },
+    ]);
+    if (carriedOut) await postDirect(second);
+    const before = posts(prefix).length;
+    const r = await runCli(['send', '--resume', file, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ total: 150, sent: 150, unsettled: 0, notSent: 0 });
+    // Batch 1 is never looked up again (settled); batch 2 is sent again only if it never arrived.
+    const lookedUp = sb.get().sandbox.requests('notify').filter((q) => q.method === 'GET' && q.path === '/v1/events' && String(q.query.recipient).startsWith(prefix));
+    expect(lookedUp.some((q) => first.some((f) => f.address === q.query.recipient))).toBe(false);
+    expect(posts(prefix).length - before).toBe(carriedOut ? 0 : 1);
+    expectEachOnce(prefix, 150);
+  });
+
   it('refuses a journal another live mailctl holds, and message flags next to --resume', async () => {
     const p = plan('kl-', 3);
     const file = writeJournal([p]);
