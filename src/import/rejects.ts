@@ -17,7 +17,7 @@ import { createTempBeside } from '../fs/safe-write.js';
 import { csvLine } from '../output/csv.js';
 import { CsvFile } from './csv-writer.js';
 
-export type RejectReason = 'invalid-email' | 'duplicate-email' | 'name-too-long' | 'field-type' | 'column-count' | 'control-character';
+export type RejectReason = 'invalid-email' | 'duplicate-email' | 'name-too-long' | 'field-type' | 'column-count' | 'control-character' | 'multi-line-value';
 
 export const REASON_LABEL: Record<RejectReason, string> = {
   'invalid-email': 'invalid email',
@@ -26,6 +26,7 @@ export const REASON_LABEL: Record<RejectReason, string> = {
   'field-type': 'custom field of the wrong type',
   'column-count': 'wrong number of columns',
   'control-character': 'NUL or unquoted line break in a value',
+  'multi-line-value': 'quoted value over several lines (a stray quote?)',
 };
 
 /** How every rejects file mailctl writes begins: how an old one is told from someone else's file. */
