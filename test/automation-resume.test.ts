@@ -93,6 +93,20 @@ describe('automation: journal and --resume', () => {
     expect(received('worded').size).toBe(0);
   });
 
+  it('a new trigger run of the same plan as an unfinished one warns with the resume command (it is only a warning)', async () => {
+    const configDir = tempDir();
+    const file = csv('same', 150);
+    leaveRequestsToday(1);
+    expect((await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients', file], { sandbox: sb.get(), configDir })).exitCode).toBe(4);
+    const [name] = fs.readdirSync(path.join(configDir, 'journals'));
+    leaveRequestsToday(DAILY);
+    const again = await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients', file], { sandbox: sb.get(), configDir });
+    expect(again.exitCode).toBe(0);
+    expect(again.stderr).toContain(`To finish that one instead: mailctl automation trigger --resume ${path.join(configDir, 'journals', name)}`);
+    // terminate is another plan: no warning.
+    expect((await runCli(['automation', 'terminate', '--workflow', 'w', '--recipients', file], { sandbox: sb.get(), configDir })).stderr).not.toContain('unfinished');
+  });
+
   it('a journal is resumed only by its own command', async () => {
     const journal = path.join(tempDir(), 'auto.jsonl');
     expect((await runCli(['automation', 'terminate', '--workflow', 'w', '--to', 'own@example.org', '--journal', journal], { sandbox: sb.get() })).exitCode).toBe(0);

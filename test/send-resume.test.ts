@@ -238,6 +238,25 @@ describe('send --resume', () => {
     expect(timesSent('kdry-').size).toBe(100);
   });
 
+  it('a new run of the same message to the same recipients as an unfinished one warns, naming the journal and the resume command; it still runs', async () => {
+    const configDir = tempDir();
+    const msg = ['--to', 'again.quiet@example.com', '--subject', 'Again', '--html', '<p>x</p>', '--from', MESSAGE.fromAddress];
+    sb.get().sandbox.injectFault({ kind: 'drop', match: { service: 'notify', method: 'POST', path: '/v1/messages' } });
+    expect((await runCli(['--profile', 'p2', 'send', ...msg], { sandbox: sb.get(), configDir })).exitCode).toBe(5); // unfinished: in doubt
+    const [name] = fs.readdirSync(path.join(configDir, 'journals'));
+    const journal = path.join(configDir, 'journals', name);
+
+    const again = await runCli(['--profile', 'p2', 'send', ...msg], { sandbox: sb.get(), configDir });
+    expect(again.exitCode).toBe(0); // only a warning: a deliberate second send goes ahead
+    expect(again.stderr).toContain(`warning: An unfinished send of this same message to the same recipients is recorded in ${journal}`);
+    expect(again.stderr).toContain(`To finish that one instead: mailctl --profile p2 send --resume ${journal}`);
+    // Another message, or a finished run: no warning.
+    const other = await runCli(['send', ...msg.slice(0, 2), '--subject', 'Something else', ...msg.slice(4)], { sandbox: sb.get(), configDir });
+    expect(other.stderr).not.toContain('unfinished');
+    expect((await runCli(['send', '--resume', journal, '--settle-after', '0s'], { sandbox: sb.get(), configDir })).exitCode).toBe(0);
+    expect((await runCli(['send', ...msg], { sandbox: sb.get(), configDir })).stderr).not.toContain('unfinished');
+  });
+
   it('a journal is created readable by its owner only (0600), the default folder 0700', async () => {
     const configDir = tempDir();
     const given = path.join(tempDir(), 'mine.jsonl');

@@ -451,6 +451,60 @@ export function latestUnfinished(configDir: string, prefixes: readonly string[])
   return files.find(({ f }) => !tailSaysDone(f))?.f;
 }
 
+/**
+ * An unfinished journal in the config directory whose plan is this one — the same kind, request
+ * body and recipients — most recent first: a new run of it probably meant `--resume`. Reads the
+ * first line of each candidate only; a journal it cannot read is passed over.
+ */
+export function unfinishedWithSamePlan(configDir: string, plan: Pick<PlanRecord, 'kind' | 'message' | 'recipients'>): string | undefined {
+  const dir = journalDir(configDir);
+  const prefix = journalPrefix(plan.kind, plan.message.event);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl') && n.startsWith(prefix));
+  } catch {
+    return undefined;
+  }
+  const want = JSON.stringify([plan.kind, plan.message, plan.recipients]);
+  const files = names.map((n) => path.join(dir, n)).flatMap((f) => {
+    try {
+      return [{ f, m: fs.statSync(f).mtimeMs }];
+    } catch {
+      return [];
+    }
+  }).sort((a, b) => b.m - a.m);
+  for (const { f } of files) {
+    try {
+      const first = fromDisk(JSON.parse(firstLine(f)));
+      if (first.type !== 'plan' || JSON.stringify([first.kind, first.message, first.recipients]) !== want) continue;
+      if (!tailSaysDone(f)) return f;
+    } catch {
+      /* not a journal, torn, or gone: not the run we look for */
+    }
+  }
+  return undefined;
+}
+
+/** The first line of a file, read in pieces (a plan line holds every recipient; the rest may be long). */
+function firstLine(file: string): string {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+  try {
+    const parts: Buffer[] = [];
+    const buf = Buffer.alloc(1 << 16);
+    for (let pos = 0; ; ) {
+      const n = fs.readSync(fd, buf, 0, buf.length, pos);
+      if (n === 0) break;
+      const nl = buf.subarray(0, n).indexOf(0x0a);
+      parts.push(Buffer.from(buf.subarray(0, nl < 0 ? n : nl)));
+      if (nl >= 0) break;
+      pos += n;
+    }
+    return Buffer.concat(parts).toString('utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** Finished journals older than this are removed when a new run starts (they hold addresses). */
 export const KEEP_DONE_DAYS = 30;
 
