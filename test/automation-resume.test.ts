@@ -93,6 +93,20 @@ describe('automation: journal and --resume', () => {
     expect(received('worded').size).toBe(0);
   });
 
+  it('a new trigger run of the same plan as an unfinished one warns with the resume command (it is only a warning)', async () => {
+    const configDir = tempDir();
+    const file = csv('same', 150);
+    leaveRequestsToday(1);
+    expect((await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients', file], { sandbox: sb.get(), configDir })).exitCode).toBe(4);
+    const [name] = fs.readdirSync(path.join(configDir, 'journals'));
+    leaveRequestsToday(DAILY);
+    const again = await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients', file], { sandbox: sb.get(), configDir });
+    expect(again.exitCode).toBe(0);
+    expect(again.stderr).toContain(`To finish that one instead: mailctl automation trigger --resume ${path.join(configDir, 'journals', name)}`);
+    // terminate is another plan: no warning.
+    expect((await runCli(['automation', 'terminate', '--workflow', 'w', '--recipients', file], { sandbox: sb.get(), configDir })).stderr).not.toContain('unfinished');
+  });
+
   it('a journal is resumed only by its own command', async () => {
     const journal = path.join(tempDir(), 'auto.jsonl');
     expect((await runCli(['automation', 'terminate', '--workflow', 'w', '--to', 'own@example.org', '--journal', journal], { sandbox: sb.get() })).exitCode).toBe(0);
@@ -116,6 +130,27 @@ describe('automation: journal and --resume', () => {
     const r = await runCli(['automation', 'terminate', '--resume'], { sandbox: sb.get(), configDir });
     expect(r.exitCode).toBe(0);
     expect(sb.get().sandbox.requests('campaign').slice(from).map((q) => q.body)).toEqual([{ workflow: 'w', event: 'TERMINATE', recipients: [{ address: 'bare-stop@example.org' }] }]);
+  });
+
+  it('a journal whose last line was cut short by a kill resumes again and again until done: the fragment is cut off, not left mid-file', async () => {
+    const journal = path.join(tempDir(), 'auto.jsonl');
+    leaveRequestsToday(1);
+    expect((await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients', csv('torn', 250), '--journal', journal], { sandbox: sb.get() })).exitCode).toBe(4);
+    fs.appendFileSync(journal, '{"type":"intent","batch":"9","keys":["torn1'); // the kill landed mid-write
+    leaveRequestsToday(1);
+    const first = await runCli(['automation', 'trigger', '--resume', journal, '--json'], { sandbox: sb.get() });
+    expect(first.exitCode).toBe(4); // one more batch, then the cap again
+    expect(first.stderr).toContain('was cut short');
+    expect(JSON.parse(first.stdout).accepted).toHaveLength(200);
+    leaveRequestsToday(DAILY);
+    const second = await runCli(['automation', 'trigger', '--resume', journal, '--json'], { sandbox: sb.get() });
+    expect(second.stderr).not.toContain('damaged');
+    expect(second.exitCode).toBe(0);
+    expect(JSON.parse(second.stdout).accepted).toHaveLength(250);
+    const counts = received('torn');
+    expect(counts.size).toBe(250);
+    expect([...counts.values()].filter((c) => c !== 1)).toEqual([]);
+    expect(fs.readFileSync(journal, 'utf8').split('\n').filter(Boolean).every((l) => { try { JSON.parse(l); return true; } catch { return false; } })).toBe(true);
   });
 
   it('--resume --dry-run shows the requests still to send and changes no file', async () => {

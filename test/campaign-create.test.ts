@@ -258,7 +258,20 @@ describe('refusals of the service, in words', () => {
     expect(r.stderr).not.toMatch(/at .*\.ts:\d+/);
   });
 
-  it('a failure after the campaign exists is never exit 2 ("nothing was sent"): it names the campaign and exits 1', async () => {
+  it('a usage-level failure after the campaign exists is never exit 2 ("nothing was sent"): it names the campaign and exits 1', async () => {
+    // --query compiles (checked before any request) but cannot be applied to the answer: a
+    // UsageError raised only when the result is printed, after the create.
+    const before = sb.get().sandbox.state.campaign.campaigns.length;
+    const r = await runCli(['campaign', 'create', '--name', 'Made then failed', '--group', news, ...base, '--html', '<p>x</p>', '--query', 'abs(sn)'], { sandbox: sb.get() });
+    const made = sb.get().sandbox.state.campaign.campaigns.slice(before);
+    expect(made).toHaveLength(1); // the write happened
+    expect(r.exitCode).toBe(1);
+    const { error } = JSON.parse(r.stdout);
+    expect(error).toMatchObject({ code: 'FAILED', exitCode: 1 });
+    expect(error.message).toContain(`Campaign ${made[0].sn} was created, then: --query "abs(sn)" cannot be applied to the result`);
+  });
+
+  it('a service failure after the campaign exists names it (no upload address for the list): exit 1', async () => {
     sb.get().sandbox.injectFault({ kind: 'status', status: 200, body: { sn: 'CP_MADE' }, match: { service: 'campaign', method: 'POST', path: '/v1/campaign/normal/once' } });
     const r = await runCli(['campaign', 'create', '--name', 'Once', '--list', file('guests.csv'), ...base, '--html', '<p>x</p>', '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(1);

@@ -11,6 +11,7 @@ import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignApi } from './helpers/campaign-api.js';
 import { hostileCorpus, type HostileCsv } from './helpers/hostile-csv.js';
+import { isValidEmail } from '../src/email.js';
 
 // Imports stay PROCESSING (their data file kept) long enough to read what was uploaded.
 const sb = useSandbox({
@@ -121,8 +122,12 @@ describe(`a corpus of ${corpus.length} hostile CSVs`, () => {
       expect(row[1]).not.toBe('');
       expect(row.slice(2)).toEqual(rec!.fields.map(asWritten));
     }
-    // Uploaded: every other record, in order, and nothing else.
+    // Uploaded: every other record, in order, and nothing else; no EMAIL or NAME with a line
+    // break (a stray quote's swallowed lines are rejected as one record, never uploaded as a NAME).
     expect(sent).toEqual(expected);
+    expect(sent.slice(1).filter((row) => /[\r\n]/.test(`${row[0]}${row[1]}`))).toEqual([]);
+    const hidesContact = (v: string) => v.split(/\r\n|\r|\n/).slice(1).some((l) => isValidEmail(l.split(',')[0].trim().replace(/^"+|"+$/g, '').trim()));
+    expect(sent.slice(1).filter((row) => row.slice(2).some(hidesContact))).toEqual([]);
     expect(doc.local).toMatchObject({ read: f.records.length, valid: kept.length, rejected: lines.length, blankLines: f.blank });
   });
 });

@@ -138,16 +138,18 @@ describe('the rejects file is whole or absent', () => {
     expect(fs.readFileSync(rejects, 'utf8')).toMatch(/^LINE,REASON/);
 
     fs.writeFileSync(file, 'EMAIL,NAME\nfixed@example.com,B\nok@example.com,O\n');
-    const clean = await runCli(['import', file, '--group', sn, '--wait'], { sandbox: sb.get() });
+    const clean = await runCli(['import', file, '--group', sn, '--wait', '--json'], { sandbox: sb.get() });
     expect(clean.exitCode).toBe(0);
     expect(fs.existsSync(rejects)).toBe(false);
     expect(clean.stderr).toContain(`the rejects file of an earlier run is out of date and was removed: ${rejects}`);
+    expect(JSON.parse(clean.stdout)).toMatchObject({ rejectsPath: null, removedRejects: rejects }); // a script is told too
 
     fs.writeFileSync(rejects, 'my own notes\n');
     const again = await runCli(['import', file, '--group', sn, '--wait'], { sandbox: sb.get() });
     expect(again.exitCode).toBe(0);
     expect(fs.readFileSync(rejects, 'utf8')).toBe('my own notes\n');
     expect(again.stderr).not.toContain('was removed');
+    expect(JSON.parse((await runCli(['import', file, '--group', sn, '--wait', '--json'], { sandbox: sb.get() })).stdout).removedRejects).toBeNull();
     expect(fs.readdirSync(dir).sort()).toEqual(['list.csv', 'list.rejects.csv']);
   });
 });
@@ -182,6 +184,29 @@ describe('a dry run writes nothing (issue 9 item 7)', () => {
     expect(r.exitCode).toBe(0);
     expect(fs.readFileSync(out, 'utf8')).toMatch(/^LINE,REASON,EMAIL,NAME\n2,/);
     expect(fs.readdirSync(dir).sort()).toEqual(['c.csv', 'out.csv']);
-    expect(fs.readdirSync(path.join(configDir, 'work'))).toEqual([]);
+    expect(fs.readdirSync(configDir)).toEqual([]); // no work folder: the temporary file was known to the run alone
+  });
+
+  it('--rejects FILE on a dry run of a file with no rejected rows: the older rejects file stays, and no folder, copy or cleanup happens', async () => {
+    const configDir = tempDir();
+    fs.writeFileSync(path.join(configDir, 'config.json'), '{}');
+    // What a dead run left: a real run would clean it up; a dry run must not touch it.
+    const dead = path.join(configDir, 'work', `import-${deadPid()}-0123456789ab`);
+    fs.mkdirSync(dead, { recursive: true });
+    fs.writeFileSync(path.join(dead, 'contacts.csv'), 'EMAIL,NAME\nsecret@example.com,S\n');
+    const dir = tempDir();
+    const file = path.join(dir, 'c.csv');
+    fs.writeFileSync(file, ['EMAIL,NAME', ...rows(3, 'clean')].join('\n'));
+    const out = path.join(dir, 'out.csv');
+    fs.writeFileSync(out, 'LINE,REASON,EMAIL,NAME\n2,an earlier run,x,y\n');
+    const old = new Date(Date.now() - 3600_000);
+    fs.utimesSync(dir, old, old);
+    fs.utimesSync(path.dirname(dead), old, old);
+    const before = { dir: snapshot(dir), dirMtime: fs.statSync(dir).mtimeMs, config: snapshot(configDir), workMtime: fs.statSync(path.dirname(dead)).mtimeMs };
+    const r = await runCli(['import', file, '--group', 'G', '--dry-run', '--rejects', out, '--json'], { configDir });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ dryRun: true, rejectsPath: null, outOfDateRejects: out, local: { read: 3, valid: 3, rejected: 0 } });
+    expect(r.stderr).toContain(`out of date (a real run removes it; the dry run left it): ${out}`);
+    expect({ dir: snapshot(dir), dirMtime: fs.statSync(dir).mtimeMs, config: snapshot(configDir), workMtime: fs.statSync(path.dirname(dead)).mtimeMs }).toEqual(before);
   });
 });

@@ -27,10 +27,10 @@ describe('a line break outside quotes in a value', () => {
   it('rejects the row with its reason instead of uploading it; a quoted line break stays data', async () => {
     const dir = tempDir();
     const cleanedPath = path.join(dir, 'clean.csv');
-    const input = 'EMAIL,NAME,PLAN\r\nu0@example.com,Ann\nu1@example.com,Bob\r\nu2@example.com,"Cy\nand Di",pro\r\n';
+    const input = 'EMAIL,NAME,PLAN\r\nu0@example.com,Ann\nu1@example.com,Bob\r\nu2@example.com,Cy,"pro\nplus"\r\n';
     const r = await validateContacts({ input: Readable.from([Buffer.from(input)]), source: 'mixed.csv', nameMaxLength: 100, cleanedPath, rejects: { path: path.join(dir, 'rejects.csv') } });
     expect(r).toMatchObject({ read: 2, valid: 1, rejected: 1, reasons: { 'control-character': 1 } });
-    expect(fs.readFileSync(cleanedPath, 'utf8')).toBe('EMAIL,NAME,PLAN\nu2@example.com,"Cy\nand Di",pro\n');
+    expect(fs.readFileSync(cleanedPath, 'utf8')).toBe('EMAIL,NAME,PLAN\nu2@example.com,Cy,"pro\nplus"\n');
     expect(fs.readFileSync(r.rejectsPath!, 'utf8')).toContain('NAME holds a line break that is not inside double quotes');
   });
 });

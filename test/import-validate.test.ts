@@ -169,6 +169,54 @@ describe('line endings: every physical line is one record, whatever ends it', ()
   });
 });
 
+describe('a quoted value over several lines (a stray quote merges lines)', () => {
+  it('a stray quote in NAME: the lines it swallowed come out as one rejected record, pointing at the quote, never uploaded as a NAME', async () => {
+    const file = [
+      'EMAIL,NAME,PLAN',
+      'x@y.com,"Bob', // 2: the stray quote opens here…
+      'u1@example.com,Ann,pro',
+      'u2@example.com,Cy,pro',
+      'u3@example.com,"Dee",pro', // …and closes here (5): valid CSV, one record over lines 2-5
+      'u4@example.com,Ed,pro', // 6
+      '',
+    ].join('\n');
+    for (const chunk of [1, 3, 1000]) {
+      const { result, cleaned, rejects } = await check(file, { chunk });
+      expect(result).toMatchObject({ read: 2, valid: 1, rejected: 1, reasons: { 'multi-line-value': 1 } });
+      expect(cleaned).toBe('EMAIL,NAME,PLAN\nu4@example.com,Ed,pro\n');
+      expect(rejects[1][0]).toBe('2');
+      expect(rejects[1][1]).toBe('NAME is a quoted value that runs over 4 lines (EMAIL and NAME cannot hold a line break): check for a stray quote on line 2');
+      expect(rejects[1][3]).toContain('u1@example.com,Ann,pro'); // the swallowed lines, as written, in the rejects file
+    }
+  });
+
+  it('a line break in a quoted EMAIL or NAME is rejected even without a contact below it; a custom field keeps its quoted line breaks', async () => {
+    const { result, cleaned, rejects } = await check('EMAIL,NAME,NOTE\na@example.com,"Ann\nSmith",x\n"b@example.com\n",B,y\nc@example.com,C,"line one\r\nline two"\n');
+    expect(result).toMatchObject({ read: 3, valid: 1, rejected: 2, reasons: { 'multi-line-value': 2 } });
+    expect(rejects.slice(1).map((r) => [r[0], r[1]])).toEqual([
+      ['2', 'NAME is a quoted value that runs over 2 lines (EMAIL and NAME cannot hold a line break): check for a stray quote on line 2'],
+      ['4', 'EMAIL is a quoted value that runs over 2 lines (EMAIL and NAME cannot hold a line break): check for a stray quote on line 4'],
+    ]);
+    expect(parse(cleaned!)).toEqual([['EMAIL', 'NAME', 'NOTE'], ['c@example.com', 'C', 'line one\r\nline two']]);
+  });
+
+  it('a stray quote in a custom field that swallowed contacts is rejected, naming the line that looks like one', async () => {
+    const file = [
+      'EMAIL,NAME,NOTE',
+      'a@example.com,A,ok',
+      'b@example.com,B,"said hi', // 3: the stray quote opens NOTE…
+      ' c@example.com ,C,',
+      'd@example.com,D,"', // …and a later one closes it (5)
+      'e@example.com,E,',
+      '',
+    ].join('\n');
+    const { result, cleaned, rejects } = await check(file);
+    expect(result).toMatchObject({ read: 3, valid: 2, rejected: 1, reasons: { 'multi-line-value': 1 } });
+    expect(rejects[1].slice(0, 2)).toEqual(['3', 'NOTE is a quoted value that runs over 3 lines and its line 4 starts like a contact (c@example.com): check for a stray quote on line 3']);
+    expect(parse(cleaned!).map((r: string[]) => r[0])).toEqual(['EMAIL', 'a@example.com', 'e@example.com']);
+  });
+});
+
 describe('stage 1: the whole file is refused', () => {
   it('an empty file', async () => {
     expect((await refusal('')).message).toMatch(/empty/);

@@ -92,6 +92,8 @@ describe('every terminal status ends the wait', () => {
     expect(r.stderr).toContain('state is unknown');
     expect(r.stderr).not.toMatch(/import failed|failed on the service/i);
     expect(r.stderr).toContain(`mailctl import status ${importSn} --wait`);
+    // A script reads the same from --json: its own code, not the lookup's SERVICE_FAILED.
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'STATE_UNKNOWN', exitCode: 4 });
   });
 
   it('an unknown import code is explained', async () => {

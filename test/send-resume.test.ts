@@ -139,19 +139,62 @@ describe('send --resume', () => {
     expectEachOnce('kd-', 120);
   });
 
-  it('a journal whose last line was cut short by the kill is still used; the torn line is ignored', async () => {
+  it('a journal whose last line was cut short by the kill is cut back to its last whole line, so it resumes again and again until done', async () => {
     const p = plan('kt-', 150);
     const first = p.recipients.slice(0, 100);
-    const res = await postDirect(first);
-    const success = Object.fromEntries(res.success.map((s) => [s.address.toLowerCase(), s.id]));
-    const file = writeJournal([p, { type: 'intent', batch: '1', keys: first.map((r) => r.address), at: new Date().toISOString() }, { type: 'result', batch: '1', at: new Date().toISOString(), requestId: res.id, success, failure: {} }], '{"t":"intent","b":"2","keys":["kt-1');
-    const r = await runCli(['send', '--resume', file], { sandbox: sb.get() });
-    expect(r.exitCode).toBe(0);
+    // Batch 1 was in flight (never arrived) when the run died writing batch 2's intent.
+    const file = writeJournal([p, { type: 'intent', batch: '1', keys: first.map((r) => r.address.toLowerCase()), at: new Date().toISOString() }], '{"t":"intent","b":"2","keys":["kt-1');
+    // First resume: too early to settle batch 1 (reported, not sent); batch 2 goes out.
+    const r = await runCli(['send', '--resume', file, '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(5);
     expect(r.stderr).toContain('was cut short');
+    expect(JSON.parse(r.stdout)).toMatchObject({ total: 150, sent: 50, unsettled: 100 });
+    // Second resume of the same journal: it is still whole, batch 1 is settled and sent once.
+    const again = await runCli(['send', '--resume', file, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+    expect(again.stderr).not.toContain('damaged');
+    expect(again.exitCode).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ total: 150, sent: 150 });
     expectEachOnce('kt-', 150);
-    // The journal stays parseable line by line after the repair.
-    const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
-    expect(lines.filter((l) => { try { JSON.parse(l); return false; } catch { return true; } })).toHaveLength(1);
+    const done = await runCli(['send', '--resume', file], { sandbox: sb.get() });
+    expect(done.exitCode).toBe(0);
+    expect(done.stderr).toContain('nothing to do');
+    // Every line of the journal is a whole record: the fragment is gone from the file.
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    expect(text.split('\n').filter(Boolean).filter((l) => { try { JSON.parse(l); return false; } catch { return true; } })).toEqual([]);
+  });
+
+  // A resume killed in its turn: it had recorded what the event lookup proved about batch 1, and
+  // was sending batch 2 (the request carried out, or never arrived) when it died. The next
+  // resume settles batch 2 and sends only what is proved unsent.
+  it.each([
+    ['carried out', true],
+    ['never arrived', false],
+  ])('a resume killed while its own batch was in flight (%s) is resumed again: nobody twice, nobody lost', async (_what, carriedOut) => {
+    const prefix = `krr-${carriedOut ? 'c' : 'n'}-`;
+    const p = plan(prefix, 150);
+    const first = p.recipients.slice(0, 100);
+    const second = p.recipients.slice(100);
+    const startedAt = new Date(Date.now() - 1000).toISOString();
+    const res = await postDirect(first); // batch 1 of the first run: carried out, then the run died
+    const resumedAt = new Date().toISOString();
+    const file = writeJournal([
+      p,
+      { type: 'intent', batch: '1', keys: first.map((r) => r.address.toLowerCase()), at: startedAt },
+      // The first resume's settlement, and its batch 2 in flight when it was killed.
+      { type: 'settled', at: resumedAt, sent: Object.fromEntries(res.success.map((x) => [x.address.toLowerCase(), { id: x.id }])), unsent: [], unknown: {} },
+      { type: 'intent', batch: '2', keys: second.map((r) => r.address.toLowerCase()), at: resumedAt },
+    ]);
+    if (carriedOut) await postDirect(second);
+    const before = posts(prefix).length;
+    const r = await runCli(['send', '--resume', file, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ total: 150, sent: 150, unsettled: 0, notSent: 0 });
+    // Batch 1 is never looked up again (settled); batch 2 is sent again only if it never arrived.
+    const lookedUp = sb.get().sandbox.requests('notify').filter((q) => q.method === 'GET' && q.path === '/v1/events' && String(q.query.recipient).startsWith(prefix));
+    expect(lookedUp.some((q) => first.some((f) => f.address === q.query.recipient))).toBe(false);
+    expect(posts(prefix).length - before).toBe(carriedOut ? 0 : 1);
+    expectEachOnce(prefix, 150);
   });
 
   it('refuses a journal another live mailctl holds, and message flags next to --resume', async () => {
@@ -193,6 +236,25 @@ describe('send --resume', () => {
     expect(JSON.parse(r.stdout).requests.map((q: { body: { recipients: unknown[] } }) => q.body.recipients.length)).toEqual([50]);
     expect(snapshot(path.dirname(file))).toEqual(before);
     expect(timesSent('kdry-').size).toBe(100);
+  });
+
+  it('a new run of the same message to the same recipients as an unfinished one warns, naming the journal and the resume command; it still runs', async () => {
+    const configDir = tempDir();
+    const msg = ['--to', 'again.quiet@example.com', '--subject', 'Again', '--html', '<p>x</p>', '--from', MESSAGE.fromAddress];
+    sb.get().sandbox.injectFault({ kind: 'drop', match: { service: 'notify', method: 'POST', path: '/v1/messages' } });
+    expect((await runCli(['--profile', 'p2', 'send', ...msg], { sandbox: sb.get(), configDir })).exitCode).toBe(5); // unfinished: in doubt
+    const [name] = fs.readdirSync(path.join(configDir, 'journals'));
+    const journal = path.join(configDir, 'journals', name);
+
+    const again = await runCli(['--profile', 'p2', 'send', ...msg], { sandbox: sb.get(), configDir });
+    expect(again.exitCode).toBe(0); // only a warning: a deliberate second send goes ahead
+    expect(again.stderr).toContain(`warning: An unfinished send of this same message to the same recipients is recorded in ${journal}`);
+    expect(again.stderr).toContain(`To finish that one instead: mailctl --profile p2 send --resume ${journal}`);
+    // Another message, or a finished run: no warning.
+    const other = await runCli(['send', ...msg.slice(0, 2), '--subject', 'Something else', ...msg.slice(4)], { sandbox: sb.get(), configDir });
+    expect(other.stderr).not.toContain('unfinished');
+    expect((await runCli(['send', '--resume', journal, '--settle-after', '0s'], { sandbox: sb.get(), configDir })).exitCode).toBe(0);
+    expect((await runCli(['send', ...msg], { sandbox: sb.get(), configDir })).stderr).not.toContain('unfinished');
   });
 
   it('a journal is created readable by its owner only (0600), the default folder 0700', async () => {

@@ -11,6 +11,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
+import { until } from './helpers/wait.js';
+import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
 const sb = useSandbox({
   expect: [
@@ -212,6 +214,18 @@ describe('send --resume: settling what is in doubt', () => {
     expect(Object.values(sb.get().sandbox.state.notify.messages).filter((m) => m.channel === 'sms' && m.address === '0933444555')).toHaveLength(1);
   });
 
+  it('a service that refuses `from` on the email lookup: the lookup is made again without it, as before (a quiet recipient still settles)', async () => {
+    const to = 'no-from@example.com';
+    const journal = await inDoubtSend(to, ['--subject', 'Hello', '--html', '<p>hi</p>'], 'lose-answer');
+    sb.get().sandbox.injectFault({ kind: 'status', status: 400, body: { error: 'from is not a parameter of this lookup' }, times: 1, match: onLookup });
+    const mark = sb.get().sandbox.requests('notify').length;
+    const r = await runCli(['send', '--resume', journal, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode, r.stdout).toBe(0);
+    expect(delivered(to)).toHaveLength(1);
+    const lookups = sb.get().sandbox.requests('notify').slice(mark).filter((q) => q.method === 'GET' && q.path === '/v1/events');
+    expect(lookups.map((q) => [q.status, Object.keys(q.query).sort()])).toEqual([[400, ['from', 'recipient']], [200, ['recipient']]]);
+  });
+
   it('a journal written by an older mailctl (one-letter keys) is still resumed', async () => {
     const to = 'old-journal@example.com';
     const file = journalPath();
@@ -225,5 +239,48 @@ describe('send --resume: settling what is in doubt', () => {
     // New lines use named keys, after the old ones.
     const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.slice(3).every((l) => typeof l.type === 'string' && l.t === undefined)).toBe(true);
+  });
+});
+
+// The email lookup's row cap is "not shown" in the spec; the vendor's reference says 50 (decisions
+// row P9), and the service returns the oldest rows first here. Without a bound, a recipient with
+// 50 or more events could never be settled: the batch's own message was never in the page.
+describe('send --resume: a busy recipient, with the email lookup capped at 50 rows', () => {
+  const capped = useSandbox({ limits: { emailLookupRows: 50 }, expect: ['GET /campaign/v1/balance', 'GET /notify/v1/events', 'POST /notify/v1/messages'] });
+
+  /**
+   * A recipient with a long history: `n` earlier messages whose events are moved two hours back,
+   * so the unbounded lookup returns far more than the 50-row cap while nothing of it is recent.
+   */
+  async function busyRecipient(to: string, n: number): Promise<void> {
+    const recipients = [{ address: to }];
+    for (let i = 0; i < n; i++) {
+      const res = await fetch(`${capped.get().notifyUrl}/v1/messages`, { method: 'POST', headers: { 'x-api-key': SANDBOX_KEYS.notify, 'content-type': 'application/json' }, body: JSON.stringify({ subject: `Old ${i}`, fromAddress: 'noreply@example.com', content: '<p>old</p>', recipients }) });
+      expect(res.status).toBe(200);
+    }
+    await until('the earlier messages logged', () => Object.values(capped.get().sandbox.state.notify.messages).filter((m) => m.address === to && m.events.some((e) => e.logged)).length === n);
+    for (const m of Object.values(capped.get().sandbox.state.notify.messages)) if (m.address === to) for (const e of m.events) e.at -= 2 * 3600_000;
+  }
+  /** Messages this sandbox accepted for one address. */
+  const deliveredHere = (address: string) => Object.values(capped.get().sandbox.state.notify.messages).filter((m) => m.channel === 'email' && m.address === address) as Array<{ subject: string }>;
+
+  it.each([
+    ['carried out: settled as sent, not resent', 'lose-answer'],
+    ['never arrived: proved not sent, and sent once', 'drop'],
+  ] as const)('a busy recipient (60 earlier messages) in doubt is settled by a lookup bounded to the batch — %s', async (_what, fault) => {
+    const to = `busy-${fault}@example.com`;
+    await busyRecipient(to, 60);
+    const msg = ['--subject', 'Your receipt', '--html', '<p>thanks</p>'];
+    const journal = journalPath();
+    capped.get().sandbox.injectFault({ kind: fault, match: onSend });
+    expect((await runCli(['send', '--to', to, ...msg, ...FROM, '--journal', journal], { sandbox: capped.get() })).exitCode).toBe(5);
+    const start = JSON.parse(fs.readFileSync(journal, 'utf8').split('\n')[1]).at as string;
+    const mark = capped.get().sandbox.requests('notify').length;
+    const r = await runCli(['send', '--resume', journal, '--settle-after', '0s', '--json'], { sandbox: capped.get() });
+    expect(r.exitCode, r.stdout).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ total: 1, sent: 1, unsettled: 0 });
+    expect(deliveredHere(to).filter((m) => m.subject === 'Your receipt')).toHaveLength(1); // once, whichever way
+    const lookups = capped.get().sandbox.requests('notify').slice(mark).filter((q) => q.method === 'GET' && q.path === '/v1/events');
+    expect(lookups.map((q) => q.query)).toEqual([{ recipient: to, from: new Date(Date.parse(start) - 5 * 60_000).toISOString() }]);
   });
 });

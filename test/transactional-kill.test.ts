@@ -122,6 +122,75 @@ describe('kill -9', () => {
     expect(reported.filter((x) => x.messageId !== newId.get(x.address))).toEqual([]);
   });
 
+  /** A send of `n` recipients killed with two batches answered and two carried out but not answered; one batch never sent. */
+  async function killedSend(prefix: string, n: number): Promise<string> {
+    const dir = tempDir();
+    const csv = path.join(dir, 'r.csv');
+    fs.writeFileSync(csv, ['address,code', ...Array.from({ length: n }, (_, i) => `${prefix}${i}.quiet@example.com,C${i}`)].join('\n'));
+    const journal = path.join(dir, 'send.jsonl');
+    const sandbox = sb.get().sandbox;
+    const mark = sandbox.requests('notify').length;
+    sandbox.injectFault({ kind: 'hold-answer', times: 100, match: { after: 2, ...SEND_PATH } });
+    const run = start(['send', '--recipients', csv, '--subject', 'Code {{code}}', '--html', '<p>{{code}}</p>', '--from', 'noreply@example.com', '--journal', journal, '--concurrency', '2']);
+    await until('two answered, two held', () => sandbox.requests('notify').slice(mark).filter((r) => r.method === 'POST' && r.path === SEND_PATH.path).length >= 4);
+    run.child.kill('SIGKILL');
+    await run.exited;
+    sandbox.faults.splice(0);
+    return journal;
+  }
+
+  /** Every recipient of `prefix` received exactly one message (zero duplicates, zero lost). */
+  function expectEachOnce(prefix: string, n: number): void {
+    const counts = new Map<string, number>();
+    for (const m of Object.values(sb.get().sandbox.state.notify.messages)) if (m.address.startsWith(prefix)) counts.set(m.address, (counts.get(m.address) ?? 0) + 1);
+    expect(counts.size).toBe(n);
+    expect([...counts.entries()].filter(([, c]) => c !== 1)).toEqual([]);
+  }
+
+  it('send --resume killed during its settle step (event lookups in flight): nothing was sent by it, and the next resume finishes with everyone once', async () => {
+    const prefix = 'ksettle-';
+    const n = 450;
+    const journal = await killedSend(prefix, n);
+    const sandbox = sb.get().sandbox;
+    const mark = sandbox.requests('notify').length;
+    const since = () => sandbox.requests('notify').slice(mark);
+    sandbox.injectFault({ kind: 'hang', times: 1000, match: { service: 'notify', method: 'GET', path: '/v1/events' } });
+    const resume = start(['send', '--resume', journal, '--settle-after', '0s']);
+    await until('the settle step under way', () => since().some((r) => r.method === 'GET' && r.path === '/v1/events' && r.status === -1));
+    resume.child.kill('SIGKILL');
+    await resume.exited;
+    sandbox.faults.splice(0);
+    expect(since().filter((r) => r.method === 'POST')).toEqual([]); // nothing is sent before the doubts are settled
+
+    const r = await runCli(['send', '--resume', journal, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ total: n, sent: n });
+    expectEachOnce(prefix, n);
+  });
+
+  it('a resume killed -9 while its own batches were in flight, resumed again: everyone once', async () => {
+    const prefix = 'krr-';
+    const n = 650;
+    const journal = await killedSend(prefix, n);
+    const sandbox = sb.get().sandbox;
+    const mark = sandbox.requests('notify').length;
+    const sent = () => sandbox.requests('notify').slice(mark).filter((r) => r.method === 'POST' && r.path === SEND_PATH.path);
+    // The first resume settles the two held batches (carried out) and sends the rest: one batch
+    // is answered, the next two are carried out and held when it is killed.
+    sandbox.injectFault({ kind: 'hold-answer', times: 100, match: { after: 1, ...SEND_PATH } });
+    const resume = start(['send', '--resume', journal, '--settle-after', '0s', '--concurrency', '2']);
+    await until('the resume\'s batches in flight', () => sent().length >= 3);
+    resume.child.kill('SIGKILL');
+    await resume.exited;
+    sandbox.faults.splice(0);
+    expect(sent().length).toBeLessThan(5); // the kill landed before the resume was done
+
+    const r = await runCli(['send', '--resume', journal, '--settle-after', '0s', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ total: n, sent: n });
+    expectEachOnce(prefix, n);
+  });
+
   it.each(STEPS)('automation killed with %s: --resume sends the rest; nobody twice, and nobody lost (each received or reported in doubt)', async (step, kind) => {
     const prefix = `kauto-${kind}-`;
     const n = 450;

@@ -44,8 +44,9 @@ export const run: Verb<typeof declareImport> = async (ctx, opts, file) => {
   const source = stdin ? 'standard input' : file;
   const input = stdin ? (ctx.io.stdin as Readable) : await openInput(file);
   const sizeHint = stdin ? undefined : (await fs.promises.stat(file)).size;
-  // A dry run that names no --rejects file touches no file at all, not even the config folder.
-  const work = plan.dryRun && !plan.writeRejects ? undefined : await ImportWorkDir.create(ctx.configDir);
+  // A dry run touches no file it was not asked to write: no work folder (and so no cleanup of
+  // what dead runs left), no cleaned copy; only the --rejects file it names, if a row is rejected.
+  const work = plan.dryRun ? undefined : await ImportWorkDir.create(ctx.configDir);
   try {
     const checked = await check(ctx, plan, input, source, work, sizeHint);
     if (plan.dryRun) return await dryRunReport(ctx, plan, checked, source);
@@ -148,7 +149,9 @@ async function check(ctx: Context, plan: Plan, input: Readable, source: string, 
       nameMaxLength: plan.nameMaxLength,
       fieldTypes: plan.fieldTypes,
       cleanedPath: plan.dryRun ? undefined : work!.cleanedPath,
-      rejects: plan.writeRejects ? { path: plan.rejectsPath, onTemp: (tmp) => work!.own(tmp) } : undefined,
+      // On a dry run the temporary rejects file is known only to this process (no work folder
+      // lists it): an interruption removes it, and an out-of-date file at the target stays.
+      rejects: plan.writeRejects ? { path: plan.rejectsPath, onTemp: work ? (tmp) => work.own(tmp) : undefined, keepOld: plan.dryRun } : undefined,
       signal: ctx.signal,
       onProgress: (rows) => spin.text(`Checking ${source}… ${plural(rows, 'row')}`),
     });
@@ -159,6 +162,7 @@ async function check(ctx: Context, plan: Plan, input: Readable, source: string, 
   for (const w of checked.warnings) ctx.io.warn(w);
   for (const line of localSummary(checked, source)) ctx.io.info(line);
   if (checked.removedRejects) ctx.io.info(`  No row was rejected, so the rejects file of an earlier run is out of date and was removed: ${checked.removedRejects}`);
+  if (checked.outOfDateRejects) ctx.io.info(`  No row was rejected; the rejects file of an earlier run is out of date (a real run removes it; the dry run left it): ${checked.outOfDateRejects}`);
   if (plan.strict && checked.rejected) {
     throw new UsageError(`${plural(checked.rejected, 'row was', 'rows were')} rejected, and --strict uploads nothing unless every row is valid.`, checked.rejectsPath ? `Fix the rows listed in ${checked.rejectsPath} and run again.` : 'A dry run writes no file: add --rejects FILE to list the rejected rows with their lines and reasons.');
   }
@@ -196,6 +200,7 @@ async function dryRunReport(ctx: Context, plan: Plan, checked: ValidationResult,
     method,
     local: localJson(checked),
     rejectsPath: checked.rejectsPath ?? null,
+    outOfDateRejects: checked.outOfDateRejects ?? null,
     warnings: checked.warnings,
   });
 }

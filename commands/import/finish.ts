@@ -47,7 +47,7 @@ export async function finishImport(ctx: Context, f: Finish): Promise<void> {
     ...(f.group ? { group: { sn: f.group.sn, name: f.group.name, created: !!f.group.created } } : {}),
     ...(f.source ? { file: f.source } : {}),
     ...(f.method ? { method: f.method } : {}),
-    ...(f.local ? { local: localJson(f.local), rejectsPath: f.local.rejectsPath ?? null, warnings: f.local.warnings } : {}),
+    ...(f.local ? { local: localJson(f.local), rejectsPath: f.local.rejectsPath ?? null, removedRejects: f.local.removedRejects ?? null, warnings: f.local.warnings } : {}),
     result: r,
     ...(failuresPath ? { failuresPath } : {}),
   };

@@ -32,6 +32,7 @@ export type ErrorCode =
   | 'NETWORK' // could not connect, or the connection broke
   | 'TIMEOUT' // no answer in time
   | 'WAIT_TIMEOUT' // a --wait ran out of --timeout; the operation goes on
+  | 'STATE_UNKNOWN' // a --wait could not go on (its status lookups kept failing); the operation's state is unknown and it goes on at the service
   | 'REFUSED' // the service answered with a refusal (4xx)
   | 'SERVICE_FAILED' // the service failed (5xx) or an operation ended in a failed state
   | 'BAD_RESPONSE' // an answer that is not what the spec says (not JSON, too large, a redirect)

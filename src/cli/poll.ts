@@ -42,7 +42,10 @@ export async function pollUntil<T>(ctx: Context, probe: () => Promise<T>, done: 
         failingSince ??= ctx.clock.now();
         const gaveUp = ctx.clock.now() - failingSince >= ctx.tuning.waitThroughFaultsMs || ctx.clock.now() >= deadline;
         if (gaveUp) {
-          throw new LimitError(`${o.label} its state is unknown: checking it kept failing (${(e as Error).message})`, o.resumeHint, { ...factsOf(e), reached: 'yes' });
+          // Not the lookup's own code (SERVICE_FAILED, NETWORK…): the operation did not fail,
+          // it went on at the service and only its state could not be read.
+          const { serviceCode, status } = factsOf(e);
+          throw new LimitError(`${o.label} its state is unknown: checking it kept failing (${(e as Error).message})`, o.resumeHint, { code: 'STATE_UNKNOWN', reached: 'yes', refused: false, retryable: true, serviceCode, status });
         }
         spin.text(`${o.label} the status lookup failed; trying again…`);
         await ctx.clock.sleep(Math.min(delay, Math.max(0, deadline - ctx.clock.now())), ctx.signal);

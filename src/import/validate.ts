@@ -5,8 +5,12 @@
 // about a megabyte of output waiting for the disk, and 12 bytes per distinct address.
 //
 // A record is a physical line: CRLF, LF and a lone CR each end one, in any mix (spreadsheet
-// exports mix them), and a line break belongs to a value only inside double quotes. Line
-// numbers in the rejects file count lines the same way, so they match what an editor shows.
+// exports mix them), and a line break belongs to a value only inside double quotes — so a
+// quoted value over several lines makes them one physical record, counted once under the line
+// it starts on. A stray quote does exactly that to the contacts below it, so EMAIL and NAME may
+// never hold a line break, and a custom field may only when none of its later lines starts like
+// a contact (strayQuoteSuspect): such a record is rejected whole, never uploaded. Line numbers
+// in the rejects file count lines the same way, so they match what an editor shows.
 import { Parser } from 'csv-parse';
 import { UsageError, InterruptedError } from '../cli/errors.js';
 import { forTerminal } from '../output/sanitize.js';
@@ -52,6 +56,8 @@ export interface ValidationResult {
   rejectsPath?: string;
   /** No row was rejected, and this older rejects file (from an earlier run) was removed. */
   removedRejects?: string;
+  /** No row was rejected, and this older rejects file was left as it was (a dry run). */
+  outOfDateRejects?: string;
   cleanedPath?: string;
   cleanedBytes: number;
   warnings: string[];
@@ -65,7 +71,7 @@ export async function validateContacts(o: ValidateOptions): Promise<ValidationRe
     const result = await run(o, cleaned, rejects);
     await cleaned?.close();
     const placed = await rejects.commit();
-    return { ...result, rejectsPath: placed.path, removedRejects: placed.removedOld, cleanedBytes: cleaned?.bytes ?? 0 };
+    return { ...result, rejectsPath: placed.path, removedRejects: placed.removedOld, outOfDateRejects: placed.outOfDate, cleanedBytes: cleaned?.bytes ?? 0 };
   } catch (e) {
     // Refused or interrupted: leave no half-written upload or rejects file behind, and an
     // earlier rejects file at the target as it was.
@@ -103,13 +109,18 @@ async function run(o: ValidateOptions, cleaned: CsvFile | undefined, rejects: Re
     // holds a CR or LF).
     line++;
     let broken = -1; // a field with a line break that was not quoted (cannot happen with these delimiters; kept as a guard)
+    let overLines: OverLines | undefined; // a quoted value over several lines that may hide a stray quote
     const pl = parser.info.lines;
     if (pl - parserLines !== 1) {
       for (let i = 0; i < rec.length; i++) {
         const n = countLineBreaks(rec[i]);
         if (!n) continue;
+        if (!quoted.includes(i)) {
+          if (broken < 0) broken = i;
+        } else if (!overLines && plan) {
+          overLines = strayQuoteSuspect(rec[i], i, n, line - 1); // line - 1: the line this value opens on
+        }
         line += n;
-        if (broken < 0 && !quoted.includes(i)) broken = i;
       }
     }
     parserLines = pl;
@@ -141,6 +152,11 @@ async function run(o: ValidateOptions, cleaned: CsvFile | undefined, rejects: Re
     // was not split where it should have been. Either way the row is not what the file meant.
     if (nul >= 0) return reject(at, 'control-character', `${column(nul)} contains a NUL character`, rec);
     if (broken >= 0) return reject(at, 'control-character', `${column(broken)} holds a line break that is not inside double quotes`, rec);
+    // Valid CSV, but the lines it swallowed were probably contacts of their own: one record, rejected.
+    if (overLines) {
+      const why = overLines.contact ? ` and its line ${overLines.contact.line} starts like a contact (${forTerminal(overLines.contact.email, 80)})` : ' (EMAIL and NAME cannot hold a line break)';
+      return reject(at, 'multi-line-value', `${column(overLines.index)} is a quoted value that runs over ${overLines.lines} lines${why}: check for a stray quote on line ${overLines.from}`, rec);
+    }
     if (rec.length !== ncols) {
       return reject(at, 'column-count', `has ${rec.length} value${rec.length === 1 ? '' : 's'}; the header has ${ncols} columns`, rec);
     }
@@ -281,6 +297,35 @@ function slotsFor(size: number, head: Buffer): number {
   if (lines < 2) return 256;
   const rows = Math.min(size / (head.length / lines), 50_000_000);
   return Math.ceil(rows / 256 / 0.7);
+}
+
+/** A quoted value over several lines that is refused: where it is, and why. */
+interface OverLines {
+  index: number;
+  /** The line its quote opens on (where a stray quote would be). */
+  from: number;
+  /** Lines it spans. */
+  lines: number;
+  /** A line inside it that starts like a contact: its line number and address. */
+  contact?: { line: number; email: string };
+}
+
+/**
+ * The rule for quoted values over several lines (README, "Importing contacts"): EMAIL (column 1)
+ * and NAME (column 2) never hold a line break — a stray quote in them turns the contacts below
+ * into part of one NAME until the next quote; a custom field may, unless one of its later lines
+ * starts like a contact (an address, then a comma or the line's end), the mark of lines swallowed
+ * by a stray quote. `from` is the line the value opens on.
+ */
+function strayQuoteSuspect(value: string, index: number, breaks: number, from: number): OverLines | undefined {
+  const lines = breaks + 1;
+  if (index < 2) return { index, from, lines };
+  const parts = value.split(/\r\n|\r|\n/);
+  for (let k = 1; k < parts.length; k++) {
+    const lead = parts[k].split(',', 1)[0].trim().replace(/^"+|"+$/g, '').trim();
+    if (lead.includes('@') && isValidEmail(lead)) return { index, from, lines, contact: { line: from + k, email: lead } };
+  }
+  return undefined;
 }
 
 function isBlank(rec: string[]): boolean {

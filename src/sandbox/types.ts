@@ -78,6 +78,12 @@ export interface SandboxLimits {
   exportEvery10s: boolean;
   /** Campaign-service requests per UTC day. Spec: 300,000. */
   daily: number;
+  /**
+   * Rows one email event lookup returns at most, the oldest first; false: no cap. Spec 001: "row
+   * cap of email event lookup: not shown", so none by default; the vendor's reference says 50
+   * (decisions row P9), which a test can turn on.
+   */
+  emailLookupRows?: number | false;
 }
 
 /** How long things that take time in reality take here (ms). Tests shrink them. */

@@ -121,14 +121,14 @@ export class Journal {
 
   /**
    * An existing journal for resuming, locked first and read after, so no other run can append
-   * between our reading and our sending: its records (a torn last line is dropped) and a handle
+   * between our reading and our sending: its records (a torn last line is cut off the file) and a handle
    * to append.
    */
   static open(file: string): { journal: Journal; plan: PlanRecord; records: JournalRecord[]; torn: boolean } {
     let fd: number;
     try {
       // Never through a symlink planted at the journal's path.
-      fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | (fs.constants.O_NOFOLLOW ?? 0));
+      fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_APPEND | (fs.constants.O_NOFOLLOW ?? 0));
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ELOOP') throw new UsageError(`The journal ${file} is a symbolic link; mailctl does not write through links.`, 'Give the path of the journal file itself.');
@@ -144,28 +144,34 @@ export class Journal {
       j.release();
       throw e;
     }
-    // A torn line (killed mid-write) must not swallow the next record: start on a fresh line.
-    if (read.text.length && !read.text.endsWith('\n')) {
-      fs.writeSync(fd, '\n');
-      fs.fsyncSync(fd);
+    try {
+      if (read.torn) cutTornTail(fd, read.goodLines);
+      // A whole last record whose newline was not written yet: end its line before appending.
+      else if (read.text.length && !read.text.endsWith('\n')) {
+        fs.writeSync(fd, '\n');
+        fs.fsyncSync(fd);
+      }
+    } catch (e) {
+      j.release();
+      throw new UsageError(`The journal ${file} cannot be repaired: ${reason(e)}.`);
     }
     return { journal: j, plan: read.plan, records: read.records, torn: read.torn };
   }
 
   /** Read-only replay input (dry runs): no lock, no repair, no file touched. */
-  static read(file: string): { plan: PlanRecord; records: JournalRecord[]; torn: boolean; text: string } {
+  static read(file: string): { plan: PlanRecord; records: JournalRecord[]; torn: boolean; goodLines: number; text: string } {
     let text: string;
     try {
       text = fs.readFileSync(file, 'utf8');
     } catch (e) {
       throw new UsageError(fileProblem(e, file, 'journal'));
     }
-    const { records, torn } = parseJournal(text, file);
+    const { records, torn, goodLines } = parseJournal(text, file);
     const plan = records[0];
     if (!plan || plan.type !== 'plan' || (plan.version !== 1 && plan.version !== JOURNAL_VERSION) || !KINDS.includes(plan.kind)) {
       throw new UsageError(`${file} is not a mailctl send or automation journal.`);
     }
-    return { plan, records, torn, text };
+    return { plan, records, torn, goodLines, text };
   }
 
   /** One record per line, on disk (written and fdatasync'd) before the promise resolves. */
@@ -298,10 +304,15 @@ export function fromDisk(raw: unknown): JournalRecord {
   return { type: t, ...(b !== undefined ? { batch: b } : {}), ...(v !== undefined ? { version: v } : {}), ...rest } as unknown as JournalRecord;
 }
 
-export function parseJournal(text: string, file = 'journal'): { records: JournalRecord[]; torn: boolean } {
+/**
+ * The records, whether the last line was cut short (`torn`), and how many whole lines come
+ * before the torn one (`goodLines`; every line when nothing is torn).
+ */
+export function parseJournal(text: string, file = 'journal'): { records: JournalRecord[]; torn: boolean; goodLines: number } {
   const lines = text.split('\n');
   const records: JournalRecord[] = [];
   let torn = false;
+  let goodLines = lines.length;
   lines.forEach((line, i) => {
     if (!line.trim()) return;
     try {
@@ -311,9 +322,35 @@ export function parseJournal(text: string, file = 'journal'): { records: Journal
       const last = lines.slice(i + 1).every((l) => !l.trim());
       if (!last) throw new UsageError(`${file} is damaged at line ${i + 1}; it cannot be used to resume safely.`);
       torn = true;
+      goodLines = i;
     }
   });
-  return { records, torn };
+  return { records, torn, goodLines };
+}
+
+/**
+ * Cuts a torn last line off (the file ends after its `goodLines`-th newline), on disk before
+ * anything is appended: a fragment left in place would sit in the middle of the file after the
+ * next record and make every later resume refuse the journal as damaged. Counted in bytes of
+ * the file itself ('\n' is never part of a multi-byte UTF-8 sequence), not of decoded text.
+ */
+function cutTornTail(fd: number, goodLines: number): void {
+  const size = fs.fstatSync(fd).size;
+  const buf = Buffer.alloc(size);
+  let got = 0;
+  while (got < size) {
+    const n = fs.readSync(fd, buf, got, size - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  let end = 0;
+  for (let seen = 0; seen < goodLines; seen++) {
+    const nl = buf.indexOf(0x0a, end);
+    if (nl < 0) break;
+    end = nl + 1;
+  }
+  fs.ftruncateSync(fd, end);
+  fs.fsyncSync(fd);
 }
 
 /** Each recipient's state, from the plan and the records in order. */
@@ -412,6 +449,60 @@ export function latestUnfinished(configDir: string, prefixes: readonly string[])
   }
   const files = names.map((n) => path.join(dir, n)).map((f) => ({ f, m: fs.statSync(f).mtimeMs })).sort((a, b) => b.m - a.m);
   return files.find(({ f }) => !tailSaysDone(f))?.f;
+}
+
+/**
+ * An unfinished journal in the config directory whose plan is this one — the same kind, request
+ * body and recipients — most recent first: a new run of it probably meant `--resume`. Reads the
+ * first line of each candidate only; a journal it cannot read is passed over.
+ */
+export function unfinishedWithSamePlan(configDir: string, plan: Pick<PlanRecord, 'kind' | 'message' | 'recipients'>): string | undefined {
+  const dir = journalDir(configDir);
+  const prefix = journalPrefix(plan.kind, plan.message.event);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl') && n.startsWith(prefix));
+  } catch {
+    return undefined;
+  }
+  const want = JSON.stringify([plan.kind, plan.message, plan.recipients]);
+  const files = names.map((n) => path.join(dir, n)).flatMap((f) => {
+    try {
+      return [{ f, m: fs.statSync(f).mtimeMs }];
+    } catch {
+      return [];
+    }
+  }).sort((a, b) => b.m - a.m);
+  for (const { f } of files) {
+    try {
+      const first = fromDisk(JSON.parse(firstLine(f)));
+      if (first.type !== 'plan' || JSON.stringify([first.kind, first.message, first.recipients]) !== want) continue;
+      if (!tailSaysDone(f)) return f;
+    } catch {
+      /* not a journal, torn, or gone: not the run we look for */
+    }
+  }
+  return undefined;
+}
+
+/** The first line of a file, read in pieces (a plan line holds every recipient; the rest may be long). */
+function firstLine(file: string): string {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+  try {
+    const parts: Buffer[] = [];
+    const buf = Buffer.alloc(1 << 16);
+    for (let pos = 0; ; ) {
+      const n = fs.readSync(fd, buf, 0, buf.length, pos);
+      if (n === 0) break;
+      const nl = buf.subarray(0, n).indexOf(0x0a);
+      parts.push(Buffer.from(buf.subarray(0, nl < 0 ? n : nl)));
+      if (nl >= 0) break;
+      pos += n;
+    }
+    return Buffer.concat(parts).toString('utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Finished journals older than this are removed when a new run starts (they hold addresses). */

@@ -8,7 +8,7 @@ import { suggest } from '../cli/suggest.js';
 import { plural } from '../output/human.js';
 import { printDryRun } from '../output/dry-run.js';
 import { chunk } from './batches.js';
-import { applySettlement, isDone, Journal, journalPrefix, keyOf, latestUnfinished, newJournalPath, nextBatchNumber, pruneJournals, replay, type JournalRecord, type Kind, type PlanRecord, type RecipientState, type WireRecipient } from './journal.js';
+import { applySettlement, isDone, Journal, journalPrefix, keyOf, latestUnfinished, newJournalPath, nextBatchNumber, pruneJournals, replay, unfinishedWithSamePlan, type JournalRecord, type Kind, type PlanRecord, type RecipientState, type WireRecipient } from './journal.js';
 import { KIND } from './kinds.js';
 import { checkForecast } from './forecast.js';
 import { progressBar } from './progress.js';
@@ -45,6 +45,7 @@ export async function dryRun(ctx: Context, plan: PlanRecord, wires: WireRecipien
 }
 
 export async function startRun(ctx: Context, plan: PlanRecord, o: SessionOptions): Promise<void> {
+  warnIfUnfinished(ctx, plan);
   if (o.dryRun) return dryRun(ctx, plan, plan.recipients, o);
   const clients = await clientsFor(ctx, plan); // fails on a missing key before a journal is written
   // Refused before the journal exists: a run the balance cannot cover leaves nothing to resume.
@@ -86,10 +87,22 @@ export async function resumeRun(ctx: Context, given: string | true, o: SessionOp
     if (unsent.length) await checkForecast(ctx, peek.plan, unsent, { ...o, resume: true });
   }
   const { journal, plan, records, torn } = Journal.open(file);
-  if (torn) ctx.io.warn(`The last line of ${file} was cut short (the run was killed while writing it); it is ignored.`);
+  if (torn) ctx.io.warn(`The last line of ${file} was cut short (the run was killed while writing it); it is ignored and removed from the file.`);
   const what = plan.kind === 'automation' ? `the automation ${verbOf(plan)} run` : plan.kind === 'email' ? 'the email send' : 'the SMS send';
   ctx.io.info(`Resuming ${what} of ${plan.createdAt} (${plural(plan.recipients.length, 'recipient')}) from ${file}`);
   await execute(ctx, { journal, plan, records, ...clients }, o);
+}
+
+/**
+ * The same message to the same recipients as a run that never finished: the operator probably
+ * meant to resume it (a new run sends again to everyone that one reached). Only a warning — a
+ * deliberate second send is allowed — naming the journal and the command that finishes it.
+ */
+function warnIfUnfinished(ctx: Context, plan: PlanRecord): void {
+  const file = unfinishedWithSamePlan(ctx.configDir, plan);
+  if (!file) return;
+  const what = plan.kind === 'automation' ? `automation ${verbOf(plan)}` : plan.kind === 'email' ? 'send' : 'SMS send';
+  ctx.io.warn(`An unfinished ${what} of this same message to the same recipients is recorded in ${file}; this starts a new run, which sends to all of them again. To finish that one instead: ${resumeCommand(ctx, plan, file)}`);
 }
 
 /** A journal resumed by the wrong command would run fine but surprise: name the right one. */

@@ -97,6 +97,103 @@ export function build(name: string, lines: Line[], o: { bom?: boolean; finalEol?
   return { name, bytes: o.encode ? o.encode(text) : Buffer.from(text, 'utf8'), refusal: o.refusal, header: header ?? [], records, blank };
 }
 
+/** What `physicalRecords` finds in a text: the header, the data records, the blank lines, or a quote never closed. */
+export interface ReadCsv {
+  header?: string[];
+  /** Data records after the header, with which fields were quoted in the source. */
+  records: Array<CsvRecord & { quoted: boolean[] }>;
+  blank: number;
+  /** The text ends inside a quoted value (the import refuses such a file whole). */
+  unclosed: boolean;
+}
+
+/**
+ * The physical records of any text, however badly quoted, as the import must account for them.
+ *
+ * A physical record starts at the beginning of a line that is not inside a quoted value, and
+ * runs to the first line end (CRLF, LF or a lone CR) outside a quoted value. A quoted value opens
+ * with a `"` at the start of a field and closes at a `"` followed by a comma, a line end or the end
+ * of the text (`""` inside it is one quote); every line end inside it belongs to the value. So a
+ * stray `"` at the start of a field makes every line up to the next closing quote ONE physical
+ * record (starting on the line of its first character), to be uploaded or rejected once as a whole
+ * — the lines it swallowed are not records of their own. A `"` anywhere else in an unquoted field
+ * is a character like any other. (Quotes are relaxed as csv-parse's relax_quotes reads them: a
+ * `"` inside a quoted value followed by anything else ends the quoting, and the value keeps that
+ * `"` and gains one before it; a NUL after a `"` ends it too.) Line numbers count CRLF, LF and a lone CR one each,
+ * over the whole text, as an editor shows them. Records whose values are all blank are blank
+ * lines (counted after the header, skipped before it); the first other record is the header.
+ */
+export function physicalRecords(text: string): ReadCsv {
+  const s = text.startsWith('\ufeff') ? text.slice(1) : text;
+  const all: Array<CsvRecord & { quoted: boolean[] }> = [];
+  let line = 1;
+  let start = 1;
+  let fields: string[] = [];
+  let quoted: boolean[] = [];
+  let field = '';
+  let quoting = false;
+  let wasQuoting = false;
+  const endField = () => {
+    fields.push(field);
+    quoted.push(wasQuoting);
+    field = '';
+    wasQuoting = false;
+  };
+  const endRecord = () => {
+    endField();
+    all.push({ line: start, fields, quoted });
+    fields = [];
+    quoted = [];
+  };
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    const lineEnd = c === '\n' || (c === '\r' && s[i + 1] !== '\n') ? 1 : c === '\r' ? 2 : 0;
+    if (quoting) {
+      if (c === '"') {
+        const next = s[i + 1];
+        if (next === '"') {
+          field += '"';
+          i++;
+        } else {
+          quoting = false;
+          wasQuoting = true;
+          // Not a closing quote: the value so far gets a `"` before it and this `"` after it.
+          if (!(next === undefined || next === '\0' || next === ',' || next === '\r' || next === '\n')) field = `"${field}"`;
+        }
+        continue;
+      }
+      if (lineEnd) line++;
+      field += lineEnd === 2 ? '\r\n' : c;
+      if (lineEnd === 2) i++;
+      continue;
+    }
+    if (c === '"' && field === '') quoting = true;
+    else if (c === ',') endField();
+    else if (lineEnd) {
+      endRecord();
+      line++;
+      start = line;
+      if (lineEnd === 2) i++;
+    } else field += c;
+  }
+  if (quoting) return { records: [], blank: 0, unclosed: true };
+  if (wasQuoting || fields.length || field !== '') endRecord();
+  const out: ReadCsv = { records: [], blank: 0, unclosed: false };
+  for (const r of all) {
+    if (isBlank(r.fields)) {
+      if (out.header) out.blank++;
+    } else if (!out.header) out.header = r.fields;
+    else out.records.push(r);
+  }
+  return out;
+}
+
+/** A file given as text (stray quotes and all): what it holds is read by physicalRecords. */
+export function fromText(name: string, text: string): HostileCsv {
+  const read = physicalRecords(text);
+  return { name, bytes: Buffer.from(text, 'utf8'), header: read.header ?? [], records: read.records.map(({ line, fields }) => ({ line, fields })), blank: read.blank, ...(read.unclosed ? { refusal: /never closed/ } : {}) };
+}
+
 const NAMES = ['Ann', 'Lin, Mei', 'Bob "the builder"', '王小明', 'Zoë', ' padded ', 'O\'Brien', 'a\tb', '😀 emoji', '', 'x'.repeat(100), '\u202eevil', '=1+1', '-5', '@home', '+44'];
 
 /** Rows of mostly valid contacts with a sprinkling of every kind of bad row, seeded. */
@@ -161,6 +258,9 @@ export function hostileCorpus(seed = 9): HostileCsv[] {
   add(build('doubled-quotes', [hdr(['EMAIL', 'NAME']), ...Array.from({ length: 20 }, (_, i): Line => ({ fields: [`d${i}@example.com`, `"${i}" said ""hi""`], eol: pick(r, EOLS) }))]));
   add(build('all-quoted', [{ fields: ['EMAIL', 'NAME'], eol: '\r\n', quote: 'all' }, ...contacts(r, 30, { prefix: 'aq', quote: 'all' })]));
   add(build('inner-quotes-unquoted', [hdr(['EMAIL', 'NAME']), ...Array.from({ length: 10 }, (_, i): Line => ({ fields: [`iq${i}@example.com`, `Bob "B${i}" Smith`], eol: pick(r, EOLS), quote: 'raw' }))]));
+  // A stray quote: valid CSV whose quoted value swallows the contacts below it, up to the next quote.
+  add(fromText('stray-quote-in-name', 'EMAIL,NAME,PLAN\nx@example.com,"Bob\nsq1@example.com,Ann,pro\r\nsq2@example.com,Cy,pro\nsq3@example.com,"Dee",pro\nsq4@example.com,Ed,pro\n'));
+  add(fromText('stray-quote-in-custom-field', `EMAIL,NAME,NOTE\r\n${contacts(r, 40, { prefix: 'sf', bad: false, extra: 1, eols: ['\r\n'] }).map((l, i) => l.fields.map((f) => (i === 7 ? f.replace(/^v0-/, '"v0-') : f.replace(/[",\r\n]/g, ' '))).join(',')).join('\r\n')}\r\nsf-last@example.com,Last,"end"\r\n`));
   add(build('unterminated-quote', [hdr(['EMAIL', 'NAME']), { fields: ['a@example.com', '"Ann'], eol: '\n', quote: 'raw' }, { fields: ['b@example.com', 'B'], eol: '\n' }], { refusal: /never closed/ }));
   add(build('unterminated-quote-last-line', [hdr(['EMAIL', 'NAME']), ...contacts(r, 10, { prefix: 'ul', bad: false }), { fields: ['z@example.com', '"Zed'], eol: '\r\n', quote: 'raw' }], { refusal: /starts on line 12 is never closed/ }));
 

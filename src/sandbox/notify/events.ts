@@ -6,7 +6,7 @@
 //   from / to   bounds on eventTime, both inclusive, no default (everything retained);
 //   id          a message id (success[].id) — or the request id, which selects all its messages;
 //   recipient   the recipient address, case-insensitive;
-//   retention   30 days, like SMS; no row cap. Rows are in time order.
+//   retention   30 days, like SMS; no row cap (limits.emailLookupRows sets one). Rows are in time order.
 // A date-only `to` (2024-05-01) means the end of that day, so a one-day range works.
 import type { EmailEvent, SmsEvent } from './types.js';
 import type { Route, SbRequest, SbResponse } from '../types.js';
@@ -58,7 +58,8 @@ function emailLookup(req: SbRequest, ctx: Parameters<Route['handler']>[1]): SbRe
     if (recipient && m.address.toLowerCase() !== recipient) continue;
     for (const e of m.events) if (inRange(e, r, oldest)) rows.push({ ...emailEntry(m, e), at: e.at });
   }
-  return { status: 200, json: { logs: sorted(rows) } };
+  const cap = ctx.opts.limits.emailLookupRows;
+  return { status: 200, json: { logs: cap ? sorted(rows).slice(0, cap) : sorted(rows) } };
 }
 
 /**
