@@ -33,7 +33,7 @@ export class CampaignClient {
 
   constructor(o: CampaignClientOptions) {
     const on = o.rateLimit !== false;
-    // Spec section 8 / decisions row 20: 2 requests per second overall, 1 export per 10 seconds,
+    // Spec section 8 / decisions rows 20 and P11: 2 requests per second overall, 1 export per 10 seconds,
     // counted by the service per key: shared by every process on this key when `budget` is given.
     const limit = (bucket: string, max: number, windowMs: number): Limiter => {
       if (!on) return unlimited;

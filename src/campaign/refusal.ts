@@ -29,7 +29,7 @@ export function invalidFieldsOf(e: ServiceError): string[] {
 export type SentForm = { form?: { excludeLists?: unknown } };
 
 /**
- * decisions row 25: mailctl sends `form.excludeLists: []` when no --exclude is given; did the
+ * decisions rows 25 and P12: mailctl sends `form.excludeLists: []` when no --exclude is given; did the
  * service refuse that? Read from structure, never from words. Only a 40001 (field error) of a
  * request that carried an empty excludeLists can be it: 'named' when its invalidFields name
  * excludeLists; 'maybe' when it names no fields at all (the {errorCode, message} shape, decisions
