@@ -24,15 +24,15 @@
 //             `settleAfterMs` after the batch started. Sent again.
 // A message whose earliest event is older than the start minus CLOCK_SKEW_MS is an earlier
 // message (it was sent before its first event) and is ignored.
-// Lookups are bounded to the batch: `from` = its start minus CLOCK_SKEW_MS, so a busy recipient's
-// older messages do not fill the 50-row cap (SMS: `from` is a time, per the spec; email: the
-// spec names `from` without its meaning, decisions row P10 reads it as the SMS lookup's). Safe
-// whatever the email service makes of it: older entries it returns anyway are judged as above
-// (ignored as earlier messages), a full page is still "may have been cut short", and a lookup
-// it refuses (4xx) is made again without `from`, as before.
+// SMS lookups are bounded to the batch: `from` = its start minus CLOCK_SKEW_MS (a time, per the
+// spec), so a busy recipient's older messages do not fill the 50-row cap. Email lookups ask for
+// the recipient alone first; only when that page is full (it may have been cut short) is a second
+// lookup bounded by `from` made. The spec does not say what `from` means for email (decisions row
+// P10 reads it as the SMS lookup's time), so that second lookup can prove "sent" (an exact match)
+// or keep a recipient unsettled, but never prove "not sent": were `from` read some other way, an
+// empty answer would otherwise resend a message that went out.
 import type { NotifyClient } from '../api/notify.js';
 import type { EmailEvent, SmsEvent } from '../api/notify-types.js';
-import { factsOf } from '../cli/errors.js';
 import { runPool } from './batches.js';
 import { keyOf, type PlanRecord, type RecipientState, type Settlement, type WireRecipient } from './journal.js';
 import { render } from './variables.js';
@@ -66,25 +66,34 @@ export async function settleDoubts(o: SettleOptions): Promise<Settlement | undef
     const from = new Date(start - CLOCK_SKEW_MS).toISOString();
     try {
       events = plan.kind === 'email'
-        ? await o.client.emailEvents({ recipient: w.address, from }).catch((e: unknown) => {
-          // A service that will not take `from` for email: the unbounded lookup, as before row P10.
-          if (factsOf(e).refused) return o.client.emailEvents({ recipient: w.address });
-          throw e;
-        })
+        ? await o.client.emailEvents({ recipient: w.address })
         : await o.client.smsEvents({ recipient: w.address, country_code: w.country_code, from });
     } catch (e) {
       rec.unknown[key] = `the event lookup failed: ${(e as Error).message}`;
       return;
     }
-    const judged = judgeLog(plan, w, events, start);
+    let judged = judgeLog(plan, w, events, start);
+    const cut = events.length >= LOOKUP_ROW_CAP;
+    if (cut && plan.kind === 'email' && !judged.some((j) => j.verdict !== 'other')) {
+      // A full page without this message in it: look again from the batch's start (row P10).
+      // What this finds can settle "sent"; finding nothing proves nothing (see the header).
+      try {
+        const bounded = await o.client.emailEvents({ recipient: w.address, from });
+        judged = judgeLog(plan, w, bounded, start);
+      } catch {
+        /* the unbounded answer stands: cut short */
+      }
+    }
     const same = judged.find((j) => j.verdict === 'same');
     const unclear = judged.find((j) => j.verdict === 'unclear');
     if (same) {
       rec.sent[key] = { id: same.id, ...(same.eventTime ? { eventTime: same.eventTime } : {}) };
     } else if (unclear) {
       rec.unknown[key] = unclear.why;
-    } else if (events.length >= LOOKUP_ROW_CAP) {
-      rec.unknown[key] = `the event lookup returned ${events.length} rows and may have been cut short`;
+    } else if (cut) {
+      rec.unknown[key] = plan.kind === 'email'
+        ? `the event lookup returned ${events.length} rows and may have been cut short, and a lookup from the batch's start found no exact match (what that bound means for email is not documented, so it cannot prove the message was not sent)`
+        : `the event lookup returned ${events.length} rows and may have been cut short`;
     } else if (o.now() - start < o.settleAfterMs) {
       const when = new Date(start + o.settleAfterMs).toISOString();
       rec.unknown[key] = `no event yet, but the request was only ${Math.round((o.now() - start) / 1000)} s ago; the log may not show it until later (try --resume after ${when})`;
