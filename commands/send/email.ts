@@ -21,7 +21,7 @@ interface Opts extends SendFlags {
 const MESSAGE_FLAGS = { to: '--to', name: '--name', var: '--var', recipients: '--recipients', subject: '--subject', from: '--from', fromName: '--from-name', html: '--html', htmlFile: '--html-file', unsubscribeUrl: '--unsubscribe-url', allowMissing: '--allow-missing', strict: '--strict' };
 
 export async function run(ctx: Context, opts: Opts): Promise<void> {
-  await runSend(ctx, opts, MESSAGE_FLAGS, buildPlan);
+  await runSend(ctx, opts, MESSAGE_FLAGS, buildPlan, ['send']);
 }
 
 async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {

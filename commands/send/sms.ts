@@ -19,7 +19,7 @@ interface Opts extends SendFlags {
 const MESSAGE_FLAGS = { to: '--to', countryCode: '--country-code', var: '--var', recipients: '--recipients', text: '--text', textFile: '--text-file', aliveMins: '--alive-mins', brand: '--brand', allowMissing: '--allow-missing', strict: '--strict' };
 
 export async function run(ctx: Context, opts: Opts): Promise<void> {
-  await runSend(ctx, opts, MESSAGE_FLAGS, buildPlan);
+  await runSend(ctx, opts, MESSAGE_FLAGS, buildPlan, ['send', 'sms']);
 }
 
 async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {
