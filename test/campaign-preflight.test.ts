@@ -4,6 +4,7 @@
 // and the --help examples run against a fresh --sandbox.
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
 import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures, writeFiles } from './helpers/campaign-setup.js';
@@ -179,6 +180,22 @@ describe('exit codes and --strict', () => {
     const r = await runCli(['campaign', 'preflight', ...base, '--no-links', ...html('<img src="https://cdn.example/a.png">')], { sandbox: sb.get() });
     expect(r.stdout).toBe('warning\timg-alt\thtml: https://cdn.example/a.png\tAn image has no alt text, so clients that block images show nothing in its place; add alt="…" (alt="" for a decorative image).\n');
     expect(r.stderr).toContain('Preflight: 1 warning.');
+  });
+
+  it('--csv: the findings as rows under a header, the count on stderr; --output tsv as without --json', async () => {
+    const args = ['campaign', 'preflight', ...base, '--no-links', ...html('<img src="https://cdn.example/a.png"><img src="https://cdn.example/b.png">')];
+    const r = await runCli([...args, '--csv'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    const rows = parse(r.stdout) as string[][];
+    expect(rows[0]).toEqual(['severity', 'rule', 'where', 'message']);
+    expect(rows.slice(1).map((x) => x.slice(0, 3))).toEqual([
+      ['warning', 'img-alt', 'html: https://cdn.example/a.png'],
+      ['warning', 'img-alt', 'html: https://cdn.example/b.png'],
+    ]);
+    expect(rows[1][3]).toMatch(/^An image has no alt text/);
+    expect(r.stderr).toContain('Preflight: 2 warnings.');
+    const tsv = await runCli([...args, '--output', 'tsv'], { sandbox: sb.get(), tty: true });
+    expect(tsv.stdout.trim().split('\n').map((l) => l.split('\t').slice(0, 2))).toEqual([['warning', 'img-alt'], ['warning', 'img-alt']]);
   });
 
   it('malformed input is a usage error (exit 2)', async () => {

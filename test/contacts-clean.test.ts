@@ -63,6 +63,19 @@ describe('contacts clean', () => {
     expect(r.stderr).toContain('They are not checked against the group\'s members (the API cannot list them); those not in the group are ignored by the service.');
   });
 
+  it('a plan of one address says so in the singular', async () => {
+    const one = { logs: [{ messageId: 'only', status: 'complaint', mail: { to: 'only.one@example.com' }, eventTime: new Date().toISOString(), rawEvent: {} }] };
+    sb.get().sandbox.injectFault({ kind: 'status', status: 200, body: one, times: 5, match: { service: 'notify', method: 'GET', path: '/v1/events' } });
+    try {
+      const r = await runCli(['contacts', 'clean', '--group', sn, '--since', '1m'], { sandbox: sb.get() });
+      expect(r.exitCode).toBe(0);
+      expect(r.stderr).toContain(`Plan: remove from "Clean me" (${sn}) the 1 address that bounced or complained in transactional mail from `);
+      expect(r.stderr).toContain('It is not checked against the group\'s members (the API cannot list them); if it is not in the group, the service ignores it.');
+    } finally {
+      sb.get().sandbox.faults.length = 0;
+    }
+  });
+
   it('reads the range one UTC day per lookup, each range starting where the last ended', async () => {
     const mark = sb.get().sandbox.requests('notify').length;
     const r = await runCli(['contacts', 'clean', '--group', sn, '--since', '3d', '--json'], { sandbox: sb.get() });

@@ -84,6 +84,14 @@ describe('mailctl events tail', () => {
     expect(sb.get().sandbox.requests('notify').length).toBe(before);
   });
 
+  it('--since further back than the 30 days the SMS lookup covers is refused: exit 2, nothing asked', async () => {
+    const before = sb.get().sandbox.requests('notify').length;
+    const r = await runCli(['events', 'tail', '--sms', '--recipient', '0944000003', '--country-code', '886', '--since', '31d'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--since reaches back at most 30 days');
+    expect(sb.get().sandbox.requests('notify').length).toBe(before);
+  });
+
   it('--sms follows one number by recipient and country code: events before (--since) and during, each once', async () => {
     const first = (await sendSms('0944000001', '[Acme] before')).body.success[0].id;
     const from = smsLookups().length;
@@ -108,7 +116,8 @@ describe('mailctl events tail', () => {
     }
     await new Promise((r) => setTimeout(r, 200));
     const from = smsLookups().length;
-    const run = runCli(['events', 'tail', '--sms', '--recipient', '0944000002', '--country-code', '886', '--since', '1m', '--for', '120s'], { sandbox: sb.get(), clock: fastClock() });
+    // --since 30d, the most the SMS lookup covers: the first lookups reach back that far.
+    const run = runCli(['events', 'tail', '--sms', '--recipient', '0944000002', '--country-code', '886', '--since', '30d', '--for', '120s'], { sandbox: sb.get(), clock: fastClock() });
     while (smsLookups().length === from) await new Promise((r) => setTimeout(r, 10));
     const late = (await sendSms('0944000002', '[Acme] late')).body.success[0].id;
     const r = await run;
@@ -118,7 +127,12 @@ describe('mailctl events tail', () => {
     expect(keys).toEqual(expect.arrayContaining([...burst.flatMap((id: string) => [`${id} accept`, `${id} delivery`]), `${late} accept`]));
     expect(r.stderr.match(/A lookup returned the service's cap of 50 rows/g)).toHaveLength(1);
     // Every lookup stayed within the SMS lookup's limits: a range that runs forwards, at most 30 days.
-    for (const q of smsLookups().slice(from)) expect(Date.parse(q.query.to) - Date.parse(q.query.from)).toBeGreaterThanOrEqual(0);
+    for (const q of smsLookups().slice(from)) {
+      const span = Date.parse(q.query.to) - Date.parse(q.query.from);
+      expect(span).toBeGreaterThanOrEqual(0);
+      expect(span).toBeLessThanOrEqual(30 * 86_400_000);
+    }
+    expect(smsLookups().slice(from).some((q) => Date.parse(q.query.to) - Date.parse(q.query.from) > 29 * 86_400_000)).toBe(true);
   });
 
   it('on a terminal each event that arrives is one table line: time, status, message id, recipient, subject', async () => {

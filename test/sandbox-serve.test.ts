@@ -29,6 +29,27 @@ describe('mailctl sandbox serve --shape', () => {
     }
   });
 
+  it('prints the base URL of its link targets with its other URLs (a comment line, so the rest stays an env file), and in --json', async () => {
+    for (const json of [false, true]) {
+      const port = await unusedPort();
+      const ac = new AbortController();
+      const serving = runCli([...(json ? ['--json'] : []), 'sandbox', 'serve', '--port', String(port)], { signal: ac.signal });
+      const links = `http://127.0.0.1:${port}/links`;
+      await until('the sandbox', () => fetch(`${links}/ok`).then((res) => res.status === 200).catch(() => false));
+      expect((await fetch(`${links}/redirect`, { redirect: 'manual' })).headers.get('location')).toBe('/links/ok');
+      ac.abort();
+      const r = await serving;
+      expect(r.exitCode).toBe(0);
+      if (json) {
+        expect(JSON.parse(r.stdout)).toMatchObject({ linksUrl: links, linkTargets: ['ok', '404', 'redirect', 'redirect-other-host', 'loop', 'no-head', 'slow'] });
+      } else {
+        const lines = r.stdout.trim().split('\n');
+        expect(lines.filter((l) => !l.startsWith('#')).every((l) => /^MAILCTL_[A-Z_]+=\S+$/.test(l))).toBe(true);
+        expect(lines).toContain(`# link targets for campaign preflight: ${links}/NAME, NAME one of ok, 404 (or any 4xx/5xx), redirect, redirect-other-host, loop, no-head, slow`);
+      }
+    }
+  });
+
   it('a shape it does not know is a usage error naming the known ones', async () => {
     const r = await runCli(['sandbox', 'serve', '--shape', 'report-links=naked']);
     expect(r.exitCode).toBe(2);

@@ -14,6 +14,7 @@ import { eventually, notifyApi } from './helpers/notify-api.js';
 import { PART, smsSegments } from '../src/spec/sms-segments.js';
 import type { JournalRecord, PlanRecord } from '../src/send/journal.js';
 import { NOT_READ_IN_DRY_RUN } from '../src/campaign/balance-check.js';
+import { shellWords } from './helpers/help-examples.js';
 
 const sb = useSandbox({
   expect: [
@@ -235,6 +236,90 @@ describe('--resume forecasts only the recipients not yet sent', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('Forecast: 50 SMS, 50 parts (GSM-7, 1 part each); SMS balance 60.');
     expect(smsPosts('0933700').map((q) => (q.body as { recipients: unknown[] }).recipients.length)).toEqual([50]);
+  });
+});
+
+// --forecast: everything a send checks, then the balance read and nothing else; nothing written.
+describe('send --forecast: the balance read, the forecast printed, nothing sent or written', () => {
+  const since = (n: number) => sb.get().sandbox.requests().slice(n).map((q) => `${q.method} ${q.service}${q.path}`);
+  const journals = (dir: string) => (fs.existsSync(path.join(dir, 'journals')) ? fs.readdirSync(path.join(dir, 'journals')) : []);
+
+  it('covered: exit 0, usage, balance and verdict on stdout (--json: {forecast}); the one request is GET /v1/balance', async () => {
+    setBalance({ email: 10 });
+    const configDir = tempDir();
+    const file = recipientsFile([['address'], ['fo1@example.com'], ['fo2@example.com'], ['fo3@example.com']]);
+    const args = ['send', '--recipients', file, '--subject', 'Forecast only', '--html', '<p>x</p>', '--from', 'noreply@example.com', '--forecast'];
+    const n = sb.get().sandbox.requests().length;
+    const r = await runCli(args, { sandbox: sb.get(), configDir });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('Forecast: 3 emails; email balance 10: covered, 7 left after it.\n');
+    const json = await runCli([...args, '--json'], { sandbox: sb.get(), configDir });
+    expect(json.exitCode).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ forecast: { channel: 'email', recipients: 3, needed: 3, balance: 10, covered: true } });
+    expect(since(n)).toEqual(['GET campaign/v1/balance', 'GET campaign/v1/balance']);
+    expect(journals(configDir)).toEqual([]);
+    expect(emailPosts('Forecast only')).toHaveLength(0);
+  });
+
+  it('send sms not covered: exit 2 INSUFFICIENT_BALANCE, the forecast in the same --json document; --force makes it a warning (exit 0); nothing sent', async () => {
+    setBalance({ sms: 2 });
+    const args = ['send', 'sms', '--to', '0933800001', '--country-code', '886', '--text', `[Acme] ${'z'.repeat(400)}`, '--forecast'];
+    const r = await runCli([...args, '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.forecast).toEqual({ channel: 'sms', recipients: 1, needed: 3, sms: { partsPerMessage: { min: 3, max: 3 }, encodings: { 'GSM-7': 1, 'UCS-2': 0 } }, balance: 2, covered: false });
+    expect(doc.error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', exitCode: 2 });
+    const text = await runCli(args, { sandbox: sb.get() });
+    expect(text.exitCode).toBe(2);
+    expect(text.stdout).toBe('Forecast: 1 SMS, 3 parts (GSM-7, 3 parts each); SMS balance 2: not covered, 1 short.\n');
+    expect(text.stderr).toContain('This send needs 3 SMS parts and the SMS balance is 2; it would be refused, and nothing was sent.');
+    const forced = await runCli([...args, '--force'], { sandbox: sb.get() });
+    expect(forced.exitCode).toBe(0);
+    expect(forced.stderr).toContain('With --force the send would go anyway');
+    expect(smsPosts('0933800001')).toHaveLength(0);
+  });
+
+  it('checks the input as a send does (exit 2 before any request); with --dry-run it is refused, nothing asked', async () => {
+    const n = sb.get().sandbox.requests().length;
+    const missing = await runCli(['send', '--to', 'fo@example.com', '--subject', 'Hi {{name}}', '--html', '<p>x</p>', '--from', 'noreply@example.com', '--forecast'], { sandbox: sb.get() });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('no value for variables used in the message');
+    const both = await runCli(['send', '--to', 'fo@example.com', '--subject', 'Hi', '--html', '<p>x</p>', '--from', 'noreply@example.com', '--forecast', '--dry-run'], { sandbox: sb.get() });
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toContain('--forecast reads the balance, and --dry-run reads nothing; give one of them.');
+    expect(since(n)).toEqual([]);
+  });
+
+  it('a dry run suggests the exact --forecast command; pasted, it reads the balance and says whether it covers the send', async () => {
+    setBalance({ email: 1 });
+    const file = recipientsFile([['address', 'name'], ['fp1@example.com', 'Ann'], ['fp2@example.com', 'Bo']]);
+    const dry = await runCli(['send', '--recipients', file, '--subject', 'Hi {{name}}', '--html', '<p>Dear {{name}}</p>', '--from', 'noreply@example.com', '--dry-run'], { sandbox: sb.get() });
+    expect(dry.exitCode).toBe(0);
+    const suggested = `mailctl send --recipients ${file} --subject 'Hi {{name}}' --from noreply@example.com --html '<p>Dear {{name}}</p>' --forecast`;
+    expect(dry.stderr).toContain(`reading only that and sending nothing: ${suggested})`);
+    const n = sb.get().sandbox.requests().length;
+    const pasted = await runCli(shellWords(suggested).slice(1), { sandbox: sb.get() });
+    expect(pasted.exitCode).toBe(2);
+    expect(pasted.stdout).toBe('Forecast: 2 emails; email balance 1: not covered, 1 short.\n');
+    expect(since(n)).toEqual(['GET campaign/v1/balance']);
+  });
+
+  it('--resume --forecast counts the recipients not yet sent and leaves the journal as it was', async () => {
+    const recipients = Array.from({ length: 3 }, (_, i) => ({ address: `fr${i}@example.com` }));
+    const plan: PlanRecord = { type: 'plan', version: 2, kind: 'email', createdAt: new Date().toISOString(), batchSize: 1, message: { subject: 'S', fromAddress: 'noreply@example.com', content: '<p>x</p>' }, recipients };
+    const at = new Date().toISOString();
+    const records: JournalRecord[] = [plan, { type: 'intent', batch: '1', keys: ['fr0@example.com'], at }, { type: 'result', batch: '1', at, requestId: 'r1', success: { 'fr0@example.com': 'm0' }, failure: {} }];
+    const file = path.join(tempDir('mailctl-forecast-'), 'send-email.jsonl');
+    fs.writeFileSync(file, records.map((x) => JSON.stringify(x) + '\n').join(''));
+    const before = fs.readFileSync(file, 'utf8');
+    setBalance({ email: 5 });
+    const dry = await runCli(['send', '--resume', file, '--dry-run'], { sandbox: sb.get() });
+    expect(dry.stderr).toContain(`reading only that and sending nothing: mailctl send --resume ${file} --forecast)`);
+    const r = await runCli(['send', '--resume', file, '--forecast', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).forecast).toMatchObject({ recipients: 2, needed: 2, balance: 5, covered: true });
+    expect(fs.readFileSync(file, 'utf8')).toBe(before);
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['send-email.jsonl']);
   });
 });
 

@@ -119,7 +119,7 @@ describe('webhook listen: retries', () => {
     expect(app.got).toHaveLength(3);
     // The same line, byte for byte, as the events file: `webhook replay` reads both alike.
     expect(lines(l.failedFile!)).toEqual(lines(outFile));
-    expect(JSON.parse(lines(l.failedFile!)[0])).toMatchObject({ event: 'bounce', id: 'm-down', channel: 'email', signatureHeader: 'x-service-signature' });
+    expect(JSON.parse(lines(l.failedFile!)[0])).toMatchObject({ event: 'bounce', id: 'm-down', channel: 'email', signatureHeader: 'x-service-signature', signature: signed('m-down', 'bounce').headers['x-service-signature'] });
     expect(mode(l.failedFile!)).toBe(0o600);
     expect(l.stats).toMatchObject({ forwarded: 0, retried: 2, forwardFailed: 1, kept: 1 });
     expect(outcomes).toMatchObject([{ ok: false, attempts: 3, kept: true, detail: 'HTTP 500 after 3 tries' }]);

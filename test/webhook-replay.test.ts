@@ -1,6 +1,7 @@
 // mailctl webhook replay: re-sends what `webhook listen --out` stored to a local consumer, in file
-// order, paced by --rate, each signed again with the current notification key (the file keeps no
-// signature value), reporting each answer; a damaged line stops it before anything is sent.
+// order, paced by --rate, each with the signature it arrived with (or signed again with the current
+// notification key: --resign, and lines of older files that keep no signature), reporting each
+// answer; a damaged line stops it before anything is sent.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { startConsumer, type Consumer } from './helpers/webhook-consumer.js';
 import { unusedPort, until } from './helpers/wait.js';
 import type { Clock } from '../src/cli/clock.js';
 import type { StoredEvent } from '../src/webhook/listener.js';
+import { verifyPayload } from '../src/webhook/signature.js';
 
 const KEY = 'notify-key-for-replay-tests-91c2';
 const env = { MAILCTL_NOTIFY_API_KEY: KEY };
@@ -18,14 +20,17 @@ function hmac(key: string, message: string): string {
   return crypto.createHmac('sha256', key).update(message).digest('hex');
 }
 
-function emailEvent(id: string, event = 'delivery', header = 'x-service-signature'): StoredEvent {
+/** A stored line; without `signature`, as listeners wrote them before they kept its value. */
+type Line = Omit<StoredEvent, 'signature'> & { signature?: string };
+
+function emailEvent(id: string, event = 'delivery', header = 'x-service-signature'): Line {
   return {
     receivedAt: '2024-05-01T12:00:00.000Z', event, id, channel: 'email', signatureHeader: header,
     payload: { event, mail: { id, subject: 'Hi', content: '<p>x</p>', from: 'a@example.com', to: 'b@example.com', variables: {} }, [event]: { timestamp: 1714564800000 } },
   };
 }
 
-function eventsFile(lines: Array<StoredEvent | string>): string {
+function eventsFile(lines: Array<Line | string>): string {
   const file = path.join(tempDir(), 'events.jsonl');
   fs.writeFileSync(file, lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n');
   return file;
@@ -92,13 +97,52 @@ describe('mailctl webhook replay', () => {
     expect(r.stderr).toContain('Sent 4 of 4 events: 4 answered 2xx.');
   });
 
-  it('signs again with the current key: events stored under an old key verify under the new one (and --resign is accepted)', async () => {
-    const file = eventsFile([emailEvent('m-1'), emailEvent('m-2', 'open')]);
+  it('sends the signature each event arrived with: a listener\'s file verifies under the old key, not the new one; --resign signs with the new one', async () => {
+    const port = await unusedPort();
+    const out = path.join(tempDir(), 'events.jsonl');
+    const ac = new AbortController();
+    const listening = runCli(['webhook', 'listen', '--port', String(port), '--out', out], { env, signal: ac.signal });
+    const listener = `http://127.0.0.1:${port}/`;
+    await until('the listener', () => fetch(listener).then((r) => r.ok).catch(() => false));
+    for (const t of [['open'], ['sms-delivery']]) expect((await runCli(['webhook', 'trigger', ...t, '--to', listener], { env })).exitCode).toBe(0);
+    ac.abort();
+    expect((await listening).exitCode).toBe(0);
+    const stored = fs.readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as StoredEvent);
+    expect(stored.map((e) => e.signature)).toEqual(stored.map((e) => hmac(KEY, e.id + e.event)));
+
+    const NEW = 'the-key-after-rotation';
+    const verifies = (c: Consumer, key: string) => c.got.map((g) => verifyPayload(key, JSON.parse(g.raw), g.headers['x-service-signature'] as string | undefined).valid);
+    const unchanged = await consumer();
+    const r = await runCli(['webhook', 'replay', out, '--to', unchanged.url], { env: { MAILCTL_NOTIFY_API_KEY: NEW } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(verifies(unchanged, KEY)).toEqual([true, true]);
+    expect(verifies(unchanged, NEW)).toEqual([false, false]);
+    expect(r.stderr).toContain('each with the signature it arrived with');
+    // Nothing to sign: no key needed at all.
+    const keyless = await consumer();
+    expect((await runCli(['webhook', 'replay', out, '--to', keyless.url])).exitCode).toBe(0);
+    expect(verifies(keyless, KEY)).toEqual([true, true]);
+
+    const resigned = await consumer();
+    const again = await runCli(['webhook', 'replay', out, '--to', resigned.url, '--resign', '--json'], { env: { MAILCTL_NOTIFY_API_KEY: NEW } });
+    expect(again.exitCode).toBe(0);
+    expect(verifies(resigned, NEW)).toEqual([true, true]);
+    expect(verifies(resigned, KEY)).toEqual([false, false]);
+    expect(JSON.parse(again.stdout).results.map((x: { resigned: boolean }) => x.resigned)).toEqual([true, true]);
+  });
+
+  it('lines that keep no signature (an older listener\'s file) are signed again with the current key, and the run says so', async () => {
+    const file = eventsFile([emailEvent('m-1'), { ...emailEvent('m-2', 'open'), signature: hmac(KEY, 'm-2open') }]);
     const c = await consumer();
-    const r = await runCli(['webhook', 'replay', file, '--to', c.url, '--resign'], { env: { MAILCTL_NOTIFY_API_KEY: 'the-new-key' } });
+    const r = await runCli(['webhook', 'replay', file, '--to', c.url], { env: { MAILCTL_NOTIFY_API_KEY: 'the-new-key' } });
     expect(r.exitCode).toBe(0);
-    expect(c.got.map((g) => g.headers['x-service-signature'])).toEqual([hmac('the-new-key', 'm-1delivery'), hmac('the-new-key', 'm-2open')]);
-    expect(c.got[0].headers['x-service-signature']).not.toBe(hmac(KEY, 'm-1delivery'));
+    expect(c.got.map((g) => g.headers['x-service-signature'])).toEqual([hmac('the-new-key', 'm-1delivery'), hmac(KEY, 'm-2open')]);
+    expect(r.stderr).toContain("except 1 the file keeps no signature for (an older listener kept no signature value, nor does a bare payload): those signed again with this profile's notification key");
+    // Such a line needs the key: without one, exit 3 and nothing sent.
+    const none = await consumer();
+    const keyless = await runCli(['webhook', 'replay', file, '--to', none.url]);
+    expect(keyless.exitCode).toBe(3);
+    expect(none.got).toHaveLength(0);
   });
 
   it('keeps file order, paces by --rate (one pause of 1/rate between sends), and --from-line starts part-way', async () => {
@@ -145,6 +189,7 @@ describe('mailctl webhook replay', () => {
     ['a line without a message id', JSON.stringify({ ...emailEvent('x'), payload: { event: 'delivery', mail: {} } }), 'Line 3 of', 'no mail.id or sms_data.id'],
     ['a JSON value that is not an event', '[1,2]', 'Line 3 of', 'is not a stored webhook event'],
     ['an unknown signature header name', JSON.stringify({ ...emailEvent('x'), signatureHeader: 'x-evil' }), 'Line 3 of', 'names the signature header "x-evil"'],
+    ['a stored signature that is not one', JSON.stringify({ ...emailEvent('x'), signature: 'ab\r\nx-evil: 1' }), 'Line 3 of', 'has a signature that is not 64 hex digits'],
   ])('%s: exit 2, the line named, nothing sent; --from-line past it replays the rest', async (_what, bad, where, why) => {
     const file = eventsFile([emailEvent('a'), emailEvent('b'), bad, emailEvent('c')]);
     const c = await consumer();
@@ -207,7 +252,7 @@ describe('mailctl webhook replay', () => {
     const r = await runCli(['webhook', 'replay', eventsFile([emailEvent('a'), emailEvent('b', 'open', 'x-surenotify-signature')]), '--to', c.url, '--dry-run'], { env });
     expect(r.exitCode).toBe(0);
     expect(c.got).toHaveLength(0);
-    expect(r.stdout).toBe('1\tdelivery\ta\tx-service-signature\n2\topen\tb\tx-surenotify-signature\n');
+    expect(r.stdout).toBe('1\tdelivery\ta\tx-service-signature\tsigned again\n2\topen\tb\tx-surenotify-signature\tsigned again\n');
   });
 
   it.each([

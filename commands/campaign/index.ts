@@ -65,7 +65,8 @@ Examples:
 const PREFLIGHT_HELP = `
 Checks the campaign you would create and sends nothing: give it the same flags (or --file,
 --template) as \`campaign create\`. Errors are what create would refuse; warnings are what would go
-out wrong. One line per finding, each with a stable rule id (--json: {rule, severity, message, where}):
+out wrong. One line per finding, each with a stable rule id (--json: {rule, severity, message, where};
+--csv: a row each, severity,rule,where,message):
   campaign-invalid     create would refuse the input (error)
   campaign-warning     create's own warnings (same A/B versions, ambiguous local time, odd \${…})
   field-unknown        a \${FIELD} that is not a known custom field (NAME and EMAIL always exist)
@@ -182,6 +183,7 @@ export function declarePreflight(campaign: CommandUnknownOpts, inputs: readonly 
     .option('--no-links', 'do not check the links (nothing leaves the machine)')
     .option('--link-timeout <duration>', 'give up on a link after this long (default 10s)')
     .option('--strict', 'exit 5 when there is any warning')
+    .option('--csv', 'print the findings as CSV with a header row, for spreadsheets')
     .addHelpText('after', PREFLIGHT_HELP);
 }
 

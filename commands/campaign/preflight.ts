@@ -12,6 +12,7 @@ import { counts, finding, summaryLine, type Finding } from '../../src/campaign/p
 import { buildCampaign, knownFields } from '../../src/campaign/preflight/input.js';
 import { preflight } from '../../src/campaign/preflight/run.js';
 import { forTerminal } from '../../src/output/sanitize.js';
+import { printList, type Column } from '../../src/output/format.js';
 
 /** The declaration's own options, and the campaign's fields (derived from the same field table). */
 type Opts = OptsOf<typeof declarePreflight> & CreateFlags;
@@ -26,26 +27,31 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     ...composed.warnings.map((w) => finding('campaign-warning', 'input', w)),
     ...result.findings,
   ];
-  print(ctx, findings, result.linksChecked, !!opts.strict);
+  await print(ctx, findings, result.linksChecked, !!opts.strict);
   const c = counts(findings);
   if (c.error) throw new SilentExit(ExitCode.USAGE);
   if (c.warning && opts.strict) throw new SilentExit(ExitCode.PARTIAL);
 }
 
-function print(ctx: Context, findings: Finding[], linksChecked: number, strict: boolean): void {
+/** The findings as a list: TSV rows piped, CSV rows with --csv (cells whole: printList makes them safe). */
+const COLUMNS: Column<Finding>[] = [
+  { header: 'SEVERITY', value: (f) => f.severity },
+  { header: 'RULE', value: (f) => f.rule },
+  { header: 'WHERE', value: (f) => f.where },
+  { header: 'MESSAGE', value: (f) => f.message },
+];
+
+async function print(ctx: Context, findings: Finding[], linksChecked: number, strict: boolean): Promise<void> {
   const c = counts(findings);
-  if (ctx.io.json) {
-    ctx.io.printJson({ ok: c.error === 0 && !(strict && c.warning > 0), counts: c, linksChecked, findings });
-    return;
-  }
   const links = linksChecked ? ` (${linksChecked} link${linksChecked === 1 ? '' : 's'} checked)` : '';
-  if (!ctx.io.isTTY) {
-    // One finding a line, tab-separated: severity, rule, where, message.
-    const cell = (s: string, max: number) => forTerminal(s.replace(/\t/g, ' '), max);
-    for (const f of findings) ctx.io.out([f.severity, f.rule, cell(f.where, 300), cell(f.message, 1000)].join('\t'));
-    ctx.io.info(`Preflight: ${summaryLine(findings)}${links}.`);
+  if (ctx.io.output !== 'table') {
+    // --json: the whole report as one document; TSV and CSV: one finding a row.
+    await printList(ctx.io, findings, COLUMNS, { ok: c.error === 0 && !(strict && c.warning > 0), counts: c, linksChecked, findings });
+    if (!ctx.io.json) ctx.io.info(`Preflight: ${summaryLine(findings)}${links}.`);
     return;
   }
+  // For a person, one line per finding rather than a table: the messages are sentences, which a
+  // table's columns would cut or stretch past the terminal's width.
   const paint = { error: 'red', warning: 'yellow', info: 'cyan' } as const;
   for (const f of findings) {
     ctx.io.out(`${ctx.io.paint(paint[f.severity], f.severity === 'info' ? 'note' : f.severity)} ${ctx.io.paint('dim', `[${f.rule}]`)} ${forTerminal(f.where, 300)}: ${forTerminal(f.message, 1000)}`);

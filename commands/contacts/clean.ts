@@ -15,6 +15,7 @@ import { lookup, printDryRun } from '../../src/output/dry-run.js';
 import { forTerminal } from '../../src/output/sanitize.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareClean } from './index.js';
+import { plural } from '../../src/output/human.js';
 
 /**
  * Addresses per removal request (decisions row P9): spec 000 endpoint 6 gives `keys` no maximum;
@@ -65,7 +66,10 @@ export const run: Verb<typeof declareClean> = async (ctx, opts) => {
     else {
       await printList(ctx.io, plan, COLUMNS);
       // The API lists no group's members, so the plan cannot be narrowed to them: say so.
-      ctx.io.info(`Plan: remove from "${forTerminal(group.name, 100)}" (${forTerminal(group.sn, 60)}) these ${plan.length} address${plan.length === 1 ? '' : 'es'} that bounced or complained in transactional mail from ${from} to ${to}. They are not checked against the group's members (the API cannot list them); those not in the group are ignored by the service. Nothing was removed. Apply it with: ${forTerminal(again(), 2000)}`);
+      const notChecked = plan.length === 1
+        ? 'It is not checked against the group\'s members (the API cannot list them); if it is not in the group, the service ignores it.'
+        : 'They are not checked against the group\'s members (the API cannot list them); those not in the group are ignored by the service.';
+      ctx.io.info(`Plan: remove from "${forTerminal(group.name, 100)}" (${forTerminal(group.sn, 60)}) the ${plural(plan.length, 'address', 'addresses')} that bounced or complained in transactional mail from ${from} to ${to}. ${notChecked} Nothing was removed. Apply it with: ${forTerminal(again(), 2000)}`);
     }
     return;
   }

@@ -15,6 +15,8 @@ import type { Verb } from '../../src/cli/declared.js';
 import type { declareTail } from './index.js';
 
 const MIN_INTERVAL_MS = 2000;
+/** The SMS lookup covers "only the last 30 days" (spec 001 section 8); the vendor says the same of email (decisions row P9). */
+const LOOKUP_SPAN_MS = 30 * 86_400_000;
 
 type AnyEvent = EmailEvent & SmsEvent;
 
@@ -22,7 +24,7 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
   const now = ctx.clock.now();
   const range = parseTimeRange(opts, now);
   const sinceText = opts.since ?? opts.from;
-  if (range.since !== undefined && now - range.since > 30 * 86_400_000) throw new UsageError(`${range.sinceFlag} reaches back at most 30 days (the SMS lookup's window); got "${sinceText}".`);
+  if (range.since !== undefined && now - range.since > LOOKUP_SPAN_MS) throw new UsageError(`${range.sinceFlag} reaches back at most 30 days (the SMS lookup's window); got "${sinceText}".`);
   if (range.since !== undefined && range.since > now) throw new UsageError(`${range.sinceFlag} "${sinceText}" is in the future; give a time already past, such as 10m.`);
   if (range.until !== undefined && opts.for !== undefined) throw new UsageError(`${range.untilFlag} and --for both say when to stop; give one of them.`);
   if (range.until !== undefined && range.until <= now) throw new UsageError(`${range.untilFlag} "${opts.until ?? opts.to}" has already passed; give a later time, or --for a duration.`);
@@ -50,10 +52,13 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
   let shown = 0;
   if (!ndjson) ctx.io.info(`Following ${opts.sms ? 'SMS' : 'email'} events${range.since !== undefined ? ` since ${isoSeconds(range.since)}` : ''}; Ctrl-C stops.`);
   while (!ctx.signal.aborted && ctx.clock.now() < stopAt) {
-    const fromMs = follow.windowStart();
+    const toMs = Math.ceil(ctx.clock.now() / 1000) * 1000;
+    // Never more than the lookup covers: `--since 30d` (whole seconds, rounded outwards), or a
+    // tail left running with nothing new, would otherwise ask for more than 30 days.
+    const fromMs = Math.max(follow.windowStart(), toMs - LOOKUP_SPAN_MS);
     const from = isoSeconds(fromMs);
     // Never before `from`: a lookup whose range runs backwards is refused.
-    const to = isoSeconds(Math.max(fromMs, Math.ceil(ctx.clock.now() / 1000) * 1000));
+    const to = isoSeconds(Math.max(fromMs, toMs));
     let logs: AnyEvent[];
     try {
       logs = (opts.sms

@@ -11,8 +11,8 @@ import { campaignSyntax, leadingDigitRule, missingValues, placeholders, summaris
 import { fileProblem } from '../../src/cli/file-problem.js';
 
 /** The shape of both send commands; `send --resume` takes email and SMS journals alike. */
-export async function runSend<O extends BatchFlags>(ctx: Context, opts: O, messageFlags: Record<string, string>, buildPlan: (ctx: Context, opts: O) => Promise<PlanRecord>): Promise<void> {
-  await runBatchCommand(ctx, opts, messageFlags, { kinds: ['email', 'sms'] }, buildPlan);
+export async function runSend<O extends BatchFlags>(ctx: Context, opts: O, messageFlags: Record<string, string>, buildPlan: (ctx: Context, opts: O) => Promise<PlanRecord>, verb: string[]): Promise<void> {
+  await runBatchCommand(ctx, opts, messageFlags, { kinds: ['email', 'sms'] }, buildPlan, undefined, verb);
 }
 
 /** Text from a flag, or from a file ("-" = stdin). Exactly one of the two. */

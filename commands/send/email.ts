@@ -15,7 +15,7 @@ type Opts = OptsOf<typeof declareEmail>;
 const MESSAGE_FLAGS = { to: '--to', name: '--name', var: '--var', recipients: '--recipients', subject: '--subject', from: '--from', fromName: '--from-name', html: '--html', htmlFile: '--html-file', unsubscribeUrl: '--unsubscribe-url', allowMissing: '--allow-missing', strict: '--strict' } satisfies Partial<Record<keyof Opts, string>>;
 
 export const run: Verb<typeof declareEmail> = async (ctx, opts) => {
-  await runSend(ctx, opts, MESSAGE_FLAGS, buildPlan);
+  await runSend(ctx, opts, MESSAGE_FLAGS, buildPlan, ['send']);
 };
 
 async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {

@@ -36,6 +36,9 @@ character, 【】 or emoji makes the whole text UCS-2), longer texts 153 or 67 p
 prints it, and every --dry-run prints what the send uses (--json: a "forecast" object; a dry run
 reads no balance); a resume counts only recipients not yet sent. A send the balance cannot cover is refused (exit 2, nothing sent) unless --force; if
 the balance cannot be read (no campaign-service key, network), a warning, and the send goes on.
+--forecast checks the send as a real run does, reads only the balance, prints usage, balance and
+whether it is covered (--json: {"forecast": …}), and sends and writes nothing: exit 0 covered,
+2 INSUFFICIENT_BALANCE not (--force: a warning, exit 0); a balance it cannot read fails it.
 
 Variable values that start with a digit: the spec forbids them, yet the service lists no
 failure for them (verification codes are its own example), so mailctl warns once and sends;
@@ -57,6 +60,7 @@ function batchOptions<A extends unknown[], O extends OptionValues, G extends Opt
     .option('--resume [journal]', 'continue a killed or interrupted send from its journal')
     .option('--settle-after <duration>', 'how long after an in-doubt batch started "no matching event" means "not sent" (default 5m)')
     .option('--force', 'send even when the balance cannot cover it')
+    .option('--forecast', 'check everything, read only the balance, print the forecast; send and write nothing (exit 2 if not covered)')
     .option('--dry-run', 'print the exact requests (key masked) and the forecast; send and write nothing');
 }
 
@@ -83,6 +87,7 @@ Text messages: \`mailctl send sms --help\`.
 Examples:
   mailctl send --to ci@example.com --subject "smoke test" --html "<p>ok</p>"
   mailctl send --recipients examples/recipients.csv --subject "Hi {{name}}" --html "<p>Your plan: {{plan}}</p>"
+  mailctl send --recipients examples/recipients.csv --subject "Hi {{name}}" --html "<p>Your plan: {{plan}}</p>" --forecast
   mailctl send sms --to 0912345678 --country-code 886 --text "【Acme】Your code is {{code}}" --var code=A1B2`);
   email = declareEmail(send).action(action(() => import('./email.js')));
   declareSms(send).action(action(() => import('./sms.js')));
@@ -110,7 +115,8 @@ Examples:
   mailctl send --to a@example.com --var code=A1B2 --subject "Your code" --html "<p>{{code}}</p>"
   mailctl send --recipients examples/recipients.csv --subject "Hi {{name}}" --html-file examples/newsletter.html
   printf '<p>Build %s passed</p>' 1234 | mailctl send --to ci@example.com --subject "CI" --html-file -
-  mailctl send --to a@example.com --subject "Hi" --html "<p>Hi</p>" --dry-run`)
+  mailctl send --to a@example.com --subject "Hi" --html "<p>Hi</p>" --dry-run
+  mailctl send --recipients examples/recipients.csv --subject "Hi {{name}}" --html-file examples/newsletter.html --forecast`)
     .option('--csv', 'print CSV with a header row, for spreadsheets');
 }
 
@@ -136,6 +142,7 @@ ${BATCH_HELP}
 
 Examples:
   mailctl send sms --to 0912345678 --country-code 886 --text "【Acme】Your code is {{code}}" --var code=A1B2
-  mailctl send sms --recipients examples/phones.csv --text-file examples/sms.txt --alive-mins 60`)
+  mailctl send sms --recipients examples/phones.csv --text-file examples/sms.txt --alive-mins 60
+  mailctl send sms --recipients examples/phones.csv --text-file examples/sms.txt --forecast`)
     .option('--csv', 'print CSV with a header row, for spreadsheets');
 }

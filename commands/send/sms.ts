@@ -15,7 +15,7 @@ type Opts = OptsOf<typeof declareSms>;
 const MESSAGE_FLAGS = { to: '--to', countryCode: '--country-code', var: '--var', recipients: '--recipients', text: '--text', textFile: '--text-file', aliveMins: '--alive-mins', brand: '--brand', allowMissing: '--allow-missing', strict: '--strict' } satisfies Partial<Record<keyof Opts, string>>;
 
 export const run: Verb<typeof declareSms> = async (ctx, opts) => {
-  await runSend(ctx, opts, MESSAGE_FLAGS, buildPlan);
+  await runSend(ctx, opts, MESSAGE_FLAGS, buildPlan, ['send', 'sms']);
 };
 
 async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {

@@ -146,10 +146,12 @@ Examples (each works against a fresh --sandbox; drop --dry-run to send):
 
 const REPLAY_HELP = `
 Reads the JSONL file \`webhook listen --out\` writes (one stored event a line: receivedAt, event, id,
-channel, signatureHeader, payload; a line holding a bare payload is taken too) and POSTs each
-payload, in file order, one at a time. The file keeps no signature value, so every event is signed
-again with the profile's current notification key (the same signature as received while the key
-is unchanged), under the header name it came with (or --signature-header).
+channel, signatureHeader, signature, payload; a line holding a bare payload is taken too) and POSTs
+each payload, in file order, one at a time, with the signature it arrived with, under the header
+name it came with (or --signature-header): your consumer gets what the service sent, so it must
+verify with the key of that time. --resign signs each event again with the profile's current
+notification key instead. Lines without a stored signature (files of listeners before
+mailctl kept it, bare payloads) are always signed again, and the run says so.
 
 The whole file is checked before anything is sent: a damaged line stops the replay (exit 2) and
 is named. After Ctrl-C, or when the consumer cannot be reached, the command to continue from the
@@ -183,13 +185,13 @@ export function declareTrigger(w: CommandUnknownOpts) {
 
 export function declareReplay(w: CommandUnknownOpts) {
   return w.command('replay')
-    .description('re-send the events `webhook listen --out` stored to a consumer, in order, signed again')
+    .description('re-send the events `webhook listen --out` stored to a consumer, in order, as signed (or --resign)')
     .argument('<file>', 'the JSONL file of `webhook listen --out`')
     .option('--to <url>', 'your webhook consumer')
     .option('--rate <n/s>', 'at most this many events a second (or N/m a minute; default 5/s)')
     .option('--from-line <n>', 'start at this line of the file (to continue a replay)')
     .option('--signature-header <name>', 'send every signature under this header instead of the one each event came with')
-    .option('--resign', 'sign with the current key (always done: the file keeps no signature)')
+    .option('--resign', 'sign each event again with the current key instead of sending the signature it arrived with')
     .option('--timeout <duration>', 'give up waiting for one answer after this long (default 10s)')
     .option('--dry-run', 'check the file and list what would be sent; send nothing')
     .addHelpText('after', REPLAY_HELP);

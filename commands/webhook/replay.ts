@@ -1,7 +1,10 @@
 // mailctl webhook replay FILE --to URL: re-send what `webhook listen --out` stored to a consumer,
-// in file order, one at a time, at most --rate a second, each signed again with the current
-// notification key (the file keeps no signature value). Every answer is reported; a consumer
-// that cannot be reached, or Ctrl-C, stops the replay with the command that continues it.
+// in file order, one at a time, at most --rate a second, each with the signature it arrived with
+// (the consumer gets what the service sent), or signed again with the current notification key
+// under --resign (issue 13: "optionally re-signed with the current key"). Lines the file keeps no
+// signature for (an older listener's, bare payloads) are always signed again, and the run says
+// so. Every answer is reported; a consumer that cannot be reached, or Ctrl-C, stops the replay
+// with the command that continues it.
 import { CliError, InterruptedError, LimitError, PartialError, ServiceError, UsageError } from '../../src/cli/errors.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { parseWhole } from '../../src/cli/parse.js';
@@ -41,6 +44,8 @@ interface Result {
   ok: boolean;
   ms: number;
   answer: string;
+  /** Signed with the current key rather than sent with the stored signature. */
+  resigned: boolean;
 }
 
 export const run: Verb<typeof declareReplay> = async (ctx, opts, file) => {
@@ -53,17 +58,19 @@ export const run: Verb<typeof declareReplay> = async (ctx, opts, file) => {
 
   const checked = await checkReplayFile(file, fromLine);
   if (fromLine > 1 && fromLine > checked.lines) throw new UsageError(`--from-line ${fromLine} is past the end of ${file}, which has ${checked.lines} line${checked.lines === 1 ? '' : 's'}.`);
-  // Each event is signed again with the key as it goes; a dry run signs and sends nothing, so needs none.
-  const key = opts.dryRun ? '' : await ctx.apiKey('notify');
+  // The key only signs what is signed again; a dry run signs and sends nothing, so needs none.
+  const resigns = (it: ReplayItem) => !!opts.resign || it.signature === undefined;
+  const key = !opts.dryRun && (opts.resign || checked.unsigned > 0) ? await ctx.apiKey('notify') : '';
   const io = ctx.io;
   const headerOf = (it: ReplayItem) => headerOverride ?? it.signatureHeader ?? parseSignatureHeader(undefined);
+  const how = signing(!!opts.resign, checked.count, checked.unsigned);
 
   if (opts.dryRun) {
-    const planned: Array<{ line: number; event: string; id: string; signatureHeader: string }> = [];
-    for await (const it of replayItems(file, fromLine, checked)) planned.push({ line: it.line, event: it.event, id: it.id, signatureHeader: headerOf(it) });
+    const planned: Array<{ line: number; event: string; id: string; signatureHeader: string; signature: 'as received' | 'signed again' }> = [];
+    for await (const it of replayItems(file, fromLine, checked)) planned.push({ line: it.line, event: it.event, id: it.id, signatureHeader: headerOf(it), signature: resigns(it) ? 'signed again' : 'as received' });
     if (io.json) return io.printJson({ dryRun: true, file, to: url, rate: rate.text, fromLine, events: planned });
-    io.info(`Dry run: nothing was sent. ${planned.length} event${planned.length === 1 ? '' : 's'} would be POSTed to ${forTerminal(url, 200)}, at most ${rate.text}, signed again with this profile's notification key:`);
-    for (const p of planned) io.out([p.line, p.event, forTerminal(p.id, 80), p.signatureHeader].join('\t'));
+    io.info(`Dry run: nothing was sent. ${planned.length} event${planned.length === 1 ? '' : 's'} would be POSTed to ${forTerminal(url, 200)}, at most ${rate.text}, ${how}:`);
+    for (const p of planned) io.out([p.line, p.event, forTerminal(p.id, 80), p.signatureHeader, p.signature].join('\t'));
     return;
   }
   if (checked.count === 0) {
@@ -74,7 +81,7 @@ export const run: Verb<typeof declareReplay> = async (ctx, opts, file) => {
 
   const table = io.isTTY && !io.json;
   const ndjson = !io.isTTY && !io.json;
-  if (!io.json) io.info(`Replaying ${checked.count} event${checked.count === 1 ? '' : 's'} from ${file} to ${forTerminal(url, 200)}, at most ${rate.text}, signed again with this profile's notification key. Ctrl-C stops.`);
+  if (!io.json) io.info(`Replaying ${checked.count} event${checked.count === 1 ? '' : 's'} from ${file} to ${forTerminal(url, 200)}, at most ${rate.text}, ${how}. Ctrl-C stops.`);
   if (table) io.out(row('LINE', 'EVENT', 'ID', 'STATUS', 'TIME', 'ANSWER'));
 
   const results: Result[] = [];
@@ -102,7 +109,8 @@ export const run: Verb<typeof declareReplay> = async (ctx, opts, file) => {
     const header = headerOf(it);
     let a: ConsumerAnswer;
     try {
-      a = await postSigned({ url, body: JSON.stringify(it.payload), signatureHeader: header, signature: sign(key, it.id, it.event) }, { fetch, signal: ctx.signal, timeoutMs, now: () => ctx.clock.now() });
+      const signature = resigns(it) ? sign(key, it.id, it.event) : it.signature!;
+      a = await postSigned({ url, body: JSON.stringify(it.payload), signatureHeader: header, signature }, { fetch, signal: ctx.signal, timeoutMs, now: () => ctx.clock.now() });
     } catch (e) {
       if (e instanceof CliError) {
         stop = e;
@@ -112,7 +120,7 @@ export const run: Verb<typeof declareReplay> = async (ctx, opts, file) => {
       throw e;
     }
     resumeLine = undefined;
-    const r: Result = { line: it.line, event: it.event, id: it.id, channel: it.channel, status: a.status, ok: a.ok, ms: a.ms, answer: a.body.slice(0, 500) };
+    const r: Result = { line: it.line, event: it.event, id: it.id, channel: it.channel, status: a.status, ok: a.ok, ms: a.ms, answer: a.body.slice(0, 500), resigned: resigns(it) };
     results.push(r);
     if (table) io.out(row(String(r.line), forTerminal(r.event, 20), forTerminal(r.id.length > 28 ? `${r.id.slice(0, 27)}…` : r.id, 60), String(a.status), `${a.ms} ms`, shortAnswer(a, 60), a.ok ? undefined : (x) => io.paint('red', x)));
     else if (ndjson) io.out(JSON.stringify(r));
@@ -149,7 +157,18 @@ function extraFlags(opts: Opts): string[] {
   if (opts.rate !== undefined) out.push('--rate', opts.rate);
   if (opts.signatureHeader !== undefined) out.push('--signature-header', opts.signatureHeader);
   if (opts.timeout !== undefined) out.push('--timeout', opts.timeout);
+  if (opts.resign) out.push('--resign');
   return out;
+}
+
+/** How the events are signed, in words. */
+function signing(resign: boolean, count: number, unsigned: number): string {
+  const key = "signed again with this profile's notification key";
+  if (resign) return `${key} (--resign)`;
+  if (unsigned === 0) return 'each with the signature it arrived with (--resign signs them again with the current key)';
+  const why = 'an older listener kept no signature value, nor does a bare payload';
+  if (unsigned === count) return `${key} (${why})`;
+  return `each with the signature it arrived with, except ${unsigned} the file keeps no signature for (${why}): those ${key}`;
 }
 
 function row(line: string, event: string, id: string, status: string, time: string, answer: string, paint: (s: string) => string = (s) => s): string {

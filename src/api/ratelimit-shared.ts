@@ -17,14 +17,15 @@
 // admitted only when a slot is free now, never reserved ahead, so what others wait on is always
 // what is known at that moment.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../cli/clock.js';
 import { SlidingWindowLimiter, type Limiter, type Ticket } from './ratelimit.js';
+import { LOCK_STALE_MS, releaseLock, takeLock } from '../fs/lock-file.js';
 
-/** A lock older than this is a holder that died or hung: its few file operations take microseconds. */
-export const LOCK_STALE_MS = 2000;
+// The lock (src/fs/lock-file.ts) is held for a few file operations (microseconds): one older than
+// LOCK_STALE_MS belongs to a holder that died or hung.
+export { LOCK_STALE_MS };
 /** How long one admission waits for the lock before this process paces itself alone. */
 const LOCK_WAIT_MS = 3 * LOCK_STALE_MS;
 /** How late an unanswered cold request may arrive, as far as others are concerned. */
@@ -225,104 +226,4 @@ function writeEntries(file: string, entries: Entry[]): void {
     fs.closeSync(fd);
   }
   fs.renameSync(tmp, file);
-}
-
-// --- the lock ---
-
-interface Holder {
-  pid: number;
-  host: string;
-  token: string;
-}
-
-const HOST = os.hostname();
-let myToken: string | undefined;
-
-/** True when this process now holds the lock; false when another live holder has it. */
-export function takeLock(lock: string): boolean {
-  myToken ??= randomBytes(6).toString('hex');
-  const me: Holder = { pid: process.pid, host: HOST, token: myToken };
-  for (let i = 0; i < 3; i++) {
-    try {
-      const fd = fs.openSync(lock, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | NOFOLLOW, FILE_MODE);
-      try {
-        fs.writeSync(fd, JSON.stringify(me));
-      } finally {
-        fs.closeSync(fd);
-      }
-      return true;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-    const seen = readHolder(lock);
-    if (seen === 'gone') continue;
-    if (!isStale(lock, seen)) return false;
-    takeOver(lock, seen);
-  }
-  return false;
-}
-
-/** Removes the lock if it is still ours (it is not when it was taken over as stale meanwhile). */
-export function releaseLock(lock: string): void {
-  const h = readHolder(lock);
-  if (h && h !== 'gone' && h.pid === process.pid && h.token === myToken) fs.rmSync(lock, { force: true });
-}
-
-/** The holder; undefined when the file cannot be understood (its age decides); 'gone' when it vanished. */
-function readHolder(lock: string): Holder | undefined | 'gone' {
-  let text: string;
-  try {
-    text = fs.readFileSync(lock, 'utf8');
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : undefined;
-  }
-  try {
-    const h = JSON.parse(text) as Holder;
-    return Number.isInteger(h?.pid) && typeof h.host === 'string' && typeof h.token === 'string' ? h : undefined;
-  } catch {
-    return undefined; // being written this very moment, or its writer died before writing
-  }
-}
-
-function isStale(lock: string, h: Holder | undefined): boolean {
-  const st = fs.lstatSync(lock, { throwIfNoEntry: false });
-  if (!st) return false; // vanished: the next round creates it
-  if (Date.now() - st.mtimeMs > LOCK_STALE_MS) return true;
-  if (!h || h.host !== HOST) return false;
-  // This process never holds the lock across an await, so a lock naming its pid was left by an
-  // earlier process that had the same pid.
-  if (h.pid === process.pid) return true;
-  return !alive(h.pid);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'; // runs, as another user
-  }
-}
-
-/**
- * Moves a stale lock aside (rename is atomic: of two processes doing this, one wins) and checks
- * that what was moved is the lock judged stale; a live holder's lock moved by mistake is put back.
- */
-function takeOver(lock: string, stale: Holder | undefined): void {
-  const aside = `${lock}.${randomBytes(6).toString('hex')}.stale`;
-  try {
-    fs.renameSync(lock, aside);
-  } catch {
-    return; // someone else moved it first
-  }
-  const moved = readHolder(aside);
-  const same = stale === undefined ? moved === undefined : moved !== undefined && moved !== 'gone' && moved.token === stale.token && moved.pid === stale.pid;
-  if (!same) {
-    try {
-      fs.linkSync(aside, lock); // never over a lock created meanwhile
-    } catch {
-      /* a newer lock is in place: it wins */
-    }
-  }
-  fs.rmSync(aside, { force: true });
 }

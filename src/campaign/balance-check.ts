@@ -9,8 +9,11 @@ import { forTerminal } from '../output/sanitize.js';
 import { suggest } from '../cli/suggest.js';
 import { lookup } from '../output/dry-run.js';
 
-/** `dryRun`: not read — a dry run shows the lookup a real run makes and reads nothing. */
-export type BalanceRead = { ok: true; email?: number; sms?: number } | { ok: false; reason: string; dryRun?: true };
+/**
+ * `dryRun`: not read — a dry run shows the lookup a real run makes and reads nothing. `error`: what
+ * stopped the lookup, for a caller whose whole point is the balance (`send --forecast`).
+ */
+export type BalanceRead = { ok: true; email?: number; sms?: number } | { ok: false; reason: string; dryRun?: true; error?: unknown };
 
 /** Why a dry run has no balance, in words. */
 export const NOT_READ_IN_DRY_RUN = 'a dry run makes no request; `mailctl balance` shows it';
@@ -28,8 +31,8 @@ export async function readBalance(ctx: Context, why: string): Promise<BalanceRea
   } catch (e) {
     if (ctx.signal.aborted) throw e;
     // A key that is missing (nothing was sent) is the common case for notification-only users.
-    if (e instanceof AuthError && e.facts.reached === 'no') return { ok: false, reason: 'no API key for the campaign service, which keeps the balance' };
-    return { ok: false, reason: forTerminal(e instanceof Error ? e.message : String(e), 200).replace(/\.$/, '') };
+    if (e instanceof AuthError && e.facts.reached === 'no') return { ok: false, reason: 'no API key for the campaign service, which keeps the balance', error: e };
+    return { ok: false, reason: forTerminal(e instanceof Error ? e.message : String(e), 200).replace(/\.$/, ''), error: e };
   }
   const o = (body ?? {}) as Record<string, unknown>;
   return { ok: true, email: figure(o.email), sms: figure(o.sms) };

@@ -13,6 +13,17 @@ import type { SbResponse } from './types.js';
 
 export type LinkOutcome = SbResponse | { fault: 'hang' };
 
+/** The targets below /links/ and what each answers (`sandbox serve` lists them; README "Sandbox"). */
+export const LINK_TARGETS = [
+  { path: 'ok', answers: '200' },
+  { path: '404', answers: 'that status (any 4xx/5xx number: 410, 500, 503…)' },
+  { path: 'redirect', answers: '302 to /links/ok on the same host' },
+  { path: 'redirect-other-host', answers: '302 to /links/ok on another name for this sandbox' },
+  { path: 'loop', answers: '302 to itself, for ever' },
+  { path: 'no-head', answers: '405 to HEAD, 200 to GET' },
+  { path: 'slow', answers: 'never answers (the client\'s time-out ends it)' },
+] as const;
+
 const text = (status: number, body: string): SbResponse => ({ status, body, headers: { 'content-type': 'text/plain; charset=utf-8' } });
 const redirect = (to: string): SbResponse => ({ status: 302, body: '', headers: { location: to } });
 

@@ -13,6 +13,8 @@ export interface RunningSandbox {
   url: string;
   campaignUrl: string;
   notifyUrl: string;
+  /** http://127.0.0.1:PORT/links: stand-ins for a mail's links (links.ts). */
+  linksUrl: string;
   close(): Promise<void>;
 }
 
@@ -78,6 +80,7 @@ export async function startSandboxServer(o: ServeOptions = {}): Promise<RunningS
     url,
     campaignUrl: `${url}/campaign`,
     notifyUrl: `${url}/notify`,
+    linksUrl: `${url}/links`,
     async close() {
       clearInterval(timer);
       await sandbox.settle();

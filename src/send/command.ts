@@ -4,6 +4,7 @@
 // fixes); otherwise the command builds a plan from its flags and the run starts.
 import type { Context } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
+import { suggest } from '../cli/suggest.js';
 import { parseWhole } from '../cli/parse.js';
 import { parseDuration } from '../cli/duration.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './batches.js';
@@ -18,6 +19,8 @@ export interface BatchFlags {
   settleAfter?: string;
   dryRun?: boolean;
   force?: boolean;
+  /** `send` only: read the balance, print the forecast, send and write nothing. */
+  forecast?: boolean;
 }
 
 export function sessionOptions(o: BatchFlags, defaultConcurrency = DEFAULT_CONCURRENCY): SessionOptions {
@@ -27,7 +30,21 @@ export function sessionOptions(o: BatchFlags, defaultConcurrency = DEFAULT_CONCU
     dryRun: o.dryRun,
     journal: o.journal,
     force: o.force,
+    forecast: o.forecast,
   };
+}
+
+/** The command that weighs this run against the balance and sends nothing: the same flags and --forecast. */
+export function forecastCommand(ctx: Context, o: BatchFlags & Record<string, unknown>, messageFlags: Record<string, string>, verb: string[]): string {
+  if (o.resume !== undefined) return suggest(ctx, 'send', '--resume', ...(typeof o.resume === 'string' ? [o.resume] : []), '--forecast');
+  const words = [...verb];
+  for (const [key, flag] of Object.entries(messageFlags)) {
+    const v = o[key];
+    if (v === undefined || v === false) continue;
+    if (v === true) words.push(flag);
+    else for (const x of Array.isArray(v) ? v : [v]) words.push(flag, String(x));
+  }
+  return suggest(ctx, ...words, '--forecast');
 }
 
 /** --resume takes everything from the journal; message flags next to it are a mistake. */
@@ -40,8 +57,13 @@ export function refuseWithResume(o: Record<string, unknown>, flags: Record<strin
 export async function runBatchCommand<O extends BatchFlags>(
   ctx: Context, opts: O, messageFlags: Record<string, string>, scope: ResumeScope,
   buildPlan: (ctx: Context, opts: O) => Promise<PlanRecord>, defaultConcurrency?: number,
+  /** `send`'s words (`send`, `send sms`), for the --forecast command a dry run suggests. */
+  forecastVerb?: string[],
 ): Promise<void> {
+  // A dry run makes no request at all; --forecast makes exactly one. Both at once is a mistake.
+  if (opts.forecast && opts.dryRun) throw new UsageError('--forecast reads the balance, and --dry-run reads nothing; give one of them.', '--dry-run shows the requests a send would make; --forecast reads only the balance and says whether it covers the send.');
   const session = sessionOptions(opts, defaultConcurrency);
+  if (forecastVerb) session.forecastCommand = forecastCommand(ctx, opts as O & Record<string, unknown>, messageFlags, forecastVerb);
   if (opts.resume !== undefined) {
     refuseWithResume(opts as Record<string, unknown>, messageFlags);
     return resumeRun(ctx, opts.resume, session, scope);

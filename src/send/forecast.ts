@@ -3,9 +3,10 @@
 // row P7: variables change the length, so each is counted filled in). Compared with the campaign
 // service's balance (endpoint 21); a send the balance cannot cover is refused unless --force,
 // and a balance that cannot be read is a warning, never a reason not to send. A dry run shows
-// the usage and the balance lookup, and reads nothing.
+// the usage and the balance lookup, and reads nothing; `send … --forecast` reads the balance and
+// nothing else, and says whether the send would be covered (forecastOnly).
 import type { Context } from '../cli/context.js';
-import { CliError, ExitCode } from '../cli/errors.js';
+import { CliError, ExitCode, ServiceError } from '../cli/errors.js';
 import { suggest } from '../cli/suggest.js';
 import { NOT_READ_IN_DRY_RUN, readBalance } from '../campaign/balance-check.js';
 import { smsSegments, type SmsEncoding } from '../spec/sms-segments.js';
@@ -72,12 +73,13 @@ export function usageWords(f: Omit<Forecast, 'balance' | 'covered'>): string {
  * matters), and a refusal when the balance cannot cover the run — exit 2, nothing was sent —
  * unless --force. A dry run only reports.
  */
-export async function checkForecast(ctx: Context, plan: PlanRecord, wires: WireRecipient[], o: { force?: boolean; dryRun?: boolean; resume?: boolean }): Promise<Forecast | undefined> {
+export async function checkForecast(ctx: Context, plan: PlanRecord, wires: WireRecipient[], o: { force?: boolean; dryRun?: boolean; resume?: boolean; forecastCommand?: string }): Promise<Forecast | undefined> {
   const f = await forecast(ctx, plan, wires);
   if (!f) return undefined;
   const what = usageWords(f);
   if (f.covered === null && o.dryRun && f.notChecked === NOT_READ_IN_DRY_RUN) {
-    ctx.io.info(`Forecast: ${what}. The balance is not read in a dry run: a real run reads it first and refuses a send it cannot cover unless --force (\`${suggest(ctx, 'balance')}\` shows it).`);
+    const check = o.forecastCommand ? `to weigh it against the balance, reading only that and sending nothing: ${o.forecastCommand}` : `\`${suggest(ctx, 'balance')}\` shows it`;
+    ctx.io.info(`Forecast: ${what}. The balance is not read in a dry run: a real run reads it first and refuses a send it cannot cover unless --force (${check}).`);
     return f;
   }
   if (f.covered === null) {
@@ -99,12 +101,52 @@ export async function checkForecast(ctx: Context, plan: PlanRecord, wires: WireR
     ctx.io.warn(`${short} Sending anyway (--force); the service may refuse what the balance cannot cover.`);
     return f;
   }
+  throw notCovered(ctx, f, o.resume ? 'resume' : 'send', 'nothing was sent');
+}
+
+/** The refusal of a send (or resume) the balance cannot cover: exit 2, INSUFFICIENT_BALANCE. */
+function notCovered(ctx: Context, f: Forecast, what: 'send' | 'resume', outcome: string): CliError {
+  const label = f.channel === 'email' ? 'email' : 'SMS';
   const unit = f.channel === 'email' ? (f.needed === 1 ? 'email' : 'emails') : f.needed === 1 ? 'SMS part' : 'SMS parts';
   const fewer = f.channel === 'email' ? 'send to fewer recipients' : 'send to fewer recipients or shorten the text';
-  throw new CliError(
-    `This ${o.resume ? 'resume' : 'send'} needs ${f.needed} ${unit} and the ${label} balance is ${f.balance}; nothing was sent.`,
+  return new CliError(
+    `This ${what} needs ${f.needed} ${unit} and the ${label} balance is ${f.balance}; ${outcome}.`,
     ExitCode.USAGE,
     `Top up in the back office (check with \`${suggest(ctx, 'balance')}\`), ${fewer}, or pass --force to send anyway.`,
     { code: 'INSUFFICIENT_BALANCE', reached: 'no', refused: false, retryable: false },
   );
+}
+
+/**
+ * `send … --forecast`: the run's input checked as a send checks it, then one request — the
+ * balance — and the whole forecast printed (stdout; --json: {forecast}); nothing sent, nothing
+ * written. Exit 0 when covered; exit 2 INSUFFICIENT_BALANCE when not, unless --force (a warning:
+ * the send would go anyway). A balance that cannot be read fails the check with its own error
+ * (exit 3 no key, 4 network, 1 refused): reading it is the point.
+ */
+export async function forecastOnly(ctx: Context, plan: PlanRecord, wires: WireRecipient[], o: { force?: boolean; resume?: boolean }): Promise<void> {
+  const usage = usageOf(plan, wires);
+  if (!usage) return; // automation declares no --forecast
+  const b = await readBalance(ctx, `the ${usage.channel === 'email' ? 'email' : 'SMS'} balance, for the forecast`);
+  if (!b.ok) {
+    if (b.error instanceof CliError) throw b.error;
+    throw new ServiceError(`The balance could not be read (${b.reason}), so the forecast is not checked: ${usageWords(usage)}.`);
+  }
+  const balance = b[usage.channel];
+  if (balance === undefined) throw new ServiceError(`The balance answer has no ${usage.channel} figure, so the forecast is not checked: ${usageWords(usage)}.`);
+  const f: Forecast = { ...usage, balance, covered: usage.needed <= balance };
+  const what = o.resume ? 'resume' : 'send';
+  const refusal = f.covered || o.force ? undefined : notCovered(ctx, f, what, 'it would be refused, and nothing was sent');
+  const label = f.channel === 'email' ? 'email' : 'SMS';
+  if (ctx.io.json) {
+    // One document: the forecast, and the refusal in the shape every error has (src/cli/main.ts).
+    const { code } = refusal?.facts ?? {};
+    ctx.io.printJson({ forecast: f, ...(refusal ? { error: { code, message: refusal.message, hint: refusal.hint, exitCode: refusal.exitCode } } : {}) });
+  } else {
+    const verdict = f.covered ? `covered, ${balance - f.needed} left after it` : `not covered, ${f.needed - balance} short`;
+    ctx.io.out(`Forecast: ${usageWords(f)}; ${label} balance ${f.balance}: ${verdict}.`);
+  }
+  if (refusal) throw refusal;
+  if (!f.covered) ctx.io.warn(`With --force the ${what} would go anyway; the service may refuse what the balance cannot cover.`);
+  else ctx.io.info(`Nothing was sent; drop --forecast to ${what}.`);
 }

@@ -10,7 +10,7 @@ import { printDryRun } from '../output/dry-run.js';
 import { chunk } from './batches.js';
 import { applySettlement, isDone, Journal, journalPrefix, keyOf, latestUnfinished, newJournalPath, nextBatchNumber, pruneJournals, replay, unfinishedWithSamePlan, type JournalRecord, type Kind, type PlanRecord, type RecipientState, type WireRecipient } from './journal.js';
 import { KIND } from './kinds.js';
-import { checkForecast } from './forecast.js';
+import { checkForecast, forecastOnly } from './forecast.js';
 import { progressBar } from './progress.js';
 import { finish, printNext, printSummary, resumeCommand, summarise, verbOf } from './report.js';
 import { sendPending } from './runner.js';
@@ -24,6 +24,10 @@ export interface SessionOptions {
   journal?: string;
   /** Send even when the balance cannot cover it (decisions row P8). */
   force?: boolean;
+  /** `send --forecast`: read the balance, print the forecast, send and write nothing. */
+  forecast?: boolean;
+  /** The pasteable --forecast command of this run, which a dry run suggests. */
+  forecastCommand?: string;
 }
 
 /** Which journals a command may resume: `send` takes email and SMS, `automation trigger` TRIGGER journals. */
@@ -48,6 +52,7 @@ export async function startRun(ctx: Context, plan: PlanRecord, o: SessionOptions
   warnIfUnfinished(ctx, plan);
   if (o.dryRun) return dryRun(ctx, plan, plan.recipients, o);
   const clients = await clientsFor(ctx, plan); // fails on a missing key before a journal is written
+  if (o.forecast) return forecastOnly(ctx, plan, plan.recipients, o);
   // Refused before the journal exists: a run the balance cannot cover leaves nothing to resume.
   await checkForecast(ctx, plan, plan.recipients, o);
   pruneJournals(ctx.configDir, ctx.clock.now());
@@ -60,6 +65,13 @@ export async function resumeRun(ctx: Context, given: string | true, o: SessionOp
   const file = typeof given === 'string' ? given : latestUnfinished(ctx.configDir, scope.kinds.map((k) => journalPrefix(k, k === 'automation' ? scope.event ?? 'TRIGGER' : undefined)));
   const command = scope.kinds.includes('automation') ? ['automation', scope.event === 'TERMINATE' ? 'terminate' : 'trigger'] : ['send'];
   if (!file) throw new UsageError(`There is no unfinished ${command.join(' ')} run to resume.`, `Give the journal file: ${suggest(ctx, ...command, '--resume', 'FILE')} (a run prints its journal path when it ends).`);
+  if (o.forecast) {
+    // Read-only like a dry run; only the balance is read.
+    const { plan, records } = Journal.read(file);
+    checkScope(ctx, plan, file, scope);
+    await clientsFor(ctx, plan);
+    return forecastOnly(ctx, plan, notYetSent(plan, replay(plan, records)), { ...o, resume: true });
+  }
   if (o.dryRun) {
     // Read-only: no lock file, no repair of a torn line, nothing written anywhere.
     const { plan, records } = Journal.read(file);

@@ -81,6 +81,14 @@ export interface StoredEvent {
   id: string;
   channel?: 'email' | 'sms';
   signatureHeader: string;
+  /**
+   * The signature value as received, so `webhook replay` can send the event exactly as it came
+   * (and so test a consumer against the key it was signed with). Kept in the file on purpose: it
+   * is a MAC of this event's id and name only (decisions row 14), which anyone who saw the
+   * delivery already has; it reveals nothing of the key and cannot sign any other id or event.
+   * (It does not cover the body, so it vouches for that no more than it did on the wire.)
+   */
+  signature: string;
   payload: unknown;
 }
 
@@ -222,7 +230,7 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
           o.onDuplicate?.(v.id, v.event);
           return reply(res, 200, { ok: true, duplicate: true });
         }
-        const stored: StoredEvent = { receivedAt: new Date(now()).toISOString(), event: v.event, id: v.id, channel: v.fields.channel, signatureHeader: sig!.name, payload };
+        const stored: StoredEvent = { receivedAt: new Date(now()).toISOString(), event: v.event, id: v.id, channel: v.fields.channel, signatureHeader: sig!.name, signature: sig!.value, payload };
         const line = JSON.stringify(stored);
         try {
           // One write of one line, then fsync, before the 200: acknowledged means on disk.

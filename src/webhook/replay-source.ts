@@ -1,6 +1,7 @@
 // The events `webhook replay` re-sends: the JSONL file of `webhook listen --out`, one StoredEvent
-// a line ({receivedAt, event, id, channel, signatureHeader, payload}: the listener keeps the
-// payload and the header name, not the signature value), or a line that is a bare payload. The
+// a line ({receivedAt, event, id, channel, signatureHeader, signature, payload}; files written
+// before the listener kept the signature value lack it, and so do the failed-forwards file's lines
+// of those days), or a line that is a bare payload. The
 // file is read twice, as a stream both times: once to check every line (so a damaged line stops
 // the replay before anything is sent), then to send — up to the size it had at the check, so
 // events a running listener appends meanwhile are left for the next replay.
@@ -20,6 +21,8 @@ export interface ReplayItem {
   channel?: 'email' | 'sms';
   /** The header the event arrived under, when the file says. */
   signatureHeader?: string;
+  /** The signature value it arrived with, when the file keeps it. */
+  signature?: string;
 }
 
 export interface CheckedFile {
@@ -29,6 +32,8 @@ export interface CheckedFile {
   lines: number;
   /** Bytes read by the check: the send reads no further. */
   bytes: number;
+  /** Of `count`, the events the file keeps no signature value for. */
+  unsigned: number;
 }
 
 /** Opens `file` for reading, or a UsageError in one sentence (exit 2, nothing sent). */
@@ -85,13 +90,20 @@ function parseLine(text: string, n: number, file: string): ReplayItem | undefine
     if (!(SIGNATURE_HEADERS as readonly string[]).includes(h)) return { problem: `${at} names the signature header "${forTerminal(String(o.signatureHeader), 60)}", which is neither ${SIGNATURE_HEADERS.join(' nor ')}.` };
     signatureHeader = h;
   }
-  return { line: n, payload: payload as Record<string, unknown>, id: f.id, event: f.event, channel: f.channel, signatureHeader };
+  let signature: string | undefined;
+  if (stored && o.signature !== undefined) {
+    // What the listener stored is what verified; anything else would go out as a header as is.
+    if (typeof o.signature !== 'string' || !/^[ \t]*[0-9a-fA-F]{64}[ \t]*$/.test(o.signature)) return { problem: `${at} has a signature that is not 64 hex digits: ${forTerminal(String(o.signature), 80)}` };
+    signature = o.signature.trim();
+  }
+  return { line: n, payload: payload as Record<string, unknown>, id: f.id, event: f.event, channel: f.channel, signatureHeader, signature };
 }
 
 /** Checks every line from `fromLine` on; the first damaged one is a UsageError naming it. */
 export async function checkReplayFile(file: string, fromLine: number): Promise<CheckedFile> {
   const bytes = sizeOf(file);
   let count = 0;
+  let unsigned = 0;
   let last = 0;
   for await (const { n, text } of lines(file, bytes)) {
     last = n;
@@ -101,8 +113,9 @@ export async function checkReplayFile(file: string, fromLine: number): Promise<C
       throw new UsageError(`${r.problem} Nothing was sent.`, `Fix or delete line ${n}, or replay from the line after it with --from-line ${n + 1}.`);
     }
     if (r) count++;
+    if (r && r.signature === undefined) unsigned++;
   }
-  return { count, lines: last, bytes };
+  return { count, lines: last, bytes, unsigned };
 }
 
 /** The events from `fromLine` on, in file order, reading no further than the check did. */

@@ -1,0 +1,91 @@
+// The in-process sandbox (--sandbox) of one config directory, used by several runs at once: a
+// running `events tail --sandbox` sees what a `send --sandbox` from another terminal sent, and
+// neither run's saving of the state loses the other's change (src/sandbox/inprocess.ts).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+import { until } from './helpers/wait.js';
+import type { Clock } from '../src/cli/clock.js';
+
+const bin = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'), 'bin', 'mailctl.js');
+
+/** Real time plus whatever the CLI chose to wait, each wait taking 30 ms of real time; counts the waits. */
+function countingClock(): Clock & { waits: number } {
+  let ahead = 0;
+  const c = {
+    waits: 0,
+    now: () => Date.now() + ahead,
+    sleep: (ms: number, signal?: AbortSignal) =>
+      new Promise<void>((resolve, reject) => {
+        const stop = () => {
+          clearTimeout(t);
+          reject(signal!.reason);
+        };
+        const t = setTimeout(() => {
+          signal?.removeEventListener('abort', stop);
+          ahead += Math.max(0, ms - 30);
+          c.waits++;
+          resolve();
+        }, 30);
+        signal?.addEventListener('abort', stop, { once: true });
+      }),
+  };
+  return c;
+}
+
+const stateFile = (dir: string) => path.join(dir, 'sandbox', 'state.json');
+const storedIds = (dir: string): string[] => Object.values((JSON.parse(fs.readFileSync(stateFile(dir), 'utf8')) as { notify: { messages: Record<string, { id: string }> } }).notify.messages).map((m) => m.id);
+const sendArgs = (to: string) => ['--sandbox', '--json', 'send', '--to', to, '--subject', 'From another terminal', '--html', '<p>x</p>'];
+const messageId = (stdout: string): string => (JSON.parse(stdout) as { recipients: Array<{ messageId: string }> }).recipients[0].messageId;
+
+describe('--sandbox shared by several runs on one config directory', () => {
+  it('a tail running in one run shows the message another run sends, and state.json keeps it afterwards', async () => {
+    const dir = tempDir();
+    const clock = countingClock();
+    const ac = new AbortController();
+    const tail = runCli(['--sandbox', 'events', 'tail', '--recipient', 'shared@example.com', '--since', '1m'], { configDir: dir, clock, signal: ac.signal });
+    await until('the tail to poll', () => clock.waits > 0);
+
+    const sent = await runCli(sendArgs('shared@example.com'), { configDir: dir });
+    expect(sent.exitCode, sent.stderr).toBe(0);
+    const id = messageId(sent.stdout);
+    // A few more lookups by the tail (each wait is followed by one), each saving what it changed.
+    const after = clock.waits;
+    await until('three more polls', () => clock.waits >= after + 3);
+    ac.abort();
+    const r = await tail;
+
+    expect(r.exitCode, r.stderr).toBe(0);
+    const shown = r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { messageId: string; status: string });
+    expect(shown.map((e) => `${e.messageId} ${e.status}`)).toContain(`${id} accept`);
+    expect(storedIds(dir)).toContain(id);
+  });
+
+  it('two real processes: `events tail --sandbox` prints what `send --sandbox` sent, and the message stays stored', async () => {
+    const dir = tempDir();
+    const env = { PATH: process.env.PATH, HOME: dir, MAILCTL_CONFIG_DIR: dir };
+    const tail = spawn(process.execPath, [bin, '--sandbox', 'events', 'tail', '--recipient', 'spawned@example.com', '--since', '1m', '--interval', '2s'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    tail.stdout!.on('data', (c) => (out += c));
+    tail.stderr!.on('data', (c) => (err += c));
+    const exited = new Promise<number | null>((r) => tail.on('exit', (code) => r(code)));
+    try {
+      await until('the tail\'s first lookup', () => fs.existsSync(stateFile(dir)), 15_000);
+      const send = spawn(process.execPath, [bin, ...sendArgs('spawned@example.com')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let sent = '';
+      send.stdout!.on('data', (c) => (sent += c));
+      expect(await new Promise((r) => send.on('exit', r))).toBe(0);
+      const id = messageId(sent);
+      await until('the tail to print the message', () => out.includes(`"messageId":"${id}"`), 15_000);
+      tail.kill('SIGINT');
+      expect(await exited, err).toBe(0);
+      expect(storedIds(dir)).toContain(id);
+    } finally {
+      tail.kill('SIGKILL');
+    }
+  }, 40_000);
+});
