@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
-import { reply, useHostileServer } from './helpers/hostile-server.js';
+import { HOSTILE_TEXT, reply, useHostileServer } from './helpers/hostile-server.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignApi } from './helpers/campaign-api.js';
 
@@ -122,5 +122,48 @@ describe('formula-like cells (issue 10 item 7)', () => {
     const rows = parse(fs.readFileSync(file.replace(/\.csv$/, '.rejects.csv')), { relax_column_count: true }) as string[][];
     expect(rows.slice(1).map((x) => x.slice(2))).toEqual([['bad', `'${formula}`], ["'@SUM(1+1)", "'+cmd"]]);
     expect(parse((textImports(sn)[0].body as { contacts: string }).contacts)).toEqual([['EMAIL', 'NAME'], ['ok@example.com', formula]]);
+  });
+});
+
+describe('a hostile import code and status never reach the terminal raw (issue 10 item 2)', () => {
+  const CODE = `IM1${HOSTILE_TEXT.osc}`;
+  const STATUS = `RUN${HOSTILE_TEXT.clear}`;
+  const RAW = /\u001b\]0;owned|\u001b\[2J/; // the server's own sequences (ora draws with others)
+
+  function serve(statuses: string[]): void {
+    const h = hs.get();
+    h.on('GET', '/campaign/v1/contacts/lists', reply.json([{ sn: 'LS1', name: 'Readers', status: 'GENERAL' }]));
+    h.on('POST', '/campaign/v1/contacts/imports/LS1/text', reply.json({ importSn: CODE }));
+    let i = 0;
+    h.on('GET', /^\/campaign\/v1\/contacts\/imports\/result\//, (res, seen, req) => {
+      const status = statuses[Math.min(i++, statuses.length - 1)];
+      const done = status === 'COMPLETE' ? { fileCnt: 1, insertCnt: 1, duplicateCnt: 0, errCnt: 0 } : {};
+      return reply.json({ importSn: CODE, status, ...done })(res, seen, req);
+    });
+  }
+
+  it('import - --no-wait on a terminal: the code and status are shown escaped, on stdout and stderr', async () => {
+    serve([STATUS]);
+    const r = await runCli(['import', '-', '--group', 'LS1', '--no-wait'], { env: { ...hs.get().env, NO_COLOR: '1' }, tty: true, stdin: 'EMAIL,NAME\na@example.com,A\n' });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).not.toMatch(RAW);
+    expect(r.stderr).not.toMatch(RAW);
+    expect(r.stderr).toContain('Import IM1Title\\e]0;owned by the server\\x07 group is RUNClear\\e[2J\\e[H screen.');
+  });
+
+  it('import - --no-wait piped: the code alone, as one safe TSV cell', async () => {
+    serve([STATUS]);
+    const r = await runCli(['import', '-', '--group', 'LS1', '--no-wait'], { env: hs.get().env, stdin: 'EMAIL,NAME\na@example.com,A\n' });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('IM1Title\\e]0;owned by the server\\x07 group\n');
+  });
+
+  it('import - --wait on a terminal, spinner running: its label carries the code escaped', async () => {
+    serve([STATUS, STATUS, 'COMPLETE']);
+    const r = await runCli(['import', '-', '--group', 'LS1', '--wait'], { env: { ...hs.get().env, NO_COLOR: '1' }, tty: true, stdin: 'EMAIL,NAME\na@example.com,A\n' });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).not.toMatch(RAW);
+    expect(r.stderr).not.toMatch(RAW);
+    expect(r.stderr).toContain('Import IM1Title\\e]0;owned by the server\\x07 group:'); // the spinner was drawn
   });
 });
