@@ -167,3 +167,90 @@ describe('a hostile import code and status never reach the terminal raw (issue 1
     expect(r.stderr).toContain('Import IM1Title\\e]0;owned by the server\\x07 group:'); // the spinner was drawn
   });
 });
+
+describe('--download-failures never overwrites without --force, and never writes through a link', () => {
+  const cwd = process.cwd();
+  afterEach(() => process.chdir(cwd));
+  const STDIN = 'EMAIL,NAME\na@example.com,A\n';
+
+  function serveFailures(code = 'IM7'): void {
+    const h = hs.get();
+    h.on('GET', '/campaign/v1/contacts/lists', reply.json([{ sn: 'LS1', name: 'Readers', status: 'GENERAL' }]));
+    h.on('POST', '/campaign/v1/contacts/imports/LS1/text', reply.json({ importSn: code }));
+    h.on('GET', /^\/campaign\/v1\/contacts\/imports\/result\//, reply.json({ importSn: code, status: 'COMPLETE', fileCnt: 1, insertCnt: 0, duplicateCnt: 0, errCnt: 1, errorDownloadLink: `${h.url}/files/failures.csv` }));
+    h.on('GET', '/files/failures.csv', reply.text('EMAIL,NAME,ERROR\na@example.com,A,bad\n'));
+  }
+  const imports = () => hs.get().requests.filter((q) => q.method === 'POST');
+
+  it('import FILE: an existing FILE.failures.csv is refused before anything is sent (exit 2); --force replaces it', async () => {
+    serveFailures();
+    const dir = tempDir('mailctl-failures-');
+    const file = path.join(dir, 'c.csv');
+    fs.writeFileSync(file, STDIN);
+    const failures = path.join(dir, 'c.failures.csv');
+    fs.writeFileSync(failures, 'precious');
+
+    const refused = await runCli(['import', file, '--group', 'LS1', '--download-failures'], { env: hs.get().env });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/c\.failures\.csv \(--download-failures\) already exists/);
+    expect(refused.stderr).toMatch(/--force/);
+    expect(hs.get().requests).toHaveLength(0);
+    expect(fs.readFileSync(failures, 'utf8')).toBe('precious');
+
+    const forced = await runCli(['import', file, '--group', 'LS1', '--download-failures', '--force'], { env: hs.get().env });
+    expect(forced.exitCode).toBe(5);
+    expect(fs.readFileSync(failures, 'utf8')).toBe('EMAIL,NAME,ERROR\na@example.com,A,bad\n');
+  });
+
+  it('import status SN --download-failures FILE: an existing FILE is refused before the lookup (exit 2)', async () => {
+    serveFailures();
+    const failures = path.join(tempDir('mailctl-failures-'), 'f.csv');
+    fs.writeFileSync(failures, 'precious');
+    const r = await runCli(['import', 'status', 'IM7', '--download-failures', failures], { env: hs.get().env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/already exists/);
+    expect(hs.get().requests).toHaveLength(0);
+    expect(fs.readFileSync(failures, 'utf8')).toBe('precious');
+  });
+
+  it('import status SN --download-failures: an existing import-SN.failures.csv here is refused too', async () => {
+    serveFailures();
+    const here = tempDir('mailctl-cwd-');
+    fs.writeFileSync(path.join(here, 'import-IM7.failures.csv'), 'precious');
+    process.chdir(here);
+    const r = await runCli(['import', 'status', 'IM7', '--download-failures'], { env: hs.get().env });
+    expect(r.exitCode).toBe(2);
+    expect(hs.get().requests).toHaveLength(0);
+    expect(fs.readFileSync(path.join(here, 'import-IM7.failures.csv'), 'utf8')).toBe('precious');
+  });
+
+  it('import - --download-failures: a file already at the name the service\'s code gives is kept, and the run says so', async () => {
+    serveFailures('IM8');
+    const here = tempDir('mailctl-cwd-');
+    fs.writeFileSync(path.join(here, 'import-IM8.failures.csv'), 'precious');
+    process.chdir(here);
+    const r = await runCli(['import', '-', '--group', 'LS1', '--wait', '--download-failures'], { env: hs.get().env, stdin: STDIN });
+    expect(r.exitCode).toBe(5);
+    expect(imports()).toHaveLength(1); // the import itself went ahead
+    expect(r.stderr).toMatch(/import-IM8\.failures\.csv already exists, so the service's failure file was not saved/);
+    expect(r.stderr).toContain('mailctl import status IM8 --download-failures FILE');
+    expect(fs.readFileSync(path.join(here, 'import-IM8.failures.csv'), 'utf8')).toBe('precious');
+  });
+
+  it('a symlink at --download-failures FILE is refused; with --force the link is replaced, its target untouched', async () => {
+    serveFailures();
+    const dir = tempDir('mailctl-failures-');
+    const victim = path.join(tempDir('mailctl-victim-'), 'authorized_keys');
+    fs.writeFileSync(victim, 'precious');
+    const link = path.join(dir, 'f.csv');
+    fs.symlinkSync(victim, link);
+    const refused = await runCli(['import', 'status', 'IM7', '--download-failures', link], { env: hs.get().env });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/is a symbolic link/);
+    const forced = await runCli(['import', 'status', 'IM7', '--download-failures', link, '--force'], { env: hs.get().env });
+    expect(forced.exitCode).toBe(5);
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(false);
+    expect(fs.readFileSync(link, 'utf8')).toContain('a@example.com,A,bad');
+    expect(fs.readFileSync(victim, 'utf8')).toBe('precious');
+  });
+});

@@ -21,6 +21,8 @@ export interface Finish {
   method?: 'text' | 'file';
   /** --download-failures: where to save the service's failure file. */
   failuresTo?: string;
+  /** --force: the failure file may replace what is at failuresTo. */
+  force?: boolean;
   /** Piped and still running (`import --no-wait | …`): print just the import code. */
   brief?: boolean;
 }
@@ -29,7 +31,7 @@ export async function finishImport(ctx: Context, f: Finish): Promise<void> {
   const r = f.result;
   const ended = IMPORT_TERMINAL.has(r.status);
   const failed = ended && r.status !== 'COMPLETE';
-  const failuresPath = r.status === 'COMPLETE' && f.failuresTo ? await downloadFailures(ctx, r, f.failuresTo) : undefined;
+  const failuresPath = r.status === 'COMPLETE' && f.failuresTo ? await downloadFailures(ctx, r, f.failuresTo, f.force) : undefined;
 
   const pairs: Field[] = [];
   if (f.source) pairs.push(['File', f.source]);
