@@ -58,6 +58,16 @@ describe('wrong JSON types are refused, nothing sent', () => {
       'config.schedule.type is true (a boolean); it must be 0 (send now) or 1 (scheduled).',
     ]));
 
+  it('a scheduled send without its date and zone names them as missing, not "undefined"', async () => {
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(['campaign', 'create', '--file', specFile({}, { schedule: { type: 1 } })], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('config.schedule.timezone is missing; it must be a time zone code (a number from 0 to 87) when config.schedule.type is 1.');
+    expect(r.stderr).toContain('config.schedule.scheduleDate is missing; it must be a UTC ISO 8601 date-time when config.schedule.type is 1.');
+    expect(r.stderr).not.toContain('undefined');
+    expect(sb.get().sandbox.requests().length).toBe(before);
+  });
+
   it('the flat form names the value too', async () => {
     const file = path.join(writeFiles({ 'c.json': JSON.stringify({ name: 'Flat', groups: ['Newsletter'], subject: 7, ga: 'yes', from: 'news@example.com', fromName: 'Acme', html: '<p>x</p>' }) }), 'c.json');
     await refused(file, ['subject is 7 (a number); it must be a string.', 'ga is "yes" (a string); it must be true or false.']);

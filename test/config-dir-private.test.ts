@@ -39,3 +39,50 @@ describe('the config directory is private', () => {
     expect(warned).toEqual([`The config directory ${dir} is open to other users (mode 775) and could not be made private (EPERM); it holds your API keys. Run \`chmod 700 ${dir}\`.`]);
   });
 });
+
+describe('the config file itself', () => {
+  const KEPT = JSON.stringify({ currentProfile: 'default', profiles: { default: { fromAddress: 'kept@example.com' } } });
+
+  it('an existing one others may read (0644) is tightened to 0600 by a command that only reads it, content unchanged', async () => {
+    const dir = tempDir();
+    fs.chmodSync(dir, 0o700);
+    const file = path.join(dir, 'config.json');
+    fs.writeFileSync(file, KEPT);
+    fs.chmodSync(file, 0o644);
+    const r = await runCli(['config', 'get', 'from-address'], { configDir: dir });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('kept@example.com\n');
+    expect(mode(file)).toBe(0o600);
+    expect(fs.readFileSync(file, 'utf8')).toBe(KEPT);
+  });
+
+  it('when it cannot be tightened, one warning says so and how to fix it', () => {
+    const dir = tempDir();
+    fs.chmodSync(dir, 0o700);
+    const file = path.join(dir, 'config.json');
+    fs.writeFileSync(file, KEPT);
+    fs.chmodSync(file, 0o640);
+    const warned: string[] = [];
+    keepPrivate(dir, (m) => warned.push(m), () => {
+      throw Object.assign(new Error('operation not permitted'), { code: 'EPERM' });
+    });
+    expect(warned).toEqual([`The config file ${file} is open to other users (mode 640) and could not be made private (EPERM); it holds your API keys. Run \`chmod 600 ${file}\`.`]);
+  });
+
+  it('a symbolic link is never written through: a change is refused (exit 3), the file it points to untouched; reading still works', async () => {
+    const dir = tempDir();
+    const target = path.join(tempDir(), 'elsewhere.json');
+    fs.writeFileSync(target, KEPT);
+    fs.symlinkSync(target, path.join(dir, 'config.json'));
+    const set = await runCli(['config', 'set', 'from-address', 'new@example.com'], { configDir: dir });
+    expect(set.exitCode).toBe(3);
+    expect(set.stderr).toContain(`The config file ${path.join(dir, 'config.json')} is a symbolic link, and mailctl does not write API keys and settings through links; nothing was changed.`);
+    expect(set.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    expect(fs.readFileSync(target, 'utf8')).toBe(KEPT);
+    expect(fs.lstatSync(path.join(dir, 'config.json')).isSymbolicLink()).toBe(true);
+
+    const get = await runCli(['config', 'get', 'from-address'], { configDir: dir });
+    expect(get.exitCode).toBe(0);
+    expect(get.stdout).toBe('kept@example.com\n');
+  });
+});

@@ -157,7 +157,8 @@ describe('the rejects file is whole or absent', () => {
 describe('a dry run writes nothing (issue 9 item 7)', () => {
   it('no file in the input folder or the config folder changes, and the rejects are still counted by reason', async () => {
     const configDir = tempDir();
-    fs.writeFileSync(path.join(configDir, 'config.json'), '{}');
+    // 0600, as mailctl keeps it: a wider one is tightened by every run, dry or not, like the folder.
+    fs.writeFileSync(path.join(configDir, 'config.json'), '{}', { mode: 0o600 });
     const dir = tempDir();
     const file = path.join(dir, 'c.csv');
     fs.writeFileSync(file, ['EMAIL,NAME', ...rows(3, 'd'), 'bad,B', 'D0@example.com,again'].join('\r\n'));
@@ -189,7 +190,8 @@ describe('a dry run writes nothing (issue 9 item 7)', () => {
 
   it('--rejects FILE on a dry run of a file with no rejected rows: the older rejects file stays, and no folder, copy or cleanup happens', async () => {
     const configDir = tempDir();
-    fs.writeFileSync(path.join(configDir, 'config.json'), '{}');
+    // 0600, as mailctl keeps it: a wider one is tightened by every run, dry or not, like the folder.
+    fs.writeFileSync(path.join(configDir, 'config.json'), '{}', { mode: 0o600 });
     // What a dead run left: a real run would clean it up; a dry run must not touch it.
     const dead = path.join(configDir, 'work', `import-${deadPid()}-0123456789ab`);
     fs.mkdirSync(dead, { recursive: true });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
-import { reply, useHostileServer } from './helpers/hostile-server.js';
+import { HOSTILE_TEXT, reply, useHostileServer } from './helpers/hostile-server.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignApi } from './helpers/campaign-api.js';
 
@@ -122,5 +122,135 @@ describe('formula-like cells (issue 10 item 7)', () => {
     const rows = parse(fs.readFileSync(file.replace(/\.csv$/, '.rejects.csv')), { relax_column_count: true }) as string[][];
     expect(rows.slice(1).map((x) => x.slice(2))).toEqual([['bad', `'${formula}`], ["'@SUM(1+1)", "'+cmd"]]);
     expect(parse((textImports(sn)[0].body as { contacts: string }).contacts)).toEqual([['EMAIL', 'NAME'], ['ok@example.com', formula]]);
+  });
+});
+
+describe('a hostile import code and status never reach the terminal raw (issue 10 item 2)', () => {
+  const CODE = `IM1${HOSTILE_TEXT.osc}`;
+  const STATUS = `RUN${HOSTILE_TEXT.clear}`;
+  const RAW = /\u001b\]0;owned|\u001b\[2J/; // the server's own sequences (ora draws with others)
+
+  function serve(statuses: string[]): void {
+    const h = hs.get();
+    h.on('GET', '/campaign/v1/contacts/lists', reply.json([{ sn: 'LS1', name: 'Readers', status: 'GENERAL' }]));
+    h.on('POST', '/campaign/v1/contacts/imports/LS1/text', reply.json({ importSn: CODE }));
+    let i = 0;
+    h.on('GET', /^\/campaign\/v1\/contacts\/imports\/result\//, (res, seen, req) => {
+      const status = statuses[Math.min(i++, statuses.length - 1)];
+      const done = status === 'COMPLETE' ? { fileCnt: 1, insertCnt: 1, duplicateCnt: 0, errCnt: 0 } : {};
+      return reply.json({ importSn: CODE, status, ...done })(res, seen, req);
+    });
+  }
+
+  it('import - --no-wait on a terminal: the code and status are shown escaped, on stdout and stderr', async () => {
+    serve([STATUS]);
+    const r = await runCli(['import', '-', '--group', 'LS1', '--no-wait'], { env: { ...hs.get().env, NO_COLOR: '1' }, tty: true, stdin: 'EMAIL,NAME\na@example.com,A\n' });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).not.toMatch(RAW);
+    expect(r.stderr).not.toMatch(RAW);
+    expect(r.stderr).toContain('Import IM1Title\\e]0;owned by the server\\x07 group is RUNClear\\e[2J\\e[H screen.');
+  });
+
+  it('import - --no-wait piped: the code alone, as one safe TSV cell', async () => {
+    serve([STATUS]);
+    const r = await runCli(['import', '-', '--group', 'LS1', '--no-wait'], { env: hs.get().env, stdin: 'EMAIL,NAME\na@example.com,A\n' });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('IM1Title\\e]0;owned by the server\\x07 group\n');
+  });
+
+  it('import - --wait on a terminal, spinner running: its label carries the code escaped', async () => {
+    serve([STATUS, STATUS, 'COMPLETE']);
+    const r = await runCli(['import', '-', '--group', 'LS1', '--wait'], { env: { ...hs.get().env, NO_COLOR: '1' }, tty: true, stdin: 'EMAIL,NAME\na@example.com,A\n' });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).not.toMatch(RAW);
+    expect(r.stderr).not.toMatch(RAW);
+    expect(r.stderr).toContain('Import IM1Title\\e]0;owned by the server\\x07 group:'); // the spinner was drawn
+  });
+});
+
+describe('--download-failures never overwrites without --force, and never writes through a link', () => {
+  const cwd = process.cwd();
+  afterEach(() => process.chdir(cwd));
+  const STDIN = 'EMAIL,NAME\na@example.com,A\n';
+
+  function serveFailures(code = 'IM7'): void {
+    const h = hs.get();
+    h.on('GET', '/campaign/v1/contacts/lists', reply.json([{ sn: 'LS1', name: 'Readers', status: 'GENERAL' }]));
+    h.on('POST', '/campaign/v1/contacts/imports/LS1/text', reply.json({ importSn: code }));
+    h.on('GET', /^\/campaign\/v1\/contacts\/imports\/result\//, reply.json({ importSn: code, status: 'COMPLETE', fileCnt: 1, insertCnt: 0, duplicateCnt: 0, errCnt: 1, errorDownloadLink: `${h.url}/files/failures.csv` }));
+    h.on('GET', '/files/failures.csv', reply.text('EMAIL,NAME,ERROR\na@example.com,A,bad\n'));
+  }
+  const imports = () => hs.get().requests.filter((q) => q.method === 'POST');
+
+  it('import FILE: an existing FILE.failures.csv is refused before anything is sent (exit 2); --force replaces it', async () => {
+    serveFailures();
+    const dir = tempDir('mailctl-failures-');
+    const file = path.join(dir, 'c.csv');
+    fs.writeFileSync(file, STDIN);
+    const failures = path.join(dir, 'c.failures.csv');
+    fs.writeFileSync(failures, 'precious');
+
+    const refused = await runCli(['import', file, '--group', 'LS1', '--download-failures'], { env: hs.get().env });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/c\.failures\.csv \(--download-failures\) already exists/);
+    expect(refused.stderr).toMatch(/--force/);
+    expect(hs.get().requests).toHaveLength(0);
+    expect(fs.readFileSync(failures, 'utf8')).toBe('precious');
+
+    const forced = await runCli(['import', file, '--group', 'LS1', '--download-failures', '--force'], { env: hs.get().env });
+    expect(forced.exitCode).toBe(5);
+    expect(fs.readFileSync(failures, 'utf8')).toBe('EMAIL,NAME,ERROR\na@example.com,A,bad\n');
+  });
+
+  it('import status SN --download-failures FILE: an existing FILE is refused before the lookup (exit 2)', async () => {
+    serveFailures();
+    const failures = path.join(tempDir('mailctl-failures-'), 'f.csv');
+    fs.writeFileSync(failures, 'precious');
+    const r = await runCli(['import', 'status', 'IM7', '--download-failures', failures], { env: hs.get().env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/already exists/);
+    expect(hs.get().requests).toHaveLength(0);
+    expect(fs.readFileSync(failures, 'utf8')).toBe('precious');
+  });
+
+  it('import status SN --download-failures: an existing import-SN.failures.csv here is refused too', async () => {
+    serveFailures();
+    const here = tempDir('mailctl-cwd-');
+    fs.writeFileSync(path.join(here, 'import-IM7.failures.csv'), 'precious');
+    process.chdir(here);
+    const r = await runCli(['import', 'status', 'IM7', '--download-failures'], { env: hs.get().env });
+    expect(r.exitCode).toBe(2);
+    expect(hs.get().requests).toHaveLength(0);
+    expect(fs.readFileSync(path.join(here, 'import-IM7.failures.csv'), 'utf8')).toBe('precious');
+  });
+
+  it('import - --download-failures: a file already at the name the service\'s code gives is kept, and the run says so', async () => {
+    serveFailures('IM8');
+    const here = tempDir('mailctl-cwd-');
+    fs.writeFileSync(path.join(here, 'import-IM8.failures.csv'), 'precious');
+    process.chdir(here);
+    const r = await runCli(['import', '-', '--group', 'LS1', '--wait', '--download-failures'], { env: hs.get().env, stdin: STDIN });
+    expect(r.exitCode).toBe(5);
+    expect(imports()).toHaveLength(1); // the import itself went ahead
+    expect(r.stderr).toMatch(/import-IM8\.failures\.csv already exists, so the service's failure file was not saved/);
+    expect(r.stderr).toContain('mailctl import status IM8 --download-failures FILE');
+    expect(fs.readFileSync(path.join(here, 'import-IM8.failures.csv'), 'utf8')).toBe('precious');
+  });
+
+  it('a symlink at --download-failures FILE is refused; with --force the link is replaced, its target untouched', async () => {
+    serveFailures();
+    const dir = tempDir('mailctl-failures-');
+    const victim = path.join(tempDir('mailctl-victim-'), 'authorized_keys');
+    fs.writeFileSync(victim, 'precious');
+    const link = path.join(dir, 'f.csv');
+    fs.symlinkSync(victim, link);
+    const refused = await runCli(['import', 'status', 'IM7', '--download-failures', link], { env: hs.get().env });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/is a symbolic link/);
+    const forced = await runCli(['import', 'status', 'IM7', '--download-failures', link, '--force'], { env: hs.get().env });
+    expect(forced.exitCode).toBe(5);
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(false);
+    expect(fs.readFileSync(link, 'utf8')).toContain('a@example.com,A,bad');
+    expect(fs.readFileSync(victim, 'utf8')).toBe('precious');
   });
 });

@@ -3,7 +3,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { reply, useHostileServer } from './helpers/hostile-server.js';
+import { HOSTILE_TEXT, reply, useHostileServer } from './helpers/hostile-server.js';
 
 const hs = useHostileServer();
 const CALC = "=cmd|' /C calc'!A0";
@@ -33,5 +33,38 @@ describe('CSV for spreadsheets', () => {
     expect(r.exitCode).toBe(0);
     const rows = parse(r.stdout, { columns: true }) as Array<Record<string, string>>;
     expect(rows.map((x) => [x.recipient, x.subject])).toEqual([['ann@example.com', `'${MINUS}`], ["'+ann@example.com", `'${FULLWIDTH}`]]);
+  });
+});
+
+describe('CSV on a terminal is shortened like a table; piped CSV stays whole', () => {
+  const HUGE = HOSTILE_TEXT.huge;
+  const serve = () => hs.get().on('POST', '/campaign/v1/report/campaigns/metrics', reply.json([
+    { campaignSn: 'CP1', name: HUGE, subject: 'Hello', reportType: 'TOTAL', channel: 'MAIL', recipientCnt: 1, delivered: 1 },
+  ]));
+
+  it('report metrics --csv on a terminal: a 200 KB name is cut, with a note of how much', async () => {
+    serve();
+    const r = await runCli(['report', 'metrics', 'CP1', '--csv'], { env: { ...hs.get().env, NO_COLOR: '1' }, tty: true });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.length).toBeLessThan(5000);
+    const [row] = parse(r.stdout, { columns: true }) as Array<Record<string, string>>;
+    expect(row.name).toMatch(/^N{100,}… \(\d+ more characters\)$/);
+    expect(row.subject).toBe('Hello');
+  });
+
+  it('report metrics --csv piped: the 200 KB name whole', async () => {
+    serve();
+    const r = await runCli(['report', 'metrics', 'CP1', '--csv'], { env: hs.get().env });
+    expect(r.exitCode).toBe(0);
+    const [row] = parse(r.stdout, { columns: true }) as Array<Record<string, string>>;
+    expect(row.name).toBe(HUGE);
+  });
+
+  it('campaign status --csv on a terminal (a record): the service\'s 200 KB name is cut too', async () => {
+    hs.get().on('GET', '/campaign/v1/campaign/normal/CP1', reply.json([{ sn: 'CP1', name: HUGE, status: 'DONE', type: 'NORMAL' }]));
+    const r = await runCli(['campaign', 'status', 'CP1', '--csv'], { env: { ...hs.get().env, NO_COLOR: '1' }, tty: true });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.length).toBeLessThan(5000);
+    expect(r.stdout).toMatch(/more characters\)/);
   });
 });

@@ -70,17 +70,47 @@ describe('server-chosen report types as file names', () => {
 });
 
 describe('symlinks planted in --out DIR', () => {
-  it('a link at the temporary name of a download is not written through', async () => {
+  it('a link at the final name to an existing file is never written through: refused, and --force replaces the link itself', async () => {
     links([['delivery', '/files/report.csv']]);
     const { parent, dir } = outDir();
     fs.mkdirSync(dir);
+    const victims = path.join(parent, 'victims');
+    fs.mkdirSync(victims);
+    const victim = path.join(victims, 'authorized_keys');
+    fs.writeFileSync(victim, 'precious\n');
+    const planted = path.join(dir, 'CP1_delivery.csv');
+    fs.symlinkSync(victim, planted);
+
+    const refused = await saveLinks(dir);
+    expect(refused.exitCode).toBe(2);
+    expect(fs.readlinkSync(planted)).toBe(victim);
+
+    const forced = await saveLinks(dir, '--force');
+    expect(forced.exitCode).toBe(0);
+    expect(fs.readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(fs.readdirSync(victims)).toEqual(['authorized_keys']); // nothing created beside it either
+    expect(fs.lstatSync(planted).isSymbolicLink()).toBe(false);
+    expect(fs.readFileSync(planted, 'utf8')).toBe(CSV);
+    expect(fs.readdirSync(dir)).toEqual(['CP1_delivery.csv']); // no temporary file left
+  });
+
+  it('a link that appears at the final name while the file downloads is kept, not replaced (no --force)', async () => {
+    const { parent, dir } = outDir();
     const victim = path.join(parent, 'victim.txt');
     fs.writeFileSync(victim, 'precious\n');
-    fs.symlinkSync(victim, path.join(dir, 'CP1_delivery.csv.part'));
+    const planted = path.join(dir, 'CP1_delivery.csv');
+    links([['delivery', '/files/late.csv']]);
+    // The attacker plants the link after mailctl checked the folder, before the file lands.
+    hs.get().on('GET', '/files/late.csv', (res) => {
+      fs.symlinkSync(victim, planted);
+      reply.text(CSV)(res, undefined as never, undefined as never);
+    });
     const r = await saveLinks(dir);
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/appeared while downloading, so the download was not saved and nothing was overwritten/);
+    expect(fs.readlinkSync(planted)).toBe(victim);
     expect(fs.readFileSync(victim, 'utf8')).toBe('precious\n');
-    expect(fs.readFileSync(path.join(dir, 'CP1_delivery.csv'), 'utf8')).toBe(CSV);
+    expect(fs.readdirSync(dir)).toEqual(['CP1_delivery.csv']);
   });
 
   it('a link at the final name, even one pointing nowhere, counts as a file already there; --force replaces the link itself', async () => {

@@ -274,13 +274,15 @@ describe('send --resume', () => {
     ['a folder that does not exist', (d: string) => path.join(d, 'missing', 'j.jsonl'), /The folder .*missing of the journal .* \(--journal\) does not exist\./],
     ['a file, not a folder', (d: string) => { fs.writeFileSync(path.join(d, 'plain'), 'x'); return path.join(d, 'plain', 'j.jsonl'); }, /is a file, not a folder/],
     ['below a file', (d: string) => { fs.writeFileSync(path.join(d, 'plain'), 'x'); return path.join(d, 'plain', 'sub', 'j.jsonl'); }, /is a file, not a folder/],
+    ['an empty path', () => '', /^error: --journal is empty; give the path of a new journal file\./m],
+    ['an existing folder (not a journal to resume)', (d: string) => d, /--journal .* is a folder; give the path of a new journal file in it, such as .*run\.jsonl\./],
   ])('--journal in %s: one sentence, exit 2, nothing sent', async (_what, where, sentence) => {
     const journal = where(tempDir());
     const before = sb.get().sandbox.requests('notify').length;
     const r = await runCli(['send', '--to', 'jpath.quiet@example.com', '--subject', 's', '--html', 'x', '--from', MESSAGE.fromAddress, '--journal', journal], { sandbox: sb.get() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(sentence);
-    expect(r.stderr).not.toMatch(/unexpected|EEXIST|ENOTDIR|\n\s+at /);
+    expect(r.stderr).not.toMatch(/unexpected|EEXIST|ENOENT|ENOTDIR|--resume|\n\s+at /);
     expect(sb.get().sandbox.requests('notify').length).toBe(before);
   });
 });

@@ -255,6 +255,20 @@ describe('mailctl webhook replay', () => {
     expect(r.stdout).toBe('1\tdelivery\ta\tx-service-signature\tsigned again\n2\topen\tb\tx-surenotify-signature\tsigned again\n');
   });
 
+  it('--dry-run: an event name full of escapes from the file is shown escaped (terminal) or as one TSV cell (piped)', async () => {
+    const c = await consumer();
+    const name = 'deli\u001b]0;owned\u0007\tvery\u001b[2J';
+    const file = eventsFile([emailEvent('a', name)]);
+    const piped = await runCli(['webhook', 'replay', file, '--to', c.url, '--dry-run'], { env });
+    expect(piped.exitCode).toBe(0);
+    expect(piped.stdout).toBe('1\tdeli\\e]0;owned\\x07\\tvery\\e[2J\ta\tx-service-signature\n');
+    const shown = await runCli(['webhook', 'replay', file, '--to', c.url, '--dry-run'], { env: { ...env, NO_COLOR: '1' }, tty: true });
+    expect(shown.exitCode).toBe(0);
+    expect(shown.stdout).not.toContain('\u001b');
+    expect(shown.stdout).toContain('deli\\e]0;owned\\x07');
+    expect(c.got).toHaveLength(0);
+  });
+
   it.each([
     [['missing.jsonl', '--to', 'http://127.0.0.1:1/'], 'does not exist'],
     [['FILE', '--to', 'http://127.0.0.1:1/', '--rate', 'fast'], '--rate takes events per second or per minute'],

@@ -21,7 +21,7 @@ import { refuseSymlink } from '../../src/fs/safe-write.js';
 import { forTerminal } from '../../src/output/sanitize.js';
 import { plural } from '../../src/output/human.js';
 import { DEFAULT_NAME_MAX_LENGTH, validateContacts, type ValidationResult } from '../../src/import/validate.js';
-import { defaultFailuresPath, localJson, localSummary } from '../../src/import/report.js';
+import { checkFailuresPath, defaultFailuresPath, localJson, localSummary } from '../../src/import/report.js';
 import { DEFAULT_WAIT_TIMEOUT_MS, fetchImport, waitForImport } from '../../src/import/wait.js';
 import { printRecord } from '../../src/output/format.js';
 import { resolveGroup } from '../../src/groups.js';
@@ -72,6 +72,8 @@ interface Plan {
   timeoutMs: number;
   webhookUrl?: string;
   failuresTo?: string;
+  /** --force: replace a link at the rejects path, and what is at the failures path. */
+  force: boolean;
 }
 
 async function readOptions(ctx: Context, opts: Opts, file: string): Promise<Plan> {
@@ -105,7 +107,10 @@ async function readOptions(ctx: Context, opts: Opts, file: string): Promise<Plan
     }
     refuseSymlink(rejectsPath, opts.rejects ? '--rejects' : 'the rejects file', opts.force);
   }
-  if (typeof opts.downloadFailures === 'string') refuseSymlink(path.resolve(opts.downloadFailures), '--download-failures', opts.force);
+  // The failure file's place, when known before anything is sent (named, or beside FILE): free
+  // unless --force. `import -` names it after the service's code: checked when that is known.
+  const failuresAt = typeof opts.downloadFailures === 'string' ? path.resolve(opts.downloadFailures) : opts.downloadFailures && file !== '-' ? defaultFailuresPath(file, '') : undefined;
+  if (failuresAt) checkFailuresPath(failuresAt, opts.force);
   return {
     group: opts.group.trim(),
     createGroup: !!opts.createGroup,
@@ -121,6 +126,7 @@ async function readOptions(ctx: Context, opts: Opts, file: string): Promise<Plan
     timeoutMs: opts.timeout === undefined ? DEFAULT_WAIT_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout', { positive: true }),
     webhookUrl: webhookUrl || undefined,
     failuresTo: opts.downloadFailures === undefined ? undefined : typeof opts.downloadFailures === 'string' ? opts.downloadFailures : 'default',
+    force: !!opts.force,
   };
 }
 
@@ -262,7 +268,7 @@ async function upload(ctx: Context, plan: Plan, checked: ValidationResult, sourc
   }
   const result = await waitForImport(ctx, sn, plan.timeoutMs);
   const failuresTo = plan.failuresTo === 'default' ? defaultFailuresPath(file, sn) : plan.failuresTo;
-  await finishImport(ctx, { ...finish, result, failuresTo });
+  await finishImport(ctx, { ...finish, result, failuresTo, force: plan.force });
 }
 
 async function putCleaned(ctx: Context, url: string, cleaned: string, sn: string): Promise<void> {

@@ -11,7 +11,7 @@ import { failureFor, statusWords } from '../../src/import/wait.js';
 import type { ResolvedGroup } from '../../src/groups.js';
 import { count, plural } from '../../src/output/human.js';
 import { suggest, suggestWithNote } from '../../src/cli/suggest.js';
-import { forTerminal } from '../../src/output/sanitize.js';
+import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
 
 export interface Finish {
   result: ImportResult;
@@ -21,6 +21,8 @@ export interface Finish {
   method?: 'text' | 'file';
   /** --download-failures: where to save the service's failure file. */
   failuresTo?: string;
+  /** --force: the failure file may replace what is at failuresTo. */
+  force?: boolean;
   /** Piped and still running (`import --no-wait | …`): print just the import code. */
   brief?: boolean;
 }
@@ -29,7 +31,7 @@ export async function finishImport(ctx: Context, f: Finish): Promise<void> {
   const r = f.result;
   const ended = IMPORT_TERMINAL.has(r.status);
   const failed = ended && r.status !== 'COMPLETE';
-  const failuresPath = r.status === 'COMPLETE' && f.failuresTo ? await downloadFailures(ctx, r, f.failuresTo) : undefined;
+  const failuresPath = r.status === 'COMPLETE' && f.failuresTo ? await downloadFailures(ctx, r, f.failuresTo, f.force) : undefined;
 
   const pairs: Field[] = [];
   if (f.source) pairs.push(['File', f.source]);
@@ -51,14 +53,15 @@ export async function finishImport(ctx: Context, f: Finish): Promise<void> {
     result: r,
     ...(failuresPath ? { failuresPath } : {}),
   };
-  // Piped without waiting: the code alone, for the next command (TSV is what a pipe gets by default).
-  if (f.brief && !ended && ctx.io.output === 'tsv') ctx.io.out(r.importSn);
+  // Piped without waiting: the code alone, for the next command (TSV is what a pipe gets by
+  // default), as one TSV cell: the service's word, whole, with its control characters escaped.
+  if (f.brief && !ended && ctx.io.output === 'tsv') ctx.io.out(forTsvCell(r.importSn));
   else await printResult(ctx, pairs, json);
 
   if (failed) throw failureFor(r);
   // The next command, one line on stderr for a person (not under --json; -q silences it).
   if (!ended) {
-    if (!ctx.io.json) ctx.io.info(`Import ${r.importSn} is ${statusWords(r.status)}. Follow it with: ${suggestWithNote(ctx, 'import', 'status', r.importSn, '--wait')}`);
+    if (!ctx.io.json) ctx.io.info(`Import ${forTerminal(r.importSn, 80)} is ${forTerminal(statusWords(r.status), 80)}. Follow it with: ${suggestWithNote(ctx, 'import', 'status', r.importSn, '--wait')}`);
   }
   const local = f.local?.rejected ?? 0;
   const remote = ended ? serviceRejected(r) : 0;

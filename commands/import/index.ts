@@ -37,7 +37,7 @@ export function declareImport(program: CommandUnknownOpts) {
     .option('--field <name:type>', 'type of a custom field, checked locally: string, number or date (repeatable)', collect)
     .option('--name-max-length <n>', 'longest NAME accepted (default 100, or the profile setting name-max-length)')
     .addOption(offer(new Option('--encoding <encoding>', 'text encoding of the file: utf8, big5 or utf16le (default UTF-8; UTF-16 with a byte-order mark is detected)'), ['utf8', 'big5', 'utf16le', 'utf16be']))
-    .option('--force', 'replace a symbolic link at the rejects or failures path (it is never written through)')
+    .option('--force', 'overwrite an existing failures file; replace a symbolic link at the rejects or failures path (never written through)')
     .addHelpText('after', `
 Examples:
   mailctl import examples/contacts.csv --group Newsletter --create-group --wait
@@ -55,7 +55,7 @@ export function declareStatus(imp: CommandUnknownOpts) {
     .option('--wait', 'wait until the import finishes')
     .option('--timeout <duration>', 'give up waiting after this long (default 30m)')
     .option('--download-failures [file]', "save the service's failure file (default import-<code>.failures.csv)")
-    .option('--force', 'replace a symbolic link at the failures path (it is never written through)')
+    .option('--force', 'overwrite an existing failures file, or replace a symbolic link there (never written through)')
     .addHelpText('after', `
 Examples:
   # IM123: the import code that \`mailctl import … --no-wait\` printed

@@ -1,9 +1,8 @@
 import path from 'node:path';
-import { refuseSymlink } from '../../src/fs/safe-write.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { DEFAULT_WAIT_TIMEOUT_MS, fetchImport, waitForImport } from '../../src/import/wait.js';
-import { defaultFailuresPath } from '../../src/import/report.js';
+import { checkFailuresPath, defaultFailuresPath } from '../../src/import/report.js';
 import { finishImport } from './finish.js';
 import { suggest } from '../../src/cli/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
@@ -13,10 +12,25 @@ export const run: Verb<typeof declareStatus> = async (ctx, opts, importSn) => {
   const sn = importSn.trim();
   if (!sn) throw new UsageError('The import code is empty.', `Give the code printed when the import started: ${suggest(ctx, 'import', 'status', 'IMPORT_SN')}`);
   const timeoutMs = opts.timeout === undefined ? DEFAULT_WAIT_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout', { positive: true });
-  if (typeof opts.downloadFailures === 'string') refuseSymlink(path.resolve(opts.downloadFailures), '--download-failures', opts.force);
+  // Before asking: the failure file's place must be free (or --force). Its default name comes
+  // from the code, checked here with the code given (the service's own answer names it below).
+  if (typeof opts.downloadFailures === 'string') checkFailuresPath(path.resolve(opts.downloadFailures), opts.force);
+  else if (opts.downloadFailures) {
+    const at = defaultFailuresPathOrNone(sn);
+    if (at) checkFailuresPath(at, opts.force);
+  }
   const result = opts.wait ? await waitForImport(ctx, sn, timeoutMs) : await fetchImport(ctx, sn);
   // Named after the code only once the service has answered for it (safeFileName then refuses
   // a code that cannot be a file name, or reduces it to one).
   const failuresTo = opts.downloadFailures === undefined ? undefined : typeof opts.downloadFailures === 'string' ? opts.downloadFailures : defaultFailuresPath(undefined, result.importSn);
-  await finishImport(ctx, { result, failuresTo });
+  await finishImport(ctx, { result, failuresTo, force: !!opts.force });
 };
+
+/** The default failure file for a code given by the user; '' (nothing to check) for one that cannot be a file name. */
+function defaultFailuresPathOrNone(sn: string): string {
+  try {
+    return defaultFailuresPath(undefined, sn);
+  } catch {
+    return '';
+  }
+}

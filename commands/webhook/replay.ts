@@ -10,7 +10,7 @@ import { parseDuration } from '../../src/cli/duration.js';
 import { parseWhole } from '../../src/cli/parse.js';
 import { suggest } from '../../src/cli/suggest.js';
 import { checkUrl } from '../../src/cli/url.js';
-import { forTerminal } from '../../src/output/sanitize.js';
+import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
 import { parseSignatureHeader, postSigned, shortAnswer, type ConsumerAnswer } from '../../src/webhook/deliver.js';
 import { checkReplayFile, replayItems, type ReplayItem } from '../../src/webhook/replay-source.js';
 import { sign } from '../../src/webhook/signature.js';
@@ -70,7 +70,7 @@ export const run: Verb<typeof declareReplay> = async (ctx, opts, file) => {
     for await (const it of replayItems(file, fromLine, checked)) planned.push({ line: it.line, event: it.event, id: it.id, signatureHeader: headerOf(it), signature: resigns(it) ? 'signed again' : 'as received' });
     if (io.json) return io.printJson({ dryRun: true, file, to: url, rate: rate.text, fromLine, events: planned });
     io.info(`Dry run: nothing was sent. ${planned.length} event${planned.length === 1 ? '' : 's'} would be POSTed to ${forTerminal(url, 200)}, at most ${rate.text}, ${how}:`);
-    for (const p of planned) io.out([p.line, p.event, forTerminal(p.id, 80), p.signatureHeader, p.signature].join('\t'));
+    for (const p of planned) io.out([p.line, ...[p.event, p.id].map((w) => (io.isTTY ? forTerminal(w, 80) : forTsvCell(w))), p.signatureHeader, p.signature].join('\t'));
     return;
   }
   if (checked.count === 0) {

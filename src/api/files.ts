@@ -13,7 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Clock } from '../cli/clock.js';
 import { CliError, ExitCode, InterruptedError, LimitError, ServiceError, type ErrorFacts } from '../cli/errors.js';
-import { createTempBeside } from '../fs/safe-write.js';
+import { createTempBeside, renameNoReplace } from '../fs/safe-write.js';
 import { forTerminal } from '../output/sanitize.js';
 import { classify, transportCause, type Outcome } from './classify.js';
 import type { FetchLike } from './http.js';
@@ -331,6 +331,8 @@ export interface DownloadOptions {
   stallMs: number;
   /** -v: one line per request and per answer, signatures masked. */
   trace?: Trace;
+  /** false: never replace what is at `dest` (an existing file or link ends the download, exit 1, nothing saved). */
+  replace?: boolean;
 }
 
 /**
@@ -376,12 +378,14 @@ export async function downloadFile(fetchFn: FetchLike, url: string, dest: string
       }
       await handle.sync();
       await handle.close();
-      await fs.promises.rename(tmp, dest);
+      if (o.replace === false) await renameNoReplace(tmp, dest);
+      else await fs.promises.rename(tmp, dest);
     } catch (e) {
       res.traced('the body broke off');
       res.body.destroy();
       await handle.close().catch(() => {});
       await fs.promises.rm(tmp, { force: true });
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw existsFailure(dest);
       throw LOCAL_WRITE_ERRORS.has((e as NodeJS.ErrnoException).code ?? '') ? localFailure(e, dest) : failed(e);
     }
     const size = (await fs.promises.stat(dest)).size;
@@ -394,6 +398,11 @@ export async function downloadFile(fetchFn: FetchLike, url: string, dest: string
 
 /** Errors of the disk, not the network. */
 const LOCAL_WRITE_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EIO', 'EROFS', 'EACCES', 'EPERM', 'ENOENT', 'ENOTDIR']);
+
+/** `replace: false` and something appeared at `dest` while the file downloaded: it is kept. */
+function existsFailure(dest: string): CliError {
+  return new CliError(`${forTerminal(dest, 200)} appeared while downloading, so the download was not saved and nothing was overwritten.`, ExitCode.FAILED, 'Move that file away (or pass --force to overwrite it) and try again.', { code: 'FAILED', reached: 'yes', refused: false, retryable: false });
+}
 
 function localFailure(e: unknown, dest: string): CliError {
   const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;

@@ -177,8 +177,9 @@ function flag(v: unknown): boolean | typeof NOT_GIVEN | undefined {
   return undefined;
 }
 
-/** One sentence: the JSON path, the value found (shortened) and what it must be. */
+/** One sentence: the JSON path, the value found (shortened) or that none was, and what it must be. */
 function wrongType(path: string, v: unknown, expected: string): string {
+  if (v === undefined) return `${path} is missing; it must be ${expected}.`; // a scheduled send's date or zone
   const kind = v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
   let shown = JSON.stringify(v) ?? String(v);
   if (shown.length > 40) shown = `${shown.slice(0, 39)}…`;

@@ -2,7 +2,7 @@
 // terminal, and whether we may prompt or animate. Commands get it through the Context;
 // tests build it over memory streams with makeIO({tty}).
 import type { Readable, Writable } from 'node:stream';
-import { safeJson } from '../output/sanitize.js';
+import { forTerminal, safeJson } from '../output/sanitize.js';
 import type { OutputFormat } from '../output/formats.js';
 
 export interface Spinner {
@@ -144,8 +144,12 @@ export class IO {
     return `\u001b[${a}m${text}\u001b[${b}m`;
   }
 
-  /** A spinner on stderr when someone is watching; otherwise a no-op that prints nothing. */
-  async spinner(text: string): Promise<Spinner> {
+  /**
+   * A spinner on stderr when someone is watching; otherwise a no-op that prints nothing. Its
+   * words often carry a service's (an import code, a status) or a file's name, so every one —
+   * start, update, end — goes through the sanitiser here, once for every caller.
+   */
+  async spinner(label: string): Promise<Spinner> {
     if (!this.canAnimate) return silentSpinner;
     const { default: ora } = await import('ora');
     // A terminal that reports 0 columns (a pty nobody sized, e.g. `script` fed from a pipe) makes
@@ -153,15 +157,19 @@ export class IO {
     // without animating; a width ora can use (or none, where it assumes 80) animates as usual.
     const columns = (this.stderr as { columns?: unknown }).columns;
     const animate = columns === undefined || (typeof columns === 'number' && columns > 0);
-    const s = ora({ text, stream: this.stderr as NodeJS.WritableStream, isEnabled: animate, discardStdin: false, color: this.color ? 'cyan' : false as never }).start();
+    const safe = (m: string | undefined) => (m === undefined ? undefined : forTerminal(m, SPINNER_MAX));
+    const s = ora({ text: safe(label), stream: this.stderr as NodeJS.WritableStream, isEnabled: animate, discardStdin: false, color: this.color ? 'cyan' : false as never }).start();
     return {
-      text: (m) => { s.text = m; },
-      succeed: (m) => { s.succeed(m); },
-      fail: (m) => { s.fail(m); },
+      text: (m) => { s.text = safe(m)!; },
+      succeed: (m) => { s.succeed(safe(m)); },
+      fail: (m) => { s.fail(safe(m)); },
       stop: () => { s.stop(); },
     };
   }
 }
+
+/** A spinner line is one line: a label longer than this is cut (with a note of how much). */
+const SPINNER_MAX = 300;
 
 const silentSpinner: Spinner = { text() {}, succeed() {}, fail() {}, stop() {} };
 

@@ -1,12 +1,14 @@
 // The per-profile config file, kept by conf. Created 0600 in a 0700 directory (an existing wider
 // one is tightened) because it holds API keys. Loaded only by commands that need it, so --help stays fast.
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Profile } from './keys.js';
 import { AuthError } from '../cli/errors.js';
 import { keepPrivate } from './private-dir.js';
 import { profileNameProblem } from './profile-name.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/safe-write.js';
 import { plainSuggest, type Suggest } from '../cli/suggest.js';
+import { CONFIG_FILE_NAME, readConfig } from './read.js';
 
 interface FileShape {
   currentProfile?: string;
@@ -31,6 +33,8 @@ export async function openConfig(dir: string, warn: (message: string) => void = 
     throw new AuthError(`Cannot create the config directory ${dir}: ${(e as Error).message}.`, 'Set MAILCTL_CONFIG_DIR to a writable directory.');
   }
   keepPrivate(dir, warn);
+  const file = path.join(dir, CONFIG_FILE_NAME);
+  if (fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) return linkedConfig(dir, file, cmd);
   const Conf = await importConfKeepingCtrlC();
   let conf: InstanceType<typeof Conf<FileShape>>;
   try {
@@ -73,6 +77,27 @@ export async function openConfig(dir: string, warn: (message: string) => void = 
       conf.set('profiles', all);
       if (conf.get('currentProfile') === name) conf.delete('currentProfile');
     },
+  };
+}
+
+/**
+ * A config file that is a symbolic link: conf would write the keys through it, wherever it
+ * points. It is read (as every command reads it), but any change is refused (exit 3) until the
+ * user replaces the link with a file.
+ */
+function linkedConfig(dir: string, file: string, cmd: Suggest): ConfigStore {
+  const reader = readConfig(dir, cmd);
+  const refuse = (): never => {
+    throw new AuthError(`The config file ${file} is a symbolic link, and mailctl does not write API keys and settings through links; nothing was changed.`, 'Replace the link with a copy of the file it points to, or set MAILCTL_CONFIG_DIR to another directory.');
+  };
+  return {
+    path: file,
+    currentProfile: () => reader.currentProfile(),
+    setCurrentProfile: refuse,
+    profileNames: () => reader.profileNames(),
+    getProfile: (name) => reader.getProfile(name),
+    setProfile: refuse,
+    deleteProfile: refuse,
   };
 }
 

@@ -55,7 +55,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
     await handle.writeFile(data);
     await handle.sync();
     await handle.close();
-    if (o.replace === false) await placeNew(tmp, target);
+    if (o.replace === false) await renameNoReplace(tmp, target);
     else await fsp.rename(tmp, target);
   } catch (e) {
     await handle.close().catch(() => {});
@@ -65,7 +65,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
 }
 
 /** Moves `tmp` to `target` only if nothing is there: a hard link fails with EEXIST, atomically. */
-async function placeNew(tmp: string, target: string): Promise<void> {
+export async function renameNoReplace(tmp: string, target: string): Promise<void> {
   try {
     await fsp.link(tmp, target);
   } catch (e) {

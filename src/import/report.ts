@@ -1,10 +1,13 @@
 // What an import tells the operator: the local check (rows read, valid, rejected by reason),
 // the service's result (spec section 2 Import fields), and the failure file when asked for.
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
 import type { ImportResult } from '../api/campaign-types.js';
 import { download } from '../cli/transfer.js';
 import { safeFileName } from '../fs/safe-name.js';
+import { refuseSymlink } from '../fs/safe-write.js';
+import { UsageError } from '../cli/errors.js';
 import { printRecord, type Field } from '../output/format.js';
 import { bytes, count as n } from '../output/human.js';
 import { REASON_LABEL, type RejectReason } from './rejects.js';
@@ -50,14 +53,36 @@ export function serviceRejected(r: ImportResult): number {
   return (r.errCnt ?? 0) + (r.duplicateCnt ?? 0);
 }
 
-/** --download-failures: saves the service's failure file (no key is sent: decisions row 12). */
-export async function downloadFailures(ctx: Context, r: ImportResult, dest: string): Promise<string | undefined> {
+/**
+ * Before anything is sent: where the failure file goes must be free. An existing file is kept
+ * unless --force (like report downloads and template --out); a symlink is refused unless --force,
+ * and even then replaced, never written through; a folder is refused.
+ */
+export function checkFailuresPath(file: string, force: boolean | undefined): void {
+  const st = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (!st) return;
+  if (st.isDirectory()) throw new UsageError(`The failure file ${file} (--download-failures) is a folder.`, 'Name a file: --download-failures FILE.');
+  refuseSymlink(file, '--download-failures', force);
+  if (!force) throw new UsageError(`The failure file ${file} (--download-failures) already exists.`, 'Pass --force to overwrite it, or name another file: --download-failures FILE.');
+}
+
+/**
+ * --download-failures: saves the service's failure file (no key is sent: decisions row 12),
+ * exactly as the service sent it. Without `force` nothing already at `dest` is replaced: a file
+ * there (its name known only now, from the service's import code) is kept, and the failure file
+ * is not saved, with a warning saying how to save it elsewhere.
+ */
+export async function downloadFailures(ctx: Context, r: ImportResult, dest: string, force = false): Promise<string | undefined> {
   if (!r.errorDownloadLink) {
     ctx.io.info('The service produced no failure file for this import (no row failed there).');
     return undefined;
   }
   const file = path.resolve(dest);
-  const size = await download(ctx, r.errorDownloadLink, file, { what: 'the failure file', expiredHint: `Links expire; run \`${suggest(ctx, 'import', 'status', r.importSn)}\` for a fresh one.` });
+  if (!force && fs.lstatSync(file, { throwIfNoEntry: false })) {
+    ctx.io.warn(`${file} already exists, so the service's failure file was not saved (nothing was overwritten). Save it with: ${suggest(ctx, 'import', 'status', r.importSn, '--download-failures', 'FILE')}`);
+    return undefined;
+  }
+  const size = await download(ctx, r.errorDownloadLink, file, { what: 'the failure file', expiredHint: `Links expire; run \`${suggest(ctx, 'import', 'status', r.importSn)}\` for a fresh one.`, replace: force });
   ctx.io.info(`Saved the service's failure file (${bytes(size)}) to ${file}`);
   return file;
 }

@@ -7,7 +7,8 @@
 //   shortened: scripts get whole values;
 // - CSV (src/output/csv.ts): cells that start like a formula written as text. Piped, the data is
 //   exact (csv-stringify quotes what needs it); to a terminal, control characters in cells are
-//   shown as escapes like TSV, because nothing but a person reads it there;
+//   shown as escapes like TSV and long cells shortened like table cells, because nothing but a
+//   person reads it there;
 // - --json: exact (JSON escapes them; safeJson adds \u escapes for what JSON leaves raw).
 // Counts (columns marked `count`, record fields marked so) are grouped in a table (12,345) and
 // raw everywhere else; nothing is guessed from the values, so codes and numbers stay as they are.
@@ -19,6 +20,8 @@ import type { Cell } from './csv.js';
 export const TABLE_CELL_MAX = 120;
 /** For a column of links: whole (a shortened link is useless), but a runaway value is still cut. */
 export const LINK_CELL_MAX = 4000;
+/** The widest a record's value gets on a terminal ("key  value" lines, or its CSV row there). */
+const RECORD_VALUE_MAX = 300;
 
 /** How a count reads in this output: grouped in a table, raw for scripts and spreadsheets. */
 export type CountFormat = (n: unknown) => string;
@@ -43,6 +46,8 @@ export interface Column<T> {
 export interface CsvColumn<T> {
   header: string;
   value: (row: T) => unknown;
+  /** The widest a cell gets when the CSV goes to a terminal (default TABLE_CELL_MAX); piped, it is whole. */
+  max?: number;
 }
 
 export interface ListOptions<T> {
@@ -58,8 +63,8 @@ export async function printList<T>(io: IO, rows: T[], columns: Column<T>[], json
       io.printJson(json);
       return;
     case 'csv': {
-      const csv = o.csv ?? columns.map((c) => ({ header: c.csvHeader ?? snake(c.header), value: (row: T) => rawCell(c, row) }));
-      await writeCsv(io, csv.map((c) => c.header), rows.map((row) => csv.map((c) => c.value(row))));
+      const csv: CsvColumn<T>[] = o.csv ?? columns.map((c) => ({ header: c.csvHeader ?? snake(c.header), value: (row: T) => rawCell(c, row), max: c.max }));
+      await writeCsv(io, csv.map((c) => c.header), rows.map((row) => csv.map((c) => c.value(row))), csv.map((c) => c.max ?? TABLE_CELL_MAX));
       return;
     }
     case 'tsv':
@@ -101,25 +106,29 @@ export async function printRecord(io: IO, pairs: Field[], json: unknown): Promis
       io.printJson(json);
       return;
     case 'csv':
-      await writeCsv(io, pairs.map(([k]) => snake(k)), [pairs.map(([, v]) => csvCell(v))]);
+      await writeCsv(io, pairs.map(([k]) => snake(k)), [pairs.map(([, v]) => csvCell(v))], pairs.map(() => RECORD_VALUE_MAX));
       return;
     case 'tsv':
       for (const [k, v] of pairs) io.out(`${forTsvCell(k)}\t${forTsvCell(display(v))}`);
       return;
     case 'table': {
       const width = Math.max(...pairs.map(([k]) => k.length));
-      for (const [k, v, kind] of pairs) io.out(`${forTerminal(k).padEnd(width)}  ${forTerminal(kind?.count ? grouped(v) : display(v))}`);
+      for (const [k, v, kind] of pairs) io.out(`${forTerminal(k).padEnd(width)}  ${forTerminal(kind?.count ? grouped(v) : display(v), RECORD_VALUE_MAX)}`);
     }
   }
 }
 
-/** Rows as CSV on stdout (src/output/csv.ts, formula-safe); sanitised only when a terminal shows it. */
-async function writeCsv(io: IO, header: string[], rows: unknown[][]): Promise<void> {
+/**
+ * Rows as CSV on stdout (src/output/csv.ts, formula-safe). Piped: exact and whole, for a
+ * spreadsheet or a script. On a terminal a person reads it: cells sanitised and cut at their
+ * column's `max` (a 200 KB name would otherwise flood the screen).
+ */
+async function writeCsv(io: IO, header: string[], rows: unknown[][], max: number[]): Promise<void> {
   const { toCsv } = await import('./csv.js');
   const tty = io.isTTY;
-  const cells = rows.map((r) => r.map((v) => {
+  const cells = rows.map((r) => r.map((v, i) => {
     const c = csvCell(v);
-    return tty && typeof c === 'string' ? forTsvCell(c) : c;
+    return tty && typeof c === 'string' ? forTsvCell(c, max[i] ?? TABLE_CELL_MAX) : c;
   }));
   io.stdout.write(toCsv(cells, tty ? header.map((h) => forTsvCell(h)) : header));
 }

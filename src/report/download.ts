@@ -75,6 +75,8 @@ export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[
       const bytes = await download(ctx, link.link, file, {
         what: `the ${type} file`,
         expiredHint: `Links expire; get fresh ones with \`${suggest(ctx, 'report', 'export', sn, '--wait')}\` (files already saved are kept; --force replaces them).`,
+        // Checked above, and again as the file lands: one that appeared meanwhile is kept.
+        replace: force,
       });
       saved.push({ reportType: String(link.reportType), file, bytes });
     }

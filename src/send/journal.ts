@@ -95,6 +95,7 @@ export class Journal {
   /** A new journal, 0600; refuses to overwrite one (that would forget what was sent). */
   static create(file: string, plan: PlanRecord, o: CreateOptions): Journal {
     const dir = path.dirname(file);
+    if (o.userPath) checkUserPath(file);
     if (o.userPath) checkFolder(dir, file);
     else {
       try {
@@ -248,6 +249,23 @@ export class Journal {
         fs.rmSync(lockFile, { force: true });
       }
     }
+  }
+}
+
+/**
+ * --journal names a new file: not nothing (which would read as "no such file") and not an
+ * existing folder (which would read as a journal to resume, and offer `--resume FOLDER`).
+ */
+function checkUserPath(file: string): void {
+  if (!file.trim()) throw new UsageError('--journal is empty; give the path of a new journal file.', 'For example: --journal run.jsonl (or leave --journal out to keep it in the config directory).');
+  let folder = false;
+  try {
+    folder = fs.statSync(file).isDirectory();
+  } catch {
+    // missing, or below a file: the folder check that follows says which
+  }
+  if (folder) {
+    throw new UsageError(`--journal ${file} is a folder; give the path of a new journal file in it, such as ${path.join(file, 'run.jsonl')}.`);
   }
 }
 
