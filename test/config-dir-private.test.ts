@@ -56,6 +56,23 @@ describe('the config file itself', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(KEPT);
   });
 
+  it('a dry run changes no mode: it warns with the chmod, and the next real run tightens it', async () => {
+    const dir = tempDir();
+    fs.chmodSync(dir, 0o755);
+    const file = path.join(dir, 'config.json');
+    fs.writeFileSync(file, KEPT);
+    fs.chmodSync(file, 0o644);
+    const r = await runCli(['groups', 'create', 'Dry', '--dry-run'], { configDir: dir, env: { MAILCTL_API_KEY: 'k-dry-run' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(mode(dir)).toBe(0o755);
+    expect(mode(file)).toBe(0o644);
+    expect(r.stderr).toContain(`chmod 600 ${file}`);
+    expect(r.stderr).toContain(`chmod 700 ${dir}`);
+    expect((await runCli(['config', 'get', 'from-address'], { configDir: dir })).exitCode).toBe(0);
+    expect(mode(dir)).toBe(0o700);
+    expect(mode(file)).toBe(0o600);
+  });
+
   it('when it cannot be tightened, one warning says so and how to fix it', () => {
     const dir = tempDir();
     fs.chmodSync(dir, 0o700);

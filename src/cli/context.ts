@@ -97,7 +97,7 @@ export class Context {
       const [{ resolveSettings }, { readConfig }] = await Promise.all([import('../config/settings.js'), import('../config/read.js')]);
       // Commands that change the config have opened the writer; the others only read the file.
       const store = this.configP ? await this.configP : readConfig(this.configDir, suggester(this));
-      if (!this.configP) (await import('../config/private-dir.js')).keepPrivate(this.configDir, (m) => this.io.warn(m));
+      if (!this.configP) (await import('../config/private-dir.js')).keepPrivate(this.configDir, (m) => this.io.warn(m), undefined, { dryRun: this.dryRun });
       const s = resolveSettings({ profileFlag: this.globals.profile, sandboxFlag: this.globals.sandbox, env: this.env, store, cmd: suggester(this) });
       if (s.sandbox) {
         const { SANDBOX_BASE, SANDBOX_KEYS, SANDBOX_SENDER } = await import('../sandbox/constants.js');

@@ -12,13 +12,19 @@ import { CONFIG_FILE_NAME } from './read.js';
  * mailctl) is tightened, and so is a config file in it that others may read (conf makes it 0600
  * only when it writes it); when that fails, `warn` says so with the fix.
  */
-export function keepPrivate(dir: string, warn: (message: string) => void, chmod: (dir: string, mode: number) => void = fs.chmodSync): void {
+export function keepPrivate(dir: string, warn: (message: string) => void, chmod: (dir: string, mode: number) => void = fs.chmodSync, o: { dryRun?: boolean } = {}): void {
   if (os.platform() === 'win32') return; // no POSIX modes there
-  tighten(dir, fs.statSync(dir, { throwIfNoEntry: false }), PRIVATE_DIR_MODE, 'config directory', warn, chmod);
+  // A dry run changes no file, not even a mode: it says what a real run would tighten.
+  const change = o.dryRun ? dryRunChmod : chmod;
+  tighten(dir, fs.statSync(dir, { throwIfNoEntry: false }), PRIVATE_DIR_MODE, 'config directory', warn, change);
   // lstat: a link there is not chmod-ed through (the writer refuses it: src/config/store.ts).
   const file = path.join(dir, CONFIG_FILE_NAME);
   const st = fs.lstatSync(file, { throwIfNoEntry: false });
-  if (st?.isFile()) tighten(file, st, PRIVATE_FILE_MODE, 'config file', warn, chmod);
+  if (st?.isFile()) tighten(file, st, PRIVATE_FILE_MODE, 'config file', warn, change);
+}
+
+function dryRunChmod(): void {
+  throw Object.assign(new Error('a dry run changes nothing; any other run makes it private'), { code: 'dry run: left as it is' });
 }
 
 function tighten(p: string, st: fs.Stats | undefined, mode: number, what: string, warn: (message: string) => void, chmod: (p: string, mode: number) => void): void {
