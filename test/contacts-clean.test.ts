@@ -2,6 +2,7 @@
 // plan for a campaign group — shown, nothing removed, by default; applied in batches with --yes.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
+import { systemClock } from '../src/cli/clock.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignApi, pollUntil } from './helpers/campaign-api.js';
 import { notifyApi, eventually } from './helpers/notify-api.js';
@@ -95,6 +96,15 @@ describe('contacts clean', () => {
     }
   });
 
+  /**
+   * The lookups are a UTC day each, so a short range must stay inside one day whatever the hour
+   * the suite runs at (at 00:04 UTC, `--since 2h` would span two days and make one lookup more):
+   * `midday` for a test whose answers are all injected, `sinceInToday` for one that needs the
+   * sandbox's own events (made moments ago, so still inside today).
+   */
+  const sinceInToday = (ms: number) => new Date(Math.max(Date.now() - ms, Date.parse(new Date().toISOString().slice(0, 10)))).toISOString().replace(/\.\d+Z$/, 'Z');
+  const midday = { now: () => Date.parse(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`), sleep: systemClock.sleep };
+
   /** A lookup answer of exactly `n` complaint rows (what a capped answer looks like). */
   const roundAnswer = (n: number, prefix: string) => ({
     logs: Array.from({ length: n }, (_, i) => ({ messageId: `${prefix}${i}`, status: 'complaint', mail: { to: `${prefix}${i}@example.com` }, eventTime: new Date().toISOString(), rawEvent: {} })),
@@ -103,7 +113,7 @@ describe('contacts clean', () => {
   it('a lookup that returns a round count (50) is read again in halves; their events join the plan, no warning when the halves are not round', async () => {
     sb.get().sandbox.injectFault({ kind: 'status', status: 200, body: roundAnswer(50, 'cap'), match: { service: 'notify', method: 'GET', path: '/v1/events' } });
     const mark = sb.get().sandbox.requests('notify').length;
-    const r = await runCli(['contacts', 'clean', '--group', sn, '--since', '2h', '--json'], { sandbox: sb.get() });
+    const r = await runCli(['contacts', 'clean', '--group', sn, '--since', sinceInToday(2 * 3600_000), '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     const asked = sb.get().sandbox.requests('notify').slice(mark).filter((q) => q.path === '/v1/events').map((q) => q.query);
     expect(asked).toHaveLength(3);
@@ -119,7 +129,7 @@ describe('contacts clean', () => {
 
   it('still round at one minute: reported in words and in --json, not dropped in silence', async () => {
     sb.get().sandbox.injectFault({ kind: 'status', status: 200, body: roundAnswer(100, 'full'), times: 7, match: { service: 'notify', method: 'GET', path: '/v1/events' } });
-    const r = await runCli(['contacts', 'clean', '--group', sn, '--since', '3m', '--json'], { sandbox: sb.get() });
+    const r = await runCli(['contacts', 'clean', '--group', sn, '--since', '3m', '--json'], { sandbox: sb.get(), clock: midday });
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.lookups).toBe(7); // 3 minutes → 2 × 90 s → 4 × 45 s

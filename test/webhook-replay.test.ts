@@ -261,7 +261,7 @@ describe('mailctl webhook replay', () => {
     const file = eventsFile([emailEvent('a', name)]);
     const piped = await runCli(['webhook', 'replay', file, '--to', c.url, '--dry-run'], { env });
     expect(piped.exitCode).toBe(0);
-    expect(piped.stdout).toBe('1\tdeli\\e]0;owned\\x07\\tvery\\e[2J\ta\tx-service-signature\n');
+    expect(piped.stdout).toBe('1\tdeli\\e]0;owned\\x07\\tvery\\e[2J\ta\tx-service-signature\tsigned again\n');
     const shown = await runCli(['webhook', 'replay', file, '--to', c.url, '--dry-run'], { env: { ...env, NO_COLOR: '1' }, tty: true });
     expect(shown.exitCode).toBe(0);
     expect(shown.stdout).not.toContain('\u001b');
