@@ -13,7 +13,8 @@
 // esbuild, which built this before, makes a chunk for every distinct set of importers, so a
 // one-request command read ~40 files after its action started, at ~0.3 ms each (bench/
 // one-request.mjs); rolldown's codeSplitting groups put the runtime in one file.
-// - compile-cache.js: a second, tiny entry the bin runs first (src/cli/compile-cache.ts).
+// - paths.js: a second, tiny entry the bin runs first, to turn on the compile cache in the
+//   config directory (src/config/paths.ts) before main.js loads.
 // conf, ora, @inquirer/prompts, csv-parse and cli-table3 stay external (loaded by the verbs that
 // use them); commander, ky and the rest are bundled.
 import { rolldown } from 'rolldown';
@@ -27,7 +28,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const src = (p) => path.join(root, p);
 const stub = src('scripts/child-process-stub.cjs');
 const outDir = src('dist/cli');
-const entries = { main: src('src/cli/main.ts'), 'compile-cache': src('src/cli/compile-cache.ts') };
+const entries = { main: src('src/cli/main.ts'), paths: src('src/config/paths.ts') };
 /** Each group is one chunk: the modules its roots reach by static imports, less what start-up already loads. */
 const GROUPS = [
   { name: 'core', roots: ['src/cli/runtime.ts', 'src/output/format.ts'] },

@@ -1,4 +1,4 @@
-// The compile cache the bin turns on (src/cli/compile-cache.ts): V8's compiled code of the
+// The compile cache the bin turns on (enableCompileCache in src/config/paths.ts): V8's compiled code of the
 // bundle kept in the config directory between runs, where the runtime has one (Node ≥ 22.1;
 // CI runs this file on Node 20 and Node 24), never a directory created just for it, and
 // nothing a user sees when it cannot be used.
