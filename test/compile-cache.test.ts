@@ -48,6 +48,15 @@ describe('compile cache', () => {
     expect(fs.existsSync(config)).toBe(false);
   });
 
+  it('is not used in a config directory that others may write to (a cache there would be code they chose)', async () => {
+    const config = path.join(tempDir(), 'config');
+    fs.mkdirSync(config);
+    fs.chmodSync(config, 0o777);
+    const r = await run(config, 'completion', 'bash');
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(fs.existsSync(path.join(config, 'compile-cache'))).toBe(false);
+  });
+
   it('when the cache folder cannot be used, the run goes on as usual and says nothing', async () => {
     const config = path.join(tempDir(), 'config');
     fs.mkdirSync(config, { mode: 0o700 });
