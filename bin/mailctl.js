@@ -9,6 +9,8 @@ if (process.argv.length === 3 && process.argv[2] === '--version') {
   const fs = process.getBuiltinModule('node:fs');
   process.stdout.write(JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version + '\n');
 } else {
+  // Before main.js loads, so its compiled code is cached too (Node ≥ 22.1; src/config/paths.ts).
+  (await import('../dist/cli/paths.js')).enableCompileCache(process.env);
   const { main } = await import('../dist/cli/main.js');
   const controller = new AbortController();
   let interrupts = 0;

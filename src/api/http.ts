@@ -67,6 +67,10 @@ export class HttpClient {
     const tickets = new WeakMap<Request, Array<() => Promise<void>>>();
     const answered: FetchLike = async (input, init) => {
       const res = await o.fetch(input, init);
+      // Read here rather than in an afterResponse hook: ky hands each such hook a clone of the
+      // response, which tees its body (a cost on every answer, and the body read through the tee).
+      const date = res.headers.get('date');
+      if (date) this.lastServerDate = { date, receivedAt: Date.now() };
       for (const done of (input instanceof Request && tickets.get(input)) || []) await done();
       return res;
     };
@@ -97,12 +101,6 @@ export class HttpClient {
               const again = state.retryCount ? ` (retry ${state.retryCount})` : '';
               trace(`→ ${request.method} ${maskUrl(request.url)}${again}  x-api-key: ${maskKey(o.apiKey)}`);
             }
-          },
-        ],
-        afterResponse: [
-          (_request, _options, response) => {
-            const date = response.headers.get('date');
-            if (date) this.lastServerDate = { date, receivedAt: Date.now() };
           },
         ],
       },

@@ -1,11 +1,16 @@
 // What a command gets to do its work: streams, environment, global flags, clock, prompts,
 // and lazy getters for config and the two API clients. Nothing here is global, so tests
-// build a Context over memory streams and a loopback sandbox.
+// build a Context over memory streams and a loopback sandbox. Reading the settings is part of
+// every command's start (static imports: one chunk with the runtime, src/cli/runtime.ts); the
+// config writer (conf), the API clients (ky), the sandbox and the dry-run recorder load when
+// a command first asks for them.
 import type { IO } from './io.js';
 import type { Clock } from './clock.js';
 import type { Prompter } from './prompter.js';
 import type { ConfigStore } from '../config/store.js';
-import type { Settings, Service } from '../config/settings.js';
+import { maskKey, resolveSettings, type Settings, type Service } from '../config/settings.js';
+import { readConfig } from '../config/read.js';
+import { keepPrivate } from '../config/private-dir.js';
 import type { CampaignClient } from '../api/campaign.js';
 import type { NotifyClient } from '../api/notify.js';
 import type { FetchLike } from '../api/http.js';
@@ -94,10 +99,9 @@ export class Context {
 
   settings(): Promise<Settings> {
     return (this.settingsP ??= (async () => {
-      const [{ resolveSettings }, { readConfig }] = await Promise.all([import('../config/settings.js'), import('../config/read.js')]);
       // Commands that change the config have opened the writer; the others only read the file.
       const store = this.configP ? await this.configP : readConfig(this.configDir, suggester(this));
-      if (!this.configP) (await import('../config/private-dir.js')).keepPrivate(this.configDir, (m) => this.io.warn(m), undefined, { dryRun: this.dryRun });
+      if (!this.configP) keepPrivate(this.configDir, (m) => this.io.warn(m), undefined, { dryRun: this.dryRun });
       const s = resolveSettings({ profileFlag: this.globals.profile, sandboxFlag: this.globals.sandbox, env: this.env, store, cmd: suggester(this) });
       if (s.sandbox) {
         const { SANDBOX_BASE, SANDBOX_KEYS, SANDBOX_SENDER } = await import('../sandbox/constants.js');
@@ -134,7 +138,7 @@ export class Context {
   /** What --dry-run recorded (src/output/dry-run.ts prints it). */
   recorder(): Promise<DryRunRecorder> {
     return (this.recorderP ??= (async () => {
-      const [{ DryRunRecorder }, { maskKey }] = await Promise.all([import('../api/recorder.js'), import('../config/settings.js')]);
+      const { DryRunRecorder } = await import('../api/recorder.js');
       return new DryRunRecorder(maskKey);
     })());
   }

@@ -3,9 +3,8 @@
 // where errors become messages and exit codes.
 import { Command, CommanderError, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Readable, Writable } from 'node:stream';
-// Only types from modules the command chunks share: importing their values here would make
-// every start-up (even --help) load those chunks. They are loaded when an action runs or an
-// error is reported.
+// Only types from the modules a command runs with: their values come from ./runtime.js, loaded
+// (one chunk in the bundle) when an action runs or an error is reported, never for --help.
 import type { IO } from './io.js';
 import type { Context, Env, Globals, Tuning } from './context.js';
 import type { Clock } from './clock.js';
@@ -75,11 +74,10 @@ export async function main(o: RunOptions): Promise<number> {
       input: g.input !== false,
       sandbox: !!g.sandbox,
     };
-    const [{ Context }, { systemClock }, { inquirerPrompter }, { chooseOutput }] = await Promise.all([import('./context.js'), import('./clock.js'), import('./prompter.js'), import('../output/choice.js')]);
+    const { Context, systemClock, inquirerPrompter, chooseOutput, configDir, UsageError } = await import('./runtime.js');
     io = await makeIO(o, globals);
     // One output choice for the run (src/output/choice.ts), made before any request: a bad
     // --query or a --csv the command cannot print is exit 2 with nothing sent.
-    const { configDir } = await import('../config/paths.js');
     const choice = await chooseOutput({
       flags: { json: !!g.json, csv: !!g.csv, output: g.output as string | undefined, query: g.query as string | undefined },
       takesCsv: declares(cmd, '--csv'), dryRun: !!program.getOptionValue('dryRun'),
@@ -92,7 +90,6 @@ export async function main(o: RunOptions): Promise<number> {
     for (const { key, flag, why } of DECLARED_GLOBALS) {
       if (!program.getOptionValue(key)) continue;
       if (!declares(cmd, flag)) {
-        const { UsageError } = await import('./errors.js');
         throw new UsageError(`\`${commandPath(cmd)}\` ${why}, so it takes no ${flag}.`, `See \`${commandPath(cmd)} --help\` for its options.`);
       }
       opts[key] = true;
@@ -168,7 +165,7 @@ function usageHint(c: CommandUnknownOpts): string {
 const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
 
 async function makeIO(o: RunOptions, g: Partial<Globals>, choice: OutputChoice = {}): Promise<IO> {
-  const { IO } = await import('./io.js');
+  const { IO } = await import('./runtime.js');
   return new IO({
     get stdin() {
       return o.stdin;
@@ -196,7 +193,7 @@ async function makeIO(o: RunOptions, g: Partial<Globals>, choice: OutputChoice =
 const MAX_ERROR_LINE = 2000;
 
 async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string[], env: Env): Promise<number> {
-  const { CliError, ExitCode, SilentExit, InterruptedError } = await import('./errors.js');
+  const { CliError, ExitCode, SilentExit, InterruptedError, forTerminal, forTerminalLines } = await import('./runtime.js');
   if (e instanceof CommanderError) {
     // Commander already printed the message and the usage hint on stderr. A script that asked
     // for --json still gets its one document, even when parsing failed before globals existed.
@@ -211,7 +208,6 @@ async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string
   // Messages carry words from services and files: printed only through the sanitiser (each
   // line kept, control characters shown, a runaway line cut). --json keeps the service's own
   // words exact in serviceMessage (JSON escapes them).
-  const { forTerminal, forTerminalLines } = await import('../output/sanitize.js');
   const safe = (s: string) => forTerminalLines(s, MAX_ERROR_LINE);
   if (err) {
     if (io.json && !io.jsonWritten) {

@@ -7,6 +7,8 @@
 // setting `output csv` falls back to auto for them.
 import { UsageError } from '../cli/errors.js';
 import type { Env } from '../cli/context.js';
+import { readConfig } from '../config/read.js';
+import { profileNameFor } from '../config/settings.js';
 
 import { OUTPUT_FORMATS, type OutputFormat } from './formats.js';
 
@@ -68,7 +70,6 @@ export async function chooseOutput(i: ChoiceInput): Promise<OutputChoice> {
 async function settingFormat(i: ChoiceInput): Promise<OutputFormat | undefined> {
   let value: unknown;
   try {
-    const [{ readConfig }, { profileNameFor }] = await Promise.all([import('../config/read.js'), import('../config/settings.js')]);
     const store = readConfig(i.configDir);
     value = store.getProfile(profileNameFor(i.profileFlag, i.env, store))?.output;
   } catch {

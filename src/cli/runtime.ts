@@ -1,0 +1,13 @@
+// What running a command needs, in one module: src/cli/main.ts loads it with one dynamic
+// import when a command's action starts (or an error is to be reported), never for --help or
+// --version. The bundle keeps everything this module reaches in one chunk (scripts/bundle.mjs,
+// group "core"), so a command's start-up reads one file here rather than a chunk per module.
+// The API clients are not here: Context loads them when a command first asks for one.
+export { Context } from './context.js';
+export { systemClock } from './clock.js';
+export { inquirerPrompter } from './prompter.js';
+export { IO } from './io.js';
+export { chooseOutput } from '../output/choice.js';
+export { configDir } from '../config/paths.js';
+export { CliError, ExitCode, InterruptedError, SilentExit, UsageError } from './errors.js';
+export { forTerminal, forTerminalLines } from '../output/sanitize.js';
