@@ -104,6 +104,7 @@ export function declareUse(c: CommandUnknownOpts) {
     .option('--dry-run', 'check the profile and show the change; write nothing')
     .addHelpText('after', `
 Examples:
+  mailctl --profile staging config set timezone Asia/Taipei     # makes the profile "staging"
   mailctl config use staging
   mailctl config use default`);
 }
@@ -116,6 +117,7 @@ export function declareDeleteProfile(c: CommandUnknownOpts) {
     .option('--dry-run', 'check the profile exists and show what would go; delete nothing')
     .addHelpText('after', `
 Examples:
+  mailctl --profile staging config set timezone Asia/Taipei
   mailctl config delete-profile staging --dry-run
   mailctl config delete-profile staging --yes`);
 }
