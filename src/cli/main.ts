@@ -18,6 +18,7 @@ import { version } from './version.js';
 import { OUTPUT_FORMATS } from '../output/formats.js';
 import type { OutputChoice } from '../output/choice.js';
 import type { ActionFactory } from './declared.js';
+import { suggest, type SuggestRun } from './suggest.js';
 
 export interface RunOptions {
   argv: string[];
@@ -93,7 +94,7 @@ export async function main(o: RunOptions): Promise<number> {
       if (!program.getOptionValue(key)) continue;
       if (!declares(cmd, flag)) {
         const { UsageError } = await import('./errors.js');
-        throw new UsageError(`\`${commandPath(cmd)}\` ${why}, so it takes no ${flag}.`, `See \`${commandPath(cmd)} --help\` for its options.`);
+        throw new UsageError(`\`${commandPath(cmd)}\` ${why}, so it takes no ${flag}.`, `See \`${suggest({ globals, env: o.env }, ...commandWords(cmd), '--help')}\` for its options.`);
       }
       opts[key] = true;
     }
@@ -131,7 +132,8 @@ export async function main(o: RunOptions): Promise<number> {
   }
   // Commander's own usage errors must not exit the process: make every subcommand throw.
   // After a usage error, show that command's usage line (not just "see --help").
-  const walk = (c: CommandUnknownOpts) => { c.exitOverride(); c.showHelpAfterError(usageHint(c)); c.commands.forEach(walk); };
+  const run = runOfArgv(o.argv, o.env);
+  const walk = (c: CommandUnknownOpts) => { c.exitOverride(); c.showHelpAfterError(usageHint(c, run)); c.commands.forEach(walk); };
   walk(program);
 
   try {
@@ -155,14 +157,35 @@ function helpWordOf(argv: string[]): string | undefined {
 }
 
 function commandPath(c: CommandUnknownOpts): string {
-  const names: string[] = [];
-  for (let x: CommandUnknownOpts | null = c; x; x = x.parent) names.unshift(x.name());
-  return names.join(' ');
+  return ['mailctl', ...commandWords(c)].join(' ');
 }
 
-function usageHint(c: CommandUnknownOpts): string {
-  const full = commandPath(c);
-  return `Usage: ${full} ${c.usage()}\n(run \`${full} --help\` for details)`;
+/** The words after `mailctl` that name a command: `campaign create`. */
+function commandWords(c: CommandUnknownOpts): string[] {
+  const names: string[] = [];
+  for (let x: CommandUnknownOpts | null = c; x?.parent; x = x.parent) names.unshift(x.name());
+  return names;
+}
+
+function usageHint(c: CommandUnknownOpts, run: SuggestRun): string {
+  return `Usage: ${commandPath(c)} ${c.usage()}\n(run \`${suggest(run, ...commandWords(c), '--help')}\` for details)`;
+}
+
+/**
+ * The global flags a usage error's hint carries, read from argv (commander has not parsed them
+ * when it refuses the line): --profile (or MAILCTL_PROFILE, which suggest() adds) and --sandbox.
+ */
+function runOfArgv(argv: string[], env: Env): SuggestRun {
+  let profile: string | undefined;
+  let sandbox = false;
+  for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
+    const a = argv[i];
+    if (a === '--sandbox') sandbox = true;
+    else if (a === '--profile' && i + 1 < argv.length) profile = argv[++i];
+    else if (a.startsWith('--profile=')) profile = a.slice('--profile='.length);
+    else if (VALUE_OPTIONS.has(a)) i++;
+  }
+  return { globals: { profile, sandbox }, env };
 }
 
 const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
