@@ -95,6 +95,7 @@ export function declareLinks(report: CommandUnknownOpts) {
     .option('--out-dir <dir>', 'download the files into this directory')
     .addOption(oldOut())
     .option('--force', 'with --out-dir: overwrite files already there')
+    .option('--dry-run', 'show the lookup and, with --out-dir, the files a run would save; read, download and write nothing')
     .addHelpText('after', `
 The links exist once \`mailctl report export\` has made the files. ${OLD_OUT_NOTE}
 
@@ -104,6 +105,7 @@ Examples:
   mailctl campaign status CP123 --wait
   mailctl report export CP123 --wait
   mailctl report links CP123
+  mailctl report links CP123 --out-dir reports --dry-run
   mailctl report links CP123 --out-dir reports --force`)
     .option('--csv', 'print CSV with a header row, for spreadsheets');
 }
