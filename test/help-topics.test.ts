@@ -60,6 +60,18 @@ describe('mailctl help exit-codes', () => {
   });
 });
 
+describe('mailctl help NOUN VERB', () => {
+  it("shows the verb's own help, as NOUN VERB --help does (aliases too, after global flags)", async () => {
+    const own = (await runCli(['campaign', 'create', '--help'])).stdout;
+    expect(own).toMatch(/^Usage: mailctl campaign create /);
+    expect((await runCli(['help', 'campaign', 'create'])).stdout).toBe(own);
+    expect((await runCli(['--profile', 'ops', 'help', 'campaign', 'create'])).stdout).toBe(own);
+    expect((await runCli(['help', 'campaigns', 'rm'])).stdout).toMatch(/^Usage: mailctl campaign delete\|rm /);
+    expect((await runCli(['help', 'report', 'links'])).stdout).toMatch(/^Usage: mailctl report links /);
+    expect((await runCli(['help', 'campaign'])).stdout).toMatch(/^Usage: mailctl campaign\|campaigns /);
+  });
+});
+
 describe('mailctl help environment', () => {
   it('names every MAILCTL_ variable the code reads, and NO_COLOR and CI', async () => {
     const r = await runCli(['help', 'environment']);

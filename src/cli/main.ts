@@ -137,7 +137,7 @@ export async function main(o: RunOptions): Promise<number> {
   walk(program);
 
   try {
-    await program.parseAsync(o.argv, { from: 'user' });
+    await program.parseAsync(helpWord !== undefined ? helpAsFlag(program, o.argv) : o.argv, { from: 'user' });
     return 0;
   } catch (e) {
     if (e instanceof CommanderError && COMMANDER_OK.has(e.code)) return 0; // help or version shown
@@ -154,6 +154,24 @@ function helpWordOf(argv: string[]): string | undefined {
     else if (!argv[i].startsWith('-')) words.push(argv[i]);
   }
   return words[0] === 'help' ? words[1] : undefined;
+}
+
+/**
+ * `mailctl [flags] help campaign create` → `[flags] campaign create --help`: commander's own
+ * help command looks at one word only, and would show the noun's help for a verb.
+ */
+function helpAsFlag(program: CommandUnknownOpts, argv: string[]): string[] {
+  let at = 0;
+  while (argv[at] !== 'help') at += VALUE_OPTIONS.has(argv[at]) ? 2 : 1; // helpWordOf found it
+  const words: string[] = [];
+  let cmd = program;
+  for (const w of argv.slice(at + 1)) {
+    const sub = cmd.commands.find((c) => c.name() === w || c.aliases().includes(w));
+    if (!sub) break;
+    words.push(w);
+    cmd = sub;
+  }
+  return [...argv.slice(0, at), ...words, '--help'];
 }
 
 function commandPath(c: CommandUnknownOpts): string {
