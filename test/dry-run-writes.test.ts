@@ -94,6 +94,7 @@ describe('every write with --dry-run: no key, and not one request', () => {
     'groups create': { argv: () => ['groups', 'create', 'Newsletter'], api: true },
     import: { argv: () => ['import', contacts, '--group', 'Newsletter'], api: false }, // a local check of the file
     'report export': { argv: () => ['report', 'export', 'CP1', '--webhook-url', 'https://hooks.example.com/r'], api: true },
+    'report links': { argv: () => ['report', 'links', 'CP1', '--out-dir', path.join(dir, 'links')], api: false }, // a lookup, then downloads: listed, not made
     'report sync': { argv: () => ['report', 'sync', '--out', path.join(dir, 'reports')], api: false }, // nothing known in DIR: only the listing lookup
     'sandbox balance': { argv: () => ['sandbox', 'balance', '--email', '5'], api: true },
     'sandbox field add': { argv: () => ['sandbox', 'field', 'add', 'TIER', 'string'], api: true },

@@ -120,12 +120,17 @@ describe('text import below 100 rows, file import from 100 (spec section 8)', ()
     expect(r.stderr).not.toMatch(/0\.0 MB/);
   });
 
-  it('after everything was imported: one line with what happened and the campaign to create next; not under --json', async () => {
+  it('after everything was imported: one line with what happened and the campaign to create next (the wizard only on a terminal); not under --json', async () => {
     const sn = await newGroup('Next step');
     const file = write('next.csv', ['EMAIL,NAME', ...rows(3, 'n')].join('\n') + '\n');
     const r = await runCli(['--profile', 'x', 'import', file, '--group', sn, '--wait'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toContain(`✓ Imported 3 contacts into group "Next step" (${sn}). Next: send them a campaign with mailctl --profile x campaign create --wizard --group ${sn}\n`);
+    // No terminal: the wizard could not run, so the flags to fill in.
+    expect(r.stderr).toContain(`✓ Imported 3 contacts into group "Next step" (${sn}). Next: send them a campaign with mailctl --profile x campaign create --group ${sn} --name NAME --subject SUBJECT --html-file FILE\n`);
+    expect(r.stderr).not.toContain('--wizard');
+    const atTerminal = await runCli(['--profile', 'x', 'import', file, '--group', sn, '--wait'], { sandbox: sb.get(), tty: true });
+    expect(atTerminal.exitCode).toBe(0);
+    expect(atTerminal.stderr).toContain(`Next: send them a campaign with mailctl --profile x campaign create --wizard --group ${sn}\n`);
     const json = await runCli(['import', file, '--group', sn, '--wait', '--json'], { sandbox: sb.get() });
     expect(json.exitCode).toBe(0);
     expect(json.stderr).not.toContain('Next:');

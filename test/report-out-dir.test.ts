@@ -45,6 +45,28 @@ describe('--out-dir DIR on the report commands', () => {
     expect(files(dir)).toHaveLength(6);
   });
 
+  it('report links --out-dir --dry-run lists the files a run would save, and reads, downloads and writes nothing', async () => {
+    const dir = path.join(tempDir('mailctl-outdir-'), 'reports');
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(['report', 'links', sn, '--out-dir', dir, '--dry-run'], { sandbox: sb.get() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(sb.get().sandbox.requests().length).toBe(before);
+    expect(fs.existsSync(dir)).toBe(false);
+    for (const t of TYPES) expect(r.stdout).toContain(path.join(dir, `${sn}_${t}.csv`));
+    expect(r.stdout).toContain(`GET ${sb.get().campaignUrl}/v1/report/${sn}/link`);
+    const json = JSON.parse((await runCli(['report', 'links', sn, '--out-dir', dir, '--dry-run', '--json'], { sandbox: sb.get() })).stdout);
+    expect(json.downloads.map((d: { file: string }) => d.file).sort()).toEqual(TYPES.map((t) => path.join(dir, `${sn}_${t}.csv`)).sort());
+    // The folder is checked as a run checks it: a file already there needs --force.
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, `${sn}_open.csv`), 'kept');
+    const taken = await runCli(['report', 'links', sn, '--out-dir', dir, '--dry-run'], { sandbox: sb.get() });
+    expect(taken.exitCode).toBe(2);
+    expect(taken.stderr).toContain('--force');
+    expect((await runCli(['report', 'links', sn, '--out-dir', dir, '--dry-run', '--force'], { sandbox: sb.get() })).exitCode).toBe(0);
+    expect(fs.readFileSync(path.join(dir, `${sn}_open.csv`), 'utf8')).toBe('kept');
+    expect(sb.get().sandbox.requests().length).toBe(before);
+  });
+
   it('report sync --out-dir keeps DIR; the old `--out DIR` keeps the same folder (it is already complete)', async () => {
     const dir = tempDir('mailctl-outdir-');
     const r = await runCli(['report', 'sync', '--out-dir', dir, '--json'], { sandbox: sb.get() });

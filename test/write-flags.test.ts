@@ -36,13 +36,13 @@ const SERVICE_WRITES = [
   'webhook set', 'webhook delete', 'domain add', 'domain verify', 'domain remove', 'sandbox field add', 'sandbox balance',
   'campaign proof', 'webhook trigger', 'webhook replay', // these two post to your own consumer
 ];
-/** Changes local configuration or state. */
-const LOCAL_WRITES = ['config set', 'config unset', 'config set-key', 'config use', 'config delete-profile', 'sandbox reset'];
+/** Changes local configuration or state, or downloads files into a folder (report links --out-dir). */
+const LOCAL_WRITES = ['config set', 'config unset', 'config set-key', 'config use', 'config delete-profile', 'sandbox reset', 'report links'];
 /** Cannot be undone: asks first on a terminal, needs --yes elsewhere. */
 const DESTRUCTIVE = ['contacts remove', 'contacts clean', 'campaign pause', 'campaign delete', 'webhook delete', 'domain remove', 'config delete-profile', 'sandbox reset'];
 /** Change nothing (files they are asked to write are their output). */
 const READS = [
-  'import status', 'groups list', 'campaign timezones', 'campaign preflight', 'campaign status', 'report list', 'report metrics', 'report links',
+  'import status', 'groups list', 'campaign timezones', 'campaign preflight', 'campaign status', 'report list', 'report metrics',
   'template list', 'template show', 'balance', 'webhook list', 'webhook verify', 'webhook listen', 'events', 'events tail',
   'sms numbers', 'config get', 'config list', 'config profiles', 'config path', 'sandbox serve', 'sandbox field list', 'doctor', 'completion',
 ];

@@ -14,7 +14,7 @@ import { printReview } from '../../src/campaign/review.js';
 import { adviseRefusal, excludeListsRefusal } from '../../src/campaign/refusal.js';
 import type { Group } from '../../src/api/campaign-types.js';
 import { preflightBeforeCreate } from '../../src/campaign/preflight/run.js';
-import { suggest, suggester } from '../../src/cli/suggest.js';
+import { suggest, suggester, suggestWithNote } from '../../src/cli/suggest.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { groupLookupForDryRun, listAllGroups } from '../../src/groups.js';
 import { templateHtml } from '../../src/campaign/preflight/input.js';
@@ -171,7 +171,7 @@ async function recover(ctx: Context, e: CliError, answers: Draft, deps: WizardDe
 async function keepAnswers(ctx: Context, answers: Draft): Promise<void> {
   const file = await saveDraftFile(path.join(ctx.configDir, 'drafts'), answers, ctx.clock.now());
   ctx.io.error(`Your answers are saved in ${file}.`);
-  ctx.io.error(`To send them later (after the fix, or after editing that file): ${suggest(ctx, 'campaign', 'create', '--file', file)}`);
+  ctx.io.error(`To send them later (after the fix, or after editing that file): ${suggestWithNote(ctx, 'campaign', 'create', '--file', file)}`);
 }
 
 /** Any failure once the campaign exists: never exit 2, and it names the campaign. */
@@ -255,6 +255,6 @@ function report(ctx: Context, c: Composed, sn: string, uploaded?: number): void 
   }
   ctx.io.out(`${ctx.io.paint('green', '✓')} Created ${summary(c)}: ${forTerminal(sn, 100)}`);
   if (uploaded !== undefined) ctx.io.info(`Uploaded the list (${bytes(uploaded)}).`);
-  ctx.io.info(`Follow it with: ${suggest(ctx, 'campaign', 'status', sn, '--wait')}`);
-  if (c.schedule) ctx.io.info(`Pause it before ${c.schedule.scheduleDate} with: ${suggest(ctx, 'campaign', 'pause', sn)}`);
+  ctx.io.info(`Follow it with: ${suggestWithNote(ctx, 'campaign', 'status', sn, '--wait')}`);
+  if (c.schedule) ctx.io.info(`Pause it before ${c.schedule.scheduleDate} with: ${suggestWithNote(ctx, 'campaign', 'pause', sn)}`);
 }

@@ -32,6 +32,7 @@ ${flatFileHelp()}
 Exit codes: 0 created · 1 the service refused (reason in words) · 2 invalid input, nothing sent.
 
 Examples:
+  mailctl import examples/contacts.csv --group Newsletter --create-group --wait
   mailctl campaign create --name "Dec news" --group Newsletter --subject "December" --html-file examples/newsletter.html
   mailctl campaign create --name "Dec news" --group Newsletter --subject "December" --template tpl_monthly \\
       --at "2030-12-01 09:00" --timezone Asia/Taipei
@@ -226,6 +227,7 @@ With --wait the exit code is 1 when the campaign ends in a failed state (OVER_LI
 EMPTY_RECIPIENT, INSUFFICIENT_RECIPIENT_FOR_TESTING, UNAUTHENTICATED_SENDER), else 0.
 
 Examples:
+  mailctl import examples/contacts.csv --group Newsletter --create-group --wait
   mailctl campaign create --name "Hello" --group Newsletter --subject "Hello" --html "<p>Hello</p>"
   mailctl campaign status CP123
   mailctl campaign status CP123 --wait --timeout 30m`)
@@ -241,6 +243,7 @@ export function declarePause(campaign: CommandUnknownOpts) {
     .option('--dry-run', 'show the request without sending it')
     .addHelpText('after', `
 Examples:
+  mailctl import examples/contacts.csv --group Newsletter --create-group --wait
   mailctl campaign create --name "Spring sale" --group Newsletter --subject "Spring sale" \\
       --html-file examples/newsletter.html --at "2030-03-01 09:00" --timezone Asia/Taipei
   mailctl campaign pause CP123 --dry-run
@@ -259,6 +262,9 @@ export function declareDelete(campaign: CommandUnknownOpts) {
 Exit codes: 0 all deleted · 5 some could not be deleted · 1 none deleted · 2 not confirmed.
 
 Examples:
+  mailctl import examples/contacts.csv --group Newsletter --create-group --wait
+  mailctl campaign create --name "Old news" --group Newsletter --subject "Old news" --html "<p>Hi</p>" \\
+      --at "2030-03-01 09:00" --timezone Asia/Taipei
   mailctl campaign delete CP123 --dry-run
   mailctl campaign delete CP123 --yes`);
 }

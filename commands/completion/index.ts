@@ -1,5 +1,6 @@
 import { Argument, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
+import { INSTALL, ZSH_FPATH } from '../../src/cli/completion-scripts.js';
 
 export function register(program: Command, action: ActionFactory): void {
   declarePrint(program).action(action(() => import('./print.js')));
@@ -14,11 +15,11 @@ export function declarePrint(program: CommandUnknownOpts) {
 Nouns, verbs, flags and their values complete; group names and codes come from a local cache
 that every command listing groups refreshes (kept an hour), so a Tab never waits for the network.
 
-For zsh, the folder must be on fpath: add \`fpath=(~/.zfunc $fpath)\` before \`compinit\` in ~/.zshrc.
+For zsh, the folder must be on fpath: add ${ZSH_FPATH}.
 Open a new shell afterwards.
 
 Examples:
-  mailctl completion bash > ~/.local/share/bash-completion/completions/mailctl
-  mailctl completion zsh > ~/.zfunc/_mailctl
-  mailctl completion fish > ~/.config/fish/completions/mailctl.fish`);
+  ${INSTALL.bash}
+  ${INSTALL.zsh}
+  ${INSTALL.fish}`);
 }

@@ -2,11 +2,12 @@ import { Argument, Option, type Command, type CommandUnknownOpts } from '@comman
 import type { ActionFactory } from '../../src/cli/main.js';
 import { offer, type OfferContext } from '../../src/cli/offer.js';
 import { OUTPUT_FORMATS } from '../../src/output/formats.js';
+import { TIME_ZONE_CODES } from '../../src/campaign/timezones.js';
 
 /** The settings (src/config/keys.ts SETTINGS; test/completion.test.ts keeps these equal), for completion. */
 export const SETTING_NAMES = ['campaign-url', 'notify-url', 'from-address', 'from-name', 'footer-lang', 'timezone', 'output', 'sandbox', 'name-max-length', 'field-types'];
 /** Values of the settings that have a fixed few. */
-const SETTING_VALUES: Record<string, string[]> = { 'footer-lang': ['en', 'zh'], output: [...OUTPUT_FORMATS], sandbox: ['true', 'false'] };
+const SETTING_VALUES: Record<string, string[]> = { 'footer-lang': ['en', 'zh'], output: [...OUTPUT_FORMATS], sandbox: ['true', 'false'], timezone: TIME_ZONE_CODES.map((z) => z.iana) };
 const setting = () => offer(new Argument('<setting>', SETTING_NAMES.join(', ')), SETTING_NAMES);
 
 export function register(program: Command, action: ActionFactory): void {
@@ -104,6 +105,7 @@ export function declareUse(c: CommandUnknownOpts) {
     .option('--dry-run', 'check the profile and show the change; write nothing')
     .addHelpText('after', `
 Examples:
+  mailctl --profile staging config set timezone Asia/Taipei     # makes the profile "staging"
   mailctl config use staging
   mailctl config use default`);
 }
@@ -116,6 +118,7 @@ export function declareDeleteProfile(c: CommandUnknownOpts) {
     .option('--dry-run', 'check the profile exists and show what would go; delete nothing')
     .addHelpText('after', `
 Examples:
+  mailctl --profile staging config set timezone Asia/Taipei
   mailctl config delete-profile staging --dry-run
   mailctl config delete-profile staging --yes`);
 }

@@ -17,7 +17,7 @@ export const run: Verb<typeof declareUse> = async (ctx, opts, name) => {
     const known = store.profileNames();
     throw new UsageError(
       `There is no profile "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : ''}.`,
-      `Create it by storing its key: ${suggest({ globals: { ...ctx.globals, profile: name } }, 'config', 'set-key')}`,
+      `Create it by storing its key: ${suggest({ env: ctx.env, globals: { ...ctx.globals, profile: name } }, 'config', 'set-key')}`,
     );
   }
   if (opts.dryRun) return reportDryRun(ctx, `would make profile "${name}" the default (now: "${store.currentProfile() ?? 'default'}").`, { profile: name, previous: store.currentProfile() ?? 'default' });

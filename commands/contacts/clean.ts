@@ -6,7 +6,7 @@
 // ignores those not in the group. The events are read a day at a time (src/contacts/bounce-events.ts).
 import { InterruptedError, PartialError, UsageError } from '../../src/cli/errors.js';
 import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest, suggestWithNote } from '../../src/cli/suggest.js';
 import { buildPlan } from '../../src/contacts/bounce-plan.js';
 import { bounceEvents } from '../../src/contacts/bounce-events.js';
 import { resolveGroup } from '../../src/groups.js';
@@ -53,7 +53,7 @@ export const run: Verb<typeof declareClean> = async (ctx, opts) => {
   const plan = buildPlan(found.events, { includeTemporary: !!opts.includeTemporary });
   const apply = !!opts.yes && !opts.dryRun;
   const lookups = { lookups: found.lookups, possiblyCapped: found.possiblyCapped };
-  const again = () => suggest(ctx, 'contacts', 'clean', '--group', group.sn, ...span, ...(opts.includeTemporary ? ['--include-temporary'] : []), '--yes');
+  const again = (later = false) => (later ? suggestWithNote : suggest)(ctx, 'contacts', 'clean', '--group', group.sn, ...span, ...(opts.includeTemporary ? ['--include-temporary'] : []), '--yes');
 
   if (opts.dryRun) {
     // The addresses come from the events, which a dry run does not read: the removal is shown with a placeholder.
@@ -112,7 +112,7 @@ export const run: Verb<typeof declareClean> = async (ctx, opts) => {
   if (notDone.length) {
     if (notDone.length === plan.length) throw firstError;
     const why = firstError instanceof Error ? firstError.message : String(firstError);
-    throw new PartialError(`${notDone.length} of the ${plan.length} addresses were not removed (${why}).`, `Removing is safe to repeat; run the same command again to finish: ${again()}`);
+    throw new PartialError(`${notDone.length} of the ${plan.length} addresses were not removed (${why}).`, `Removing is safe to repeat; run the same command again to finish: ${again(true)}`);
   }
 };
 

@@ -26,6 +26,7 @@ export function declareRemove(contacts: CommandUnknownOpts) {
     .option('--dry-run', 'show the request without sending it (the group lookup is shown, not made)')
     .addHelpText('after', `
 Examples:
+  mailctl import examples/contacts.csv --group Newsletter --create-group --wait
   mailctl contacts remove --group Newsletter --email amy.wang0@example.com --email ben.wang1@example.com --yes
   mailctl contacts remove --group Newsletter --where "DOMAIN like example.com" --where "NAME != Ann" --dry-run
   printf 'chen.wang2@example.com\\n' | mailctl contacts remove --group Newsletter --emails-file - --yes`);
@@ -52,6 +53,7 @@ back (updated_count). The group keeps everyone else; the addresses stay in other
 Exit 5 when some batches failed (running the same command again finishes them).
 
 Examples:
+  mailctl import examples/contacts.csv --group Newsletter --create-group --wait
   mailctl contacts clean --group Newsletter --since 30d
   mailctl contacts clean --group Newsletter --since 30d --yes`)
     .option('--csv', 'print CSV with a header row, for spreadsheets');

@@ -9,7 +9,7 @@ import { PRIVATE_DIR_MODE } from '../../src/fs/safe-write.js';
 import { printList } from '../../src/output/format.js';
 import type { HttpClient } from '../../src/api/http.js';
 import { settingRows } from '../../src/config/sources.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggestWithNote } from '../../src/cli/suggest.js';
 
 type Level = 'ok' | 'warn' | 'fail';
 interface Check {
@@ -42,7 +42,7 @@ export async function run(ctx: Context): Promise<void> {
     const url = service === 'campaign' ? s.campaignUrl : s.notifyUrl;
     const where = s.sandbox ? 'the built-in sandbox' : url;
     if (!key && !s.sandbox) {
-      checks.push({ check: `${service} key`, status: 'fail', exit: ExitCode.AUTH, detail: `not set; set it with ${suggest(ctx, 'config', 'set-key', '--service', service)} or MAILCTL_${service === 'campaign' ? 'CAMPAIGN' : 'NOTIFY'}_API_KEY` });
+      checks.push({ check: `${service} key`, status: 'fail', exit: ExitCode.AUTH, detail: `not set; set it with ${suggestWithNote(ctx, 'config', 'set-key', '--service', service)} or MAILCTL_${service === 'campaign' ? 'CAMPAIGN' : 'NOTIFY'}_API_KEY` });
       continue;
     }
     const result = await tryKey(ctx, service);

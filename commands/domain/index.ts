@@ -59,6 +59,7 @@ export function declareRemove(d: CommandUnknownOpts) {
     .addHelpText('after', `${NOTE}
 
 Examples:
+  mailctl domain add mail.example.org
   mailctl domain remove mail.example.org --dry-run
   mailctl domain remove mail.example.org --yes`);
 }

@@ -76,6 +76,9 @@ export async function finishImport(ctx: Context, f: Finish): Promise<void> {
 function doneLine(ctx: Context, r: ImportResult, group: ResolvedGroup | undefined): string {
   const mark = ctx.io.paint('green', '✓');
   const into = group ? ` into group "${forTerminal(group.name, 80)}" (${forTerminal(group.sn, 60)})` : '';
-  const next = suggest(ctx, 'campaign', 'create', '--wizard', ...(group ? ['--group', group.sn] : []));
+  const next = ctx.io.canPrompt
+    ? suggest(ctx, 'campaign', 'create', '--wizard', ...(group ? ['--group', group.sn] : []))
+    // No one to answer the wizard (a script, a pipe, --no-input): the campaign as flags to fill in.
+    : suggest(ctx, 'campaign', 'create', '--group', group?.sn ?? 'GROUP', '--name', 'NAME', '--subject', 'SUBJECT', '--html-file', 'FILE');
   return `${mark} Imported ${plural(r.insertCnt ?? 0, 'contact')}${into}. Next: send them a campaign with ${next}`;
 }

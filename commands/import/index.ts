@@ -58,7 +58,8 @@ export function declareStatus(imp: CommandUnknownOpts) {
     .option('--force', 'overwrite an existing failures file, or replace a symbolic link there (never written through)')
     .addHelpText('after', `
 Examples:
-  # IM123: the import code that \`mailctl import … --no-wait\` printed
+  printf 'EMAIL,NAME\\nann.lee@example.com,Ann Lee\\n' | mailctl import - --group Newsletter --create-group --no-wait
+  # IM123: the import code the line above printed
   mailctl import status IM123
   mailctl import status IM123 --wait --download-failures`)
     .option('--csv', 'print CSV with a header row, for spreadsheets');

@@ -7,7 +7,7 @@ import { checkOutDir, downloadLinks, type Saved } from '../../src/report/downloa
 import { LINK_CELL_MAX, printList } from '../../src/output/format.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { outDirOf } from '../../src/report/out-dir.js';
-import { suggest, suggestWithNote } from '../../src/cli/suggest.js';
+import { envNote, suggest, suggestWithNote } from '../../src/cli/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareExport } from './index.js';
 
@@ -24,7 +24,7 @@ export const run: Verb<typeof declareExport> = async (ctx, opts, sn) => {
   if (opts.dryRun) return printDryRun(ctx);
   if (!opts.wait && !out) {
     if (ctx.io.json) ctx.io.printJson({ sn, exportRequested: true, webhookUrl: opts.webhookUrl ?? null });
-    else ctx.io.info(`Export of ${sn} requested. The files take a while; get their links with \`${suggest(ctx, 'report', 'links', sn)}\` (or run this with --wait).`);
+    else ctx.io.info(`Export of ${sn} requested. The files take a while; get their links with \`${suggest(ctx, 'report', 'links', sn)}\`${envNote(ctx)} (or run this with --wait).`);
     if (!ctx.io.json && !ctx.io.isTTY) ctx.io.out(sn);
     return;
   }

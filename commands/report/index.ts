@@ -54,6 +54,9 @@ export function declareMetrics(report: CommandUnknownOpts) {
 Rates: delivered/recipients; opened, clicked, unsubscribed, complained per delivered; bounced/recipients.
 
 Examples:
+  mailctl import examples/contacts.csv --group Newsletter --create-group --wait
+  mailctl campaign create --file examples/campaign.json
+  mailctl campaign status CP123 --wait
   mailctl report metrics CP123
   mailctl report metrics CP123 --csv > metrics.csv`);
 }
@@ -76,6 +79,9 @@ campaign within an hour; files are regenerated only when there is new data. Down
 file host without your API key. ${OLD_OUT_NOTE}
 
 Examples:
+  mailctl import examples/contacts.csv --group Newsletter --create-group --wait
+  mailctl campaign create --file examples/campaign.json
+  mailctl campaign status CP123 --wait
   mailctl report export CP123 --wait
   mailctl report export CP123 --out-dir reports --force
   mailctl report export CP123 --dry-run`);
@@ -89,11 +95,17 @@ export function declareLinks(report: CommandUnknownOpts) {
     .option('--out-dir <dir>', 'download the files into this directory')
     .addOption(oldOut())
     .option('--force', 'with --out-dir: overwrite files already there')
+    .option('--dry-run', 'show the lookup and, with --out-dir, the files a run would save; read, download and write nothing')
     .addHelpText('after', `
 The links exist once \`mailctl report export\` has made the files. ${OLD_OUT_NOTE}
 
 Examples:
+  mailctl import examples/contacts.csv --group Newsletter --create-group --wait
+  mailctl campaign create --file examples/campaign.json
+  mailctl campaign status CP123 --wait
+  mailctl report export CP123 --wait
   mailctl report links CP123
+  mailctl report links CP123 --out-dir reports --dry-run
   mailctl report links CP123 --out-dir reports --force`)
     .option('--csv', 'print CSV with a header row, for spreadsheets');
 }

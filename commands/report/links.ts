@@ -1,6 +1,8 @@
 import type { ReportLink } from '../../src/api/campaign-types.js';
 import { LINK_CELL_MAX, printList, type Column } from '../../src/output/format.js';
-import { downloadLinks } from '../../src/report/download.js';
+import { checkOutDir, downloadLinks, plannedFiles } from '../../src/report/download.js';
+import { lookup, printDryRun } from '../../src/output/dry-run.js';
+import { forTerminal } from '../../src/output/sanitize.js';
 import { outDirOf } from '../../src/report/out-dir.js';
 import { printSaved } from './export.js';
 import { suggest } from '../../src/cli/suggest.js';
@@ -16,6 +18,18 @@ const COLUMNS: Column<ReportLink>[] = [
 export const run: Verb<typeof declareLinks> = async (ctx, opts, sn) => {
   const out = outDirOf(opts);
   const client = await ctx.campaign();
+  if (opts.dryRun) {
+    // The folder is checked as a run would (a file, or files there without --force: exit 2); the
+    // links are not read, so the files are the six report types, downloaded and written by no one.
+    if (out) checkOutDir(ctx, out, sn, opts.force);
+    await lookup(ctx, `the links of ${sn}'s report files${out ? ', which a real run then downloads' : ''}`, () => client.reportLinks(sn), () => []);
+    const files = out ? plannedFiles(ctx, out, sn) : [];
+    if (!ctx.io.json && out) {
+      ctx.io.info(`Dry run: nothing read, downloaded or written. A real run gets the links, then saves each file into ${forTerminal(out.dir, 300)} (created if missing), without the API key:`);
+      for (const f of files) ctx.io.out(forTerminal(f.file, 400));
+    }
+    return printDryRun(ctx, out ? { downloads: files.map((f) => ({ ...f, from: '(its link, from the lookup)' })) } : {});
+  }
   const links = await client.reportLinks(sn);
   if (!links.length) {
     if (ctx.io.json) ctx.io.printJson([]);

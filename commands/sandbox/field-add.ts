@@ -12,7 +12,7 @@ export const run: Verb<typeof declareFieldAdd> = async (ctx, opts, name, type) =
   if (t !== 'string' && t !== 'number' && t !== 'date') throw new UsageError(`The type is string, number or date; got "${type}".`);
   // Same rule as the sandbox route, checked here so a bad name is exit 2 (nothing sent), not a refusal.
   if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name.trim())) {
-    throw new UsageError(`"${name}" is not a field name: it must start with a letter and hold only letters, digits and _ (at most 64).`, `For example: ${suggest({ globals: { ...ctx.globals, sandbox: true } }, 'sandbox', 'field', 'add', 'TIER', 'string')}`);
+    throw new UsageError(`"${name}" is not a field name: it must start with a letter and hold only letters, digits and _ (at most 64).`, `For example: ${suggest({ env: ctx.env, globals: { ...ctx.globals, sandbox: true } }, 'sandbox', 'field', 'add', 'TIER', 'string')}`);
   }
   const client = await ctx.campaign();
   let field: { name: string; type: string };

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../src/cli/errors.js';
 import { parseWhole } from '../../src/cli/parse.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggestWithNote } from '../../src/cli/suggest.js';
 import { refuseSymlink } from '../../src/fs/safe-write.js';
 import { forTerminal } from '../../src/output/sanitize.js';
 import { failedFileFor } from '../../src/webhook/events-file.js';
@@ -91,7 +91,7 @@ export const run: Verb<typeof declareListen> = async (ctx, opts) => {
     ? `, ${s.forwarded} forwarded, ${s.retried} ${s.retried === 1 ? 'retry' : 'retries'}, ${s.forwardFailed} not forwarded (${s.kept} kept in ${failedShown})${s.unrouted ? `, ${s.unrouted} only stored (no route)` : ''}`
     : '';
   io.info(`Stopped. ${s.stored} event${s.stored === 1 ? '' : 's'} stored in ${outFile}, ${s.duplicates} repeat${s.duplicates === 1 ? '' : 's'} not stored again, ${s.rejected} rejected${forwards}.`);
-  if (keptFor.size === 1) io.info(`Send the kept events again when the app is back: ${suggest(ctx, 'webhook', 'replay', failedFile!, '--to', [...keptFor.keys()][0])}`);
+  if (keptFor.size === 1) io.info(`Send the kept events again when the app is back: ${suggestWithNote(ctx, 'webhook', 'replay', failedFile!, '--to', [...keptFor.keys()][0])}`);
   else if (keptFor.size > 1) io.info(`The kept events were meant for ${keptFor.size} URLs: replay each route's events to its URL (README, "webhook listen").`);
 };
 

@@ -8,7 +8,7 @@
 import { CliError, InterruptedError, LimitError, PartialError, ServiceError, UsageError } from '../../src/cli/errors.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { parseWhole } from '../../src/cli/parse.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { envNote, suggest } from '../../src/cli/suggest.js';
 import { checkUrl } from '../../src/cli/url.js';
 import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
 import { parseSignatureHeader, postSigned, shortAnswer, type ConsumerAnswer } from '../../src/webhook/deliver.js';
@@ -141,7 +141,7 @@ export const run: Verb<typeof declareReplay> = async (ctx, opts, file) => {
 
   if (stop) {
     const again = suggest(ctx, 'webhook', 'replay', file, '--to', url, '--from-line', resumeLine!, ...extraFlags(opts));
-    const hint = `Continue with: ${again}${midRequest ? `  (line ${resumeLine} may reach the consumer twice)` : ''}`;
+    const hint = `Continue with: ${again}${midRequest ? `  (line ${resumeLine} may reach the consumer twice)` : ''}${envNote(ctx)}`;
     if (stop instanceof InterruptedError) throw new InterruptedError(`Interrupted after ${results.length} of ${checked.count} events.`, hint);
     throw new LimitError(`${stop.message} Stopped after ${results.length} of ${checked.count} events.`, `${stop.hint ? `${stop.hint} ` : ''}${hint}`, stop.facts);
   }

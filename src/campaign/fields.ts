@@ -9,6 +9,8 @@
 // field did before). test/campaign-fields.test.ts holds the table, the options and the spec paths
 // together. This module is data and a few lookups only: the CLI loads it to register commands.
 
+import { TIME_ZONE_CODES } from './timezones.js';
+
 export type AbDimension = 'subject' | 'sender' | 'content';
 export const AB_DIMENSIONS = ['subject', 'sender', 'content'] as const satisfies readonly AbDimension[];
 
@@ -144,6 +146,8 @@ export const FIELDS = {
   timezone: {
     type: 'text', flag: '--timezone <zone>', help: "time zone of --at: Asia/Taipei, TAIPEI or 21 (default: profile's timezone)",
     becomes: 'config.schedule.timezone (its code)', label: 'time zone', step: 'schedule', example: 'Asia/Taipei',
+    // The 88 zones by their IANA names (a city or a code is accepted too, and not offered: one list is enough).
+    offer: TIME_ZONE_CODES.map((z) => z.iana),
   },
   ga: {
     type: 'switch', flag: '--ga', help: 'turn on Google Analytics tracking (needs --utm-campaign and --utm-content)',

@@ -15,8 +15,11 @@ const ROOT_ONLY_WHERE_DECLARED = new Set<string>(DECLARED_GLOBALS.map((g) => g.f
 /** Flags whose value is a group, by name or code. */
 const GROUP_FLAGS = new Set(['--group', '--exclude']);
 
-export function completions(program: CommandUnknownOpts, words: string[], env: Env): string[] {
-  const current = words.at(-1) ?? '';
+export function completions(program: CommandUnknownOpts, rawWords: string[], env: Env): string[] {
+  // The shells hand the words as typed (bash and zsh keep quotes and backslashes): `--group "My G`
+  // completes the group "My Group".
+  const words = rawWords.map(shellWord);
+  let current = words.at(-1) ?? '';
   const before = words.slice(0, -1);
   let cmd = program;
   let sandbox = false;
@@ -26,12 +29,15 @@ export function completions(program: CommandUnknownOpts, words: string[], env: E
   let args: string[] = [];
   for (const w of before) {
     if (pendingValue) {
+      // bash splits `--flag=value` at the "=" (it is in COMP_WORDBREAKS): the value comes next.
+      if (w === '=') continue;
       if (pendingValue.long === '--profile') profile = w;
       pendingValue = undefined;
       continue;
     }
     if (w.startsWith('-')) {
       if (w === '--sandbox') sandbox = true;
+      if (w.startsWith('--profile=')) profile = w.slice('--profile='.length);
       const opt = findOption(cmd, w.split('=')[0]);
       if (opt?.long) flags.add(opt.long);
       if (opt && (opt.required || opt.optional) && !w.includes('=')) pendingValue = opt;
@@ -43,6 +49,18 @@ export function completions(program: CommandUnknownOpts, words: string[], env: E
   }
   const scope = () => (sandbox ? 'sandbox' : `profile-${profile || env.MAILCTL_PROFILE || safeCurrentProfile(env) || 'default'}`);
   const ctx = { flags, args };
+  // `--flag=value` as one word (zsh, fish; bash when "=" is not a word break): complete the value,
+  // keeping `--flag=` in front. In bash the cursor right after the "=" is a word of its own.
+  let keep = '';
+  if (pendingValue && current === '=') current = '';
+  else if (!pendingValue && /^--[^=]+=/.test(current)) {
+    const opt = findOption(cmd, current.slice(0, current.indexOf('=')));
+    if (opt && (opt.required || opt.optional)) {
+      pendingValue = opt;
+      keep = current.slice(0, current.indexOf('=') + 1);
+      current = current.slice(keep.length);
+    }
+  }
   let out: string[];
   let list = false;
   if (pendingValue) {
@@ -70,7 +88,30 @@ export function completions(program: CommandUnknownOpts, words: string[], env: E
     const taken = new Set(done.split(',').filter(Boolean));
     out = out.filter((v) => !taken.has(v)).map((v) => done + v);
   }
-  return [...new Set(out)].filter((c) => c.startsWith(current)).sort();
+  return [...new Set(out)].filter((c) => c.startsWith(current)).sort().map((c) => keep + c);
+}
+
+/**
+ * A word as a POSIX shell would pass it on: quotes and backslashes taken off. The word under the
+ * cursor may still be open (`"My G`, a trailing backslash): what is typed so far counts.
+ */
+export function shellWord(raw: string): string {
+  let out = '';
+  let quote: string | undefined;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+      else out += c;
+    } else if (quote === '"') {
+      if (c === '"') quote = undefined;
+      else if (c === '\\' && '"\\$`'.includes(raw[i + 1] ?? 'x')) out += raw[++i];
+      else out += c;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === '\\') out += raw[++i] ?? '';
+    else out += c;
+  }
+  return out;
 }
 
 function findOption(cmd: CommandUnknownOpts, flag: string): Option | undefined {

@@ -17,7 +17,7 @@ import type { FetchLike } from '../api/http.js';
 import type { DryRunRecorder } from '../api/recorder.js';
 import { AuthError, UsageError } from './errors.js';
 import { configDir } from '../config/paths.js';
-import { suggest, suggester, suggestWithNote } from './suggest.js';
+import { envNote, suggest, suggester, suggestWithNote } from './suggest.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -170,8 +170,8 @@ export class Context {
       const label = service === 'campaign' ? 'campaign service' : 'notification service';
       throw new AuthError(
         `No API key for the ${label} in profile "${s.profileName}".`,
-        // The profile goes in as a flag even when the config file or MAILCTL_PROFILE chose it:
-        // the line then stores the key where this run looks for it, pasted anywhere.
+        // The profile goes in as a flag even when the config file chose it (suggest() adds it when
+        // a flag or MAILCTL_PROFILE did): the line then stores the key where this run looks for it.
         `Run ${suggestWithNote({ env: this.env, globals: { ...this.globals, profile: this.globals.profile ?? (s.profileName !== 'default' ? s.profileName : undefined) } }, 'config', 'set-key', '--service', service)}, set ${envName} (or MAILCTL_API_KEY), or add --sandbox to try the built-in sandbox without an account.`,
       );
     }
@@ -198,7 +198,7 @@ export class Context {
       timeoutMs: this.tuning.timeoutMs,
       retryBaseMs: this.tuning.retryBaseMs,
       signal: this.signal,
-      keyHint: `Check the key with \`${suggest(this, 'config', 'list')}\` and set the right one with \`${suggest(this, 'config', 'set-key', '--service', service)}\`.`,
+      keyHint: `Check the key with \`${suggest(this, 'config', 'list')}\` and set the right one with \`${suggest(this, 'config', 'set-key', '--service', service)}\`${envNote(this)}.`,
       suggest: suggester(this),
     };
   }

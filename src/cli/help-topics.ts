@@ -4,6 +4,8 @@
 import { ExitCode } from './errors.js';
 import { DEFAULT_CAMPAIGN_URL, DEFAULT_NOTIFY_URL } from '../config/settings.js';
 import type { HELP_TOPICS } from './root-help.js';
+import { packageDir } from './version.js';
+import { shellQuote } from './suggest.js';
 
 /** What each exit code means, by its name in ExitCode. */
 export const EXIT_MEANINGS: Record<string, string> = {
@@ -50,7 +52,37 @@ function table(rows: Array<[string, string]>): string {
     .join('\n');
 }
 
+/** The files in examples/ (shipped in the package: package.json "files"), and what each is for. */
+export const EXAMPLE_FILES: Array<[string, string]> = [
+  ['contacts.csv', '150 contacts, header EMAIL,NAME,PLAN: import, campaign proof --row, preflight --fields-from'],
+  ['campaign.json', 'a campaign for the group "Newsletter" (flat keys, html from newsletter.html): campaign create --file'],
+  ['newsletter.html', 'a campaign body with ${NAME}: --html-file'],
+  ['guests.csv', 'a one-time list, header EMAIL,NAME: campaign create --once --list'],
+  ['recipients.csv', 'recipients with their own columns: send --recipients, automation trigger'],
+  ['phones.csv', 'SMS recipients, header phone,country_code,code: send sms --recipients'],
+  ['sms.txt', 'an SMS body with {{code}}: send sms --text-file'],
+  ['webhook-payload.json', 'one webhook event body: webhook verify'],
+  ['webhook-events.jsonl', 'events as `webhook listen --out` stores them: webhook replay'],
+];
+
 export function helpTopic(topic: keyof typeof HELP_TOPICS): string {
+  if (topic === 'examples') {
+    const dir = packageDir();
+    const where = dir ? `${dir.replace(/\/$/, '')}/examples` : undefined;
+    return `Example files
+
+The examples in mailctl's help name files as examples/…, relative to the folder you run them in.
+The files ship with mailctl${where ? `, in\n  ${where}\nCopy them into the folder you work in, to run the examples as written:\n  cp -R ${shellQuote(where)} .` : ' (in the examples/ folder of the installed package).'}
+A contact list can also come from standard input:
+  printf 'EMAIL,NAME\\nann.lee@example.com,Ann Lee\\n' | mailctl import - --group Newsletter --create-group
+
+${table(EXAMPLE_FILES)}
+
+Examples:
+  mailctl help examples
+  mailctl import examples/contacts.csv --group Newsletter --create-group --dry-run
+`;
+  }
   if (topic === 'environment') {
     return `Environment variables
 

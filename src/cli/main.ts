@@ -17,6 +17,7 @@ import { version } from './version.js';
 import { OUTPUT_FORMATS } from '../output/formats.js';
 import type { OutputChoice } from '../output/choice.js';
 import type { ActionFactory } from './declared.js';
+import { suggest, type SuggestRun } from './suggest.js';
 
 export interface RunOptions {
   argv: string[];
@@ -90,7 +91,7 @@ export async function main(o: RunOptions): Promise<number> {
     for (const { key, flag, why } of DECLARED_GLOBALS) {
       if (!program.getOptionValue(key)) continue;
       if (!declares(cmd, flag)) {
-        throw new UsageError(`\`${commandPath(cmd)}\` ${why}, so it takes no ${flag}.`, `See \`${commandPath(cmd)} --help\` for its options.`);
+        throw new UsageError(`\`${commandPath(cmd)}\` ${why}, so it takes no ${flag}.`, `See \`${suggest({ globals, env: o.env }, ...commandWords(cmd), '--help')}\` for its options.`);
       }
       opts[key] = true;
     }
@@ -128,11 +129,12 @@ export async function main(o: RunOptions): Promise<number> {
   }
   // Commander's own usage errors must not exit the process: make every subcommand throw.
   // After a usage error, show that command's usage line (not just "see --help").
-  const walk = (c: CommandUnknownOpts) => { c.exitOverride(); c.showHelpAfterError(usageHint(c)); c.commands.forEach(walk); };
+  const run = runOfArgv(o.argv, o.env);
+  const walk = (c: CommandUnknownOpts) => { c.exitOverride(); c.showHelpAfterError(usageHint(c, run)); c.commands.forEach(walk); };
   walk(program);
 
   try {
-    await program.parseAsync(o.argv, { from: 'user' });
+    await program.parseAsync(helpWord !== undefined ? helpAsFlag(program, o.argv) : o.argv, { from: 'user' });
     return 0;
   } catch (e) {
     if (e instanceof CommanderError && COMMANDER_OK.has(e.code)) return 0; // help or version shown
@@ -151,15 +153,54 @@ function helpWordOf(argv: string[]): string | undefined {
   return words[0] === 'help' ? words[1] : undefined;
 }
 
-function commandPath(c: CommandUnknownOpts): string {
-  const names: string[] = [];
-  for (let x: CommandUnknownOpts | null = c; x; x = x.parent) names.unshift(x.name());
-  return names.join(' ');
+/**
+ * `mailctl [flags] help campaign create` → `[flags] campaign create --help`: commander's own
+ * help command looks at one word only, and would show the noun's help for a verb.
+ */
+function helpAsFlag(program: CommandUnknownOpts, argv: string[]): string[] {
+  let at = 0;
+  while (argv[at] !== 'help') at += VALUE_OPTIONS.has(argv[at]) ? 2 : 1; // helpWordOf found it
+  const words: string[] = [];
+  let cmd = program;
+  for (const w of argv.slice(at + 1)) {
+    const sub = cmd.commands.find((c) => c.name() === w || c.aliases().includes(w));
+    if (!sub) break;
+    words.push(w);
+    cmd = sub;
+  }
+  return [...argv.slice(0, at), ...words, '--help'];
 }
 
-function usageHint(c: CommandUnknownOpts): string {
-  const full = commandPath(c);
-  return `Usage: ${full} ${c.usage()}\n(run \`${full} --help\` for details)`;
+function commandPath(c: CommandUnknownOpts): string {
+  return ['mailctl', ...commandWords(c)].join(' ');
+}
+
+/** The words after `mailctl` that name a command: `campaign create`. */
+function commandWords(c: CommandUnknownOpts): string[] {
+  const names: string[] = [];
+  for (let x: CommandUnknownOpts | null = c; x?.parent; x = x.parent) names.unshift(x.name());
+  return names;
+}
+
+function usageHint(c: CommandUnknownOpts, run: SuggestRun): string {
+  return `Usage: ${commandPath(c)} ${c.usage()}\n(run \`${suggest(run, ...commandWords(c), '--help')}\` for details)`;
+}
+
+/**
+ * The global flags a usage error's hint carries, read from argv (commander has not parsed them
+ * when it refuses the line): --profile (or MAILCTL_PROFILE, which suggest() adds) and --sandbox.
+ */
+function runOfArgv(argv: string[], env: Env): SuggestRun {
+  let profile: string | undefined;
+  let sandbox = false;
+  for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
+    const a = argv[i];
+    if (a === '--sandbox') sandbox = true;
+    else if (a === '--profile' && i + 1 < argv.length) profile = argv[++i];
+    else if (a.startsWith('--profile=')) profile = a.slice('--profile='.length);
+    else if (VALUE_OPTIONS.has(a)) i++;
+  }
+  return { globals: { profile, sandbox }, env };
 }
 
 const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);

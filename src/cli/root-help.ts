@@ -5,6 +5,7 @@
 export const HELP_TOPICS = {
   environment: 'environment variables: keys, URLs, profile, config folder, colour, CI',
   'exit-codes': 'what each exit code means, for scripts and alerting',
+  examples: 'where the example files (examples/…) are installed, and what each holds',
 } as const;
 
 export const ROOT_HELP = `
@@ -12,7 +13,8 @@ Help topics:
 ${Object.entries(HELP_TOPICS).map(([t, what]) => `  mailctl help ${t.padEnd(12)} ${what}`).join('\n')}
 
 Every example below works as is against the built-in sandbox, no account needed: add --sandbox
-(mailctl --sandbox import …). CP123, IM123, LS123 stand for the codes mailctl prints.
+(mailctl --sandbox import …). CP123, IM123, LS123 stand for the codes mailctl prints. The files in
+examples/ ship with mailctl: \`mailctl help examples\` says where, and how to copy them here.
 
 Examples — the common workflows:
   # import a contact list into a new group, and wait for the service's result

@@ -6,16 +6,25 @@ let cached: string | undefined;
 
 /** The version in package.json, found by walking up from this file (src/ or dist/src/). */
 export function version(): string {
-  if (cached) return cached;
+  return (cached ??= String(ownPackage()?.pkg.version ?? '0.0.0'));
+}
+
+/** The folder mailctl is installed in (the one holding its package.json, examples/ and dist/). */
+export function packageDir(): string | undefined {
+  const found = ownPackage();
+  return found && decodeURIComponent(found.dir.pathname);
+}
+
+function ownPackage(): { dir: URL; pkg: { version?: unknown } } | undefined {
   let dir = new URL('.', import.meta.url);
   for (let i = 0; i < 5; i++) {
     try {
       const pkg = JSON.parse(fs.readFileSync(new URL('package.json', dir), 'utf8'));
-      if (pkg.name === 'mailctl') return (cached = String(pkg.version));
+      if (pkg.name === 'mailctl') return { dir, pkg };
     } catch {
       /* keep walking */
     }
     dir = new URL('..', dir);
   }
-  return (cached = '0.0.0');
+  return undefined;
 }

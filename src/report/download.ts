@@ -34,6 +34,12 @@ function codeForFileName(sn: string, cmd: Suggest): string {
   }
 }
 
+/** The files a run would save into --out-dir: one per report type the service makes. */
+export function plannedFiles(ctx: Context, out: OutDir, sn: string): Array<{ reportType: string; file: string }> {
+  const cmd = suggester(ctx);
+  return REPORT_TYPES.map((t) => ({ reportType: t, file: path.join(out.dir, reportFileName(sn, t, cmd)) }));
+}
+
 /** Before an export is even requested: would --out-dir overwrite anything? */
 export function checkOutDir(ctx: Context, out: OutDir, sn: string, force = false): void {
   // Checked before the export is requested: finding out after the wait would waste the export

@@ -97,7 +97,7 @@ export async function preflightBeforeCreate(ctx: Context, c: Composed, opts: { s
   const unread = ctx.dryRun && isTemplatePlaceholder(content.htmlContent);
   const checked = unread ? { ...c, request: { ...c.request, content: { ...content, htmlContent: '' } } } : c;
   const { findings, linksNotChecked } = await preflight(ctx, checked, { links: opts.links !== false && !ctx.dryRun, known: await knownFields(ctx, {}) });
-  if (ctx.dryRun && opts.links !== false && linksNotChecked) ctx.io.info(`Dry run: the ${linksNotChecked} link${linksNotChecked === 1 ? ' is' : 's are'} not checked (\`mailctl campaign preflight\` checks them).`);
+  if (ctx.dryRun && opts.links !== false && linksNotChecked) ctx.io.info(`Dry run: the ${linksNotChecked} link${linksNotChecked === 1 ? ' is' : 's are'} not checked (\`${suggest(ctx, 'campaign', 'preflight')}\` checks them).`);
   if (unread) ctx.io.info("Dry run: the template's html is not read, so the preflight check does not look at it.");
   const warnings = findings.filter((f) => f.severity === 'warning');
   for (const f of warnings) ctx.io.warn(`${forTerminal(f.where, 200)}: ${forTerminal(f.message, 600)} [${f.rule}]`);
