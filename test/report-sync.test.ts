@@ -61,6 +61,10 @@ describe('report sync: first run, then a re-run with nothing new', () => {
     }
   });
 
+  it('--json: the document on stdout, and nothing on stderr when all went well', () => {
+    expect(first.stderr).toBe('');
+  });
+
   it('the first run asks for the last 30 days', () => {
     const q = syncTraffic(sb.get, mark).all.find((r) => r.path === '/v1/report/campaigns')!.query;
     expect(Date.parse(q.endDate) - Date.parse(q.startDate)).toBeGreaterThan(30 * DAY - 5000);
@@ -151,8 +155,14 @@ describe('report sync: first run, then a re-run with nothing new', () => {
     const again = await sync(['--out', dir, '--refresh-days', '1'], { clock: later });
     expect(again.exitCode).toBe(0);
     expect(syncTraffic(sb.get, m).exports).toEqual([]);
-    expect(again.stderr).toContain('ignores a repeat export of a campaign within an hour');
-    expect(again.stderr).toContain('3 refresh deferred');
+    // Without a terminal (cron's log): one line, counting them and saying when the first can be refreshed.
+    const exported = Object.values(JSON.parse(fs.readFileSync(path.join(dir, '.mailctl-sync.json'), 'utf8')).campaigns as Record<string, { exportedAt: string }>).map((c) => Date.parse(c.exportedAt));
+    const first = new Date(Math.min(...exported) + 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    expect(again.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ report sync /)]);
+    expect(again.stderr).toContain(`3 refresh deferred (the service takes one export of a campaign an hour; a run after ${first} refreshes the first)`);
+    // On a terminal, a line for each.
+    const shown = await sync(['--out', dir, '--refresh-days', '1'], { clock: later, tty: true });
+    for (const sn of sns) expect(shown.stderr).toContain(`${sn}: not re-exported yet — the service ignores a repeat export of a campaign within an hour`);
   });
 });
 
@@ -189,21 +199,31 @@ describe('report sync: failures', () => {
   });
 
   it('an incomplete campaign from an earlier run is retried outside the range, and dropped once the service no longer knows it', async () => {
-    const out = tempDir('mailctl-sync-gone-');
-    const old = '2026-01-05T10:00:00.000Z';
-    fs.writeFileSync(path.join(out, '.mailctl-sync.json'), JSON.stringify({
-      version: 1,
-      highWater: new Date().toISOString(),
-      campaigns: { CPGONE01: { name: 'Deleted since', sentEndDate: old, files: {} } },
-    }));
+    const withGone = () => {
+      const out = tempDir('mailctl-sync-gone-');
+      fs.writeFileSync(path.join(out, '.mailctl-sync.json'), JSON.stringify({
+        version: 1,
+        highWater: new Date().toISOString(),
+        campaigns: { CPGONE01: { name: 'Deleted since', sentEndDate: '2026-01-05T10:00:00.000Z', files: {} } },
+      }));
+      return out;
+    };
+    const out = withGone();
     const m = sb.get().sandbox.requests().length;
     const r = await sync(['--out', out, '--since', '1h']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(syncTraffic(sb.get, m).exports.map((x) => x.path)).toContain('/v1/report/CPGONE01/export');
-    expect(r.stderr).toContain('CPGONE01: the service no longer knows this campaign');
+    // Cron's log: the one summary line counts it.
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining('1 no longer known at the service (deleted?), not tried again')]);
     const again = sb.get().sandbox.requests().length;
     expect((await sync(['--out', out, '--since', '1h'])).exitCode).toBe(0);
     expect(syncTraffic(sb.get, again).exports).toEqual([]);
+    // --json names it; on a terminal a line says so.
+    const json = await sync(['--out', withGone(), '--since', '1h', '--json']);
+    expect(JSON.parse(json.stdout).campaigns.gone).toEqual(['CPGONE01']);
+    expect(json.stderr).toBe('');
+    const tty = await sync(['--out', withGone(), '--since', '1h'], { tty: true });
+    expect(tty.stderr).toContain('CPGONE01: the service no longer knows this campaign');
   });
 
   it('every campaign refused by the service: exit 1, each listed', async () => {
@@ -227,6 +247,17 @@ describe('report sync: failures', () => {
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain('3 failed');
     expect(fs.readdirSync(out).sort()).toEqual(['.mailctl-sync.json', 'manifest.csv']);
+  });
+
+  it('the listing unreachable: exit 4, its error lines dated and naming the run like the summary line', async () => {
+    const out = tempDir('mailctl-sync-down-');
+    sb.get().sandbox.injectFault({ kind: 'drop', times: 100, match: { method: 'GET', path: '/v1/report/campaigns' } });
+    const r = await sync(['--out', out]);
+    sb.get().sandbox.faults.splice(0);
+    expect(r.exitCode).toBe(4);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines[0]).toContain('error:');
+    for (const line of lines) expect(line).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ report sync ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `));
   });
 
   it('bad flags: exit 2, nothing sent and no directory made', async () => {
