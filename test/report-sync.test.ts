@@ -11,6 +11,7 @@ import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, syncTraffic } from './helpers/report-sync.js';
 import { systemClock } from '../src/cli/clock.js';
+import { virtualTime } from './helpers/virtual-time.js';
 import { DOWNLOADS_AT_ONCE } from '../src/report/sync/sync.js';
 
 const sb = useSandbox({
@@ -273,6 +274,48 @@ describe('report sync: failures', () => {
     fs.writeFileSync(file, '');
     expect((await sync(['--out', file])).stderr).toContain('is a file, not a directory');
     expect(sb.get().sandbox.requests().length).toBe(m);
+  });
+});
+
+describe('report sync: pacing, in virtual time', () => {
+  const isExport = (r: { method: string; path: string }) => r.method === 'POST' && /\/v1\/report\/[^/]+\/export$/.test(r.path);
+  /** The sleeps of 5 s or more: the export pacing (the 2/s limit and link polls sleep less). */
+  const long = (slept: number[]) => slept.filter((ms) => ms >= 5000);
+
+  it("exports go 10 s apart within a run, and the next run's first 10 s after the previous run's last", async () => {
+    const v = virtualTime();
+    const out = tempDir('mailctl-sync-pace-');
+    const paced = { clock: v.clock, fetch: v.fetch, tuning: { rateLimit: true } };
+    const first = await sync(['--out', out, '--json'], paced);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const exports = v.sent.filter(isExport).map((r) => r.at);
+    expect(exports.length).toBeGreaterThanOrEqual(3);
+    expect(exports).toHaveLength(JSON.parse(first.stdout).exports);
+    for (const [i, at] of exports.slice(1).entries()) {
+      expect(at - exports[i]).toBeGreaterThanOrEqual(10_000);
+      expect(at - exports[i]).toBeLessThan(11_500); // then the 2/s limit's turn, at most
+    }
+    expect(long(v.slept)).toHaveLength(exports.length - 1); // one wait of the export limit between two exports
+
+    // The next run (another config folder, so no shared budget: only DIR's state knows when the
+    // last export went) has one campaign to export: the state forgot it. The previous run's last
+    // export went 3 s ago (a run killed just after it; run 1 itself ended later, its link polls
+    // taking virtual time as real time passes).
+    const state = JSON.parse(fs.readFileSync(path.join(out, '.mailctl-sync.json'), 'utf8'));
+    const [sn] = Object.keys(state.campaigns);
+    fs.rmSync(folderOf(sb.get, out, sn), { recursive: true });
+    delete state.campaigns[sn];
+    const lastExport = v.clock.now() - 3000;
+    state.lastExportAt = new Date(lastExport).toISOString();
+    fs.writeFileSync(path.join(out, '.mailctl-sync.json'), JSON.stringify(state));
+    const mark = { sent: v.sent.length, slept: v.slept.length };
+    const second = await sync(['--out', out, '--json'], paced);
+    expect(second.exitCode, second.stderr).toBe(0);
+    const next = v.sent.slice(mark.sent).filter(isExport);
+    expect(next.map((r) => r.path)).toEqual([expect.stringMatching(new RegExp(`/v1/report/${sn}/export$`))]);
+    expect(next[0].at - lastExport).toBeGreaterThanOrEqual(10_000);
+    expect(next[0].at - lastExport).toBeLessThan(11_500);
+    expect(long(v.slept.slice(mark.slept))).toHaveLength(1); // the pause after the previous run
   });
 });
 
