@@ -134,14 +134,14 @@ describe('report sync: one run per directory', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(fs.existsSync(lock)).toBe(false);
 
-    // A live pid (this very process, e.g. reused by another program) but a lock two hours old.
-    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: '2026-01-01T00:00:00Z', token: 'old' }));
+    // A live pid (vitest's parent, as if reused by another program) but a lock two hours old.
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.ppid, host: os.hostname(), startedAt: '2026-01-01T00:00:00Z', token: 'old' }));
     const old = new Date(Date.now() - 2 * 3_600_000);
     fs.utimesSync(lock, old, old);
     expect((await sync(['--out', dir])).exitCode).toBe(0);
 
     // The same lock touched a moment ago blocks.
-    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: '2026-01-01T00:00:00Z', token: 'live' }));
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.ppid, host: os.hostname(), startedAt: '2026-01-01T00:00:00Z', token: 'live' }));
     expect((await sync(['--out', dir])).exitCode).toBe(6);
     fs.rmSync(lock);
   });

@@ -3,6 +3,7 @@
 // is replayed so that nobody gets the message twice. Crashes are simulated by writing the
 // journal states a dead run leaves, and by faults ('hang', 'drop') injected into the sandbox.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
@@ -200,10 +201,12 @@ describe('send --resume', () => {
   it('refuses a journal another live mailctl holds, and message flags next to --resume', async () => {
     const p = plan('kl-', 3);
     const file = writeJournal([p]);
-    fs.writeFileSync(`${file}.lock`, String(process.ppid));
-    const held = await runCli(['send', '--resume', file], { sandbox: sb.get() });
-    expect(held.exitCode).toBe(2);
-    expect(held.stderr).toContain(`in use by another mailctl (process ${process.ppid})`);
+    // The lock a live mailctl (vitest's parent stands in) holds on the journal.
+    fs.writeFileSync(`${file}.lock`, JSON.stringify({ pid: process.ppid, host: os.hostname(), token: 'other.1' }));
+    const held = await runCli(['send', '--resume', file, '--json'], { sandbox: sb.get() });
+    expect(held.exitCode).toBe(6);
+    expect(JSON.parse(held.stdout).error).toMatchObject({ code: 'LOCKED', exitCode: 6 });
+    expect(held.stderr).toContain(`in use by another mailctl (process ${process.ppid} on ${os.hostname()})`);
     fs.rmSync(`${file}.lock`);
     const flags = await runCli(['send', '--resume', file, '--subject', 'x'], { sandbox: sb.get() });
     expect(flags.exitCode).toBe(2);

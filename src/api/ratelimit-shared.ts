@@ -25,7 +25,7 @@ import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../cli/clock.js';
 import { SlidingWindowLimiter, type Limiter, type Ticket } from './ratelimit.js';
-import { HOST, LOCK_STALE_MS, alive, releaseLock, takeLock } from '../fs/lock-file.js';
+import { HOST, LOCK_STALE_MS, alive, takeLock, type HeldLock } from '../fs/lock-file.js';
 
 // The lock (src/fs/lock-file.ts) is held for a few file operations (microseconds): one older than
 // LOCK_STALE_MS belongs to a holder that died or hung.
@@ -171,7 +171,7 @@ export class SharedWindowLimiter implements Limiter {
     }
     const deadline = Date.now() + LOCK_WAIT_MS;
     for (;;) {
-      let held: boolean;
+      let held: HeldLock | undefined;
       try {
         held = takeLock(this.lock);
       } catch (e) {
@@ -187,7 +187,7 @@ export class SharedWindowLimiter implements Limiter {
         } catch (e) {
           throw new Error(`cannot write ${this.file}: ${reason(e)}`);
         } finally {
-          releaseLock(this.lock);
+          held.release();
         }
       }
       if (Date.now() > deadline) throw new Error(`${this.lock} stayed locked for ${LOCK_WAIT_MS / 1000} s`);

@@ -10,7 +10,7 @@ export const ExitCode = {
   AUTH: 3, // auth or config: no key, Forbidden
   LIMIT: 4, // rate limit or network: daily cap, unreachable
   PARTIAL: 5, // ran, but some recipients/rows failed
-  LOCKED: 6, // another run holds the lock of what this one would work on (report sync's DIR); nothing done
+  LOCKED: 6, // another run holds the lock of what this one would work on (report sync's DIR, a journal); nothing done
   INTERRUPTED: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -39,7 +39,7 @@ export type ErrorCode =
   | 'BAD_RESPONSE' // an answer that is not what the spec says (not JSON, too large, a redirect)
   | 'PARTIAL'
   | 'INTERRUPTED'
-  | 'LOCKED' // another run holds the lock of the directory being worked on (report sync)
+  | 'LOCKED' // another run holds the lock of what this one works on (report sync's directory, a journal)
   | 'INSUFFICIENT_BALANCE' // a send the account balance cannot cover, refused before any send request (exit 2)
   | 'FAILED'; // a local failure after work began (a file could not be written…)
 

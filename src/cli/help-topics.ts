@@ -15,7 +15,7 @@ export const EXIT_MEANINGS: Record<string, string> = {
   AUTH: 'auth or config: no key, the key refused (Forbidden), an unreadable config file',
   LIMIT: 'rate limit or network: the daily cap, unreachable, timed out (also a --timeout that ran out while waiting)',
   PARTIAL: 'partial: the operation ran, but some recipients, rows or campaigns failed (each is listed)',
-  LOCKED: 'locked: another run holds the lock (report sync on the same folder); try later, or wait with --wait-lock',
+  LOCKED: 'locked: another run holds the lock (report sync on the same folder, a send or automation on the same journal); try later (report sync: or wait with --wait-lock)',
   INTERRUPTED: 'interrupted (Ctrl-C); the message says how to resume where that is possible',
 };
 

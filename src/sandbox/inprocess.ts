@@ -11,14 +11,14 @@
 // The lock is held for the whole request (a request's body may be read in between), kept fresh
 // while held; a holder that died leaves it to the next process at once (its pid is gone), one
 // that hangs after LOCK_STALE_MS. Within one process the requests on one folder take turns
-// before they try the lock file, which names the process and so cannot tell two of its own
-// requests apart (tests run several commands in one process).
+// before they try the lock file (tests run several commands in one process), so a request
+// never waits on the lock of a request of its own process that is waiting behind it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { systemClock, type Clock } from '../cli/clock.js';
-import { releaseLock, takeLock } from '../fs/lock-file.js';
+import { takeLock, type HeldLock } from '../fs/lock-file.js';
 import { SANDBOX_BASE } from './constants.js';
 import { Sandbox, type RawRequest, type SbOutcome } from './sandbox.js';
 import type { SandboxState } from './types.js';
@@ -80,10 +80,12 @@ function writeState(file: string, text: string): void {
   }
 }
 
-async function acquire(lock: string, signal: AbortSignal): Promise<void> {
+async function acquire(lock: string, signal: AbortSignal): Promise<HeldLock> {
   // No deadline of its own: a live holder keeps the lock only for one request, and the
   // request's own time-out (or Ctrl-C) ends the wait.
-  while (!takeLock(lock, LOCK_STALE_MS)) {
+  for (;;) {
+    const held = takeLock(lock, { staleMs: LOCK_STALE_MS, heartbeatMs: HEARTBEAT_MS });
+    if (held) return held;
     signal.throwIfAborted();
     // Real time, not the run's clock: the lock is about other processes.
     await systemClock.sleep(1 + Math.random() * 4, signal);
@@ -109,21 +111,11 @@ export class SharedSandbox {
   handle(raw: RawRequest, signal: AbortSignal): Promise<SbOutcome> {
     return inTurn(this.dir, async () => {
       fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      await acquire(this.lock, signal);
-      const beat = setInterval(() => {
-        const now = new Date();
-        try {
-          fs.utimesSync(this.lock, now, now);
-        } catch {
-          /* gone (sandbox reset): nothing to keep fresh */
-        }
-      }, HEARTBEAT_MS);
-      beat.unref();
+      const held = await acquire(this.lock, signal);
       try {
         return await this.current().handle(raw);
       } finally {
-        clearInterval(beat);
-        releaseLock(this.lock);
+        held.release();
       }
     });
   }

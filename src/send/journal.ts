@@ -17,13 +17,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { UsageError } from '../cli/errors.js';
+import { CliError, ExitCode, UsageError } from '../cli/errors.js';
 import { fileProblem } from '../cli/file-problem.js';
+import { lockHolder, takeLock, type HeldLock } from '../fs/lock-file.js';
+import { forTerminal } from '../output/sanitize.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/safe-write.js';
 
 /** What one journal sends: transactional email or SMS, or automation events (campaign service). */
 export type Kind = 'email' | 'sms' | 'automation';
 const KINDS: readonly Kind[] = ['email', 'sms', 'automation'];
+
+/** A journal lock untouched this long belongs to a run that hung or died on another host. */
+const JOURNAL_LOCK_STALE_MS = 60 * 60_000;
+const JOURNAL_LOCK_HEARTBEAT_MS = 60_000;
 
 /** The record format written now. Version 1 (one-letter keys) is read and converted. */
 export const JOURNAL_VERSION = 2;
@@ -85,7 +91,7 @@ export interface CreateOptions {
 export class Journal {
   readonly file: string;
   private fd: number;
-  private lockFile?: string;
+  private held?: HeldLock;
 
   private constructor(file: string, fd: number) {
     this.file = file;
@@ -223,32 +229,37 @@ export class Journal {
     } catch {
       /* already closed */
     }
-    if (this.lockFile) fs.rmSync(this.lockFile, { force: true });
-    this.lockFile = undefined;
+    this.held?.release();
+    this.held = undefined;
   }
 
-  /** Two processes working one journal could both send a batch: the second one is refused. */
+  /**
+   * Two processes working one journal could both send a batch: the second one is refused. The
+   * lock (src/fs/lock-file.ts) is kept fresh while held, so one left by a run that was killed
+   * (its pid gone) or that hung for an hour (or ran on another host) never blocks.
+   */
   private lock(): void {
     const lockFile = `${this.file}.lock`;
-    for (let attempt = 0; attempt < 2; attempt++) {
+    let h: ReturnType<typeof lockHolder> = 'gone';
+    // A holder that lets go between our try and our look: try again.
+    for (let attempt = 0; attempt < 3 && h === 'gone'; attempt++) {
       try {
-        fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx', mode: PRIVATE_FILE_MODE });
-        this.lockFile = lockFile;
-        return;
+        this.held = takeLock(lockFile, { staleMs: JOURNAL_LOCK_STALE_MS, heartbeatMs: JOURNAL_LOCK_HEARTBEAT_MS });
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
-          fs.closeSync(this.fd);
-          throw new UsageError(`Cannot lock the journal ${this.file} (${lockFile}): ${reason(e)}.`);
-        }
-        const pid = Number(fs.readFileSync(lockFile, 'utf8').trim());
-        if (pid && pid !== process.pid && alive(pid)) {
-          fs.closeSync(this.fd);
-          throw new UsageError(`The journal ${this.file} is in use by another mailctl (process ${pid}).`, 'Wait for it to finish; if that process is gone, delete the .lock file next to the journal.');
-        }
-        // Left behind by a run that was killed: take it over.
-        fs.rmSync(lockFile, { force: true });
+        fs.closeSync(this.fd);
+        throw new UsageError(`Cannot lock the journal ${this.file} (${lockFile}): ${reason(e)}.`);
       }
+      if (this.held) return;
+      h = lockHolder(lockFile);
     }
+    fs.closeSync(this.fd);
+    const who = h && h !== 'gone' ? forTerminal(`process ${h.pid} on ${h.host}`, 200) : 'a process whose lock file is unreadable';
+    throw new CliError(
+      `The journal ${this.file} is in use by another mailctl (${who}); nothing was sent.`,
+      ExitCode.LOCKED,
+      `Wait for that run to finish, then resume. A lock whose process is gone, or untouched for an hour, is taken over by itself.`,
+      { code: 'LOCKED', reached: 'no', refused: false, retryable: true },
+    );
   }
 }
 
@@ -293,15 +304,6 @@ function reason(e: unknown): string {
 
 const writeAsync = promisify(fs.write) as (fd: number, s: string) => Promise<unknown>;
 const datasyncAsync = promisify(fs.fdatasync);
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function syncDir(dir: string): void {
   try {
