@@ -16,7 +16,7 @@ import { lookup } from '../output/dry-run.js';
 export type BalanceRead = { ok: true; email?: number; sms?: number } | { ok: false; reason: string; dryRun?: true; error?: unknown };
 
 /** Why a dry run has no balance, in words. */
-export const NOT_READ_IN_DRY_RUN = 'a dry run makes no request; `mailctl balance` shows it';
+export const NOT_READ_IN_DRY_RUN = 'not read: a dry run makes no request';
 
 /** One balance lookup (endpoint 21). Ctrl-C still stops the command; every other failure becomes a reason. */
 export async function readBalance(ctx: Context, why: string): Promise<BalanceRead> {
