@@ -1,6 +1,6 @@
 // State of the emulated campaign service. Plain JSON (persisted by --sandbox between runs), so
 // no Maps, Sets, Dates or class instances in here: times are ISO strings or epoch ms.
-import type { CampaignStatus, ImportStatus, ReportLink, Template } from './types.js';
+import type { CampaignStatus, Group, ImportStatus, ReportLink, Template } from './types.js';
 
 export type FieldType = 'string' | 'number' | 'date';
 
@@ -11,19 +11,8 @@ export interface SbField {
   createDate: string;
 }
 
-/** A group as stored: the spec's fields plus what the sandbox needs to compute them. */
-export interface SbGroup {
-  sn: string;
-  name: string;
-  type: number;
-  status: 'GENERAL' | 'PROCESSING';
-  subscribedCnt: number;
-  excludeCnt: number;
-  openedRate: number;
-  clickedRate: number;
-  segVersion: number;
-  createDate: string;
-  updateDate: string;
+/** A group as stored: the spec's fields (section 2) plus what the sandbox needs to compute them. */
+export interface SbGroup extends Group {
   /** Members counted but not stored (beyond MAX_STORED_CONTACTS, see contacts.ts). */
   unstored: number;
   /** Send records of the group's campaigns, for openedRate / clickedRate. */
