@@ -28,6 +28,7 @@ import { resolveGroup } from '../../src/groups.js';
 import { finishImport } from './finish.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
 import { suggest } from '../../src/cli/suggest.js';
+import { checkUrl } from '../../src/cli/url.js';
 import type { OptsOf, Verb } from '../../src/cli/declared.js';
 import type { declareImport } from './index.js';
 
@@ -87,10 +88,7 @@ async function readOptions(ctx: Context, opts: Opts, file: string): Promise<Plan
       throw new UsageError(`--field ${(e as Error).message}`, 'For example: --field AGE:number --field JOINED:date');
     }
   }
-  const webhookUrl = opts.webhookUrl?.trim();
-  if (webhookUrl !== undefined && !/^https?:\/\/[^\s/]+/i.test(webhookUrl)) {
-    throw new UsageError(`--webhook-url "${opts.webhookUrl}" is not an http(s) URL.`);
-  }
+  const webhookUrl = opts.webhookUrl === undefined ? undefined : checkUrl(opts.webhookUrl, { name: '--webhook-url', example: 'https://hooks.example.com/import' });
   if (opts.wait === false && opts.downloadFailures !== undefined) {
     throw new UsageError('--download-failures needs the final result, so it cannot be used with --no-wait.', `Drop --no-wait, or fetch the file later with \`${suggest(ctx, 'import', 'status', 'IMPORT_SN', '--wait', '--download-failures')}\`.`);
   }
