@@ -9,11 +9,13 @@ import { parseVars } from '../../src/send/variables.js';
 import { suggest } from '../../src/cli/suggest.js';
 import { checkUrl } from '../../src/cli/url.js';
 import type { OptsOf, Verb } from '../../src/cli/declared.js';
-import type { declareEmail } from './index.js';
+import { declareEmail } from './index.js';
+import { batchOptions, messageFlags } from '../../src/send/batch-options.js';
 
 type Opts = OptsOf<typeof declareEmail>;
 
-const MESSAGE_FLAGS = { to: '--to', name: '--name', var: '--var', recipients: '--recipients', subject: '--subject', from: '--from', fromName: '--from-name', html: '--html', htmlFile: '--html-file', unsubscribeUrl: '--unsubscribe-url', allowMissing: '--allow-missing', strict: '--strict' } satisfies Partial<Record<keyof Opts, string>>;
+/** What this command sends (its flags less the batch and global ones), read from its declaration. */
+const MESSAGE_FLAGS = messageFlags(declareEmail, batchOptions);
 
 export const run: Verb<typeof declareEmail> = async (ctx, opts) => {
   await runSend(ctx, opts, MESSAGE_FLAGS, buildPlan, ['send']);
