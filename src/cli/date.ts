@@ -7,6 +7,7 @@
 // parser. Everything here throws a UsageError (exit 2) before any request is made.
 import { UsageError } from './errors.js';
 import { DURATION_UNITS, parseDuration } from './duration.js';
+import type { RangeFlags } from './range-options.js';
 
 /**
  * Years a date may name. Before 2000 is a typo for these services; 2999 is far beyond any real
@@ -136,13 +137,7 @@ export function isoSeconds(t: number): string {
   return new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-export interface RangeFlags {
-  since?: string;
-  until?: string;
-  /** The old spellings, still read. */
-  from?: string;
-  to?: string;
-}
+export type { RangeFlags } from './range-options.js';
 
 export interface TimeRange {
   since?: number;
