@@ -2,8 +2,12 @@
 // that enforces the spec's 2 requests/s per key. All processes share one config directory, as the
 // runs of one user on one machine do.
 //  (a) 3 concurrent `groups list --all --size 3` over 45 groups (16 pages each, 48 requests):
-//      target 0 responses 429 and a total wall within 1.05× of the (requests − 1) / 2 s floor.
+//      target 0 responses 429 and a total wall within 1.05× of the floor. The issue names the
+//      floor (requests − 1) / 2 s; at 2 per sliding second n requests can finish in
+//      ⌈n/2⌉ − 1 s (two at 0 s, two at 1 s, …), a little less, and the ratio is judged on that.
 //  (b) 20 back-to-back `balance` runs, and (c) 6 at once: 429s seen (target 0) and time per run.
+// BENCH_RATELIMIT_HOGS=N runs N busy-looping processes meanwhile (a loaded machine: processes
+// descheduled between admission and sending); the target there is 0 × 429, the pace is reported.
 // Needs the build (`npm run build`).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,6 +19,9 @@ const GROUPS = 45;
 const SIZE = Number(process.env.BENCH_RATELIMIT_SIZE ?? 3);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mailctl-bench-ratelimit-'));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const HOGS = Number(process.env.BENCH_RATELIMIT_HOGS ?? 0);
+const hogs = Array.from({ length: HOGS }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+process.on('exit', () => hogs.forEach((h) => h.kill())); // even when the bench fails
 const sb = await startSandboxServer({ limits: { perSecond: 2, exportEvery10s: true }, tickMs: 100 });
 const env = { PATH: process.env.PATH, HOME: work, MAILCTL_CONFIG_DIR: path.join(work, 'cfg'), MAILCTL_CAMPAIGN_URL: sb.campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign };
 
@@ -47,13 +54,14 @@ for (let i = 0; i < GROUPS; i++) {
 }
 sb.sandbox.options.limits.perSecond = 2;
 
-console.log(`shared rate budget: sandbox enforcing 2 requests/s per key; every process on one key and one config directory`);
+console.log(`shared rate budget: sandbox enforcing 2 requests/s per key; every process on one key and one config directory${HOGS ? `; ${HOGS} CPU hogs running on ${os.availableParallelism()} cores` : ''}`);
 const a = await measured(() => Promise.all([0, 1, 2].map(() => cli(['groups', 'list', '--all', '--size', String(SIZE)]))));
-const floor = ((a.ok - 1) / 2) * 1000;
+const issueFloor = ((a.ok - 1) / 2) * 1000;
+const floor = (Math.ceil(a.ok / 2) - 1) * 1000;
 const ratio = a.ms / floor;
-const okA = a.refused === 0 && !a.failed && ratio <= 1.05;
+const okA = a.refused === 0 && !a.failed && (HOGS > 0 || ratio <= 1.05);
 const gaveUp = (r) => (r.failed ? `, ${r.failed} run${r.failed === 1 ? '' : 's'} gave up (exit ≠ 0)` : '');
-console.log(`  (a) 3 × groups list --all --size ${SIZE} (${GROUPS} groups): ${a.ok} requests, ${a.refused} × 429${gaveUp(a)}, ${(a.ms / 1000).toFixed(2)} s wall; floor (requests−1)/2 s = ${(floor / 1000).toFixed(1)} s, ratio ${ratio.toFixed(3)}×${okA ? '  ok' : '  OVER TARGET'} (target 0 × 429, ≤ 1.05×)`);
+console.log(`  (a) 3 × groups list --all --size ${SIZE} (${GROUPS} groups): ${a.ok} requests, ${a.refused} × 429${gaveUp(a)}, ${(a.ms / 1000).toFixed(2)} s wall; floor ⌈requests/2⌉−1 s = ${(floor / 1000).toFixed(1)} s, ratio ${ratio.toFixed(3)}× (${(a.ms / issueFloor).toFixed(3)}× of the issue's (requests−1)/2 s = ${(issueFloor / 1000).toFixed(1)} s)${okA ? '  ok' : '  OVER TARGET'} (target 0 × 429${HOGS ? '' : ', ≤ 1.05×'})`);
 
 const b = await measured(async () => {
   const out = [];
@@ -65,6 +73,7 @@ console.log(`  (b) 20 × balance back to back: ${b.refused} × 429${gaveUp(b)}, 
 const c = await measured(() => Promise.all(Array.from({ length: 6 }, () => cli(['balance']))));
 console.log(`  (c) 6 × balance at once: ${c.refused} × 429${gaveUp(c)}, ${(c.ms / 1000).toFixed(2)} s wall (floor ${(5 / 2).toFixed(1)} s)${c.refused === 0 && !c.failed ? '  ok' : '  OVER TARGET'}`);
 
+for (const h of hogs) h.kill();
 await sb.close();
 fs.rmSync(work, { recursive: true, force: true });
 process.exitCode = okA && b.refused === 0 && !b.failed && c.refused === 0 && !c.failed ? 0 : 1;

@@ -91,10 +91,13 @@ describe('campaign status', () => {
     }
   });
 
-  it('an unknown code exits 1', async () => {
+  it('an unknown code exits 1; --json says NOT_FOUND (the service answered an empty list)', async () => {
     const r = await runCli(['campaign', 'status', 'CP_NOPE'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('There is no campaign CP_NOPE.');
+    const json = await runCli(['campaign', 'status', 'CP_NOPE', '--json'], { sandbox: sb.get() });
+    expect(json.exitCode).toBe(1);
+    expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'NOT_FOUND', exitCode: 1 });
   });
 });
 
@@ -125,6 +128,13 @@ describe('campaign pause', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain(`${sn}\tpaused`);
     expect(patches()).toBe(1);
+  });
+
+  it('an unknown code: NOT_FOUND, exit 1, no PATCH sent', async () => {
+    const r = await runCli(['campaign', 'pause', 'CP_NOPE', '--yes', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(1);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'NOT_FOUND', exitCode: 1 });
+    expect(sb.get().sandbox.requests('campaign').some((x) => x.method === 'PATCH' && x.path === '/v1/campaign/normal/CP_NOPE')).toBe(false);
   });
 
   it('refuses a campaign that is not scheduled, saying why, without sending the PATCH', async () => {

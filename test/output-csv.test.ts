@@ -2,7 +2,7 @@
 // a campaign name or subject that starts like a formula must stay text, numbers stay numbers.
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.js';
+import { runCli, tempDir } from './helpers/cli.js';
 import { HOSTILE_TEXT, reply, useHostileServer } from './helpers/hostile-server.js';
 
 const hs = useHostileServer();
@@ -21,7 +21,7 @@ describe('CSV for spreadsheets', () => {
     expect(r.exitCode).toBe(0);
     const rows = parse(r.stdout, { columns: true }) as Array<Record<string, string>>;
     expect(rows.map((x) => [x.name, x.subject])).toEqual([[`'${CALC}`, `'${SUM}`], [`'${MINUS}`, `'${FULLWIDTH}`]]);
-    expect(rows[0]).toMatchObject({ recipientCnt: '10', delivered: '8', openRate: '0.5' });
+    expect(rows[0]).toMatchObject({ recipient_cnt: '10', delivered: '8', open_rate: '0.5' });
   });
 
   it('events --csv: a formula-like subject, even one that starts like a negative number, is written as text', async () => {
@@ -34,6 +34,28 @@ describe('CSV for spreadsheets', () => {
     const rows = parse(r.stdout, { columns: true }) as Array<Record<string, string>>;
     expect(rows.map((x) => [x.recipient, x.subject])).toEqual([['ann@example.com', `'${MINUS}`], ["'+ann@example.com", `'${FULLWIDTH}`]]);
   });
+});
+
+describe('an empty list in CSV is still its header (README: Output)', () => {
+  const cases: Array<[string, string[], () => void, string]> = [
+    ['webhook list', ['webhook', 'list'], () => hs.get().on('GET', '/notify/v1/webhooks', reply.json([])), 'type,event,url,domain,created'],
+    ['sms numbers', ['sms', 'numbers'], () => hs.get().on('GET', '/notify/v1/sms/exclusive-number', reply.json({ phoneNumbers: [] })), 'number,created,updated'],
+    ['report links', ['report', 'links', 'CP1'], () => hs.get().on('GET', '/campaign/v1/report/CP1/link', reply.json({ Reports: [] })), 'type,created,link'],
+    ['report links --out-dir', ['report', 'links', 'CP1', '--out-dir', tempDir('mailctl-csv-links-')], () => hs.get().on('GET', '/campaign/v1/report/CP1/link', reply.json({ Reports: [] })), 'type,file,bytes'],
+    ['contacts clean (the plan)', ['contacts', 'clean', '--group', 'G1', '--since', '1h'], () => {
+      hs.get().on('GET', '/campaign/v1/contacts/lists', reply.json([{ sn: 'G1', name: 'Quiet' }]));
+      hs.get().on('GET', '/notify/v1/events', reply.json({ logs: [] }));
+    }, 'address,reason,events,last'],
+  ];
+  for (const [name, argv, serve, header] of cases) {
+    it(`${name} --csv with nothing to list: the header row on stdout, the note on stderr`, async () => {
+      serve();
+      const r = await runCli([...argv, '--csv'], { env: hs.get().env });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toBe(`${header}\n`);
+      expect(r.stderr).not.toBe('');
+    });
+  }
 });
 
 describe('CSV on a terminal is shortened like a table; piped CSV stays whole', () => {

@@ -120,7 +120,7 @@ describe.each(Object.entries(CASES))('%s', (_name, c) => {
       const width = tsvLines[0].split('\t').length;
       for (const l of tsvLines) expect(l.split('\t')).toHaveLength(width);
       if (c.header) expect(rows[0]).toEqual(c.header);
-      else expect(rows[0]).toContain('recipientCnt'); // metrics: every field of the service
+      else expect(rows[0]).toContain('recipient_cnt'); // metrics: every field of the service, snake_case
       if (!c.fresh) expect(rows.length - 1).toBe(tsvLines.length);
       else expect(rows.length).toBeGreaterThan(1);
     } else {

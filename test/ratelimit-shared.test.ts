@@ -8,7 +8,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { SharedWindowLimiter, budgetName, COLD_MS, LOCK_STALE_MS } from '../src/api/ratelimit-shared.js';
+import { SharedWindowLimiter, budgetName, IN_FLIGHT_MAX_MS, LOCK_STALE_MS } from '../src/api/ratelimit-shared.js';
 import type { Ticket } from '../src/api/ratelimit.js';
 import type { Clock } from '../src/cli/clock.js';
 import { runCli, tempDir } from './helpers/cli.js';
@@ -16,18 +16,25 @@ import { useSandbox } from './helpers/sandbox.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import { finishedCampaigns } from './helpers/report-sync.js';
 
-/** Time that moves only when someone sleeps; `slept` lists each sleep. */
-function fakeClock(start = 1_000_000): Clock & { slept: number[] } {
+/**
+ * Time that moves only when someone sleeps (or the test moves it); `slept` lists each sleep, and
+ * `onSleep` runs after each, at the new time (what another process does meanwhile).
+ */
+function fakeClock(start = 1_000_000): Clock & { slept: number[]; pass(ms: number): void; onSleep?: () => Promise<void> } {
   let t = start;
   const slept: number[] = [];
-  return {
+  const clock = {
     slept,
     now: () => t,
-    sleep: async (ms) => {
+    pass: (ms: number) => void (t += ms),
+    sleep: async (ms: number) => {
       slept.push(ms);
       t += ms;
+      await clock.onSleep?.();
     },
+    onSleep: undefined as undefined | (() => Promise<void>),
   };
+  return clock;
 }
 
 const KEY = 'k-0123456789abcdef';
@@ -60,16 +67,90 @@ describe('one budget for two processes', () => {
     expect(clock.slept).toEqual([]);
   });
 
-  it("a process's first request holds the budget until its answer comes (it may arrive late), as far as others know", async () => {
+  it('a request holds its slot until a second after its answer, however late that comes (a process descheduled before sending)', async () => {
+    const dir = tempDir('mailctl-budget-');
+    const clock = fakeClock();
+    const a = limiter(dir, clock);
+    const b = limiter(dir, clock);
+    await a.answered((await a.take()) as Ticket, 200); // a's connection is warm
+    clock.pass(1000);
+    const t0 = clock.now();
+    const first = (await a.take()) as Ticket;
+    clock.pass(10);
+    const second = (await a.take()) as Ticket;
+    clock.pass(290); // the process was descheduled: both went out only now
+    await a.answered(first, 200);
+    await a.answered(second, 200);
+    await b.take();
+    expect(clock.now() - t0).toBe(300 + 1000); // the service may have counted both just before 300
+  });
+
+  it('a request still unanswered holds its slot: another process waits for its answer, then a second', async () => {
     const dir = tempDir('mailctl-budget-');
     const clock = fakeClock();
     const a = limiter(dir, clock);
     const b = limiter(dir, clock);
     const t0 = clock.now();
-    await a.take();
-    await a.take(); // neither answered yet (a cold start: new connection, a process still loading)
+    const slow = (await a.take()) as Ticket;
+    await a.take(); // never answered while b waits
+    let answeredAt = 0;
+    clock.onSleep = async () => {
+      if (clock.now() - t0 < 2500) return;
+      clock.onSleep = undefined;
+      answeredAt = clock.now() - t0;
+      await a.answered(slow, 200);
+    };
     await b.take();
-    expect(clock.now() - t0).toBeGreaterThanOrEqual(COLD_MS + 1000);
+    expect(answeredAt).toBeGreaterThanOrEqual(2500);
+    expect(clock.now() - t0).toBe(answeredAt + 1000);
+  });
+
+  it('a request that failed without an answer (a time-out) frees its slot a second after the failure', async () => {
+    const dir = tempDir('mailctl-budget-');
+    const clock = fakeClock();
+    const a = limiter(dir, clock);
+    const b = limiter(dir, clock);
+    const t0 = clock.now();
+    const one = (await a.take()) as Ticket;
+    const two = (await a.take()) as Ticket;
+    clock.pass(3000);
+    await a.answered(one); // no status: it failed
+    await a.answered(two);
+    await b.take();
+    expect(clock.now() - t0).toBe(4000);
+  });
+
+  it('a 429 seen by one process pauses every process for a second, though the budget looks free', async () => {
+    const dir = tempDir('mailctl-budget-');
+    const clock = fakeClock();
+    const a = limiter(dir, clock);
+    const b = limiter(dir, clock);
+    const t0 = clock.now();
+    await a.answered((await a.take()) as Ticket, 429); // the service counted something nobody here knows of
+    await b.take();
+    expect(clock.now() - t0).toBe(1000);
+  });
+
+  it("a request of a process that is gone (kill -9 mid-request) holds its slot a second from when that is seen, not until its answer", async () => {
+    const dir = tempDir('mailctl-budget-');
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    const clock = fakeClock();
+    const t0 = clock.now();
+    const entries = [0, 1].map((i) => ({ id: `gone-${i}`, s: t0 - 10, pid: dead, host: os.hostname() }));
+    fs.writeFileSync(path.join(dir, `${budgetName(URL_, KEY, 'requests')}.json`), JSON.stringify({ entries }));
+    await limiter(dir, clock).take();
+    expect(clock.now() - t0).toBe(1000);
+  });
+
+  it(`an unanswered request of a live process counts as answered after ${IN_FLIGHT_MAX_MS / 1000} s (its record was lost)`, async () => {
+    const dir = tempDir('mailctl-budget-');
+    const clock = fakeClock();
+    const a = limiter(dir, clock);
+    const t0 = clock.now();
+    await a.take();
+    await a.take();
+    await limiter(dir, clock).take();
+    expect(clock.now() - t0).toBe(IN_FLIGHT_MAX_MS + 1000);
   });
 
   it('names its files by a hash of base URL and key: no file name or content holds the key', async () => {
@@ -174,6 +255,21 @@ describe('an unwritable config folder', () => {
       expect(loud.exitCode, loud.stderr).toBe(0);
       expect(loud.stderr).toMatch(/warning: The rate budget is not shared with other mailctl processes \(cannot create .*ratelimit/);
     });
+  });
+});
+
+describe('through the CLI: every request settles in the budget file', () => {
+  const sb = useSandbox({ expect: ['GET /campaign/v1/balance'] });
+
+  it('a request whose connection broke is recorded as settled, so it does not hold its slot for others', async () => {
+    const cfg = tempDir('mailctl-budget-cfg-');
+    sb.get().sandbox.injectFault({ kind: 'drop', times: 1, match: { path: '/v1/balance' } });
+    const r = await runCli(['balance'], { sandbox: sb.get(), configDir: cfg, tuning: { rateLimit: true } });
+    expect(r.exitCode, r.stderr).toBe(0); // the read was retried
+    expect(sb.get().sandbox.requests('campaign').map((x) => x.status)).toEqual([-1, 200]);
+    const budget = JSON.parse(fs.readFileSync(path.join(cfg, 'ratelimit', `${budgetName(sb.get().campaignUrl, SANDBOX_KEYS.campaign, 'requests')}.json`), 'utf8'));
+    expect(budget.entries).toHaveLength(2);
+    for (const e of budget.entries) expect(e.a, JSON.stringify(e)).toEqual(expect.any(Number));
   });
 });
 

@@ -88,11 +88,13 @@ describe('report metrics', () => {
   it('--csv for spreadsheets: a header and numbers, rates as fractions', async () => {
     const r = await runCli(['report', 'metrics', regular, '--csv'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
+    // snake_case headers, as README promises for every CSV (the service's field names, then the rates).
+    expect(r.stdout.split('\n')[0]).toMatch(/^[a-z0-9]+(_[a-z0-9]+)*(,[a-z0-9]+(_[a-z0-9]+)*)*$/);
     const [row] = parse(r.stdout, { columns: true }) as Array<Record<string, string>>;
-    expect(row.campaignSn).toBe(regular);
-    expect(row.reportType).toBe('TOTAL');
-    expect(Number(row.recipientCnt)).toBe(40);
-    expect(Number(row.openRate)).toBeCloseTo(Number(row.opened) / Number(row.delivered), 3);
+    expect(row.campaign_sn).toBe(regular);
+    expect(row.report_type).toBe('TOTAL');
+    expect(Number(row.recipient_cnt)).toBe(40);
+    expect(Number(row.open_rate)).toBeCloseTo(Number(row.opened) / Number(row.delivered), 3);
   });
 
   it('--json: the service items plus rates', async () => {

@@ -112,14 +112,17 @@ describe('report sync: one run per directory', () => {
     expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'LOCKED', exitCode: 6 });
     expect(refused.stderr).toContain(`Another report sync is working on ${dir}`);
     expect(refused.stderr).toContain('--wait-lock');
+    // Each line of it dated and naming the run, as in cron's log beside the summary lines.
+    for (const line of refused.stderr.trim().split('\n')) expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ report sync \S+: /);
     expect(sandbox.requests().slice(m)).toEqual([]);
 
     const waiting = sync(['--out', dir, '--wait-lock', '1m', '--json']);
     expect((await first).exitCode).toBe(0);
     const w = await waiting;
     expect(w.exitCode, w.stderr).toBe(0);
-    expect(w.stderr).toContain('Waiting for another report sync');
-    expect(JSON.parse(w.stdout)).toMatchObject({ exports: 0, campaigns: { alreadyComplete: 1, downloaded: 0 } });
+    expect(w.stderr).toBe(''); // --json: the wait is in the document
+    expect(JSON.parse(w.stdout)).toMatchObject({ exports: 0, waitedForLockMs: expect.any(Number), campaigns: { alreadyComplete: 1, downloaded: 0 } });
+    expect(JSON.parse(w.stdout).waitedForLockMs).toBeGreaterThan(0);
   }, 30_000);
 
   it('a lock left by a process that is gone, or not touched for over an hour, does not block', async () => {

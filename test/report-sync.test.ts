@@ -11,6 +11,7 @@ import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, syncTraffic } from './helpers/report-sync.js';
 import { systemClock } from '../src/cli/clock.js';
+import { virtualTime } from './helpers/virtual-time.js';
 import { DOWNLOADS_AT_ONCE } from '../src/report/sync/sync.js';
 
 const sb = useSandbox({
@@ -59,6 +60,10 @@ describe('report sync: first run, then a re-run with nothing new', () => {
         expect(fs.readFileSync(file, 'utf8')).toBe(await (await fetch(links[type])).text());
       }
     }
+  });
+
+  it('--json: the document on stdout, and nothing on stderr when all went well', () => {
+    expect(first.stderr).toBe('');
   });
 
   it('the first run asks for the last 30 days', () => {
@@ -151,8 +156,14 @@ describe('report sync: first run, then a re-run with nothing new', () => {
     const again = await sync(['--out', dir, '--refresh-days', '1'], { clock: later });
     expect(again.exitCode).toBe(0);
     expect(syncTraffic(sb.get, m).exports).toEqual([]);
-    expect(again.stderr).toContain('ignores a repeat export of a campaign within an hour');
-    expect(again.stderr).toContain('3 refresh deferred');
+    // Without a terminal (cron's log): one line, counting them and saying when the first can be refreshed.
+    const exported = Object.values(JSON.parse(fs.readFileSync(path.join(dir, '.mailctl-sync.json'), 'utf8')).campaigns as Record<string, { exportedAt: string }>).map((c) => Date.parse(c.exportedAt));
+    const first = new Date(Math.min(...exported) + 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    expect(again.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ report sync /)]);
+    expect(again.stderr).toContain(`3 refresh deferred (the service takes one export of a campaign an hour; a run after ${first} refreshes the first)`);
+    // On a terminal, a line for each.
+    const shown = await sync(['--out', dir, '--refresh-days', '1'], { clock: later, tty: true });
+    for (const sn of sns) expect(shown.stderr).toContain(`${sn}: not re-exported yet — the service ignores a repeat export of a campaign within an hour`);
   });
 });
 
@@ -189,21 +200,31 @@ describe('report sync: failures', () => {
   });
 
   it('an incomplete campaign from an earlier run is retried outside the range, and dropped once the service no longer knows it', async () => {
-    const out = tempDir('mailctl-sync-gone-');
-    const old = '2026-01-05T10:00:00.000Z';
-    fs.writeFileSync(path.join(out, '.mailctl-sync.json'), JSON.stringify({
-      version: 1,
-      highWater: new Date().toISOString(),
-      campaigns: { CPGONE01: { name: 'Deleted since', sentEndDate: old, files: {} } },
-    }));
+    const withGone = () => {
+      const out = tempDir('mailctl-sync-gone-');
+      fs.writeFileSync(path.join(out, '.mailctl-sync.json'), JSON.stringify({
+        version: 1,
+        highWater: new Date().toISOString(),
+        campaigns: { CPGONE01: { name: 'Deleted since', sentEndDate: '2026-01-05T10:00:00.000Z', files: {} } },
+      }));
+      return out;
+    };
+    const out = withGone();
     const m = sb.get().sandbox.requests().length;
     const r = await sync(['--out', out, '--since', '1h']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(syncTraffic(sb.get, m).exports.map((x) => x.path)).toContain('/v1/report/CPGONE01/export');
-    expect(r.stderr).toContain('CPGONE01: the service no longer knows this campaign');
+    // Cron's log: the one summary line counts it.
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining('1 no longer known at the service (deleted?), not tried again')]);
     const again = sb.get().sandbox.requests().length;
     expect((await sync(['--out', out, '--since', '1h'])).exitCode).toBe(0);
     expect(syncTraffic(sb.get, again).exports).toEqual([]);
+    // --json names it; on a terminal a line says so.
+    const json = await sync(['--out', withGone(), '--since', '1h', '--json']);
+    expect(JSON.parse(json.stdout).campaigns.gone).toEqual(['CPGONE01']);
+    expect(json.stderr).toBe('');
+    const tty = await sync(['--out', withGone(), '--since', '1h'], { tty: true });
+    expect(tty.stderr).toContain('CPGONE01: the service no longer knows this campaign');
   });
 
   it('every campaign refused by the service: exit 1, each listed', async () => {
@@ -229,6 +250,17 @@ describe('report sync: failures', () => {
     expect(fs.readdirSync(out).sort()).toEqual(['.mailctl-sync.json', 'manifest.csv']);
   });
 
+  it('the listing unreachable: exit 4, its error lines dated and naming the run like the summary line', async () => {
+    const out = tempDir('mailctl-sync-down-');
+    sb.get().sandbox.injectFault({ kind: 'drop', times: 100, match: { method: 'GET', path: '/v1/report/campaigns' } });
+    const r = await sync(['--out', out]);
+    sb.get().sandbox.faults.splice(0);
+    expect(r.exitCode).toBe(4);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines[0]).toContain('error:');
+    for (const line of lines) expect(line).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ report sync ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `));
+  });
+
   it('bad flags: exit 2, nothing sent and no directory made', async () => {
     const out = path.join(tempDir(), 'never');
     const m = sb.get().sandbox.requests().length;
@@ -242,6 +274,48 @@ describe('report sync: failures', () => {
     fs.writeFileSync(file, '');
     expect((await sync(['--out', file])).stderr).toContain('is a file, not a directory');
     expect(sb.get().sandbox.requests().length).toBe(m);
+  });
+});
+
+describe('report sync: pacing, in virtual time', () => {
+  const isExport = (r: { method: string; path: string }) => r.method === 'POST' && /\/v1\/report\/[^/]+\/export$/.test(r.path);
+  /** The sleeps of 5 s or more: the export pacing (the 2/s limit and link polls sleep less). */
+  const long = (slept: number[]) => slept.filter((ms) => ms >= 5000);
+
+  it("exports go 10 s apart within a run, and the next run's first 10 s after the previous run's last", async () => {
+    const v = virtualTime();
+    const out = tempDir('mailctl-sync-pace-');
+    const paced = { clock: v.clock, fetch: v.fetch, tuning: { rateLimit: true } };
+    const first = await sync(['--out', out, '--json'], paced);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const exports = v.sent.filter(isExport).map((r) => r.at);
+    expect(exports.length).toBeGreaterThanOrEqual(3);
+    expect(exports).toHaveLength(JSON.parse(first.stdout).exports);
+    for (const [i, at] of exports.slice(1).entries()) {
+      expect(at - exports[i]).toBeGreaterThanOrEqual(10_000);
+      expect(at - exports[i]).toBeLessThan(11_500); // then the 2/s limit's turn, at most
+    }
+    expect(long(v.slept)).toHaveLength(exports.length - 1); // one wait of the export limit between two exports
+
+    // The next run (another config folder, so no shared budget: only DIR's state knows when the
+    // last export went) has one campaign to export: the state forgot it. The previous run's last
+    // export went 3 s ago (a run killed just after it; run 1 itself ended later, its link polls
+    // taking virtual time as real time passes).
+    const state = JSON.parse(fs.readFileSync(path.join(out, '.mailctl-sync.json'), 'utf8'));
+    const [sn] = Object.keys(state.campaigns);
+    fs.rmSync(folderOf(sb.get, out, sn), { recursive: true });
+    delete state.campaigns[sn];
+    const lastExport = v.clock.now() - 3000;
+    state.lastExportAt = new Date(lastExport).toISOString();
+    fs.writeFileSync(path.join(out, '.mailctl-sync.json'), JSON.stringify(state));
+    const mark = { sent: v.sent.length, slept: v.slept.length };
+    const second = await sync(['--out', out, '--json'], paced);
+    expect(second.exitCode, second.stderr).toBe(0);
+    const next = v.sent.slice(mark.sent).filter(isExport);
+    expect(next.map((r) => r.path)).toEqual([expect.stringMatching(new RegExp(`/v1/report/${sn}/export$`))]);
+    expect(next[0].at - lastExport).toBeGreaterThanOrEqual(10_000);
+    expect(next[0].at - lastExport).toBeLessThan(11_500);
+    expect(long(v.slept.slice(mark.slept))).toHaveLength(1); // the pause after the previous run
   });
 });
 

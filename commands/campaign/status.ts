@@ -15,7 +15,8 @@ export const run: Verb<typeof declareStatus> = async (ctx, opts, sn) => {
   const client = await ctx.campaign();
   const lookup = async (): Promise<Campaign> => {
     const [c] = await client.campaignStatus(sn);
-    if (!c) throw new ServiceError(`There is no campaign ${sn}.`, { hint: `Check the code; finished campaigns are listed by \`${suggest(ctx, 'report', 'list')}\`.` });
+    // Spec 000 endpoint 13 answers a list of campaigns: an empty one means no campaign has this code.
+    if (!c) throw new ServiceError(`There is no campaign ${sn}.`, { hint: `Check the code; finished campaigns are listed by \`${suggest(ctx, 'report', 'list')}\`.`, facts: { code: 'NOT_FOUND' } });
     return c;
   };
   let c = await lookup();

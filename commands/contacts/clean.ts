@@ -62,8 +62,10 @@ export const run: Verb<typeof declareClean> = async (ctx, opts) => {
   }
   if (!apply) {
     if (ctx.io.json) ctx.io.printJson({ group: { sn: group.sn, name: group.name }, from, to, applied: false, plan, ...lookups });
-    else if (!plan.length) ctx.io.info(`No bounces or complaints from ${from} to ${to}: nothing to remove from "${forTerminal(group.name, 100)}".`);
-    else {
+    else if (!plan.length) {
+      if (ctx.io.output === 'csv') await printList(ctx.io, plan, COLUMNS); // an empty list is still a header
+      ctx.io.info(`No bounces or complaints from ${from} to ${to}: nothing to remove from "${forTerminal(group.name, 100)}".`);
+    } else {
       await printList(ctx.io, plan, COLUMNS);
       // The API lists no group's members, so the plan cannot be narrowed to them: say so.
       const notChecked = plan.length === 1

@@ -33,6 +33,8 @@ export const run: Verb<typeof declareLinks> = async (ctx, opts, sn) => {
   const links = await client.reportLinks(sn);
   if (!links.length) {
     if (ctx.io.json) ctx.io.printJson([]);
+    // An empty list is still a header: of the files saved with --out-dir, else of the links.
+    else if (ctx.io.output === 'csv') await (out ? printSaved(ctx, sn, []) : printList(ctx.io, links, COLUMNS));
     ctx.io.info(`No report files for ${sn} yet; request them with \`${suggest(ctx, 'report', 'export', sn, '--wait')}\`.`);
     return;
   }

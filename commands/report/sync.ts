@@ -16,6 +16,8 @@ export const DEFAULT_WAIT_LOCK_MS = 10 * 60_000;
 
 export const run: Verb<typeof declareSync> = async (ctx, opts) => {
   const out = outDirOf(opts);
+  // stderr is the cron log: each error line is dated and names the run, like the summary line.
+  ctx.io.errorLead = () => `${logLead(ctx, out?.dir)} `;
   if (!out) throw new UsageError('report sync needs --out-dir DIR: the directory it keeps complete (created if missing).');
   const o: SyncOptions = {
     dir: out.dir,
@@ -38,21 +40,38 @@ export const run: Verb<typeof declareSync> = async (ctx, opts) => {
       range: report.range,
       listed: report.listed,
       exports: report.exports,
-      campaigns: { downloaded: report.downloaded, alreadyComplete: report.complete, unchanged: report.unchanged, deferred: report.deferred, failed: report.failed },
+      waitedForLockMs: report.waitedMs,
+      campaigns: { downloaded: report.downloaded, alreadyComplete: report.complete, unchanged: report.unchanged, deferred: report.deferred, gone: report.gone, failed: report.failed },
       files: report.rows,
       exitCode,
       ...(exitCode ? { error: { code: exitCode === ExitCode.PARTIAL ? 'PARTIAL' : report.failed[0].code, message: summary, exitCode } } : {}),
     });
-  } else if (ctx.io.isTTY || ctx.globals.verbose) {
+  } else {
     // Under cron (no terminal) the run is quiet: the summary line only; -v lists the files too.
-    for (const r of report.rows) if (r.updated) ctx.io.out(path.join(report.dir, r.path));
+    if (ctx.io.isTTY || ctx.globals.verbose) for (const r of report.rows) if (r.updated) ctx.io.out(path.join(report.dir, r.path));
+    // A person watching gets a line per campaign the summary only counts; a log gets the summary.
+    if (ctx.io.stderrTTY) for (const line of notes(report)) ctx.io.info(forTerminal(line, 2000));
   }
   if (exitCode) {
     ctx.io.error(summary);
     throw new SilentExit(exitCode);
   }
-  ctx.io.info(summary);
+  // --json: the document says it all, and stderr stays empty on success.
+  if (!ctx.io.json) ctx.io.info(summary);
 };
+
+/** The start of every line a run writes to its log: the time and the directory. */
+function logLead(ctx: Context, dir: string | undefined): string {
+  return `${isoSecond(ctx.clock.now())} report sync${dir ? ` ${forTerminal(dir, 200)}` : ''}:`;
+}
+
+/** A line for each campaign the summary counts as deferred or gone (names come from the service). */
+function notes(r: Pick<SyncReport, 'dir' | 'deferred' | 'gone'>): string[] {
+  return [
+    ...r.deferred.map((d) => `${d.sn}: not re-exported yet — the service ignores a repeat export of a campaign within an hour; a run after ${d.until} refreshes it.`),
+    ...r.gone.map((sn) => `${sn}: the service no longer knows this campaign (deleted?); it is not tried again. Files already saved stay in ${r.dir}.`),
+  ];
+}
 
 /**
  * 0 every campaign complete · 5 some failed, others synced · when every campaign that needed work
@@ -72,11 +91,16 @@ function summaryLine(ctx: Context, r: SyncReport): string {
     `${n(r.downloaded, 'campaign')} downloaded (${n(fresh.length, 'file')}, ${size})`,
     `${count(r.complete)} already complete`,
     r.unchanged ? `${count(r.unchanged)} unchanged at the service` : '',
-    r.deferred.length ? `${count(r.deferred.length)} refresh deferred (once per hour)` : '',
+    r.deferred.length ? `${count(r.deferred.length)} refresh deferred (the service takes one export of a campaign an hour; a run after ${earliest(r.deferred.map((d) => d.until))} refreshes the first)` : '',
+    r.gone.length ? `${count(r.gone.length)} no longer known at the service (deleted?), not tried again` : '',
     r.failed.length ? `${count(r.failed.length)} failed: ${r.failed.map((f) => `${forTerminal(f.sn, 40)} (${forTerminal(f.message, 300)})`).join('; ')}` : '',
   ].filter(Boolean);
-  const when = isoSecond(ctx.clock.now());
-  return `${when} report sync ${forTerminal(r.dir, 200)}: ${n(r.listed, 'finished campaign')} from ${r.range.from} to ${r.range.to}; ${parts.join(', ')}; ${n(r.exports, 'export')} requested.`;
+  const waited = r.waitedMs >= 1000 ? ` after waiting ${Math.round(r.waitedMs / 1000)} s for another run's lock` : '';
+  return `${logLead(ctx, r.dir)} ${n(r.listed, 'finished campaign')} from ${r.range.from} to ${r.range.to}${waited}; ${parts.join(', ')}; ${n(r.exports, 'export')} requested.`;
+}
+
+function earliest(isoTimes: string[]): string {
+  return isoSecond(Math.min(...isoTimes.map((t) => Date.parse(t))));
 }
 
 async function printPlan(ctx: Context, p: SyncPlan): Promise<void> {
@@ -90,6 +114,7 @@ async function printPlan(ctx: Context, p: SyncPlan): Promise<void> {
   for (const w of p.work) {
     ctx.io.out(`${forTerminal(w.sn, 40)}\t${forTerminal(w.name, 80)}\t${w.export ? (w.refresh ? 'refresh: export' : 'export') : 'no export (one within the hour)'}, then download ${w.files.join(', ')}`);
   }
+  for (const line of notes({ ...p, gone: [] })) ctx.io.info(forTerminal(line, 2000));
   for (const f of p.failed) ctx.io.warn(`${forTerminal(f.sn, 40)}: ${forTerminal(f.message, 300)}`);
   await printDryRun(ctx);
 }

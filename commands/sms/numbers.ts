@@ -11,6 +11,7 @@ const COLUMNS: Column<ExclusiveNumber>[] = [
 export async function run(ctx: Context): Promise<void> {
   const numbers = await (await ctx.notify()).exclusiveNumbers();
   if (!numbers.length && !ctx.io.json) {
+    if (ctx.io.output === 'csv') await printList(ctx.io, numbers, COLUMNS); // an empty list is still a header
     ctx.io.info('This account has no exclusive sending number.');
     return;
   }

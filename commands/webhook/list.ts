@@ -16,6 +16,7 @@ export const run: Verb<typeof declareList> = async (ctx, opts) => {
     { header: 'CREATED', value: (w) => w.createDate, date: true },
   ];
   if (!hooks.length && !ctx.io.json) {
+    if (ctx.io.output === 'csv') await printList(ctx.io, hooks, columns); // an empty list is still a header
     ctx.io.info(`No ${sms ? 'SMS ' : 'email '}webhooks are registered. Add one with \`${suggest(ctx, 'webhook', 'set', ...(sms ? ['--sms'] : []), 'delivery', 'URL')}\`.`);
     return;
   }

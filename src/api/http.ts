@@ -64,14 +64,23 @@ export class HttpClient {
     const trace = o.trace;
     // Each request's limiter tickets, handed back when its answer comes (ky gives the fetch the
     // very Request object its beforeRequest hooks saw).
-    const tickets = new WeakMap<Request, Array<() => Promise<void>>>();
+    // A shared budget holds a request's slot until its answer or its failure is handed back, so
+    // both are: a failure too (a time-out, a dropped connection), or the slot stays held.
+    const tickets = new WeakMap<Request, Array<(status?: number) => Promise<void>>>();
     const answered: FetchLike = async (input, init) => {
-      const res = await o.fetch(input, init);
+      const settled = (input instanceof Request && tickets.get(input)) || [];
+      let res: Response;
+      try {
+        res = await o.fetch(input, init);
+      } catch (e) {
+        for (const done of settled) await done();
+        throw e;
+      }
       // Read here rather than in an afterResponse hook: ky hands each such hook a clone of the
       // response, which tees its body (a cost on every answer, and the body read through the tee).
       const date = res.headers.get('date');
       if (date) this.lastServerDate = { date, receivedAt: Date.now() };
-      for (const done of (input instanceof Request && tickets.get(input)) || []) await done();
+      for (const done of settled) await done(res.status);
       return res;
     };
     this.ky = ky.create({
@@ -91,10 +100,10 @@ export class HttpClient {
             // A call's own limit (report export: 1 per 10 s) first, then the overall 2/s: the
             // overall slot is taken when the request really goes, not 10 s before it.
             const extra = options.context.limiter as Limiter | undefined;
-            const done: Array<() => Promise<void>> = [];
+            const done: Array<(status?: number) => Promise<void>> = [];
             for (const limiter of extra ? [extra, o.limiter] : [o.limiter]) {
               const ticket = await limiter.take(o.signal);
-              if (ticket && limiter.answered) done.push(() => limiter.answered!(ticket));
+              if (ticket && limiter.answered) done.push((status) => limiter.answered!(ticket, status));
             }
             if (done.length) tickets.set(request, done);
             if (trace) {

@@ -7,33 +7,36 @@
 // goes wrong with the files (an unwritable config directory, a lock that stays busy) falls back
 // to this process's own limiter, with one warning under -v.
 //
-// What the service counts is arrivals, which the client does not see; it sees when a request
-// left (s) and when its answer came (a), and the arrival lies between. So a request blocks the
-// budget until min(s + window + margin, a + window): the first is the usual estimate (requests
-// arrive a steady moment after they leave; the margin absorbs the jitter), the second is certain.
-// A cold request (a process's first, or its first after a pause, when the connection is new and
-// the process may still be starting, hundreds of ms on a busy machine) is not steady: it blocks
-// until a + window, and until its answer comes, others look again every POLL_MS. A request is
-// admitted only when a slot is free now, never reserved ahead, so what others wait on is always
-// what is known at that moment.
+// What the service counts is arrivals, which the client does not see. It sees when a request
+// was admitted (s) and when its answer came (a), and the arrival lies between; how long after s
+// is anyone's guess on a busy machine, where a process can be descheduled for a long moment
+// between admission and sending (an earlier estimate, "arrives within 50 ms of s", met 429s with
+// three CPU hogs running). So nothing is estimated: a request holds its slot until a second
+// after its answer (or its failure) came, which bounds what the service can have counted, and
+// until then it holds it whatever time it is. A request is admitted only when fewer than `max`
+// requests hold a slot now. The price is the round trip: each slot turns over every window +
+// round trip (about 1.005 s per slot against the sandbox on loopback).
+// A 429 seen by any process pauses every process until a window after it (the service counted
+// something nobody here knows about: another machine, a clock that jumped). A request whose
+// process is gone (kill -9) holds its slot until a window after that is noticed; one still
+// unanswered after IN_FLIGHT_MAX_MS is taken as answered then (its answer was lost to a bug).
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../cli/clock.js';
 import { SlidingWindowLimiter, type Limiter, type Ticket } from './ratelimit.js';
-import { LOCK_STALE_MS, releaseLock, takeLock } from '../fs/lock-file.js';
+import { HOST, LOCK_STALE_MS, alive, releaseLock, takeLock } from '../fs/lock-file.js';
 
 // The lock (src/fs/lock-file.ts) is held for a few file operations (microseconds): one older than
 // LOCK_STALE_MS belongs to a holder that died or hung.
 export { LOCK_STALE_MS };
 /** How long one admission waits for the lock before this process paces itself alone. */
 const LOCK_WAIT_MS = 3 * LOCK_STALE_MS;
-/** How late an unanswered cold request may arrive, as far as others are concerned. */
-export const COLD_MS = 1000;
-/** After this long without an answer the connection may be closed (Node's keep-alive is 4 s): cold again. */
-const WARM_FOR_MS = 4000;
-/** How often a waiting process looks again while what it waits for is an unanswered cold request. */
-const POLL_MS = 20;
+/**
+ * Past this, a request with no answer recorded is taken as answered: every request settles
+ * sooner (the client's time-out, 30 s, ends it and records it), so only a lost record gets here.
+ */
+export const IN_FLIGHT_MAX_MS = 60_000;
 const NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const FILE_MODE = 0o600;
 
@@ -51,17 +54,23 @@ export interface SharedLimiterOptions {
   max: number;
   windowMs: number;
   clock: Clock;
-  marginMs?: number;
   /** Told once when the budget cannot be shared and this process paces itself alone. */
   warn?: (line: string) => void;
 }
 
-/** One admitted request: when it left (s), when its answer came (a), whether it was cold. */
+/** One admitted request: when it was admitted (s), when its answer came (a), whose it is (pid on host). */
 interface Entry {
   id: string;
   s: number;
   a?: number;
-  cold?: 1;
+  pid?: number;
+  host?: string;
+}
+
+/** The file: the requests that hold a slot, and until when a 429 pauses everyone. */
+interface Budget {
+  entries: Entry[];
+  pause?: number;
 }
 
 /** At most `max` requests arriving in any `windowMs`, counted over every process that shares the file. */
@@ -70,15 +79,12 @@ export class SharedWindowLimiter implements Limiter {
   private alone?: SlidingWindowLimiter;
   private readonly file: string;
   private readonly lock: string;
-  private readonly margin: number;
-  private lastAnswer = -Infinity;
   private seq = 0;
   private readonly me = randomBytes(4).toString('hex');
 
   constructor(private readonly o: SharedLimiterOptions) {
     this.file = path.join(o.dir, `${o.name}.json`);
     this.lock = path.join(o.dir, `${o.name}.lock`);
-    this.margin = o.marginMs ?? 50;
   }
 
   /** True once the budget could not be shared (tests, -v). */
@@ -99,44 +105,51 @@ export class SharedWindowLimiter implements Limiter {
     return turn;
   }
 
-  /** The answer to the request of `ticket` came: it has certainly arrived. */
-  async answered(ticket: Ticket): Promise<void> {
-    const at = this.o.clock.now();
-    this.lastAnswer = at;
+  /**
+   * The request of `ticket` settled: its answer came (with `status`), or it failed (no status).
+   * Either way it has arrived, if it ever will. A 429 pauses every process for a window.
+   */
+  async answered(ticket: Ticket, status?: number): Promise<void> {
     if (this.alone) return;
-    await this.underLock((entries) => {
-      const e = entries.find((x) => x.id === ticket.id);
+    const at = this.o.clock.now();
+    await this.underLock((b) => {
+      const e = b.entries.find((x) => x.id === ticket.id);
       if (e) e.a = at;
-      return !!e;
-    }).catch(() => {}); // not recorded: the estimate stands, which only makes others wait longer
-  }
-
-  /** When a new request may leave without making `e`'s window hold too many. */
-  private freeAfter(e: Entry): number {
-    const certain = e.a === undefined ? Infinity : e.a + this.o.windowMs;
-    const estimate = e.cold ? (e.a === undefined ? e.s + COLD_MS + this.o.windowMs + this.margin : Infinity) : e.s + this.o.windowMs + this.margin;
-    return Math.min(certain, estimate);
+      if (status === 429) b.pause = Math.max(b.pause ?? -Infinity, at + this.o.windowMs);
+      return true;
+    }).catch(() => {}); // not recorded: the entry holds its slot until IN_FLIGHT_MAX_MS, which only makes others wait longer
   }
 
   /** A ticket: admitted now; a number: look again after that many ms; undefined: pace alone from now on. */
   private async admit(signal?: AbortSignal): Promise<Ticket | number | undefined> {
     let out: Ticket | number = 0;
-    const ok = await this.underLock((entries) => {
+    const ok = await this.underLock((b) => {
       const now = this.o.clock.now();
-      // Only entries that still block count (so the file stays small); one implausibly far
-      // ahead means the system clock was set back, and would make everyone wait for nothing.
-      const live = entries.filter((e) => this.freeAfter(e) > now && e.s <= now + 64 * this.o.windowMs);
-      live.sort((x, y) => this.freeAfter(y) - this.freeAfter(x));
-      entries.splice(0, entries.length, ...live);
-      if (live.length >= this.o.max) {
-        const blocking = live.slice(0, this.o.max);
-        const wait = this.freeAfter(blocking[this.o.max - 1]) - now;
-        out = blocking.some((e) => e.a === undefined) ? Math.min(wait, POLL_MS) : wait;
+      const far = now + 64 * this.o.windowMs;
+      for (const e of b.entries) {
+        if (e.a !== undefined) continue;
+        // Its process is gone (killed mid-request), or its answer was never recorded: whatever
+        // it sent has arrived by now.
+        const gone = e.host === HOST && e.pid !== undefined && e.pid !== process.pid && !alive(e.pid);
+        if (gone || now - e.s >= IN_FLIGHT_MAX_MS) e.a = now;
+      }
+      // Only entries that still hold a slot stay (so the file stays small); a time implausibly
+      // far ahead means the system clock was set back, and would make everyone wait for nothing.
+      b.entries = b.entries.filter((e) => (e.a === undefined || e.a + this.o.windowMs > now) && e.s <= far && (e.a ?? 0) <= far);
+      if (b.pause !== undefined && (b.pause <= now || b.pause > far)) delete b.pause;
+      if (b.pause !== undefined) {
+        out = b.pause - now;
         return false;
       }
-      const cold = now - this.lastAnswer > WARM_FOR_MS;
-      const e: Entry = { id: `${this.me}-${++this.seq}`, s: now, ...(cold ? { cold: 1 as const } : {}) };
-      entries.push(e);
+      if (b.entries.length >= this.o.max) {
+        // The earliest moment enough slots can be free: an unanswered request frees its slot a
+        // window after its answer, so not before a window from now. Then look again.
+        const free = b.entries.map((e) => (e.a ?? now) + this.o.windowMs).sort((x, y) => x - y);
+        out = Math.max(1, free[b.entries.length - this.o.max] - now);
+        return false;
+      }
+      const e: Entry = { id: `${this.me}-${++this.seq}`, s: now, pid: process.pid, host: HOST };
+      b.entries.push(e);
       out = { id: e.id };
       return true;
     }, signal).catch((e: unknown) => {
@@ -147,10 +160,10 @@ export class SharedWindowLimiter implements Limiter {
   }
 
   /**
-   * Runs `change` on the entries under the lock and writes them back when they changed. Throws
-   * what stops the budget from being shared.
+   * Runs `change` on the budget under the lock and writes it back when it changed. Throws what
+   * stops the budget from being shared.
    */
-  private async underLock(change: (entries: Entry[]) => boolean, signal?: AbortSignal): Promise<boolean> {
+  private async underLock(change: (b: Budget) => boolean, signal?: AbortSignal): Promise<boolean> {
     try {
       fs.mkdirSync(this.o.dir, { recursive: true, mode: 0o700 });
     } catch (e) {
@@ -166,10 +179,10 @@ export class SharedWindowLimiter implements Limiter {
       }
       if (held) {
         try {
-          const entries = readEntries(this.file);
-          const before = JSON.stringify(entries);
-          const result = change(entries);
-          if (JSON.stringify(entries) !== before) writeEntries(this.file, entries);
+          const budget = readBudget(this.file);
+          const before = JSON.stringify(budget);
+          const result = change(budget);
+          if (JSON.stringify(budget) !== before) writeBudget(this.file, budget);
           return result;
         } catch (e) {
           throw new Error(`cannot write ${this.file}: ${reason(e)}`);
@@ -184,7 +197,7 @@ export class SharedWindowLimiter implements Limiter {
   }
 
   private goAlone(e: unknown): undefined {
-    this.alone = new SlidingWindowLimiter(this.o.max, this.o.windowMs, this.o.clock, this.margin);
+    this.alone = new SlidingWindowLimiter(this.o.max, this.o.windowMs, this.o.clock);
     this.o.warn?.(`The rate budget is not shared with other mailctl processes (${(e as Error).message}); this process paces itself alone, so runs in parallel on the same key may meet "too many requests" and wait.`);
     return undefined;
   }
@@ -194,7 +207,7 @@ function reason(e: unknown): string {
   return (e as NodeJS.ErrnoException)?.code ?? (e as Error)?.message ?? String(e);
 }
 
-function readEntries(file: string): Entry[] {
+function readBudget(file: string): Budget {
   let text: string;
   try {
     const fd = fs.openSync(file, fs.constants.O_RDONLY | NOFOLLOW);
@@ -204,24 +217,26 @@ function readEntries(file: string): Entry[] {
       fs.closeSync(fd);
     }
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [] };
     throw e;
   }
   try {
-    const v = JSON.parse(text) as { entries?: unknown };
-    if (!Array.isArray(v?.entries)) return [];
-    return v.entries.filter((e): e is Entry => Number.isFinite(e?.s) && typeof e.id === 'string' && (e.a === undefined || Number.isFinite(e.a)));
+    const v = JSON.parse(text) as { entries?: unknown; pause?: unknown };
+    const entries = Array.isArray(v?.entries)
+      ? v.entries.filter((e): e is Entry => Number.isFinite(e?.s) && typeof e.id === 'string' && (e.a === undefined || Number.isFinite(e.a)))
+      : [];
+    return { entries, ...(Number.isFinite(v?.pause) ? { pause: v.pause as number } : {}) };
   } catch {
-    return []; // damaged (a crash mid-write on a file system without atomic rename): start afresh
+    return { entries: [] }; // damaged (a crash mid-write on a file system without atomic rename): start afresh
   }
 }
 
 /** Written beside and renamed in; only the lock holder writes, so one fixed temporary name serves. */
-function writeEntries(file: string, entries: Entry[]): void {
+function writeBudget(file: string, budget: Budget): void {
   const tmp = `${file}.tmp`;
   const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | NOFOLLOW, FILE_MODE);
   try {
-    fs.writeSync(fd, JSON.stringify({ entries }));
+    fs.writeSync(fd, JSON.stringify(budget));
   } finally {
     fs.closeSync(fd);
   }

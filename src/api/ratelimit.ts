@@ -5,8 +5,11 @@ import type { Clock } from '../cli/clock.js';
 export interface Limiter {
   /** Resolves when a request may start; a ticket, when given, goes back to answered(). */
   take(signal?: AbortSignal): Promise<Ticket | void>;
-  /** The service answered the request that took this ticket (so it has certainly arrived). */
-  answered?(ticket: Ticket): Promise<void>;
+  /**
+   * The request that took this ticket settled: the service answered with `status`, or it failed
+   * without an answer (no status). Either way it has arrived at the service, if it ever will.
+   */
+  answered?(ticket: Ticket, status?: number): Promise<void>;
 }
 
 export interface Ticket {

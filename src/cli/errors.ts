@@ -35,6 +35,7 @@ export type ErrorCode =
   | 'STATE_UNKNOWN' // a --wait could not go on (its status lookups kept failing); the operation's state is unknown and it goes on at the service
   | 'REFUSED' // the service answered with a refusal (4xx)
   | 'SERVICE_FAILED' // the service failed (5xx) or an operation ended in a failed state
+  | 'NOT_FOUND' // the service answered that it has no campaign by that code (endpoint 13's empty list)
   | 'BAD_RESPONSE' // an answer that is not what the spec says (not JSON, too large, a redirect)
   | 'PARTIAL'
   | 'INTERRUPTED'

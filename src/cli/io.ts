@@ -83,6 +83,11 @@ export class IO {
   }
   /** Set once the --json document is out, so an error does not print a second one. */
   jsonWritten = false;
+  /**
+   * Put before each error line main() prints: a command whose stderr is a log (report sync under
+   * cron) dates them as it dates its summary line.
+   */
+  errorLead?: () => string;
 
   /** Prompts need a person at both ends: stdin and stdout terminals, not CI, not --no-input. */
   get canPrompt(): boolean {

@@ -242,20 +242,24 @@ async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string
   // line kept, control characters shown, a runaway line cut). --json keeps the service's own
   // words exact in serviceMessage (JSON escapes them).
   const safe = (s: string) => forTerminalLines(s, MAX_ERROR_LINE);
+  // A command that writes a log (report sync) puts its date before every line, the message's
+  // later lines and the hint's included.
+  const lead = io.errorLead?.() ?? '';
+  const led = (s: string) => s.replace(/\n/g, `\n${lead}`);
   if (err) {
     if (io.json && !io.jsonWritten) {
       const { code, serviceCode, status } = err.facts;
       const serviceMessage = (err as { serviceMessage?: unknown }).serviceMessage;
       io.printErrorJson({ error: { code, ...(serviceCode ? { serviceCode } : {}), ...(status ? { status } : {}), message: err.message, ...(typeof serviceMessage === 'string' ? { serviceMessage } : {}), hint: err.hint, exitCode: err.exitCode } });
     }
-    if (err.message) io.error(`${io.paint('red', 'error:')} ${safe(err.message)}`);
-    if (err.hint) io.error(safe(err.hint));
+    if (err.message) io.error(`${lead}${io.paint('red', 'error:')} ${led(safe(err.message))}`);
+    if (err.hint) io.error(lead + led(safe(err.hint)));
     return err.exitCode;
   }
   // A bug, not a user error: one line, no stack unless asked for.
   const msg = e instanceof Error ? e.message : String(e);
   if (io.json && !io.jsonWritten) io.printErrorJson({ error: { code: 'FAILED', message: `unexpected failure: ${msg}`, exitCode: ExitCode.FAILED } });
-  io.error(`${io.paint('red', 'error:')} unexpected failure: ${forTerminal(msg, MAX_ERROR_LINE)}`);
+  io.error(`${lead}${io.paint('red', 'error:')} unexpected failure: ${forTerminal(msg, MAX_ERROR_LINE)}`);
   io.error('This is a bug in mailctl; rerun with MAILCTL_DEBUG=1 for details and report it.');
   if (env.MAILCTL_DEBUG && e instanceof Error && e.stack) io.error(forTerminalLines(e.stack, MAX_ERROR_LINE));
   return ExitCode.FAILED;

@@ -18,7 +18,8 @@ interface Holder {
   token: string;
 }
 
-const HOST = os.hostname();
+/** This machine's name, as lock files and budget entries record it. */
+export const HOST = os.hostname();
 let myToken: string | undefined;
 
 /**
@@ -83,7 +84,8 @@ function isStale(lock: string, h: Holder | undefined, staleMs: number): boolean 
   return !alive(h.pid);
 }
 
-function alive(pid: number): boolean {
+/** The process runs (on this machine); one of another user counts as running. */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -51,20 +51,21 @@ export const METRIC_COLUMNS: Column<CampaignMetrics>[] = [
 ];
 
 const CSV_FIELDS: Array<[string, (m: CampaignMetrics, r: Rates) => unknown]> = [
-  ['campaignSn', (m) => m.campaignSn], ['name', (m) => m.name], ['reportType', (m) => m.reportType], ['channel', (m) => m.channel],
-  ['subject', (m) => m.subject], ['sentStartAt', (m) => m.sentStartAt], ['sentEndAt', (m) => m.sentEndAt],
-  ['recipientCnt', (m) => m.recipientCnt], ['delivered', (m) => m.delivered], ['bounced', (m) => m.bounced],
-  ['opened', (m) => m.opened], ['clicked', (m) => m.clicked], ['distinctClickCnt', (m) => m.distinctClickCnt],
-  ['duplicateClickCnt', (m) => m.duplicateClickCnt], ['complained', (m) => m.complained], ['unsubscribed', (m) => m.unsubscribed],
-  ['transactions', (m) => m.transactions], ['transactionRevenue', (m) => m.transactionRevenue],
-  ['deliveryRate', (_m, r) => r.deliveryRate], ['openRate', (_m, r) => r.openRate], ['clickRate', (_m, r) => r.clickRate],
-  ['bounceRate', (_m, r) => r.bounceRate], ['unsubscribeRate', (_m, r) => r.unsubscribeRate], ['complaintRate', (_m, r) => r.complaintRate],
+  ['campaign_sn', (m) => m.campaignSn], ['name', (m) => m.name], ['report_type', (m) => m.reportType], ['channel', (m) => m.channel],
+  ['subject', (m) => m.subject], ['sent_start_at', (m) => m.sentStartAt], ['sent_end_at', (m) => m.sentEndAt],
+  ['recipient_cnt', (m) => m.recipientCnt], ['delivered', (m) => m.delivered], ['bounced', (m) => m.bounced],
+  ['opened', (m) => m.opened], ['clicked', (m) => m.clicked], ['distinct_click_cnt', (m) => m.distinctClickCnt],
+  ['duplicate_click_cnt', (m) => m.duplicateClickCnt], ['complained', (m) => m.complained], ['unsubscribed', (m) => m.unsubscribed],
+  ['transactions', (m) => m.transactions], ['transaction_revenue', (m) => m.transactionRevenue],
+  ['delivery_rate', (_m, r) => r.deliveryRate], ['open_rate', (_m, r) => r.openRate], ['click_rate', (_m, r) => r.clickRate],
+  ['bounce_rate', (_m, r) => r.bounceRate], ['unsubscribe_rate', (_m, r) => r.unsubscribeRate], ['complaint_rate', (_m, r) => r.complaintRate],
 ];
 
 /**
  * The spreadsheet form (--csv, through src/output/csv.ts: a campaign name or subject that starts
  * like a formula is written as text): every field of the service, then the rates as fractions
- * (0.1234) so spreadsheets can format them.
+ * (0.1234) so spreadsheets can format them. Headers are snake_case like every CSV of mailctl
+ * (the service's field names, campaignSn → campaign_sn); --json keeps the service's own names.
  */
 export const METRIC_CSV: CsvColumn<CampaignMetrics>[] = CSV_FIELDS.map(([header, f]) => ({
   header,

@@ -7,6 +7,7 @@ import { main } from '../../src/cli/main.js';
 import type { Choice, ChoiceOrSeparator, Prompter } from '../../src/cli/prompter.js';
 import type { Tuning } from '../../src/cli/context.js';
 import type { Clock } from '../../src/cli/clock.js';
+import type { FetchLike } from '../../src/api/http.js';
 import { SANDBOX_KEYS } from '../../src/sandbox/constants.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 
@@ -27,6 +28,8 @@ export interface CliOptions {
   prompter?: Prompter;
   signal?: AbortSignal;
   clock?: Clock;
+  /** Replaces the network (test/helpers/virtual-time.ts). */
+  fetch?: FetchLike;
   /** Defaults to a fresh temp dir per call unless env.MAILCTL_CONFIG_DIR is given. */
   configDir?: string;
 }
@@ -63,7 +66,7 @@ export async function runCli(argv: string[], o: CliOptions = {}): Promise<CliRes
   const exitCode = await main({
     argv, env, stdin, stdout, stderr,
     stdinTTY: !!o.tty, stdoutTTY: !!o.tty, stderrTTY: !!o.tty,
-    signal: o.signal, prompter: o.prompter, clock: o.clock,
+    signal: o.signal, prompter: o.prompter, clock: o.clock, fetch: o.fetch,
     tuning: { ...FAST, ...o.tuning },
   });
   await new Promise((r) => setImmediate(r));

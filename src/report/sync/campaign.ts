@@ -26,8 +26,6 @@ export interface SyncRun {
   /** Campaigns finished at or after this are re-exported (--refresh-days); undefined: none. */
   refreshFrom?: number;
   linkTimeoutMs: number;
-  /** A note for the person or the log (stderr). */
-  note(line: string): void;
   progress: { downloading: number; exports: number; update(): void };
   /** `${sn}/${type}` of each file downloaded in this run. */
   fresh: Set<string>;

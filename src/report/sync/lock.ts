@@ -24,16 +24,19 @@ interface Holder {
 
 export interface Lock {
   release(): void;
+  /** How long the lock was waited for. */
+  waitedMs: number;
 }
 
 /** Takes the directory's lock, waiting up to `waitMs` (0: not at all) for another run to end. */
 export async function acquireLock(ctx: Context, dir: string, waitMs: number, waitFlag: string): Promise<Lock> {
   const file = path.join(dir, LOCK_FILE);
   const me: Holder = { pid: process.pid, host: os.hostname(), startedAt: new Date(ctx.clock.now()).toISOString(), token: randomBytes(8).toString('hex') };
-  const deadline = ctx.clock.now() + waitMs;
+  const start = ctx.clock.now();
+  const deadline = start + waitMs;
   let told = false;
   for (;;) {
-    if (tryCreate(file, me)) return held(file, me);
+    if (tryCreate(file, me)) return { ...held(file, me), waitedMs: ctx.clock.now() - start };
     const holder = readHolder(file);
     if (holder === 'gone') continue;
     if (isStale(file, holder)) {
@@ -50,7 +53,8 @@ export async function acquireLock(ctx: Context, dir: string, waitMs: number, wai
         { code: 'LOCKED', reached: 'no', refused: false, retryable: true },
       );
     }
-    if (!told) ctx.io.info(`Waiting for another report sync to finish with ${dir} (${who})…`);
+    // For a person watching; a log (no terminal) or --json gets the wait in the run's summary.
+    if (!told && ctx.io.stderrTTY && !ctx.io.json) ctx.io.info(`Waiting for another report sync to finish with ${dir} (${who})…`);
     told = true;
     await ctx.clock.sleep(Math.min(1000, Math.max(1, deadline - ctx.clock.now())), ctx.signal).catch(() => {
       throw new InterruptedError(`Stopped waiting for the lock of ${dir}; nothing was done.`);
@@ -130,7 +134,7 @@ function takeOver(file: string, stale: Holder | undefined): void {
   fs.rmSync(aside, { force: true });
 }
 
-function held(file: string, me: Holder): Lock {
+function held(file: string, me: Holder): Omit<Lock, 'waitedMs'> {
   const beat = setInterval(() => {
     const now = new Date();
     try {

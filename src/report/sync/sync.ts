@@ -51,9 +51,14 @@ export interface SyncReport {
   downloaded: number;
   complete: number;
   unchanged: number;
+  /** Complete, with a refresh asked for but not possible yet (the once-an-hour rule): until when. */
   deferred: Array<{ sn: string; until: string }>;
+  /** Incomplete from an earlier run, and the service no longer knows them: not tried again. */
+  gone: string[];
   failed: Failure[];
   rows: Array<ManifestRow & { updated: boolean }>;
+  /** How long the run waited for another run's lock (--wait-lock). */
+  waitedMs: number;
 }
 
 export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncReport> {
@@ -61,7 +66,7 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncReport>
   prepareDir(o.dir, o.dirFlag);
   const lock = await acquireLock(ctx, o.dir, o.waitLockMs, '--wait-lock');
   try {
-    return await locked(ctx, o);
+    return { ...(await locked(ctx, o)), waitedMs: lock.waitedMs };
   } finally {
     lock.release();
   }
@@ -108,7 +113,7 @@ async function locked(ctx: Context, o: SyncOptions): Promise<SyncReport> {
   const report: SyncReport = {
     dir: o.dir,
     range: { from: isoSecond(range.from), to: isoSecond(range.to), why: range.why },
-    listed: 0, exports: 0, downloaded: 0, complete: 0, unchanged: 0, deferred: [], failed: [], rows: [],
+    listed: 0, exports: 0, downloaded: 0, complete: 0, unchanged: 0, deferred: [], gone: [], failed: [], rows: [], waitedMs: 0,
   };
   const run: SyncRun = {
     ctx, client, dir: o.dir, state, save,
@@ -116,7 +121,6 @@ async function locked(ctx: Context, o: SyncOptions): Promise<SyncReport> {
     exportGate: once(() => paceAfterLastRun(ctx, state.lastExportAt)),
     refreshFrom: o.refreshDays ? ctx.clock.now() - o.refreshDays * DAY_MS : undefined,
     linkTimeoutMs: o.linkTimeoutMs,
-    note: (line) => ctx.io.info(forTerminal(line, 2000)), // notes name campaigns the service listed
     progress: { downloading: 0, exports: 0, update: () => {} },
     fresh: new Set(),
   };
@@ -143,7 +147,7 @@ async function locked(ctx: Context, o: SyncOptions): Promise<SyncReport> {
           if (!listed.includes(sn) && factsOf(e).serviceCode === INVALID_CAMPAIGN) {
             // Retried from an earlier run, and the service no longer knows it (deleted, and its reports with it).
             rec.goneAt = at;
-            run.note(`${sn}: the service no longer knows this campaign (deleted?); it is not tried again. Files already saved stay in ${o.dir}.`);
+            report.gone.push(sn);
             return;
           }
           report.failed.push(failure(sn, rec, e));
@@ -227,10 +231,7 @@ async function planAll(run: SyncRun, sns: string[], report: SyncReport): Promise
   );
   for (const { sn, plan } of out) {
     if (plan.kind === 'complete') report.complete++;
-    if (plan.kind === 'deferred') {
-      report.deferred.push({ sn, until: new Date(plan.until).toISOString() });
-      run.note(`${sn}: not re-exported yet — the service ignores a repeat export of a campaign within an hour, and this one was exported at ${run.state.campaigns[sn].exportedAt}; a run after ${new Date(plan.until).toISOString()} refreshes it.`);
-    }
+    if (plan.kind === 'deferred') report.deferred.push({ sn, until: new Date(plan.until).toISOString() });
   }
   const order = new Map(sns.map((sn, i) => [sn, i]));
   return out.sort((a, b) => order.get(a.sn)! - order.get(b.sn)!);
@@ -280,7 +281,7 @@ export async function planSync(ctx: Context, o: SyncOptions): Promise<SyncPlan> 
   const report: SyncReport = {
     dir: o.dir,
     range: { from: isoSecond(range.from), to: isoSecond(range.to), why: range.why },
-    listed: 0, exports: 0, downloaded: 0, complete: 0, unchanged: 0, deferred: [], failed: [], rows: [],
+    listed: 0, exports: 0, downloaded: 0, complete: 0, unchanged: 0, deferred: [], gone: [], failed: [], rows: [], waitedMs: 0,
   };
   const run: SyncRun = {
     ctx, client: await ctx.campaign(), dir: o.dir, state,
@@ -289,7 +290,6 @@ export async function planSync(ctx: Context, o: SyncOptions): Promise<SyncPlan> 
     exportGate: async () => {},
     refreshFrom: o.refreshDays ? ctx.clock.now() - o.refreshDays * DAY_MS : undefined,
     linkTimeoutMs: o.linkTimeoutMs,
-    note: (line) => ctx.io.info(line),
     progress: { downloading: 0, exports: 0, update: () => {} },
     fresh: new Set(),
   };
