@@ -138,7 +138,11 @@ describe('text import below 100 rows, file import from 100 (spec section 8)', ()
 
   it('not waited for: the line names the status command that follows it', async () => {
     // An import that stays PROCESSING for a minute, so the one look after the start sees it running.
-    const slow = await startTestSandbox({ delays: { importProcessing: 60_000 } });
+    // The group lookup, its creation, the import start and one look at its result.
+    const slow = await startTestSandbox({
+      delays: { importProcessing: 60_000 },
+      expect: ['GET /campaign/v1/contacts/lists', 'POST /campaign/v1/contacts/lists/insert', 'POST /campaign/v1/contacts/imports/:listSn/text', 'GET /campaign/v1/contacts/imports/result/:importSn'],
+    });
     try {
       const r = await runCli(['--profile', 'x', 'import', write('nw.csv', 'EMAIL,NAME\nnw@example.com,N\n'), '--group', 'Slow', '--create-group', '--no-wait'], { sandbox: slow, tty: true });
       expect(r.exitCode).toBe(0);
