@@ -255,7 +255,7 @@ describe('limits and refusals become exit codes with a fix', () => {
   });
 
   it('the sandbox\'s real daily cap (spec 000 §8 "300,000 requests per day", here 1): the next call exits 4 after one request', async () => {
-    const capped = await startTestSandbox({ limits: { daily: 1 } });
+    const capped = await startTestSandbox({ limits: { daily: 1 }, expect: ['GET /campaign/v1/balance', 'POST /campaign/v1/contacts/lists/insert'] });
     try {
       expect((await runCli(['balance'], { sandbox: capped })).exitCode).toBe(0);
       const r = await runCli(['groups', 'create', 'Over the cap'], { sandbox: capped });

@@ -1,7 +1,7 @@
 // Following a campaign after it is created: status (endpoint 13) in words and --wait until it
 // settles, pause (endpoint 12; section 3 rule 1: "Pause applies to scheduled campaigns") and
 // delete (endpoint 11; rule 2: preparing or sending campaigns come back in `sendingCampaign`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, scriptedPrompter } from './helpers/cli.js';
 import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures } from './helpers/campaign-setup.js';
@@ -9,22 +9,23 @@ import { statusOf } from './helpers/campaign-api.js';
 import { systemClock } from '../src/cli/clock.js';
 import type { RunningSandbox } from '../src/sandbox/server.js';
 
-const sb = useSandbox({
-  expect: [
-    'GET /campaign/v1/balance',
-    'DELETE /campaign/v1/campaign/normal',
-    'GET /campaign/v1/campaign/normal/:sn',
-    'PATCH /campaign/v1/campaign/normal/:sn',
-    'POST /campaign/v1/campaign/normal/submit',
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
-    'GET /campaign/v1/contacts/lists',
-    'POST /campaign/v1/contacts/lists/insert',
-  ],
-});
+/** What creating a group and campaigns, then following, pausing and deleting them, asks for. */
+const LIFECYCLE = [
+  'GET /campaign/v1/balance',
+  'DELETE /campaign/v1/campaign/normal',
+  'GET /campaign/v1/campaign/normal/:sn',
+  'PATCH /campaign/v1/campaign/normal/:sn',
+  'POST /campaign/v1/campaign/normal/submit',
+  'POST /campaign/v1/contacts/imports/:listSn/text',
+  'GET /campaign/v1/contacts/imports/result/:importSn',
+  'GET /campaign/v1/contacts/lists',
+  'POST /campaign/v1/contacts/lists/insert',
+];
+const sb = useSandbox({ expect: LIFECYCLE });
+/** A sandbox where preparing takes a minute: campaigns stay "preparing" for the whole test. */
+const slowSb = useSandbox({ delays: { campaignPrepare: 60_000 }, expect: LIFECYCLE });
 const fx = campaignFixtures(sb.get);
 const flags = ['--group', 'Newsletter', '--subject', 'S', '--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>x</p>'];
-/** A sandbox where preparing takes a minute: campaigns stay "preparing" for the whole test. */
 let slow: RunningSandbox;
 
 async function create(extra: string[] = [], sandbox: RunningSandbox = sb.get()): Promise<string> {
@@ -37,10 +38,9 @@ const deletes = (s: RunningSandbox) => s.sandbox.requests('campaign').filter((r)
 
 beforeAll(async () => {
   await fx.group('Newsletter', 4);
-  slow = await startTestSandbox({ delays: { campaignPrepare: 60_000 } });
+  slow = slowSb.get();
   await campaignFixtures(() => slow).group('Newsletter', 2);
 });
-afterAll(() => slow?.close());
 
 describe('campaign status', () => {
   it('--wait follows a send-now campaign to COMPLETE and explains it', async () => {
@@ -72,12 +72,13 @@ describe('campaign status', () => {
     // Preparing takes a minute of sandbox time, which the test moves on by hand: the removal
     // below lands inside the preparation however slow the machine is.
     let skew = 0;
-    const quick = await startTestSandbox({ delays: { campaignPrepare: 60_000 }, clock: { now: () => Date.now() + skew, sleep: systemClock.sleep } });
+    const quick = await startTestSandbox({ delays: { campaignPrepare: 60_000 }, clock: { now: () => Date.now() + skew, sleep: systemClock.sleep }, expect: LIFECYCLE });
     try {
       const q = campaignFixtures(() => quick);
       const group = await q.group('Newsletter', 2);
       const sn = await create([], quick);
       // Everyone leaves the group while the list is being turned into recipients.
+      quick.expect('DELETE /campaign/v1/contacts/:listSn', { required: true });
       const gone = await q.api.del(`/v1/contacts/${group}`, { keys: ['newsletter0@example.org', 'newsletter1@example.org'] });
       expect(gone.status).toBe(200);
       expect(await statusOf(q.api, sn)).toBe('PREPARE_TO_SENT');

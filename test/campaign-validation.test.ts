@@ -132,7 +132,8 @@ describe('groups checked against the account before creating', () => {
   });
 
   it('a group whose import is still running (PROCESSING) is refused', async () => {
-    const slow = await startTestSandbox({ delays: { importProcessing: 60_000 } });
+    // The test's own group and import, then the CLI's group lookup: nothing else.
+    const slow = await startTestSandbox({ delays: { importProcessing: 60_000 }, expect: ['POST /campaign/v1/contacts/lists/insert', 'POST /campaign/v1/contacts/imports/:listSn/text', 'GET /campaign/v1/contacts/lists'] });
     try {
       const api = campaignApi(() => slow);
       const sn = (await api.post('/v1/contacts/lists/insert', { name: 'Importing' })).json.sn;

@@ -3,7 +3,7 @@
 // after the end — each refused with exit 2 before any request — and the same forms and names
 // (--since/--until, old --from/--to) on every time command.
 import { describe, expect, it } from 'vitest';
-import { calendarProblem, parseTime, parseTimeRange } from '../src/cli/date.js';
+import { calendarProblem, parseTime, parseTimeRange, readDate } from '../src/cli/date.js';
 import type { Clock } from '../src/cli/clock.js';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -58,6 +58,19 @@ describe('parseTime', () => {
   it('the calendar check the schedule shares', () => {
     expect(calendarProblem({ year: 2035, month: 2, day: 30, hour: 9 })).toBe('February 2035 has 28 days');
     expect(calendarProblem({ year: 2035, month: 3, day: 11, hour: 2, minute: 30 })).toBeUndefined();
+    // Years are a parameter (a contacts file's date field takes any four-digit year); the leap
+    // rule is the Gregorian one for every year, not Date's (which reads 0-99 as 1900-1999).
+    expect(calendarProblem({ year: 1999, month: 1, day: 1 })).toBe('the year must be from 2000 to 2999');
+    expect(calendarProblem({ year: 1999, month: 1, day: 1 }, { min: 0, max: 9999 })).toBeUndefined();
+    expect(calendarProblem({ year: 4, month: 2, day: 29 }, { min: 0, max: 9999 })).toBeUndefined();
+    expect(calendarProblem({ year: 1900, month: 2, day: 29 }, { min: 0, max: 9999 })).toBe('February 1900 has 28 days');
+  });
+
+  it('readDate: the flags\' form, or the loose one a spreadsheet writes (/ and one-digit parts)', () => {
+    expect(readDate('2026-05-01T08:00+08:00')).toEqual({ parts: { year: 2026, month: 5, day: 1, hour: 8, minute: 0, second: undefined }, fraction: undefined, offsetMinutes: 480 });
+    expect(readDate('2026/5/1')).toEqual({ problem: 'is not a date or time mailctl reads', form: true });
+    expect(readDate('2026/5/1 8:00', { loose: true })).toMatchObject({ parts: { year: 2026, month: 5, day: 1, hour: 8 } });
+    expect(readDate('2026/2/30', { loose: true })).toEqual({ problem: 'is not a real date and time (February 2026 has 28 days)', form: false });
   });
 
   it('a range: old and new spellings, one of each; the start not after the end', () => {

@@ -1,6 +1,6 @@
 // One URL check (src/cli/url.ts) for every URL a user gives: service base URLs (config set,
-// MAILCTL_*_URL), webhook targets (webhook set, report export --webhook-url) and the listener's
-// --forward. Each caller keeps its policy (http and https everywhere; no /v1 on a base URL); the
+// MAILCTL_*_URL), webhook targets (webhook set, report export and import --webhook-url), the
+// listener's --forward and send's --unsubscribe-url (which may also be a mailto:). Each caller keeps its policy (http and https everywhere; no /v1 on a base URL); the
 // sentence has one shape: what, the value, what to give instead. Refused before any request.
 import { describe, expect, it } from 'vitest';
 import { urlProblem } from '../src/cli/url.js';
@@ -22,6 +22,19 @@ describe('urlProblem', () => {
     expect(urlProblem('ftp://example.com', p)).toBe('--x "ftp://example.com" must start with https:// or http://, such as https://example.com/hook.');
     expect(urlProblem('javascript:alert(1)', p)).toContain('must start with https:// or http://');
   });
+  it('refuses a host with a space, an unclosed [ and a port past 65535', () => {
+    for (const v of ['http://exa mple.com/x', 'https://[bad/x', 'https://example.com:99999/x']) {
+      expect(urlProblem(v, p)).toBe(`--x "${v}" is not a URL; give the full address, such as https://example.com/hook.`);
+    }
+  });
+  it('a mailto: policy takes mailto:ADDRESS, and nothing else that is not http(s)', () => {
+    const m = { ...p, mailto: true };
+    expect(urlProblem('mailto:unsubscribe@example.com?subject=stop', m)).toBeUndefined();
+    expect(urlProblem('https://example.com/u', m)).toBeUndefined();
+    expect(urlProblem('mailto:unsubscribe@example.com', p)).toBe('--x "mailto:unsubscribe@example.com" must start with https:// or http://, such as https://example.com/hook.');
+    expect(urlProblem('ftp://example.com', m)).toBe('--x "ftp://example.com" must start with https://, http:// or mailto:, such as https://example.com/hook.');
+    expect(urlProblem('mailto:', m)).toBe('--x "mailto:" names no email address after mailto:, such as mailto:unsubscribe@example.com.');
+  });
 });
 
 describe('every command: exit 2, the same sentence, nothing sent', () => {
@@ -32,12 +45,26 @@ describe('every command: exit 2, the same sentence, nothing sent', () => {
     [['webhook', 'listen', '--port', '0', '--forward', '127.0.0.1:3000'], '--forward "127.0.0.1:3000" is not a URL; give the full address, such as http://127.0.0.1:3000/hooks/mail.'],
     [['config', 'set', 'campaign-url', 'https://api.example.com/v1'], 'Cannot set campaign-url: "https://api.example.com/v1" must be the base URL without /v1, such as https://api.example.com.'],
     [['config', 'set', 'notify-url', 'mail.example.com'], 'Cannot set notify-url: "mail.example.com" is not a URL; give the full address, such as https://api.example.com.'],
+    ...['http://exa mple.com/x', 'https://[bad/x', 'http://example.com:99999/x'].map((url) => [
+      ['import', 'contacts.csv', '--group', 'Newsletter', '--webhook-url', url],
+      `--webhook-url "${url}" is not a URL; give the full address, such as https://hooks.example.com/import.`,
+    ] as [string[], string]),
+    [['send', '--to', 'a@example.com', '--from', 'me@example.com', '--subject', 'Hi', '--html', '<p>Hi</p>', '--unsubscribe-url', 'https://[bad/x'], '--unsubscribe-url "https://[bad/x" is not a URL; give the full address, such as https://example.com/unsubscribe or mailto:unsubscribe@example.com.'],
+    [['send', '--to', 'a@example.com', '--from', 'me@example.com', '--subject', 'Hi', '--html', '<p>Hi</p>', '--unsubscribe-url', 'mailto:'], '--unsubscribe-url "mailto:" names no email address after mailto:'],
   ])('%j', async (argv, sentence) => {
     const before = sb.get().sandbox.requests().length;
     const r = await runCli(argv, { sandbox: sb.get() });
     expect(r.stderr).toContain(sentence);
     expect(r.exitCode).toBe(2);
     expect(sb.get().sandbox.requests().length).toBe(before);
+  });
+
+  it('send --unsubscribe-url mailto:ADDRESS goes to the service as the message\'s unsubscribedLink', async () => {
+    sb.expect(['GET /campaign/v1/balance', 'POST /notify/v1/messages'], { required: true });
+    const r = await runCli(['send', '--to', 'a@example.com', '--from', 'me@example.com', '--subject', 'Hi', '--html', '<p>Hi</p>', '--unsubscribe-url', ' mailto:unsubscribe@example.com '], { sandbox: sb.get() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const sent = sb.get().sandbox.requests('notify').at(-1)!;
+    expect((sent.body as { unsubscribedLink?: string }).unsubscribedLink).toBe('mailto:unsubscribe@example.com');
   });
 
   it('a base URL from the environment is checked the same way: a config error (exit 3), not "cannot reach" (exit 4)', async () => {

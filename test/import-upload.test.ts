@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { campaignApi, pollUntil } from './helpers/campaign-api.js';
+import { workRoot } from '../src/import/work-dir.js';
 
 const sb = useSandbox({
   expect: [
@@ -138,7 +139,11 @@ describe('text import below 100 rows, file import from 100 (spec section 8)', ()
 
   it('not waited for: the line names the status command that follows it', async () => {
     // An import that stays PROCESSING for a minute, so the one look after the start sees it running.
-    const slow = await startTestSandbox({ delays: { importProcessing: 60_000 } });
+    // The group lookup, its creation, the import start and one look at its result.
+    const slow = await startTestSandbox({
+      delays: { importProcessing: 60_000 },
+      expect: ['GET /campaign/v1/contacts/lists', 'POST /campaign/v1/contacts/lists/insert', 'POST /campaign/v1/contacts/imports/:listSn/text', 'GET /campaign/v1/contacts/imports/result/:importSn'],
+    });
     try {
       const r = await runCli(['--profile', 'x', 'import', write('nw.csv', 'EMAIL,NAME\nnw@example.com,N\n'), '--group', 'Slow', '--create-group', '--no-wait'], { sandbox: slow, tty: true });
       expect(r.exitCode).toBe(0);
@@ -237,6 +242,32 @@ describe('whole-file refusals: exit 2 and nothing is sent', () => {
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ dryRun: true, method: 'file', group: { given: 'Whatever', lookedUp: false }, local: { read: 151, valid: 150, rejected: 1 } });
     expect(sb.get().sandbox.requests().length).toBe(before);
+  });
+
+  it('--dry-run shows the group lookup and the import request a real run sends, sends nothing and writes no copy of the rows', async () => {
+    const sn = await newGroup('Dry');
+    const base = sb.get().campaignUrl;
+    const configDir = tempDir('mailctl-dry-import-');
+    const before = sb.get().sandbox.requests().length;
+    // 150 valid rows: the file import, then the PUT of the cleaned rows.
+    const big = await runCli(['import', write('big.csv', ['EMAIL,NAME', ...rows(150, 'dry'), 'bad,Bad'].join('\n')), '--group', sn, '--dry-run'], { sandbox: sb.get(), configDir });
+    expect(big.exitCode, big.stderr).toBe(0);
+    expect(big.stdout).toContain('Would upload\t150 rows by file import');
+    const cleaned = Buffer.byteLength(['EMAIL,NAME', ...rows(150, 'dry')].join('\n') + '\n');
+    expect(big.stdout).toContain(`# lookup: the groups, to find the code of "${sn}"`);
+    expect(big.stdout).toContain(`GET ${base}/v1/contacts/lists?page=0&size=100\n`);
+    expect(big.stdout).toContain(`POST ${base}/v1/contacts/imports/${sn}/file\n`);
+    expect(big.stdout).toContain(`PUT (the upload url in the answer)\ncontent-type: text/csv; charset=utf-8\ncontent-length: ${cleaned}\n`);
+    // Below 100 rows: the text import, its body naming the rows it would carry.
+    const small = await runCli(['import', write('small.csv', 'EMAIL,NAME\nann@example.com,Ann\n'), '--group', sn, '--dry-run', '--json'], { sandbox: sb.get(), configDir });
+    expect(small.exitCode, small.stderr).toBe(0);
+    const doc = JSON.parse(small.stdout);
+    expect(doc.lookups.map((l: { method: string; url: string }) => `${l.method} ${l.url}`)).toEqual([`GET ${base}/v1/contacts/lists?page=0&size=100`]);
+    expect(doc.requests).toEqual([expect.objectContaining({ method: 'POST', url: `${base}/v1/contacts/imports/${sn}/text`, body: { contacts: expect.stringContaining('the 1 valid row of') } })]);
+    expect(doc.local).toMatchObject({ read: 1, valid: 1 });
+    // Nothing reached the sandbox, not even the lookup, and no work folder (cleaned copy) was made.
+    expect(sb.get().sandbox.requests().slice(before)).toEqual([]);
+    expect(fs.existsSync(workRoot(configDir))).toBe(false);
   });
 });
 

@@ -278,6 +278,13 @@ describe('helpers', () => {
     expect(fitsType('2023-02-29', 'date')).toBe(false);
     expect(fitsType('2024/12/01 09:30', 'date')).toBe(true);
     expect(fitsType('12/01/2024', 'date')).toBe(false);
+    // The looser form a spreadsheet writes, and any four-digit year (date.ts's calendar check).
+    expect(fitsType('1900/2/28 9:05', 'date')).toBe(true);
+    expect(fitsType('1900-02-29', 'date')).toBe(false);
+    expect(fitsType('2000-02-29T23:59:59.1234567890Z', 'date')).toBe(true);
+    expect(fitsType('2024-04-31', 'date')).toBe(false);
+    expect(fitsType('2024-05-01 24:00', 'date')).toBe(false);
+    expect(fitsType('2024-05-01T10:00+25:00', 'date')).toBe(false);
     expect(fitsType('-1.5', 'number')).toBe(true);
     expect(fitsType('1e3', 'number')).toBe(false);
     expect(fitsType('1,000', 'number')).toBe(false);

@@ -16,19 +16,19 @@ import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'mailctl.js');
-const sb = useSandbox({
-  expect: [
-    'GET /campaign/v1/campaign/normal/:sn',
-    'POST /campaign/v1/campaign/normal/submit',
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
-    'POST /campaign/v1/contacts/lists/insert',
-    'POST /campaign/v1/report/:sn/export',
-    'GET /campaign/v1/report/:sn/link',
-    'GET /campaign/v1/report/campaigns',
-    'GET /files/d/:token',
-  ],
-});
+/** What making finished campaigns, then syncing their reports, asks for. */
+const SYNC = [
+  'GET /campaign/v1/campaign/normal/:sn',
+  'POST /campaign/v1/campaign/normal/submit',
+  'POST /campaign/v1/contacts/imports/:listSn/text',
+  'GET /campaign/v1/contacts/imports/result/:importSn',
+  'POST /campaign/v1/contacts/lists/insert',
+  'POST /campaign/v1/report/:sn/export',
+  'GET /campaign/v1/report/:sn/link',
+  'GET /campaign/v1/report/campaigns',
+  'GET /files/d/:token',
+];
+const sb = useSandbox({ expect: SYNC });
 let sn: string;
 
 beforeAll(async () => {
@@ -150,7 +150,7 @@ describe('report sync: one run per directory', () => {
 describe('report sync: two overlapping runs as two processes', () => {
   it('the second exits 6 (LOCKED) at once; a third with --wait-lock waits for the first, then has nothing to do', async () => {
     // A sandbox of its own: one campaign whose files take 3 s to make, so the first run holds the directory that long.
-    const own = await startTestSandbox({ delays: { reportExport: 3000 } });
+    const own = await startTestSandbox({ delays: { reportExport: 3000 }, expect: SYNC });
     try {
       await finishedCampaigns(() => own, 1, 3);
       const dir = tempDir('mailctl-sync-overlap-');

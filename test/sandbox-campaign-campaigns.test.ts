@@ -1,8 +1,7 @@
 // The sandbox's campaign endpoints (spec 000, 7–13): field rules, error codes, states over time.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
+import { startTestSandbox, useSandbox, type UseSandboxOptions } from './helpers/sandbox.js';
 import { abBody, campaignApi, campaignBody, emails, groupWith, statusOf, type CampaignApi } from './helpers/campaign-api.js';
-import type { ServeOptions } from '../src/sandbox/server.js';
 import { systemClock } from '../src/cli/clock.js';
 
 // Sandbox time is the wall clock, except while a test holds it: then it moves only when the test
@@ -62,8 +61,11 @@ const api = campaignApi(sb.get);
 const submit = (body: unknown) => api.post('/v1/campaign/normal/submit', body);
 const inSeconds = (s: number) => new Date(clock.now() + s * 1000).toISOString();
 
-/** A sandbox of its own (for balance and timing rules), closed after `fn`. */
-async function withSandbox(o: ServeOptions, fn: (a: ReturnType<typeof campaignApi>, running: Awaited<ReturnType<typeof startTestSandbox>>) => Promise<void>) {
+/** What groupWith asks for: a group, its text import and the looks at its result. */
+const GROUP_WITH = ['POST /campaign/v1/contacts/lists/insert', 'POST /campaign/v1/contacts/imports/:listSn/text', 'GET /campaign/v1/contacts/imports/result/:importSn'];
+
+/** A sandbox of its own (for balance and timing rules), closed after `fn`; `o.expect` lists the requests `fn` may make. */
+async function withSandbox(o: UseSandboxOptions, fn: (a: ReturnType<typeof campaignApi>, running: Awaited<ReturnType<typeof startTestSandbox>>) => Promise<void>) {
   const running = await startTestSandbox({ clock, ...o });
   try {
     await fn(campaignApi(() => running), running);
@@ -145,7 +147,7 @@ describe('endpoint 7: field rules → 400 {code, invalidFields}', () => {
 
 describe('endpoint 7 against the account state', () => {
   it('"a PROCESSING group cannot be chosen for sending" → 40015 (sandbox choice of code)', async () => {
-    await withSandbox({ delays: { importProcessing: 60_000 } }, async (a) => {
+    await withSandbox({ delays: { importProcessing: 60_000 }, expect: ['POST /campaign/v1/contacts/lists/insert', 'POST /campaign/v1/contacts/imports/:listSn/text', 'POST /campaign/v1/campaign/normal/submit'] }, async (a) => {
       const g = (await a.post('/v1/contacts/lists/insert', { name: 'busy' })).json.sn;
       await a.post(`/v1/contacts/imports/${g}/text`, { contacts: 'EMAIL,NAME\na@example.org,A' });
       expect((await a.post('/v1/campaign/normal/submit', campaignBody([g]))).json).toEqual({ code: '40015', invalidFields: 'form.selectedLists' });
@@ -153,7 +155,7 @@ describe('endpoint 7 against the account state', () => {
   });
 
   it('"40012 insufficient balance"; A/B: "40017 insufficient balance for test"', async () => {
-    await withSandbox({ balance: { email: 6, sms: 0 } }, async (a) => {
+    await withSandbox({ balance: { email: 6, sms: 0 }, expect: [...GROUP_WITH, 'POST /campaign/v1/campaign/normal/submit', 'POST /campaign/v1/campaign/testing/submit'] }, async (a) => {
       const g = await groupWith(a, emails(10));
       expect((await a.post('/v1/campaign/normal/submit', campaignBody([g]))).json).toEqual({ code: '40012', invalidFields: 'form.selectedLists' });
       expect((await a.post('/v1/campaign/testing/submit', abBody([g], 70))).json.code).toBe('40017'); // test share 7 > 6
@@ -240,7 +242,8 @@ describe('states over time', () => {
   });
 
   it('"UNAUTHENTICATED_SENDER (sender not verified)" when the sender loses verification before the send', async () => {
-    await withSandbox({ verifiedSenders: ['news@example.com', 'spare@example.com'] }, async (a, running) => {
+    const expected = [...GROUP_WITH, 'POST /campaign/v1/campaign/normal/submit', 'GET /campaign/v1/campaign/normal/:sn'];
+    await withSandbox({ verifiedSenders: ['news@example.com', 'spare@example.com'], expect: expected }, async (a, running) => {
       const g = await groupWith(a, emails(2));
       const b = campaignBody([g]);
       hold();
@@ -281,7 +284,8 @@ describe('once-campaigns (endpoints 8, 10)', () => {
   });
 
   it('"OVER_LIMIT (insufficient balance)" when the list is bigger than the balance at send time', async () => {
-    await withSandbox({ balance: { email: 2, sms: 0 } }, async (a) => {
+    const expected = ['POST /campaign/v1/campaign/normal/once', 'PUT /files/u/:token', 'GET /campaign/v1/campaign/normal/:sn', 'GET /campaign/v1/balance'];
+    await withSandbox({ balance: { email: 2, sms: 0 }, expect: expected }, async (a) => {
       const r = await a.post('/v1/campaign/normal/once', once(campaignBody([])));
       await fetch(r.json.preSignedUrl, { method: 'PUT', body: 'EMAIL,NAME\na@example.org,A\nb@example.org,B\nc@example.org,C\n' });
       await campaignUntil(a, r.json.sn, 'OVER_LIMIT');

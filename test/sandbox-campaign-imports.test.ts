@@ -58,9 +58,9 @@ async function importText(listSn: string, contacts: string) {
  * the PROCESSING phase is seen however slow the machine is (with the shared sandbox's 100 ms
  * it could end before the test looked).
  */
-async function withSlowImports(fn: (a: ReturnType<typeof campaignApi>, group: (sn: string) => Promise<any>, pass: () => void, own: RunningSandbox) => Promise<void>) {
+async function withSlowImports(expected: string[], fn: (a: ReturnType<typeof campaignApi>, group: (sn: string) => Promise<any>, pass: () => void, own: RunningSandbox) => Promise<void>) {
   let skew = 0;
-  const own = await startTestSandbox({ delays: { importProcessing: 60_000 }, clock: { now: () => Date.now() + skew, sleep: systemClock.sleep } });
+  const own = await startTestSandbox({ delays: { importProcessing: 60_000 }, clock: { now: () => Date.now() + skew, sleep: systemClock.sleep }, expect: expected });
   const a = campaignApi(() => own);
   const group = async (sn: string) => (await a.get('/v1/contacts/lists?size=1000')).json.find((g: { sn: string }) => g.sn === sn);
   try {
@@ -81,7 +81,7 @@ describe('groups (endpoints 1, 2)', () => {
   });
 
   it('"2. GET /v1/contacts/lists?size=&page=: … page string (zero-based index)", default size 20 (spec: not shown)', async () => {
-    const fresh = await startTestSandbox();
+    const fresh = await startTestSandbox({ expect: ['POST /campaign/v1/contacts/lists/insert', 'GET /campaign/v1/contacts/lists'] });
     try {
       const a = campaignApi(() => fresh);
       for (let i = 0; i < 25; i++) await a.post('/v1/contacts/lists/insert', { name: `g${i}` });
@@ -96,7 +96,8 @@ describe('groups (endpoints 1, 2)', () => {
 
 describe('file import (endpoints 3, 5) with a real PUT', () => {
   it('UPLOADING → PROCESSING → COMPLETE; "PROCESSING (import running; a PROCESSING group cannot be chosen …)"; the PUT needs no key', async () => {
-    await withSlowImports(async (a, group, pass, own) => {
+    const fileImport = ['POST /campaign/v1/contacts/lists/insert', 'POST /campaign/v1/contacts/imports/:listSn/file', 'PUT /files/u/:token', 'GET /campaign/v1/contacts/imports/result/:importSn', 'GET /campaign/v1/contacts/lists'];
+    await withSlowImports(fileImport, async (a, group, pass, own) => {
       const sn = (await a.post('/v1/contacts/lists/insert', { name: 'G' })).json.sn;
       const started = await a.post(`/v1/contacts/imports/${sn}/file`, {});
       expect(started.json).toEqual({ importSn: expect.any(String), url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/files\/u\//) });
@@ -233,7 +234,8 @@ describe('file import (endpoints 3, 5) with a real PUT', () => {
 
 describe('text import (endpoint 4)', () => {
   it('"contacts* string holding the whole list, lines separated by a line-feed" → starts PROCESSING, ends COMPLETE', async () => {
-    await withSlowImports(async (a, _group, pass) => {
+    const textImport = ['POST /campaign/v1/contacts/lists/insert', 'POST /campaign/v1/contacts/imports/:listSn/text', 'GET /campaign/v1/contacts/imports/result/:importSn'];
+    await withSlowImports(textImport, async (a, _group, pass) => {
       const sn = (await a.post('/v1/contacts/lists/insert', { name: 'G' })).json.sn;
       const started = await a.post(`/v1/contacts/imports/${sn}/text`, { contacts: 'EMAIL,NAME\na@example.com,A\nb@example.com,B' });
       expect(started.json).toEqual({ importSn: expect.any(String) });
@@ -325,7 +327,10 @@ describe('time-driven import rules (fake clock)', () => {
   let running: RunningSandbox;
   let now = Date.parse('2026-11-01T00:00:00Z');
   beforeAll(async () => {
-    running = await startTestSandbox({ clock: { now: () => now, sleep: async () => {} } });
+    running = await startTestSandbox({
+      clock: { now: () => now, sleep: async () => {} },
+      expect: ['POST /campaign/v1/contacts/lists/insert', 'POST /campaign/v1/contacts/imports/:listSn/file', 'POST /campaign/v1/contacts/imports/:listSn/text', 'GET /campaign/v1/contacts/imports/result/:importSn', 'PUT /files/u/:token'],
+    });
   });
   afterAll(() => running.close());
 

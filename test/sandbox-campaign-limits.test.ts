@@ -73,7 +73,7 @@ describe('gatekeeping (spec sections 5, 7, 8)', () => {
   });
 
   it('"request rate: 2 requests per second" → {"message":"too many requests"}', async () => {
-    const running = await startTestSandbox({ limits: { perSecond: 2 } });
+    const running = await startTestSandbox({ limits: { perSecond: 2 }, expect: ['GET /campaign/v1/balance'] });
     try {
       const a = campaignApi(() => running);
       const [r1, r2, r3] = [await a.get('/v1/balance'), await a.get('/v1/balance'), await a.get('/v1/balance')];
@@ -85,7 +85,7 @@ describe('gatekeeping (spec sections 5, 7, 8)', () => {
   });
 
   it('"daily total exceeded" → {"message":"Limit Exceeded"}', async () => {
-    const running = await startTestSandbox({ limits: { daily: 3 } });
+    const running = await startTestSandbox({ limits: { daily: 3 }, expect: ['GET /campaign/v1/balance', 'GET /campaign/v1/templates'] });
     try {
       const a = campaignApi(() => running);
       for (let i = 0; i < 3; i++) expect((await a.get('/v1/balance')).status).toBe(200);

@@ -32,7 +32,24 @@ const campaigns: string[] = []; // campaigns[i] was sent on day i (2026-10-01 + 
 let ab: string;
 
 beforeAll(async () => {
-  running = await startTestSandbox({ clock: { now: () => now, sleep: async () => {} }, limits: { exportEvery10s: true } });
+  running = await startTestSandbox({
+    clock: { now: () => now, sleep: async () => {} },
+    limits: { exportEvery10s: true },
+    // Setting up a group and sent campaigns, then the report endpoints and their download links.
+    expect: [
+      'POST /campaign/v1/contacts/lists/insert',
+      'POST /campaign/v1/contacts/imports/:listSn/text',
+      'GET /campaign/v1/contacts/imports/result/:importSn',
+      'POST /campaign/v1/campaign/normal/submit',
+      'POST /campaign/v1/campaign/testing/submit',
+      'GET /campaign/v1/campaign/normal/:sn',
+      'GET /campaign/v1/report/campaigns',
+      'POST /campaign/v1/report/campaigns/metrics',
+      'POST /campaign/v1/report/:sn/export',
+      'GET /campaign/v1/report/:sn/link',
+      'GET /files/d/:token',
+    ],
+  });
   group = await groupWith(api, [], 'Readers');
   const contacts = ['EMAIL,NAME', ...emails(200, 'rep').map((e) => `${e},Reader`)].join('\n');
   const imp = (await api.post(`/v1/contacts/imports/${group}/text`, { contacts })).json.importSn;

@@ -295,7 +295,8 @@ describe('send --forecast: the balance read, the forecast printed, nothing sent 
     const file = recipientsFile([['address', 'name'], ['fp1@example.com', 'Ann'], ['fp2@example.com', 'Bo']]);
     const dry = await runCli(['send', '--recipients', file, '--subject', 'Hi {{name}}', '--html', '<p>Dear {{name}}</p>', '--from', 'noreply@example.com', '--dry-run'], { sandbox: sb.get() });
     expect(dry.exitCode).toBe(0);
-    const suggested = `mailctl send --recipients ${file} --subject 'Hi {{name}}' --from noreply@example.com --html '<p>Dear {{name}}</p>' --forecast`;
+    // The flags in the order the command declares them (its --help order).
+    const suggested = `mailctl send --subject 'Hi {{name}}' --html '<p>Dear {{name}}</p>' --from noreply@example.com --recipients ${file} --forecast`;
     expect(dry.stderr).toContain(`reading only that and sending nothing: ${suggested})`);
     const n = sb.get().sandbox.requests().length;
     const pasted = await runCli(shellWords(suggested).slice(1), { sandbox: sb.get() });

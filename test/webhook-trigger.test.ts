@@ -153,6 +153,20 @@ describe('--set overrides', () => {
     expect(r.stderr).toMatch(/warning: --set extra\.note: the spec's SMS delivery payload has no such field; sent anyway/);
   });
 
+  it('an ISO timestamp without a zone is UTC, as for every date flag (not the machine\'s local time)', async () => {
+    const tz = process.env.TZ;
+    process.env.TZ = 'Asia/Taipei'; // Node follows a change of TZ at once
+    let r;
+    try {
+      r = await runCli(['webhook', 'trigger', 'delivery', '--to', consumer.url, '--set', 'delivery.timestamp=2024-02-29T08:30'], { env });
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(last().raw).delivery.timestamp).toBe(Date.UTC(2024, 1, 29, 8, 30));
+  });
+
   it.each([
     [['--set', 'bounce.type=permanent'], 'bounce.type is a number in the spec'],
     [['--set', 'mail.subject'], 'is not FIELD=VALUE'],
@@ -161,6 +175,10 @@ describe('--set overrides', () => {
     [['--set', '__proto__.x=1'], 'cannot be a field name'],
     [['--set', 'mail.variables:={bad'], 'is not JSON'],
     [['--set', 'mail.id:=null'], 'cannot be signed'],
+    // Date.parse made these 1 March 2024 and 1 May 2001; the one date parser refuses them.
+    [['--set', 'bounce.timestamp=2024-02-30'], '--set bounce.timestamp "2024-02-30" is not a real date and time (February 2024 has 29 days)'],
+    [['--set', 'bounce.timestamp=2024-05-01T24:00Z'], 'is not a real date and time (there is no hour 24 (0 to 23))'],
+    [['--set', 'bounce.timestamp=May 1'], 'bounce.timestamp is a number (epoch milliseconds) or an ISO date'],
   ])('%j is refused (exit 2) and nothing is sent', async (flags, message) => {
     const n = consumer.got.length;
     const r = await runCli(['webhook', 'trigger', 'bounce', '--to', consumer.url, ...flags], { env });

@@ -8,11 +8,13 @@ import { runBatchCommand } from '../../src/send/command.js';
 import { isEmail, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
 import { parseVars } from '../../src/send/variables.js';
 import type { OptsOf } from '../../src/cli/declared.js';
-import type { declareEvent } from './index.js';
+import { AUTOMATION_JOURNAL, declareEvent } from './index.js';
+import { journalOptions, messageFlags } from '../../src/send/batch-options.js';
 
 export type EventOpts = OptsOf<typeof declareEvent>;
 
-const MESSAGE_FLAGS = { workflow: '--workflow', to: '--to', name: '--name', var: '--var', recipients: '--recipients', strict: '--strict' } satisfies Partial<Record<keyof EventOpts, string>>;
+/** What a run sends (its flags less the journal and global ones), read from the declaration. */
+const MESSAGE_FLAGS = messageFlags((p) => declareEvent(p, 'trigger', '', ''), (c) => journalOptions(c, AUTOMATION_JOURNAL));
 
 /** One request at a time: the campaign service allows 2 a second (spec section 8). */
 const CONCURRENCY = 1;

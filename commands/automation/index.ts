@@ -1,6 +1,7 @@
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
+import { journalOptions, type JournalTexts } from '../../src/send/batch-options.js';
 
 const HELP = `
 Recipients: one with --to (plus --name and --var k=v), or many with --recipients: a CSV with an
@@ -24,9 +25,15 @@ Exit codes: 0 all accepted · 5 some refused or in doubt (listed with the reason
 the daily limit or by the network, the rest not sent (the message gives the resume command) ·
 1 none accepted · 2 bad input, nothing sent.`;
 
+/** How automation words the journal flags (src/send/batch-options.ts declares them). */
+export const AUTOMATION_JOURNAL: JournalTexts = {
+  resume: 'continue a run stopped by the daily limit, Ctrl-C or a crash (default: the latest unfinished one)',
+  dryRun: 'print the exact requests (key masked); send and write nothing',
+};
+
 /** trigger and terminate take the same flags (commands/automation/event.ts runs both). */
 export function declareEvent(parent: CommandUnknownOpts, name: string, description: string, examples: string) {
-  return parent
+  const event = parent
     .command(name)
     .description(description)
     .option('--workflow <id>', 'workflow id (set when the workflow was created in the back office)')
@@ -34,10 +41,8 @@ export function declareEvent(parent: CommandUnknownOpts, name: string, descripti
     .option('--name <name>', 'name of the --to recipient')
     .option('--var <name=value>', 'a variable of the --to recipient (repeatable)', collect)
     .option('--recipients <file>', 'many recipients: CSV or JSON')
-    .option('--strict', 'refuse variable values that start with a digit instead of warning')
-    .option('--journal <file>', 'write the journal here (in an existing folder) instead of the config directory')
-    .option('--resume [journal]', 'continue a run stopped by the daily limit, Ctrl-C or a crash (default: the latest unfinished one)')
-    .option('--dry-run', 'print the exact requests (key masked); send and write nothing')
+    .option('--strict', 'refuse variable values that start with a digit instead of warning');
+  return journalOptions(event, AUTOMATION_JOURNAL)
     .option('--csv', 'print the results as CSV with a header row, for spreadsheets')
     .addHelpText('after', `${HELP}\n\nExamples:\n${examples}`);
 }

@@ -2,6 +2,7 @@ import { Option, type Command, type CommandUnknownOpts } from '@commander-js/ext
 import type { ActionFactory } from '../../src/cli/main.js';
 import type { OptsOf } from '../../src/cli/declared.js';
 import { inheritParentOptions } from '../../src/cli/parent-options.js';
+import { rangeOptions } from '../../src/cli/range-options.js';
 import { offer, type OfferContext } from '../../src/cli/offer.js';
 
 /** The statuses `--status` takes (commands/events/query.ts checks them; test/completion.test.ts keeps these equal). */
@@ -24,17 +25,16 @@ export function register(program: Command, action: ActionFactory): void {
 }
 
 export function declareEvents(program: CommandUnknownOpts) {
-  return program
+  return rangeOptions(program
     .command('events')
     .description('look up delivery events of transactional email (or SMS with --sms)')
     .option('--sms', 'SMS events instead of email')
     .option('--id <id>', 'a message id (from `mailctl send`)')
     .option('--recipient <address>', 'an email address, or with --sms a national number')
-    .option('--country-code <code>', 'with --sms --recipient: the calling code (e.g. 886)')
-    .option('--since <time>', 'start: 2024-05-01, 2024-05-01T08:00Z, or a span back such as 7d (UTC)')
-    .option('--until <time>', 'end: a date (to its last second), a time, or a span back such as 1h (UTC; default now)')
-    .addOption(new Option('--from <time>', 'old spelling of --since').hideHelp())
-    .addOption(new Option('--to <time>', 'old spelling of --until').hideHelp())
+    .option('--country-code <code>', 'with --sms --recipient: the calling code (e.g. 886)'), {
+    since: 'start: 2024-05-01, 2024-05-01T08:00Z, or a span back such as 7d (UTC)',
+    until: 'end: a date (to its last second), a time, or a span back such as 1h (UTC; default now)',
+  })
     .addOption(offer(new Option('--status <list>', 'comma-separated: accept,retry,delivery,open,click,bounce,complaint (SMS: accept,delivery,bounce)'), statuses, { list: true }))
     .option('--csv', 'CSV with a header row, for spreadsheets')
     .addHelpText('after', `
@@ -51,19 +51,18 @@ Examples:
 }
 
 export function declareTail(events: CommandUnknownOpts) {
-  return events
+  // Commander hands the range flags to `events` (its options win); inheritParentOptions passes them on.
+  return rangeOptions(events
     .command('tail')
     .description('follow new events as they arrive (polling the lookup), until Ctrl-C or --for')
     .option('--sms', 'SMS events instead of email (needs --id, or --recipient with --country-code)')
     .option('--id <id>', 'only this message id')
     .option('--recipient <address>', 'only this email address, or with --sms this national number')
     .option('--country-code <code>', 'with --sms --recipient: the calling code (e.g. 886)')
-    .addOption(offer(new Option('--status <list>', 'comma-separated statuses to show (as for `mailctl events`)'), statuses, { list: true }))
-    .option('--since <time>', 'also show events since then: a span back such as 10m, or a time (at most 30 days back; default: only new ones)')
-    .option('--until <time>', 'stop at this time (or use --for; default: until Ctrl-C)')
-    // Commander hands these to \`events\` (its options win); inheritParentOptions passes them on.
-    .addOption(new Option('--from <time>', 'old spelling of --since').hideHelp())
-    .addOption(new Option('--to <time>', 'old spelling of --until').hideHelp())
+    .addOption(offer(new Option('--status <list>', 'comma-separated statuses to show (as for `mailctl events`)'), statuses, { list: true })), {
+    since: 'also show events since then: a span back such as 10m, or a time (at most 30 days back; default: only new ones)',
+    until: 'stop at this time (or use --for; default: until Ctrl-C)',
+  })
     .option('--interval <duration>', 'time between lookups (default 5s, at least 2s)')
     .option('--for <duration>', 'stop after this long (default: until Ctrl-C)')
     .addHelpText('after', `

@@ -3,7 +3,8 @@
 // endpoints 3–4), then wait for the result (endpoint 5). Rejected rows go to a rejects file, so
 // every row read is either uploaded or listed there. Working files live under the config
 // directory (src/import/work-dir.ts) and go as soon as the upload is done; a dry run writes
-// nothing unless --rejects names where its rejected rows should go.
+// nothing unless --rejects names where its rejected rows should go, and shows the group lookup
+// and import request a real run makes over the recording transport (src/api/recorder.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -13,7 +14,7 @@ import { parseWhole } from '../../src/cli/parse.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { parseFieldTypes } from '../../src/config/keys.js';
 import type { ImportStarted } from '../../src/api/campaign-types.js';
-import { uploadFile } from '../../src/cli/transfer.js';
+import { recordUpload, uploadFile } from '../../src/cli/transfer.js';
 import { parseEncoding } from '../../src/import/encoding.js';
 import { defaultRejectsPath } from '../../src/import/rejects.js';
 import { ImportWorkDir } from '../../src/import/work-dir.js';
@@ -24,10 +25,12 @@ import { DEFAULT_NAME_MAX_LENGTH, validateContacts, type ValidationResult } from
 import { checkFailuresPath, defaultFailuresPath, localJson, localSummary } from '../../src/import/report.js';
 import { DEFAULT_WAIT_TIMEOUT_MS, fetchImport, waitForImport } from '../../src/import/wait.js';
 import { printRecord } from '../../src/output/format.js';
+import { printDryRun } from '../../src/output/dry-run.js';
 import { resolveGroup } from '../../src/groups.js';
 import { finishImport } from './finish.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
 import { suggest } from '../../src/cli/suggest.js';
+import { checkUrl } from '../../src/cli/url.js';
 import type { OptsOf, Verb } from '../../src/cli/declared.js';
 import type { declareImport } from './index.js';
 
@@ -87,10 +90,7 @@ async function readOptions(ctx: Context, opts: Opts, file: string): Promise<Plan
       throw new UsageError(`--field ${(e as Error).message}`, 'For example: --field AGE:number --field JOINED:date');
     }
   }
-  const webhookUrl = opts.webhookUrl?.trim();
-  if (webhookUrl !== undefined && !/^https?:\/\/[^\s/]+/i.test(webhookUrl)) {
-    throw new UsageError(`--webhook-url "${opts.webhookUrl}" is not an http(s) URL.`);
-  }
+  const webhookUrl = opts.webhookUrl === undefined ? undefined : checkUrl(opts.webhookUrl, { name: '--webhook-url', example: 'https://hooks.example.com/import' });
   if (opts.wait === false && opts.downloadFailures !== undefined) {
     throw new UsageError('--download-failures needs the final result, so it cannot be used with --no-wait.', `Drop --no-wait, or fetch the file later with \`${suggest(ctx, 'import', 'status', 'IMPORT_SN', '--wait', '--download-failures')}\`.`);
   }
@@ -187,10 +187,39 @@ function nothingValid(checked: ValidationResult, source: string): UsageError {
   );
 }
 
+/**
+ * --dry-run: the local check's summary, then the requests a real run makes — the group lookup and
+ * the import start (with the PUT of the rows for a file import) — built by the same client over
+ * the recording transport, so nothing is sent and no key is needed. The rows are not copied
+ * anywhere: the bodies name them by count and size. None valid: a real run sends nothing, and so
+ * nothing is shown.
+ */
 async function dryRunReport(ctx: Context, plan: Plan, checked: ValidationResult, source: string): Promise<void> {
-  const method = checked.valid < FILE_IMPORT_FROM_ROWS && !plan.webhookUrl ? 'text' : 'file';
+  // As upload() chooses; there the 10 MB limit is also checked on the JSON-escaped rows.
+  const method = checked.valid < FILE_IMPORT_FROM_ROWS && !plan.webhookUrl && checked.cleanedBytes <= TEXT_IMPORT_MAX_BYTES ? 'text' : 'file';
   const how = method === 'text' ? 'text import (endpoint 4)' : 'file import (endpoint 3, then a PUT of the file)';
-  ctx.io.info(`Dry run: nothing was sent, and group "${plan.group}" was not looked up.`);
+  if (checked.valid) {
+    const group = await resolveGroup(ctx, plan.group, { create: plan.createGroup, canCreate: true });
+    if (plan.createGroup) ctx.io.info(`With --create-group a real run first creates group "${forTerminal(plan.group, 100)}" when no group has that name or code.`);
+    const rows = `the ${plural(checked.valid, 'valid row')} of ${source} with the header line, ${checked.cleanedBytes} bytes; a dry run writes no copy`;
+    const client = await ctx.campaign();
+    if (method === 'text') {
+      await client.startTextImport(group.sn, `(dry run: ${rows})`);
+    } else {
+      await client.startFileImport(group.sn, plan.webhookUrl);
+      await recordUpload(ctx, '(the upload url in the answer)', { bytes: checked.cleanedBytes, what: rows });
+    }
+  }
+  const doc = {
+    file: source,
+    group: { given: plan.group, lookedUp: false },
+    method,
+    local: localJson(checked),
+    rejectsPath: checked.rejectsPath ?? null,
+    outOfDateRejects: checked.outOfDateRejects ?? null,
+    warnings: checked.warnings,
+  };
+  if (ctx.io.json) return printDryRun(ctx, doc);
   await printRecord(ctx.io, [
     ['File', source],
     ['Encoding', checked.encoding],
@@ -199,16 +228,8 @@ async function dryRunReport(ctx: Context, plan: Plan, checked: ValidationResult,
     ['Rejected', checked.rejected, { count: true }],
     ['Rejects file', checked.rejectsPath ?? (checked.rejected ? 'not written (a dry run writes no file; add --rejects FILE for one)' : 'none')],
     ['Would upload', `${checked.valid} row${checked.valid === 1 ? '' : 's'} by ${how} to group "${plan.group}"`],
-  ], {
-    dryRun: true,
-    file: source,
-    group: { given: plan.group, lookedUp: false },
-    method,
-    local: localJson(checked),
-    rejectsPath: checked.rejectsPath ?? null,
-    outOfDateRejects: checked.outOfDateRejects ?? null,
-    warnings: checked.warnings,
-  });
+  ], { dryRun: true, ...doc });
+  await printDryRun(ctx); // --csv with --dry-run is refused before any command runs
 }
 
 async function upload(ctx: Context, plan: Plan, checked: ValidationResult, source: string, file: string | undefined, work: ImportWorkDir): Promise<void> {

@@ -28,7 +28,7 @@ export function declareImport(program: CommandUnknownOpts) {
     .option('--create-group', 'create the group when no group has that name')
     .option('--rejects <file>', 'where to write rejected rows (default: <file>.rejects.csv beside the input)')
     .option('--strict', 'upload nothing when any row is rejected (exit 2)')
-    .option('--dry-run', 'check the file and report; send nothing (the group is not looked up)')
+    .option('--dry-run', 'check the file and show the requests a real run makes; send nothing, write no copy')
     .option('--wait', 'wait for the import to finish (default on a terminal)')
     .option('--no-wait', 'return once the file is uploaded')
     .option('--timeout <duration>', 'give up waiting after this long, e.g. 90s, 10m (default 30m)')
@@ -41,7 +41,7 @@ export function declareImport(program: CommandUnknownOpts) {
     .addHelpText('after', `
 Examples:
   mailctl import examples/contacts.csv --group Newsletter --create-group --wait
-  mailctl import examples/contacts.csv --group Newsletter --dry-run     # check only: nothing is sent
+  mailctl import examples/contacts.csv --group Newsletter --dry-run     # check, and show what would be sent
   mailctl import examples/contacts.csv --group Newsletter --strict --rejects rejected.csv --wait --timeout 10m
   printf 'EMAIL,NAME\\nann.lee@example.com,Ann Lee\\n' | mailctl import - --group Newsletter --no-wait`)
     .option('--csv', 'print CSV with a header row, for spreadsheets');

@@ -1,9 +1,11 @@
-import { Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
+import { outDirOptions } from '../../src/report/out-dir-options.js';
+import { rangeOptions } from '../../src/cli/range-options.js';
 import type { ActionFactory } from '../../src/cli/main.js';
 
 // The report commands write into a folder: --out-dir DIR. --out, a file in every other command,
-// was the old name here and still works, hidden from help and completion (issue 12.4).
-const oldOut = () => new Option('--out <dir>', 'old spelling of --out-dir').hideHelp();
+// was the old name here and still works, hidden from help and completion (issue 12.4); both come
+// from outDirOptions, and --since/--until (old --from/--to) from rangeOptions.
 const OLD_OUT_NOTE = '--out is the old spelling of --out-dir and still works.';
 
 export function register(program: Command, action: ActionFactory): void {
@@ -26,14 +28,13 @@ Examples:
 }
 
 export function declareList(report: CommandUnknownOpts) {
-  return report
+  return rangeOptions(report
     .command('list')
     .alias('ls')
-    .description('list finished campaigns: the 10 most recent, or all in a date range')
-    .option('--since <time>', 'start of the range: YYYY-MM-DD (UTC day), an ISO date-time, or a span back such as 30d')
-    .option('--until <time>', 'end of the range (that whole day when a date; default now); needs --since')
-    .addOption(new Option('--from <time>', 'old spelling of --since').hideHelp())
-    .addOption(new Option('--to <time>', 'old spelling of --until').hideHelp())
+    .description('list finished campaigns: the 10 most recent, or all in a date range'), {
+    since: 'start of the range: YYYY-MM-DD (UTC day), an ISO date-time, or a span back such as 30d',
+    until: 'end of the range (that whole day when a date; default now); needs --since',
+  })
     .addHelpText('after', `
 --from and --to are the old spellings of --since and --until and still work.
 
@@ -62,13 +63,11 @@ Examples:
 }
 
 export function declareExport(report: CommandUnknownOpts) {
-  return report
+  return outDirOptions(report
     .command('export')
     .description('generate the detail CSV files (delivery, open, click, bounce, unsubscribe, complain)')
     .argument('<code>', 'campaign code')
-    .option('--wait', 'wait until the files are ready and print their links')
-    .option('--out-dir <dir>', 'wait, then download the files into this directory')
-    .addOption(oldOut())
+    .option('--wait', 'wait until the files are ready and print their links'), 'wait, then download the files into this directory')
     .option('--force', 'with --out-dir: overwrite files already there')
     .option('--webhook-url <url>', 'the service POSTs the links here when the files are ready')
     .option('--timeout <duration>', 'give up waiting after this long (default 10m)')
@@ -88,12 +87,10 @@ Examples:
 }
 
 export function declareLinks(report: CommandUnknownOpts) {
-  return report
+  return outDirOptions(report
     .command('links')
     .description('show the links of the exported detail files')
-    .argument('<code>', 'campaign code')
-    .option('--out-dir <dir>', 'download the files into this directory')
-    .addOption(oldOut())
+    .argument('<code>', 'campaign code'), 'download the files into this directory')
     .option('--force', 'with --out-dir: overwrite files already there')
     .option('--dry-run', 'show the lookup and, with --out-dir, the files a run would save; read, download and write nothing')
     .addHelpText('after', `
@@ -111,15 +108,13 @@ Examples:
 }
 
 export function declareSync(report: CommandUnknownOpts) {
-  return report
+  return rangeOptions(outDirOptions(report
     .command('sync')
-    .description('keep a directory complete with the detail files of every finished campaign (for cron)')
-    .option('--out-dir <dir>', 'the directory to keep (created if missing; required): DIR/<finished-date>_<code>/<type>.csv, manifest.csv')
-    .addOption(oldOut())
-    .option('--since <time>', 'campaigns finished since then: a span such as 30d or 12h, or a date (default: 30d on the first run, then since the last run less 2 days)')
-    .option('--until <time>', 'with --since: the end of a back-fill range (that whole day when a date); it does not move where the next run starts')
-    .addOption(new Option('--from <time>', 'old spelling of --since').hideHelp())
-    .addOption(new Option('--to <time>', 'old spelling of --until').hideHelp())
+    .description('keep a directory complete with the detail files of every finished campaign (for cron)'),
+  'the directory to keep (created if missing; required): DIR/<finished-date>_<code>/<type>.csv, manifest.csv'), {
+    since: 'campaigns finished since then: a span such as 30d or 12h, or a date (default: 30d on the first run, then since the last run less 2 days)',
+    until: 'with --since: the end of a back-fill range (that whole day when a date); it does not move where the next run starts',
+  })
     .option('--refresh-days <n>', 're-export campaigns finished in the last N days (at most once an hour each) to pick up late opens and clicks')
     .option('--wait-lock [duration]', 'if another sync holds DIR, wait for it (default 10m) instead of exiting with LOCKED')
     .option('--timeout <duration>', 'give up on a campaign whose files are not ready after this long (default 10m)')

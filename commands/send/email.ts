@@ -7,12 +7,15 @@ import { checkRecipients, isEmail, readRecipientsFile, type Recipient } from '..
 import { checkVariables, nameAsVariable, runSend, textFrom } from './common.js';
 import { parseVars } from '../../src/send/variables.js';
 import { suggest } from '../../src/cli/suggest.js';
+import { checkUrl } from '../../src/cli/url.js';
 import type { OptsOf, Verb } from '../../src/cli/declared.js';
-import type { declareEmail } from './index.js';
+import { declareEmail } from './index.js';
+import { batchOptions, messageFlags } from '../../src/send/batch-options.js';
 
 type Opts = OptsOf<typeof declareEmail>;
 
-const MESSAGE_FLAGS = { to: '--to', name: '--name', var: '--var', recipients: '--recipients', subject: '--subject', from: '--from', fromName: '--from-name', html: '--html', htmlFile: '--html-file', unsubscribeUrl: '--unsubscribe-url', allowMissing: '--allow-missing', strict: '--strict' } satisfies Partial<Record<keyof Opts, string>>;
+/** What this command sends (its flags less the batch and global ones), read from its declaration. */
+const MESSAGE_FLAGS = messageFlags(declareEmail, batchOptions);
 
 export const run: Verb<typeof declareEmail> = async (ctx, opts) => {
   await runSend(ctx, opts, MESSAGE_FLAGS, buildPlan, ['send']);
@@ -27,9 +30,8 @@ async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {
   if (!fromAddress) throw new UsageError('No sender address.', `Give --from ADDRESS, or set a default: ${suggest(ctx, 'config', 'set', 'from-address', 'ADDRESS')}`);
   if (!isEmail(fromAddress)) throw new UsageError(`The sender "${fromAddress}" is not an email address.`);
   const fromName = opts.fromName ?? profile.fromName;
-  if (opts.unsubscribeUrl !== undefined && !/^(https?:\/\/\S+|mailto:\S+)$/i.test(opts.unsubscribeUrl)) {
-    throw new UsageError(`--unsubscribe-url "${opts.unsubscribeUrl}" is not an http(s) or mailto: link.`);
-  }
+  // The service puts it in the List-Unsubscribe header, which takes a web link or a mailto:.
+  const unsubscribe = opts.unsubscribeUrl === undefined ? undefined : checkUrl(opts.unsubscribeUrl, { name: '--unsubscribe-url', example: 'https://example.com/unsubscribe or mailto:unsubscribe@example.com', mailto: true });
 
   const texts = [opts.subject, html];
   nameAsVariable(recipients, texts);
@@ -37,7 +39,7 @@ async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {
 
   const message: Record<string, unknown> = { subject: opts.subject, fromAddress, content: html };
   if (fromName) message.fromName = fromName;
-  if (opts.unsubscribeUrl) message.unsubscribedLink = opts.unsubscribeUrl;
+  if (unsubscribe) message.unsubscribedLink = unsubscribe;
   return { type: 'plan', version: JOURNAL_VERSION, kind: 'email', createdAt: new Date(ctx.clock.now()).toISOString(), batchSize: BATCH_SIZE, message, recipients: recipients.map(wire) };
 }
 

@@ -1,6 +1,7 @@
 import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/main.js';
 import { collect } from '../../src/cli/collect.js';
+import { batchOptions } from '../../src/send/batch-options.js';
 
 const BATCH_HELP = `
 Batches and resume:
@@ -48,20 +49,13 @@ Exit codes: 0 all accepted · 1 none accepted (a request refused as a whole says
 · 2 bad input or not covered by the balance, nothing sent · 4 stopped by a limit or the network, the rest not sent (resume
 later) · 5 some failed, not sent or in doubt (the report says which).`;
 
-/** The flags both send verbs take (src/send/command.ts reads the batch ones). */
-function batchOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(c: Command<A, O, G>) {
+/** The recipients and variables both send verbs take; the batch flags are batchOptions' (src/send/batch-options.ts). */
+function recipientOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(c: Command<A, O, G>) {
   return c
     .option('--var <name=value>', 'a variable of the --to recipient (repeatable)', collect)
     .option('--recipients <file>', 'many recipients: CSV (address column + one column per variable) or JSON')
     .option('--allow-missing', 'send even when a recipient has no value for a {{variable}}')
-    .option('--strict', 'refuse variable values that start with a digit instead of warning')
-    .option('--concurrency <n>', 'requests in flight at once (1-16, default 4)')
-    .option('--journal <file>', 'write the journal here (in an existing folder) instead of the config directory')
-    .option('--resume [journal]', 'continue a killed or interrupted send from its journal')
-    .option('--settle-after <duration>', 'how long after an in-doubt batch started "no matching event" means "not sent" (default 5m)')
-    .option('--force', 'send even when the balance cannot cover it')
-    .option('--forecast', 'check everything, read only the balance, print the forecast; send and write nothing (exit 2 if not covered)')
-    .option('--dry-run', 'print the exact requests (key masked) and the forecast; send and write nothing');
+    .option('--strict', 'refuse variable values that start with a digit instead of warning');
 }
 
 /** A command's options as its own --help lists them: `send --help` shows the email verb's. */
@@ -94,7 +88,7 @@ Examples:
 }
 
 export function declareEmail(send: CommandUnknownOpts) {
-  return batchOptions(
+  return batchOptions(recipientOptions(
     send
       .command('email', { isDefault: true })
       .description('send a transactional email to one recipient or a recipients file')
@@ -105,8 +99,8 @@ export function declareEmail(send: CommandUnknownOpts) {
       .option('--html-file <file>', 'html content from a file ("-" reads stdin)')
       .option('--from <address>', 'sender address (default: the profile\'s from-address); its domain must be verified')
       .option('--from-name <name>', 'sender name (default: the profile\'s from-name)')
-      .option('--unsubscribe-url <url>', 'List-Unsubscribe link placed in the mail header'),
-  )
+      .option('--unsubscribe-url <url>', 'List-Unsubscribe link placed in the mail header (https://… or mailto:…)'),
+  ))
     .addHelpText('after', `
 ${BATCH_HELP}
 
@@ -121,7 +115,7 @@ Examples:
 }
 
 export function declareSms(send: CommandUnknownOpts) {
-  return batchOptions(
+  return batchOptions(recipientOptions(
     send
       .command('sms')
       .description('send a transactional SMS to one number or a recipients file')
@@ -131,7 +125,7 @@ export function declareSms(send: CommandUnknownOpts) {
       .option('--text-file <file>', 'the SMS text from a file ("-" reads stdin)')
       .option('--alive-mins <minutes>', 'how long the operator keeps retrying (5-480; clamped, default 5)')
       .option('--brand <name>', 'your sender identity, for the check that the text names it at its start or end'),
-  )
+  ))
     .addHelpText('after', `
 Carriers require the sender's identity (company, brand or campaign name, e.g. 【Acme】) at the
 start or end of the text, and a link's domain must be on their allow-list beforehand (ask the

@@ -8,11 +8,13 @@ import { checkCountryCode, clampAliveMins, hasSenderIdentity, linkDomains, LONG_
 import { checkVariables, runSend, textFrom } from './common.js';
 import { parseVars } from '../../src/send/variables.js';
 import type { OptsOf, Verb } from '../../src/cli/declared.js';
-import type { declareSms } from './index.js';
+import { declareSms } from './index.js';
+import { batchOptions, messageFlags } from '../../src/send/batch-options.js';
 
 type Opts = OptsOf<typeof declareSms>;
 
-const MESSAGE_FLAGS = { to: '--to', countryCode: '--country-code', var: '--var', recipients: '--recipients', text: '--text', textFile: '--text-file', aliveMins: '--alive-mins', brand: '--brand', allowMissing: '--allow-missing', strict: '--strict' } satisfies Partial<Record<keyof Opts, string>>;
+/** What this command sends (its flags less the batch and global ones), read from its declaration. */
+const MESSAGE_FLAGS = messageFlags(declareSms, batchOptions);
 
 export const run: Verb<typeof declareSms> = async (ctx, opts) => {
   await runSend(ctx, opts, MESSAGE_FLAGS, buildPlan, ['send', 'sms']);

@@ -25,7 +25,7 @@ export function invalidFieldsOf(e: ServiceError): string[] {
   return [...new Set(parts.filter((f) => /^[A-Za-z][\w.[\]]{0,80}$/.test(f)).map((f) => f.replace(/^(form|content|config)\./, '').replace(/\[\d*\]/g, '')))];
 }
 
-/** The part of a refused campaign request that row 25 looks at. */
+/** The part of a refused campaign request that decisions rows 25 and P12 look at. */
 export type SentForm = { form?: { excludeLists?: unknown } };
 
 /**
@@ -73,7 +73,7 @@ function join(items: string[]): string {
   return u.length <= 1 ? (u[0] ?? '') : `${u.slice(0, -1).join(', ')} and ${u.at(-1)}`;
 }
 
-/** What to change; `sent` (the request refused) lets a refusal that names no fields be read (row 25). */
+/** What to change; `sent` (the request refused) lets a refusal that names no fields be read (decisions row P12). */
 export function adviseRefusal(e: ServiceError, sent: SentForm): RefusalAdvice {
   const fields = invalidFieldsOf(e);
   const named = join(fields.map(label));

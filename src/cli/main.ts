@@ -1,7 +1,7 @@
 // The whole CLI as a function: argv and streams in, exit code out. bin/mailctl.js is the only
 // caller that touches the real process; tests call main() in-process. This is the one place
 // where errors become messages and exit codes.
-import { Command, CommanderError, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Readable, Writable } from 'node:stream';
 // Only types from the modules a command runs with: their values come from ./runtime.js, loaded
 // (one chunk in the bundle) when an action runs or an error is reported, never for --help.
@@ -14,7 +14,7 @@ import { registerFor, VALUE_OPTIONS } from '../../commands/index.js';
 import { DECLARED_GLOBALS, declares } from './write-flags.js';
 import { HELP_TOPICS, ROOT_HELP } from './root-help.js';
 import { version } from './version.js';
-import { OUTPUT_FORMATS } from '../output/formats.js';
+import { declareRoot } from './root-options.js';
 import type { OutputChoice } from '../output/choice.js';
 import type { ActionFactory } from './declared.js';
 import { suggest, type SuggestRun } from './suggest.js';
@@ -40,21 +40,11 @@ export type { ActionFactory } from './declared.js';
 export async function main(o: RunOptions): Promise<number> {
   const signal = o.signal ?? new AbortController().signal;
   let io: IO | undefined;
-  const program = new Command('mailctl');
-  program
-    .description('Drive the campaign and notification email services from the terminal.')
-    .version(version(), '--version', 'print the version')
-    .addOption(new Option('--profile <name>', 'use this config profile (env: MAILCTL_PROFILE)'))
-    .option('--json', 'print one JSON document on stdout and nothing else')
-    .option('--csv', 'lists and records: print CSV with a header row, for spreadsheets')
-    .addOption(new Option('--output <format>', 'lists and records: table, tsv, json, csv, or auto (a table on a terminal, TSV piped; default: the profile\'s output setting)').choices(OUTPUT_FORMATS))
-    .option('--query <expr>', 'print only what this JMESPath expression selects of the JSON document (implies --json)')
-    .option('-q, --quiet', 'print only data and errors')
-    .option('-v, --verbose', 'trace each request on stderr (key masked)')
-    .option('--no-input', 'never prompt; fail with the flag that is missing instead')
-    .option('--sandbox', 'use the built-in sandbox instead of the real services (no account needed)')
-    .option('--dry-run', 'writes: show what would be sent or changed, and do nothing (here or after the verb)')
-    .option('-y, --yes', 'destructive commands: do not ask for confirmation (here or after the verb)')
+  const program = declareRoot(
+    new Command('mailctl')
+      .description('Drive the campaign and notification email services from the terminal.')
+      .version(version(), '--version', 'print the version'),
+  )
     .addHelpText('after', ROOT_HELP)
     .exitOverride()
     .configureOutput({
@@ -66,7 +56,9 @@ export async function main(o: RunOptions): Promise<number> {
   const action: ActionFactory = (load) => async (...args: unknown[]) => {
     const cmd = args[args.length - 1] as CommandUnknownOpts;
     const opts: Record<string, unknown> = { ...cmd.opts() };
-    const g = cmd.optsWithGlobals() as Partial<Globals> & Record<string, unknown>;
+    // The root holds every global flag wherever it was typed (src/cli/root-options.ts), typed
+    // from its declaration.
+    const g = program.opts();
     const globals: Globals = {
       profile: g.profile,
       json: !!g.json || g.query !== undefined || g.output === 'json',
@@ -80,7 +72,7 @@ export async function main(o: RunOptions): Promise<number> {
     // One output choice for the run (src/output/choice.ts), made before any request: a bad
     // --query or a --csv the command cannot print is exit 2 with nothing sent.
     const choice = await chooseOutput({
-      flags: { json: !!g.json, csv: !!g.csv, output: g.output as string | undefined, query: g.query as string | undefined },
+      flags: { json: g.json, csv: g.csv, output: g.output, query: g.query },
       takesCsv: declares(cmd, '--csv'), dryRun: !!program.getOptionValue('dryRun'),
       command: commandPath(cmd), profileFlag: g.profile, env: o.env, configDir: configDir(o.env),
     });

@@ -27,10 +27,13 @@ const UPLOAD_TYPE = 'text/csv; charset=utf-8';
 /**
  * --dry-run: the upload a real run makes to the address the service's answer gives, which a dry
  * run never gets: recorded with the headers uploadFile sends, the address shown as `address`.
+ * `file` is the file a real run uploads, or (when the dry run writes no such file) its size and
+ * what it holds.
  */
-export async function recordUpload(ctx: Context, address: string, file: string, contentType = UPLOAD_TYPE): Promise<void> {
-  const size = (await fs.promises.stat(file)).size;
-  (await ctx.recorder()).add({ method: 'PUT', url: address, headers: uploadHeaders(size, contentType), body: `(the ${size} bytes of ${file})` });
+export async function recordUpload(ctx: Context, address: string, file: string | { bytes: number; what: string }, contentType = UPLOAD_TYPE): Promise<void> {
+  const size = typeof file === 'string' ? (await fs.promises.stat(file)).size : file.bytes;
+  const body = typeof file === 'string' ? `(the ${size} bytes of ${file})` : `(${file.what})`;
+  (await ctx.recorder()).add({ method: 'PUT', url: address, headers: uploadHeaders(size, contentType), body });
 }
 
 /** -v: the same masked trace lines as API calls, on stderr (src/api/mask-url.ts hides signatures). */

@@ -1,6 +1,7 @@
 // The one check for a URL a user gives mailctl: service base URLs (config set campaign-url /
 // notify-url, MAILCTL_CAMPAIGN_URL / MAILCTL_NOTIFY_URL), webhook targets (webhook set,
-// report export --webhook-url) and the listener's --forward. Each caller states its policy;
+// report export --webhook-url, import --webhook-url, webhook trigger/replay --to), the
+// listener's --forward and --route, and send's --unsubscribe-url. Each caller states its policy;
 // the parsing and the sentences are the same everywhere. (Links the services hand back are a
 // different matter: src/api/safe-link.ts.)
 import { UsageError } from './errors.js';
@@ -15,6 +16,8 @@ export interface UrlPolicy {
   base?: boolean;
   /** Only https: (http: is refused). */
   httpsOnly?: boolean;
+  /** mailto:ADDRESS is also a good value (a List-Unsubscribe header takes a web link or a mailto:). */
+  mailto?: boolean;
 }
 
 /** What is wrong with `value` under `policy`, as one sentence; undefined when it is fine. */
@@ -26,9 +29,14 @@ export function urlProblem(value: string, policy: UrlPolicy): string | undefined
   } catch {
     return `${shown} is not a URL; give the full address, such as ${policy.example}.`;
   }
-  const schemes = policy.httpsOnly ? ['https:'] : ['https:', 'http:'];
+  const schemes = [...(policy.httpsOnly ? ['https:'] : ['https:', 'http:']), ...(policy.mailto ? ['mailto:'] : [])];
   if (!schemes.includes(u.protocol)) {
-    return `${shown} must start with ${policy.httpsOnly ? 'https://' : 'https:// or http://'}, such as ${policy.example}.`;
+    const starts = schemes.map((s) => (s === 'mailto:' ? s : `${s}//`));
+    const list = starts.length === 1 ? starts[0] : `${starts.slice(0, -1).join(', ')} or ${starts.at(-1)}`;
+    return `${shown} must start with ${list}, such as ${policy.example}.`;
+  }
+  if (u.protocol === 'mailto:' && !/^[^@\s]+@[^@\s]+$/.test(u.pathname)) {
+    return `${shown} names no email address after mailto:, such as mailto:unsubscribe@example.com.`;
   }
   if (policy.base && /\/v1\/?$/.test(u.pathname)) return `${shown} must be the base URL without /v1, such as ${u.origin}.`;
   return undefined;

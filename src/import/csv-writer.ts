@@ -96,3 +96,21 @@ export class CsvFile {
     await fs.promises.rm(this.path, { force: true });
   }
 }
+
+/**
+ * Where a dry run's valid rows go: nowhere. Only their size is kept, so the dry run can show the
+ * upload a real run would send (its Content-Length, and whether it fits the text import).
+ */
+export class CsvCount {
+  bytes = 0;
+  lines = 0;
+
+  write(line: string): void {
+    this.lines++;
+    this.bytes += Buffer.byteLength(line, 'utf8');
+  }
+
+  async drain(): Promise<void> {}
+  async close(): Promise<void> {}
+  async discard(): Promise<void> {}
+}

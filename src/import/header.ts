@@ -2,6 +2,7 @@
 // fails here is refused whole (exit 2) and nothing is uploaded. Also decides, once, what the
 // service will ignore (reserved and unknown columns) so the user hears it once, by name.
 import { UsageError } from '../cli/errors.js';
+import { readDate, type DateForm } from '../cli/date.js';
 import { isValidEmail } from '../email.js';
 import { forTerminal } from '../output/sanitize.js';
 
@@ -87,9 +88,12 @@ export function checkHeader(raw: string[], source: string, fieldTypes?: Record<s
 
 // Plain decimal notation only: exponents and thousands separators are not numbers to every service.
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-const DATE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
-
-const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/**
+ * How a contacts file may write a date-typed custom field: the flags' form (src/cli/date.ts) and
+ * also 2024/12/01 and one-digit months, days and hours, as spreadsheets write them; any four-digit
+ * year (a birthday or a founding date may be long ago). The calendar check is date.ts's.
+ */
+const FIELD_DATE: DateForm = { loose: true, years: { min: 0, max: 9999 } };
 
 /** Whether a custom field value fits its type. An empty value always fits (no value). */
 export function fitsType(value: string, type: 'number' | 'date'): boolean {
@@ -97,13 +101,5 @@ export function fitsType(value: string, type: 'number' | 'date'): boolean {
   const v = value.trim();
   if (!v) return true;
   if (type === 'number') return NUMBER.test(v);
-  const m = DATE.exec(v);
-  if (!m) return false;
-  const y = +m[1];
-  const mo = +m[2];
-  const d = +m[3];
-  if (mo < 1 || mo > 12 || d < 1 || d > DAYS[mo - 1]) return false;
-  if (mo === 2 && d === 29 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) return false;
-  if (m[4] !== undefined && (+m[4] > 23 || +m[5] > 59 || +(m[6] ?? 0) > 59)) return false;
-  return true;
+  return !('problem' in readDate(v, FIELD_DATE));
 }

@@ -18,7 +18,7 @@ import { Decoder, sniffEncoding, type EncodingName } from './encoding.js';
 import { checkHeader, fitsType, type FieldType, type HeaderPlan } from './header.js';
 import { emailProblem, isValidEmail } from '../email.js';
 import { SeenEmails } from './seen-emails.js';
-import { CsvFile, csvLine } from './csv-writer.js';
+import { CsvCount, CsvFile, csvLine } from './csv-writer.js';
 import { RejectsFile, type RejectReason, type RejectsTarget } from './rejects.js';
 
 export const DEFAULT_NAME_MAX_LENGTH = 100;
@@ -31,7 +31,7 @@ export interface ValidateOptions {
   encoding?: EncodingName;
   nameMaxLength: number;
   fieldTypes?: Record<string, FieldType>;
-  /** Where valid rows are written; omitted on --dry-run. */
+  /** Where valid rows are written; omitted on --dry-run (then only their size is counted). */
   cleanedPath?: string;
   /** Where rejected rows are written; omitted on a dry run that names no --rejects (then only counted). */
   rejects?: RejectsTarget;
@@ -59,15 +59,16 @@ export interface ValidationResult {
   /** No row was rejected, and this older rejects file was left as it was (a dry run). */
   outOfDateRejects?: string;
   cleanedPath?: string;
+  /** Size of the cleaned upload: written, or on a dry run counted. */
   cleanedBytes: number;
   warnings: string[];
 }
 
 export async function validateContacts(o: ValidateOptions): Promise<ValidationResult> {
   const rejects = await RejectsFile.open(o.rejects);
-  let cleaned: CsvFile | undefined;
+  let cleaned: CsvFile | CsvCount | undefined;
   try {
-    cleaned = o.cleanedPath ? new CsvFile(o.cleanedPath) : undefined;
+    cleaned = o.cleanedPath ? new CsvFile(o.cleanedPath) : new CsvCount();
     const result = await run(o, cleaned, rejects);
     await cleaned?.close();
     const placed = await rejects.commit();
@@ -81,7 +82,7 @@ export async function validateContacts(o: ValidateOptions): Promise<ValidationRe
   }
 }
 
-async function run(o: ValidateOptions, cleaned: CsvFile | undefined, rejects: RejectsFile): Promise<ValidationResult> {
+async function run(o: ValidateOptions, cleaned: CsvFile | CsvCount, rejects: RejectsFile): Promise<ValidationResult> {
   let seen = new SeenEmails();
   const nameMax = o.nameMaxLength;
   const reasons: Partial<Record<RejectReason, number>> = {};
@@ -144,7 +145,7 @@ async function run(o: ValidateOptions, cleaned: CsvFile | undefined, rejects: Re
       typed = plan.typed;
       if (plan.unnamed.length) keep = plan.names.map((_, i) => i).filter((i) => !plan!.unnamed.includes(i));
       rejects.setHeader(plan.names);
-      cleaned?.write(csvLine(keep ? keep.map((i) => plan!.names[i]) : plan.names));
+      cleaned.write(csvLine(keep ? keep.map((i) => plan!.names[i]) : plan.names));
       return;
     }
     read++;
@@ -180,10 +181,8 @@ async function run(o: ValidateOptions, cleaned: CsvFile | undefined, rejects: Re
     const firstAt = seen.firstLine(email, at);
     if (firstAt) return reject(at, 'duplicate-email', `duplicate of line ${firstAt} (same EMAIL, case-insensitive; the first is kept)`, rec);
     valid++;
-    if (cleaned) {
-      if (email !== first) rec[0] = email;
-      cleaned.write(csvLine(keep ? keep.map((i) => rec[i]) : rec));
-    }
+    if (email !== first) rec[0] = email;
+    cleaned.write(csvLine(keep ? keep.map((i) => rec[i]) : rec));
   };
 
   // csv-parse's stream wrapper re-queues every record as an object-mode chunk; driving its parser
@@ -223,7 +222,7 @@ async function run(o: ValidateOptions, cleaned: CsvFile | undefined, rejects: Re
       feed(decoder.push(chunk), false);
     }
     o.onProgress?.(read);
-    await cleaned?.drain();
+    await cleaned.drain();
     await rejects.drain();
   }
   decoder ??= start();

@@ -11,13 +11,10 @@ import { readConfig } from '../config/read.js';
 import { profileNameFor } from '../config/settings.js';
 
 import { OUTPUT_FORMATS, type OutputFormat } from './formats.js';
+import type { RootOpts } from '../cli/root-options.js';
 
-export interface OutputFlags {
-  json?: boolean;
-  csv?: boolean;
-  output?: string;
-  query?: string;
-}
+/** The root's output flags, typed from its declaration (src/cli/root-options.ts). */
+export type OutputFlags = Pick<RootOpts, 'json' | 'csv' | 'output' | 'query'>;
 
 export interface OutputChoice {
   format?: OutputFormat;

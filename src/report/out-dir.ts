@@ -1,13 +1,10 @@
 // `--out-dir DIR` names the folder the report commands write into. `--out` is a file everywhere
 // else (template show, webhook listen), so it is no longer the documented name here (issue 12.4);
 // it stays as a hidden old spelling because crontabs and scripts use `report sync --out DIR`.
+// Both are declared in src/report/out-dir-options.ts.
 import { UsageError } from '../cli/errors.js';
+import type { OutDirFlags } from './out-dir-options.js';
 
-export interface OutDirFlags {
-  outDir?: string;
-  /** The old spelling, still read. */
-  out?: string;
-}
 
 export interface OutDir {
   dir: string;

@@ -1,5 +1,6 @@
 // What every batch command shares (`send`, `send sms`, `automation trigger|terminate`): the
-// --journal / --resume / --dry-run / --concurrency / --settle-after flags, and the shape of a
+// --journal / --resume / --dry-run / --concurrency / --settle-after flags (declared in
+// src/send/batch-options.ts, their types derived from there), and the shape of a
 // run — `--resume` picks up a journal (and refuses message flags, which the journal already
 // fixes); otherwise the command builds a plan from its flags and the run starts.
 import type { Context } from '../cli/context.js';
@@ -11,17 +12,9 @@ import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './batches.js';
 import type { PlanRecord } from './journal.js';
 import { DEFAULT_SETTLE_AFTER_MS } from './settle.js';
 import { resumeRun, startRun, type ResumeScope, type SessionOptions } from './session.js';
+import type { BatchFlags } from './batch-options.js';
 
-export interface BatchFlags {
-  concurrency?: string;
-  journal?: string;
-  resume?: string | true;
-  settleAfter?: string;
-  dryRun?: boolean;
-  force?: boolean;
-  /** `send` only: read the balance, print the forecast, send and write nothing. */
-  forecast?: boolean;
-}
+export type { BatchFlags } from './batch-options.js';
 
 export function sessionOptions(o: BatchFlags, defaultConcurrency = DEFAULT_CONCURRENCY): SessionOptions {
   return {

@@ -28,9 +28,10 @@
 // spec), so a busy recipient's older messages do not fill the 50-row cap. Email lookups ask for
 // the recipient alone first; only when that page is full (it may have been cut short) is a second
 // lookup bounded by `from` made. The spec does not say what `from` means for email (decisions row
-// P10 reads it as the SMS lookup's time), so that second lookup can prove "sent" (an exact match)
-// or keep a recipient unsettled, but never prove "not sent": were `from` read some other way, an
-// empty answer would otherwise resend a message that went out.
+// P10 reads it as a UTC time, the range start, as the SMS lookup documents it), so that second
+// lookup can prove "sent" (an exact match) or keep a recipient unsettled, but never prove "not
+// sent": were `from` read some other way, an empty answer would otherwise resend a message that
+// went out.
 import type { NotifyClient } from '../api/notify.js';
 import type { EmailEvent, SmsEvent } from '../api/notify-types.js';
 import { runPool } from './batches.js';
@@ -75,7 +76,7 @@ export async function settleDoubts(o: SettleOptions): Promise<Settlement | undef
     let judged = judgeLog(plan, w, events, start);
     const cut = events.length >= LOOKUP_ROW_CAP;
     if (cut && plan.kind === 'email' && !judged.some((j) => j.verdict !== 'other')) {
-      // A full page without this message in it: look again from the batch's start (row P10).
+      // A full page without this message in it: look again from the batch's start (decisions row P10).
       // What this finds can settle "sent"; finding nothing proves nothing (see the header).
       try {
         const bounded = await o.client.emailEvents({ recipient: w.address, from });

@@ -4,6 +4,7 @@
 // must not share client code); test/webhook-trigger.test.ts checks that both give one shape.
 import crypto from 'node:crypto';
 import { UsageError } from '../cli/errors.js';
+import { parseTime } from '../cli/date.js';
 import { EMAIL_WEBHOOK_TYPES, SMS_WEBHOOK_TYPES } from '../api/notify-types.js';
 
 export type Channel = 'email' | 'sms';
@@ -129,9 +130,13 @@ export function parseOverride(text: string, channel: Channel, event: string): Ov
     }
   }
   if (type === 'number') {
-    const n = value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : path[path.length - 1] === 'timestamp' ? Date.parse(value) : NaN;
+    const timestamp = path[path.length - 1] === 'timestamp';
+    // An ISO date goes through the one date parser (src/cli/date.ts): Date.parse would turn
+    // 2024-02-30 into 1 March and "May 1" into 2001 without a word.
+    if (timestamp && /^\s*\d{4}-/.test(value)) return out(parseTime(value, `--set ${pathText}`, 0, { spans: false }));
+    const n = value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : NaN;
     if (!Number.isFinite(n)) {
-      const what = path[path.length - 1] === 'timestamp' ? 'a number (epoch milliseconds) or an ISO date such as 2024-05-01T12:00:00Z' : 'a number';
+      const what = timestamp ? 'a number (epoch milliseconds) or an ISO date such as 2024-05-01T12:00:00Z' : 'a number';
       throw new UsageError(`--set "${text}": ${pathText} is ${what} in the spec.`, `To send another type on purpose, give JSON: --set '${pathText}:="${value}"'.`);
     }
     return out(n);

@@ -90,14 +90,40 @@ export function requestProblems(received: Array<Pick<Recorded, 'service' | 'meth
   return problems;
 }
 
+/** The requests one sandbox received, checked against what the file (or describe) and the current test expect. */
+class RequestCheck {
+  private readonly allowed: Expectation[];
+  private perTest: Expectation[] = [];
+  private checked = 0;
+
+  constructor(patterns: string[]) {
+    this.allowed = patterns.map((p) => parseExpectation(p));
+  }
+
+  expect(patterns: string | string[], e: ExpectOptions = {}): void {
+    for (const p of [patterns].flat()) this.perTest.push(parseExpectation(p, e.required));
+  }
+
+  verify(running: RunningSandbox | undefined): void {
+    const expected = [...this.allowed, ...this.perTest];
+    this.perTest = [];
+    if (!running) return;
+    const all = running.sandbox.recorded;
+    const received = all.slice(this.checked);
+    this.checked = all.length;
+    const problems = requestProblems(received, expected);
+    if (problems.length) {
+      throw new Error(`${problems.join('\n')}\nIf the test means to make a request, add it to useSandbox({ expect }) / startTestSandbox({ expect }) or sb.expect(…).`);
+    }
+  }
+}
+
 export function useSandbox(o: UseSandboxOptions = {}): SandboxHandle {
   const { expect: fileExpect = [], ...serve } = o;
-  const allowed = fileExpect.map((p) => parseExpectation(p));
+  const check = new RequestCheck(fileExpect);
   let running: RunningSandbox | undefined;
-  let perTest: Expectation[] = [];
-  let checked = 0;
   beforeAll(async () => {
-    running = await startTestSandbox(serve);
+    running = await startSandbox(serve);
   });
   afterAll(async () => {
     await running?.close();
@@ -107,26 +133,43 @@ export function useSandbox(o: UseSandboxOptions = {}): SandboxHandle {
       if (!running) throw new Error('sandbox not started');
       return running;
     },
-    expect(patterns, e = {}) {
-      for (const p of [patterns].flat()) perTest.push(parseExpectation(p, e.required));
-    },
-    verify() {
-      const expected = [...allowed, ...perTest];
-      perTest = [];
-      if (!running) return;
-      const all = running.sandbox.recorded;
-      const received = all.slice(checked);
-      checked = all.length;
-      const problems = requestProblems(received, expected);
-      if (problems.length) {
-        throw new Error(`${problems.join('\n')}\nIf the test means to make a request, add it to useSandbox({ expect }) or sb.expect(…).`);
-      }
-    },
+    expect: (patterns, e) => check.expect(patterns, e),
+    verify: () => check.verify(running),
   };
   afterEach(() => handle.verify());
   return handle;
 }
 
-export async function startTestSandbox(o: ServeOptions = {}): Promise<RunningSandbox> {
+/**
+ * A sandbox of its own for one test (its own delays, limits or clock), checked like useSandbox's:
+ * `close()` fails the test on any request it received that `expect` does not allow (and on a
+ * required one never made), then stops it; `verify()` checks what came so far.
+ */
+export interface CheckedSandbox extends RunningSandbox {
+  expect(patterns: string | string[], o?: ExpectOptions): void;
+  verify(): void;
+}
+
+export async function startTestSandbox(o: UseSandboxOptions = {}): Promise<CheckedSandbox> {
+  const { expect: allowed = [], ...serve } = o;
+  const check = new RequestCheck(allowed);
+  const running = await startSandbox(serve);
+  const checked: CheckedSandbox = {
+    ...running,
+    expect: (patterns, e) => check.expect(patterns, e),
+    verify: () => check.verify(running),
+    close: async () => {
+      try {
+        check.verify(running);
+      } finally {
+        await running.close();
+      }
+    },
+  };
+  return checked;
+}
+
+/** The test defaults applied to a sandbox's options. */
+function startSandbox(o: ServeOptions): Promise<RunningSandbox> {
   return startSandboxServer({ ...TEST_SANDBOX, ...o, limits: { ...TEST_SANDBOX.limits, ...o.limits }, delays: { ...TEST_SANDBOX.delays, ...o.delays } });
 }
