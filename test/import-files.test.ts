@@ -182,7 +182,7 @@ describe('a dry run writes nothing (issue 9 item 7)', () => {
     fs.writeFileSync(file, 'EMAIL,NAME\nbad,B\n');
     const out = path.join(dir, 'out.csv');
     const r = await runCli(['import', file, '--group', 'G', '--dry-run', '--rejects', out], { configDir });
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode).toBe(2); // its only row is rejected: a real run would send nothing
     expect(fs.readFileSync(out, 'utf8')).toMatch(/^LINE,REASON,EMAIL,NAME\n2,/);
     expect(fs.readdirSync(dir).sort()).toEqual(['c.csv', 'out.csv']);
     expect(fs.readdirSync(configDir)).toEqual([]); // no work folder: the temporary file was known to the run alone

@@ -106,7 +106,7 @@ describe('the rejects path (issue 10 items 3 and 9)', () => {
     fs.writeFileSync(rejects, 'LINE,REASON,EMAIL,NAME\n2,old,x,y\n', { mode: 0o644 });
     fs.chmodSync(rejects, 0o644);
     const r = await runCli(['import', file, '--group', 'G', '--dry-run', '--rejects', rejects]);
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode).toBe(2); // its only row is rejected
     expect(fs.statSync(rejects).mode & 0o777).toBe(0o600);
     expect(parse(fs.readFileSync(rejects))).toEqual([['LINE', 'REASON', 'EMAIL', 'NAME'], ['2', 'EMAIL "nope" has no @', 'nope', 'N']]);
   });

@@ -228,6 +228,16 @@ describe('whole-file refusals: exit 2 and nothing is sent', () => {
     expect(sb.get().sandbox.requests().length).toBe(before);
   });
 
+  it('every row rejected in a dry run: it ends as the real run would, exit 2, and shows no request', async () => {
+    const file = write('bad-dry.csv', 'EMAIL,NAME\nnope,No\nalso-bad,Bad\n');
+    const r = await runCli(['import', file, '--group', 'Anything', '--dry-run', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(JSON.parse(r.stdout).error.message).toBe(`All 2 rows of ${file} were rejected, so a real run would send nothing.`);
+    expect(r.stderr).toContain('add --rejects FILE');
+    expect(r.stderr).not.toContain('POST');
+    expect(fs.existsSync(file.replace(/\.csv$/, '.rejects.csv'))).toBe(false);
+  });
+
   it('--strict uploads nothing when any row is rejected', async () => {
     const sn = await newGroup('Strict');
     const r = await runCli(['import', write('s.csv', 'EMAIL,NAME\nok@example.com,Ok\nnope,No\n'), '--group', sn, '--strict'], { sandbox: sb.get() });

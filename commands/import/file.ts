@@ -52,8 +52,9 @@ export const run: Verb<typeof declareImport> = async (ctx, opts, file) => {
   const work = plan.dryRun ? undefined : await ImportWorkDir.create(ctx.configDir);
   try {
     const checked = await check(ctx, plan, input, source, work, sizeHint);
+    // None valid: a dry run ends as the real run would, exit 2 (its summary is already on stderr).
+    if (!checked.valid) throw nothingValid(checked, source, plan.dryRun);
     if (plan.dryRun) return await dryRunReport(ctx, plan, checked, source);
-    if (!checked.valid) throw nothingValid(checked, source);
     await upload(ctx, plan, checked, source, stdin ? undefined : file, work!);
   } finally {
     await work?.remove();
@@ -179,36 +180,34 @@ async function check(ctx: Context, plan: Plan, input: Readable, source: string, 
  * Every row was rejected: nothing is sent (not even the group lookup) and the exit is 2, as for
  * --strict — the input is invalid and nothing was sent; the rejects file says why, row by row.
  */
-function nothingValid(checked: ValidationResult, source: string): UsageError {
+function nothingValid(checked: ValidationResult, source: string, dryRun: boolean): UsageError {
   const what = checked.rejected === 1 ? `The only row of ${source} was rejected` : `All ${plural(checked.rejected, 'row')} of ${source} were rejected`;
-  return new UsageError(
-    checked.rejected ? `${what}, so nothing was sent.` : `${source} has no rows to import, so nothing was sent.`,
-    checked.rejectsPath ? `Fix the rows listed with their reasons in ${checked.rejectsPath} and run again.` : undefined,
-  );
+  const sent = dryRun ? 'a real run would send nothing' : 'nothing was sent';
+  let hint: string | undefined;
+  if (checked.rejectsPath) hint = `Fix the rows listed with their reasons in ${checked.rejectsPath} and run again.`;
+  else if (checked.rejected && dryRun) hint = 'A dry run writes no file: add --rejects FILE to list the rejected rows with their lines and reasons.';
+  return new UsageError(checked.rejected ? `${what}, so ${sent}.` : `${source} has no rows to import, so ${sent}.`, hint);
 }
 
 /**
  * --dry-run: the local check's summary, then the requests a real run makes — the group lookup and
  * the import start (with the PUT of the rows for a file import) — built by the same client over
  * the recording transport, so nothing is sent and no key is needed. The rows are not copied
- * anywhere: the bodies name them by count and size. None valid: a real run sends nothing, and so
- * nothing is shown.
+ * anywhere: the bodies name them by count and size. Only with valid rows (none: exit 2 before).
  */
 async function dryRunReport(ctx: Context, plan: Plan, checked: ValidationResult, source: string): Promise<void> {
   // As upload() chooses; there the 10 MB limit is also checked on the JSON-escaped rows.
   const method = checked.valid < FILE_IMPORT_FROM_ROWS && !plan.webhookUrl && checked.cleanedBytes <= TEXT_IMPORT_MAX_BYTES ? 'text' : 'file';
   const how = method === 'text' ? 'text import (endpoint 4)' : 'file import (endpoint 3, then a PUT of the file)';
-  if (checked.valid) {
-    const group = await resolveGroup(ctx, plan.group, { create: plan.createGroup, canCreate: true });
-    if (plan.createGroup) ctx.io.info(`With --create-group a real run first creates group "${forTerminal(plan.group, 100)}" when no group has that name or code.`);
-    const rows = `the ${plural(checked.valid, 'valid row')} of ${source} with the header line, ${checked.cleanedBytes} bytes; a dry run writes no copy`;
-    const client = await ctx.campaign();
-    if (method === 'text') {
-      await client.startTextImport(group.sn, `(dry run: ${rows})`);
-    } else {
-      await client.startFileImport(group.sn, plan.webhookUrl);
-      await recordUpload(ctx, '(the upload url in the answer)', { bytes: checked.cleanedBytes, what: rows });
-    }
+  const group = await resolveGroup(ctx, plan.group, { create: plan.createGroup, canCreate: true });
+  if (plan.createGroup) ctx.io.info(`With --create-group a real run first creates group "${forTerminal(plan.group, 100)}" when no group has that name or code.`);
+  const rows = `the ${plural(checked.valid, 'valid row')} of ${source} with the header line, ${checked.cleanedBytes} bytes; a dry run writes no copy`;
+  const client = await ctx.campaign();
+  if (method === 'text') {
+    await client.startTextImport(group.sn, `(dry run: ${rows})`);
+  } else {
+    await client.startFileImport(group.sn, plan.webhookUrl);
+    await recordUpload(ctx, '(the upload url in the answer)', { bytes: checked.cleanedBytes, what: rows });
   }
   const doc = {
     file: source,
