@@ -9,19 +9,18 @@ import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures, writeFiles } from './helpers/campaign-setup.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
+import { GROUP_SETUP } from './helpers/campaign-api.js';
 
 const sb = useSandbox({
   expect: [
+    ...GROUP_SETUP,
     'GET /campaign/v1/balance',
     'GET /campaign/v1/campaign/normal/:sn',
     'POST /campaign/v1/campaign/normal/once',
     'POST /campaign/v1/campaign/normal/submit',
     'POST /campaign/v1/campaign/testing/once',
     'POST /campaign/v1/campaign/testing/submit',
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
-    'GET /campaign/v1/contacts/lists', // group lookup before a real create (a dry run shows it, makes it not)
-    'POST /campaign/v1/contacts/lists/insert',
+    'GET /campaign/v1/contacts/lists', // group lookup before a real create (a dry run shows it, makes it not),
     'GET /campaign/v1/templates/:id',
     'PUT /files/u/:token',
   ],

@@ -7,15 +7,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures, writeFiles } from './helpers/campaign-setup.js';
+import { GROUP_SETUP } from './helpers/campaign-api.js';
 
 const sb = useSandbox({
   expect: [
+    ...GROUP_SETUP,
     'GET /campaign/v1/balance',
     'POST /campaign/v1/campaign/normal/submit',
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
     'GET /campaign/v1/contacts/lists',
-    'POST /campaign/v1/contacts/lists/insert',
   ],
 });
 const fx = campaignFixtures(sb.get);

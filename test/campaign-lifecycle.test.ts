@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, scriptedPrompter } from './helpers/cli.js';
 import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures } from './helpers/campaign-setup.js';
-import { statusOf } from './helpers/campaign-api.js';
+import { GROUP_SETUP, statusOf } from './helpers/campaign-api.js';
 import { systemClock } from '../src/cli/clock.js';
 import type { RunningSandbox } from '../src/sandbox/server.js';
 
@@ -16,10 +16,8 @@ const LIFECYCLE = [
   'GET /campaign/v1/campaign/normal/:sn',
   'PATCH /campaign/v1/campaign/normal/:sn',
   'POST /campaign/v1/campaign/normal/submit',
-  'POST /campaign/v1/contacts/imports/:listSn/text',
-  'GET /campaign/v1/contacts/imports/result/:importSn',
   'GET /campaign/v1/contacts/lists',
-  'POST /campaign/v1/contacts/lists/insert',
+  ...GROUP_SETUP,
 ];
 const sb = useSandbox({ expect: LIFECYCLE });
 /** A sandbox where preparing takes a minute: campaigns stay "preparing" for the whole test. */

@@ -11,15 +11,14 @@ import { campaignFixtures, writeFiles } from './helpers/campaign-setup.js';
 import { sandboxExamples } from './helpers/help-examples.js';
 import { checkLinks } from '../src/campaign/preflight/links.js';
 import type { Finding } from '../src/campaign/preflight/findings.js';
+import { GROUP_SETUP } from './helpers/campaign-api.js';
 
 const sb = useSandbox({
   expect: [
+    ...GROUP_SETUP,
     'GET /campaign/v1/balance',
     'POST /campaign/v1/campaign/normal/submit',
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
     'GET /campaign/v1/contacts/lists',
-    'POST /campaign/v1/contacts/lists/insert',
     'GET /campaign/v1/templates/:id',
     'GET /links/404',
     'HEAD /links/404',

@@ -6,17 +6,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures, writeFiles } from './helpers/campaign-setup.js';
-import { campaignApi } from './helpers/campaign-api.js';
+import { campaignApi, GROUP_SETUP } from './helpers/campaign-api.js';
 import { parseTestDuration } from '../src/campaign/compose.js';
 
 const sb = useSandbox({
   expect: [
+    ...GROUP_SETUP,
     'GET /campaign/v1/balance',
     'POST /campaign/v1/campaign/testing/submit',
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
     'GET /campaign/v1/contacts/lists',
-    'POST /campaign/v1/contacts/lists/insert',
   ],
 });
 const fx = campaignFixtures(sb.get);

@@ -7,18 +7,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, scriptedPrompter, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures, FUTURE_YEAR, writeFiles } from './helpers/campaign-setup.js';
-import { pollUntil } from './helpers/campaign-api.js';
+import { pollUntil, GROUP_SETUP } from './helpers/campaign-api.js';
 import { PICKER_ACTIONS } from '../src/campaign/group-picker.js';
 
 const sb = useSandbox({
   expect: [
+    ...GROUP_SETUP,
     'GET /campaign/v1/balance',
     'POST /campaign/v1/campaign/normal/submit',
     'POST /campaign/v1/campaign/testing/submit',
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
     'GET /campaign/v1/contacts/lists',
-    'POST /campaign/v1/contacts/lists/insert',
     'GET /campaign/v1/templates',
     'GET /campaign/v1/templates/:id',
   ],

@@ -5,15 +5,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, scriptedPrompter, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { campaignApi, groupWith } from './helpers/campaign-api.js';
+import { campaignApi, groupWith, GROUP_SETUP } from './helpers/campaign-api.js';
 
 const sb = useSandbox({
   expect: [
+    ...GROUP_SETUP,
     'DELETE /campaign/v1/contacts/:listSn',
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
     'GET /campaign/v1/contacts/lists',
-    'POST /campaign/v1/contacts/lists/insert',
   ],
 });
 const api = campaignApi(sb.get);

@@ -11,19 +11,18 @@ import { ANSI, runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures } from './helpers/campaign-setup.js';
 import { eventually, notifyApi } from './helpers/notify-api.js';
+import { GROUP_SETUP } from './helpers/campaign-api.js';
 
 const sb = useSandbox({
   expect: [
+    ...GROUP_SETUP,
     'GET /campaign/_sandbox/fields',
     'POST /campaign/_sandbox/fields',
     'PUT /campaign/_sandbox/balance',
     'GET /campaign/v1/balance',
     'GET /campaign/v1/campaign/normal/:sn',
     'POST /campaign/v1/campaign/normal/submit',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
-    'POST /campaign/v1/contacts/imports/:listSn/text',
     'GET /campaign/v1/contacts/lists',
-    'POST /campaign/v1/contacts/lists/insert',
     'GET /campaign/v1/report/:sn/link',
     'POST /campaign/v1/report/:sn/export',
     'GET /campaign/v1/report/campaigns',

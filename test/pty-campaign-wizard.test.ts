@@ -8,19 +8,17 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures } from './helpers/campaign-setup.js';
-import { pollUntil } from './helpers/campaign-api.js';
+import { pollUntil, GROUP_SETUP } from './helpers/campaign-api.js';
 import { KEY, Pty, ptyUnavailable } from './helpers/pty.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
 const sb = useSandbox({
   expect: [
+    ...GROUP_SETUP,
     'GET /campaign/v1/balance',
     'POST /campaign/v1/campaign/normal/submit',
     'POST /campaign/v1/campaign/testing/submit',
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
     'GET /campaign/v1/contacts/lists',
-    'POST /campaign/v1/contacts/lists/insert',
   ],
 });
 const fx = campaignFixtures(sb.get);

@@ -14,7 +14,7 @@ import type { Clock } from '../src/cli/clock.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
-import { finishedCampaigns } from './helpers/report-sync.js';
+import { finishedCampaigns, FINISHED_CAMPAIGNS, REPORT_EXPORT } from './helpers/report-sync.js';
 
 /**
  * Time that moves only when someone sleeps (or the test moves it); `slept` lists each sleep, and
@@ -276,14 +276,8 @@ describe('through the CLI: every request settles in the budget file', () => {
 describe('the export budget (1 per 10 s) is shared too', () => {
   const sb = useSandbox({
     expect: [
-      'GET /campaign/v1/campaign/normal/:sn',
-      'POST /campaign/v1/campaign/normal/submit',
-      'POST /campaign/v1/contacts/imports/:listSn/text',
-      'GET /campaign/v1/contacts/imports/result/:importSn',
-      'POST /campaign/v1/contacts/lists/insert',
-      'POST /campaign/v1/report/:sn/export',
-      'GET /campaign/v1/report/:sn/link',
-      'GET /files/d/:token',
+      ...FINISHED_CAMPAIGNS,
+      ...REPORT_EXPORT,
     ],
   });
   it('a second `report export` on the same key waits out the 10 s another process\'s export started', async () => {

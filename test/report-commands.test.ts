@@ -10,17 +10,16 @@ import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures } from './helpers/campaign-setup.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
+import { GROUP_SETUP } from './helpers/campaign-api.js';
 
 const sb = useSandbox({
   expect: [
+    ...GROUP_SETUP,
     'GET /campaign/v1/balance',
     'GET /campaign/v1/campaign/normal/:sn',
     'POST /campaign/v1/campaign/normal/submit',
     'POST /campaign/v1/campaign/testing/submit',
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
     'GET /campaign/v1/contacts/lists',
-    'POST /campaign/v1/contacts/lists/insert',
     'POST /campaign/v1/report/:sn/export',
     'GET /campaign/v1/report/:sn/link',
     'GET /campaign/v1/report/campaigns',

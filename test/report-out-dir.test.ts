@@ -7,19 +7,13 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { TYPES, finishedCampaigns, folderOf } from './helpers/report-sync.js';
+import { TYPES, finishedCampaigns, folderOf, FINISHED_CAMPAIGNS, REPORT_EXPORT } from './helpers/report-sync.js';
 
 const sb = useSandbox({
   expect: [
-    'POST /campaign/v1/contacts/lists/insert',
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
-    'POST /campaign/v1/campaign/normal/submit',
-    'GET /campaign/v1/campaign/normal/:sn',
+    ...FINISHED_CAMPAIGNS,
+    ...REPORT_EXPORT,
     'GET /campaign/v1/report/campaigns',
-    'POST /campaign/v1/report/:sn/export',
-    'GET /campaign/v1/report/:sn/link',
-    'GET /files/d/:token',
   ],
 });
 let sn: string;

@@ -11,23 +11,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { until } from './helpers/wait.js';
-import { TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, syncTraffic } from './helpers/report-sync.js';
+import { FINISHED_CAMPAIGNS, REPORT_EXPORT, TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, syncTraffic } from './helpers/report-sync.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'mailctl.js');
 /** What making finished campaigns, then syncing their reports, asks for. */
-const SYNC = [
-  'GET /campaign/v1/campaign/normal/:sn',
-  'POST /campaign/v1/campaign/normal/submit',
-  'POST /campaign/v1/contacts/imports/:listSn/text',
-  'GET /campaign/v1/contacts/imports/result/:importSn',
-  'POST /campaign/v1/contacts/lists/insert',
-  'POST /campaign/v1/report/:sn/export',
-  'GET /campaign/v1/report/:sn/link',
-  'GET /campaign/v1/report/campaigns',
-  'GET /files/d/:token',
-];
+const SYNC = [...FINISHED_CAMPAIGNS, ...REPORT_EXPORT, 'GET /campaign/v1/report/campaigns'];
 const sb = useSandbox({ expect: SYNC });
 let sn: string;
 

@@ -9,22 +9,16 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, syncTraffic } from './helpers/report-sync.js';
+import { TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, syncTraffic, FINISHED_CAMPAIGNS, REPORT_EXPORT } from './helpers/report-sync.js';
 import { systemClock } from '../src/cli/clock.js';
 import { virtualTime } from './helpers/virtual-time.js';
 import { DOWNLOADS_AT_ONCE } from '../src/report/sync/sync.js';
 
 const sb = useSandbox({
   expect: [
-    'GET /campaign/v1/campaign/normal/:sn',
-    'POST /campaign/v1/campaign/normal/submit',
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
-    'POST /campaign/v1/contacts/lists/insert',
-    'POST /campaign/v1/report/:sn/export',
-    'GET /campaign/v1/report/:sn/link',
+    ...FINISHED_CAMPAIGNS,
+    ...REPORT_EXPORT,
     'GET /campaign/v1/report/campaigns',
-    'GET /files/d/:token',
   ],
 });
 const DAY = 86_400_000;

@@ -1,7 +1,7 @@
 // The sandbox's campaign endpoints (spec 000, 7–13): field rules, error codes, states over time.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSandbox, useSandbox, type UseSandboxOptions } from './helpers/sandbox.js';
-import { abBody, campaignApi, campaignBody, emails, groupWith, statusOf, type CampaignApi } from './helpers/campaign-api.js';
+import { abBody, campaignApi, campaignBody, emails, groupWith, statusOf, type CampaignApi, GROUP_SETUP } from './helpers/campaign-api.js';
 import { systemClock } from '../src/cli/clock.js';
 
 // Sandbox time is the wall clock, except while a test holds it: then it moves only when the test
@@ -40,6 +40,7 @@ async function campaignUntil(a: CampaignApi, sn: string, want: string): Promise<
 const sb = useSandbox({
   clock,
   expect: [
+    ...GROUP_SETUP,
     'GET /campaign/v1/balance',
     'DELETE /campaign/v1/campaign/normal',
     'GET /campaign/v1/campaign/normal/:sn',
@@ -48,10 +49,7 @@ const sb = useSandbox({
     'POST /campaign/v1/campaign/normal/submit',
     'POST /campaign/v1/campaign/testing/once',
     'POST /campaign/v1/campaign/testing/submit',
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
     'GET /campaign/v1/contacts/lists',
-    'POST /campaign/v1/contacts/lists/insert',
     'POST /campaign/v1/report/campaigns/metrics',
     'PUT /files/u/:token',
   ],

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox } from './helpers/sandbox.js';
-import { abBody, campaignApi, campaignBody, emails, groupWith, pollUntil, statusOf } from './helpers/campaign-api.js';
+import { abBody, campaignApi, campaignBody, emails, groupWith, pollUntil, statusOf, GROUP_SETUP } from './helpers/campaign-api.js';
 import type { RunningSandbox } from '../src/sandbox/server.js';
 
 const DAY = 86_400_000;
@@ -37,9 +37,7 @@ beforeAll(async () => {
     limits: { exportEvery10s: true },
     // Setting up a group and sent campaigns, then the report endpoints and their download links.
     expect: [
-      'POST /campaign/v1/contacts/lists/insert',
-      'POST /campaign/v1/contacts/imports/:listSn/text',
-      'GET /campaign/v1/contacts/imports/result/:importSn',
+      ...GROUP_SETUP,
       'POST /campaign/v1/campaign/normal/submit',
       'POST /campaign/v1/campaign/testing/submit',
       'GET /campaign/v1/campaign/normal/:sn',

@@ -9,19 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { NOUNS } from '../commands/index.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { finishedCampaigns, folderOf } from './helpers/report-sync.js';
+import { finishedCampaigns, folderOf, FINISHED_CAMPAIGNS, REPORT_EXPORT } from './helpers/report-sync.js';
 
 const sb = useSandbox({
   expect: [
-    'GET /campaign/v1/campaign/normal/:sn',
-    'POST /campaign/v1/campaign/normal/submit',
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
-    'POST /campaign/v1/contacts/lists/insert',
-    'POST /campaign/v1/report/:sn/export',
-    'GET /campaign/v1/report/:sn/link',
+    ...FINISHED_CAMPAIGNS,
+    ...REPORT_EXPORT,
     'GET /campaign/v1/report/campaigns',
-    'GET /files/d/:token',
     'DELETE /notify/v1/domains/:domain',
     'POST /notify/v1/domains/:domain',
     'DELETE /notify/v1/webhooks',

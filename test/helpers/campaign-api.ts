@@ -49,6 +49,13 @@ export async function pollUntil<T>(probe: () => Promise<T>, done: (v: T) => bool
 export type CampaignApi = ReturnType<typeof campaignApi>;
 
 /** A group with these members (EMAIL,NAME rows), imported by text and COMPLETE. */
+/** What groupWith() and campaignFixtures().group() ask the sandbox for, as useSandbox({ expect }) entries. */
+export const GROUP_SETUP = [
+  'POST /campaign/v1/contacts/lists/insert',
+  'POST /campaign/v1/contacts/imports/:listSn/text',
+  'GET /campaign/v1/contacts/imports/result/:importSn',
+];
+
 export async function groupWith(api: CampaignApi, emails: string[], name = 'G'): Promise<string> {
   const sn = (await api.post('/v1/contacts/lists/insert', { name })).json.sn as string;
   if (emails.length) {

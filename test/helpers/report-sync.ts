@@ -3,8 +3,13 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { campaignApi, campaignBody, campaignUntil, groupWith, emails } from './campaign-api.js';
+import { GROUP_SETUP, campaignApi, campaignBody, campaignUntil, groupWith, emails } from './campaign-api.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
+
+/** What finishedCampaigns() asks the sandbox for, as useSandbox({ expect }) entries. */
+export const FINISHED_CAMPAIGNS = [...GROUP_SETUP, 'POST /campaign/v1/campaign/normal/submit', 'GET /campaign/v1/campaign/normal/:sn'];
+/** What exporting a campaign's reports and downloading them asks for (report export --wait, report sync). */
+export const REPORT_EXPORT = ['POST /campaign/v1/report/:sn/export', 'GET /campaign/v1/report/:sn/link', 'GET /files/d/:token'];
 
 /** `n` campaigns sent to a group of `people` contacts, each COMPLETE (named `names[i]` if given). Returns their codes. */
 export async function finishedCampaigns(get: () => RunningSandbox, n: number, people = 30, names: string[] = []): Promise<string[]> {
