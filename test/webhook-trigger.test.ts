@@ -222,7 +222,9 @@ describe('answers, errors, dry run', () => {
     const r = await runCli(['webhook', 'trigger', 'delivery', '--to', `http://127.0.0.1:${port}/hooks`, '--json'], { env });
     expect(r.exitCode).toBe(4);
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'NETWORK', exitCode: 4 });
-    expect(r.stderr).toContain('Cannot reach the consumer');
+    expect(r.stderr).toContain(`Cannot reach the consumer at http://127.0.0.1:${port}/hooks (ECONNREFUSED).`);
+    // Refused at connect: nothing reached it, so the hint is about the consumer, not a doubt.
+    expect(r.stderr).toContain('Check that it is running and listening on that address and port.');
   });
 
   it('--json: one document with the payload, the signature and the answer — never the key', async () => {

@@ -3,6 +3,7 @@
 // are not followed (a webhook sender posts to the URL it was given; following would turn the
 // POST into a GET elsewhere). A failure to get an answer becomes a typed error with facts.
 import type { FetchLike } from '../api/http.js';
+import { NEVER_CONNECTED, transportCause } from '../api/classify.js';
 import { InterruptedError, LimitError, UsageError } from '../cli/errors.js';
 import { version } from '../cli/version.js';
 import { forTerminal } from '../output/sanitize.js';
@@ -77,15 +78,14 @@ async function readStart(res: Response): Promise<{ text: string; cut: boolean }>
   return { text: Buffer.concat(chunks).subarray(0, BODY_READ_BYTES).toString('utf8'), cut };
 }
 
-/** Errno codes that prove nothing reached the consumer. */
-const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
 function unreachable(e: unknown, url: string, signal: AbortSignal, timeoutMs: number): Error {
   if (signal.aborted) return new InterruptedError(undefined, undefined, { reached: 'maybe' });
   if ((e as Error)?.name === 'TimeoutError') {
     return new LimitError(`The consumer at ${url} did not answer within ${Math.round(timeoutMs / 1000)} s; it may or may not have taken the event.`, 'Check that it is running, or allow longer with --timeout.', { code: 'TIMEOUT', reached: 'maybe', refused: false, retryable: false });
   }
-  const code = errnoCode(e);
+  // The errno or undici code, read as the API client reads it; NEVER_CONNECTED proves nothing reached the consumer.
+  const cause = transportCause(e);
+  const code = cause === 'network error' ? undefined : cause;
   const never = code !== undefined && NEVER_CONNECTED.has(code);
   return new LimitError(`Cannot reach the consumer at ${url}${code ? ` (${code})` : ''}.`, never ? 'Check that it is running and listening on that address and port.' : 'The connection broke; the consumer may or may not have taken the event.', {
     code: 'NETWORK',
@@ -93,17 +93,6 @@ function unreachable(e: unknown, url: string, signal: AbortSignal, timeoutMs: nu
     refused: false,
     retryable: never,
   });
-}
-
-/** Node's fetch wraps transport failures as TypeError("fetch failed", {cause}); the errno code is on a cause. */
-function errnoCode(e: unknown): string | undefined {
-  let cur: unknown = e;
-  for (let i = 0; i < 4 && cur; i++) {
-    const c = (cur as { code?: unknown }).code;
-    if (typeof c === 'string' && /^(E[A-Z]+|UND_ERR)/.test(c)) return c;
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 /** The consumer's answer body, one line, control characters shown, cut to `max` characters: for a terminal. */

@@ -13,6 +13,7 @@
 // can send it again.
 import ky, { HTTPError, TimeoutError } from 'ky';
 import type { FetchLike } from '../api/http.js';
+import { transportCause } from '../api/classify.js';
 
 export interface ForwardPolicy {
   /** Tries per event, the first included. */
@@ -273,11 +274,11 @@ function seconds(ms: number): string {
 function describe(e: unknown, p: ForwardPolicy): string {
   if (e instanceof HTTPError) return `HTTP ${e.response.status}`;
   if (e instanceof TimeoutError) return `no answer within ${seconds(p.attemptTimeoutMs)}`;
-  // fetch's own message is "fetch failed"; what went wrong is in its cause (ECONNREFUSED…).
-  const cause = (e as { cause?: { code?: unknown; message?: unknown } })?.cause;
-  if (cause && typeof cause.code === 'string') return cause.code;
+  // fetch's own message is "fetch failed"; what went wrong is in its cause chain (ECONNREFUSED…),
+  // read as the API client reads it.
+  const code = transportCause(e);
+  if (code && code !== 'network error') return code;
+  const cause = (e as { cause?: { message?: unknown } })?.cause;
   if (cause && typeof cause.message === 'string' && cause.message) return cause.message;
-  const code = (e as { code?: unknown })?.code;
-  if (typeof code === 'string') return code;
   return e instanceof Error ? e.message || e.name : 'failed';
 }
