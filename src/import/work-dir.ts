@@ -8,6 +8,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { PRIVATE_DIR_MODE } from '../fs/safe-write.js';
+import { alive } from '../fs/lock-file.js';
 
 /** A folder this old is removed even when a process with its number runs (the number was reused). */
 export const STALE_AFTER_MS = 2 * 24 * 60 * 60_000;
@@ -72,15 +73,4 @@ export async function removeStale(root: string, now = Date.now()): Promise<strin
     removed.push(dir);
   }
   return removed;
-}
-
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it exists, but belongs to someone else.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
