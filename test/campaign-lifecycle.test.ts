@@ -186,6 +186,17 @@ describe('campaign delete', () => {
     expect(deletes(sb.get()).length - before).toBe(1);
   });
 
+  it('a lost answer with a code that never existed: only existing campaigns go to the DELETE, so the unknown one is reported as such (exit 5), never as deleted', async () => {
+    const sn = await scheduled();
+    const before = deletes(sb.get()).length;
+    sb.get().sandbox.injectFault({ kind: 'lose-answer', match: { service: 'campaign', method: 'DELETE' } });
+    const r = await runCli(['campaign', 'delete', sn, 'CP_NEVER', '--yes', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(5);
+    expect(JSON.parse(r.stdout)).toMatchObject({ success: [sn], badCampaigns: ['CP_NEVER'] });
+    const sent = deletes(sb.get()).slice(before);
+    expect(sent.map((d) => d.body)).toEqual([{ campaignSnList: [sn] }]);
+  });
+
   it('none deleted: exit 1', async () => {
     const r = await runCli(['campaign', 'delete', 'CP_X', 'CP_Y', '--yes', '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(1);

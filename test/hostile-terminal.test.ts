@@ -183,6 +183,7 @@ describe('commands that echo what the service named', () => {
   });
 
   it('campaign delete: codes the service lists back are escaped', async () => {
+    hs.get().on('GET', '/campaign/v1/campaign/normal/CP1', reply.json([{ sn: 'CP1', name: 'N', status: 'PREPARE' }]));
     hs.get().on('DELETE', '/campaign/v1/campaign/normal', reply.json({ success: [`CP1${HOSTILE_TEXT.rows}`], sendingCampaign: [], badCampaigns: [] }));
     const r = await run(['campaign', 'delete', 'CP1', '--yes'], 'pipe');
     expect(r.exitCode).toBe(0);

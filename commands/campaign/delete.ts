@@ -1,5 +1,5 @@
 import type { Context } from '../../src/cli/context.js';
-import { printDryRun } from '../../src/output/dry-run.js';
+import { lookup, printDryRun } from '../../src/output/dry-run.js';
 import { certainlyNotDone, PartialError, ServiceError, SilentExit, UsageError } from '../../src/cli/errors.js';
 import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
 import type { CampaignClient } from '../../src/api/campaign.js';
@@ -10,26 +10,39 @@ import type { declareDelete } from './index.js';
 
 // Spec endpoint 11 and section 3 rule 2: sent, scheduled and paused campaigns are deleted;
 // those preparing or sending come back in `sendingCampaign`, unknown codes in `badCampaigns`.
+// Each code is looked up first (endpoint 13), as `pause` does: only campaigns that exist are
+// sent to the DELETE, so when its answer is lost, one that is gone afterwards was deleted by it.
 export const run: Verb<typeof declareDelete> = async (ctx, opts, sns) => {
-  const codes = [...new Set(sns.map((s) => s.trim()).filter(Boolean))];
-  if (!codes.length) throw new UsageError(`Name the campaigns to delete: ${suggest(ctx, 'campaign', 'delete', 'CODE...')}`);
-  if (!opts.yes && !opts.dryRun) {
-    ctx.requirePrompt(`Deleting ${codes.length === 1 ? `campaign ${codes[0]}` : `${codes.length} campaigns`}`, '--yes');
+  const named = [...new Set(sns.map((s) => s.trim()).filter(Boolean))];
+  if (!named.length) throw new UsageError(`Name the campaigns to delete: ${suggest(ctx, 'campaign', 'delete', 'CODE...')}`);
+  const ask = !opts.yes && !opts.dryRun;
+  // Without a terminal to ask on, refused before any request.
+  if (ask) ctx.requirePrompt(`Deleting ${named.length === 1 ? `campaign ${named[0]}` : `${named.length} campaigns`}`, '--yes');
+  const client = await ctx.campaign();
+  const missing: string[] = [];
+  for (const sn of named) {
+    const found = await lookup(ctx, `whether ${sn} exists: only existing campaigns are sent to the delete; taken as existing here`, () => client.campaignStatus(sn), (): unknown[] => [{ sn }]);
+    if (!found.length) missing.push(sn);
+  }
+  const codes = named.filter((sn) => !missing.includes(sn));
+  if (codes.length && ask) {
     const ok = await ctx.prompter.confirm(`Delete ${codes.length === 1 ? `campaign ${codes[0]}` : `${codes.length} campaigns (${codes.join(', ')})`}? Their reports go too.`, false);
     if (!ok) {
       ctx.io.info('Nothing was deleted.');
       throw new SilentExit(2);
     }
   }
-  const client = await ctx.campaign();
-  let r: DeleteCampaignsResult & { unknown?: string[] };
-  try {
-    r = await client.deleteCampaigns(codes);
-  } catch (e) {
-    if (certainlyNotDone(e)) throw e;
-    r = await settleLostDelete(ctx, client, codes, e);
+  let r: DeleteCampaignsResult & { unknown?: string[] } = { success: [], sendingCampaign: [], badCampaigns: [] };
+  if (codes.length) {
+    try {
+      r = await client.deleteCampaigns(codes);
+    } catch (e) {
+      if (certainlyNotDone(e)) throw e;
+      r = await settleLostDelete(ctx, client, codes, e);
+    }
   }
   if (opts.dryRun) return printDryRun(ctx); // recorded, not sent
+  r.badCampaigns = [...missing, ...r.badCampaigns.filter((sn) => !missing.includes(sn))];
   if (ctx.io.json) ctx.io.printJson(r);
   else {
     for (const sn of r.success) ctx.io.out(`${forTsvCell(sn)}\tdeleted`);
@@ -39,20 +52,20 @@ export const run: Verb<typeof declareDelete> = async (ctx, opts, sns) => {
   }
   const failed = r.sendingCampaign.length + r.badCampaigns.length + (r.unknown?.length ?? 0);
   if (!failed) return;
+  const total = named.length;
   const why = [
     r.sendingCampaign.length ? `${r.sendingCampaign.length} ${r.sendingCampaign.length === 1 ? 'is' : 'are'} preparing or sending` : '',
     r.badCampaigns.length ? `${r.badCampaigns.length} ${r.badCampaigns.length === 1 ? 'does' : 'do'} not exist` : '',
     r.unknown?.length ? `${r.unknown.length} still ${r.unknown.length === 1 ? 'exists' : 'exist'} after the service's answer was lost` : '',
   ].filter(Boolean).join(' and ');
-  if (r.success.length) throw new PartialError(`Deleted ${r.success.length} of ${codes.length} campaigns; ${why}.`);
+  if (r.success.length) throw new PartialError(`Deleted ${r.success.length} of ${total} campaigns; ${why}.`);
   throw new ServiceError(`No campaign was deleted: ${why}.`);
 };
 
 /**
- * The DELETE's answer was lost. Each campaign is looked up: one that is gone was deleted (by
- * this request — or never existed, which a lost answer cannot tell apart); one that is still
- * there was not, and is reported with its status rather than sent a second DELETE that could
- * race the first.
+ * The DELETE's answer was lost. Each campaign (all existed just before) is looked up: one that
+ * is gone was deleted by this request; one that is still there was not, and is reported with its
+ * status rather than sent a second DELETE that could race the first.
  */
 async function settleLostDelete(ctx: Context, client: CampaignClient, codes: string[], lost: unknown): Promise<DeleteCampaignsResult & { unknown: string[] }> {
   ctx.io.warn('The answer to the delete was lost; looking each campaign up to see what happened.');
@@ -68,7 +81,7 @@ async function settleLostDelete(ctx: Context, client: CampaignClient, codes: str
     else if (SENDING.has(status)) out.sendingCampaign.push(sn);
     else out.unknown.push(sn);
   }
-  if (out.success.length) ctx.io.warn(`Gone now, so deleted: ${forTerminal(out.success.join(', '))} (a code that never existed would look the same).`);
+  if (out.success.length) ctx.io.warn(`Gone now, so deleted: ${forTerminal(out.success.join(', '))}.`);
   return out;
 }
 
