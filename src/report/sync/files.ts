@@ -10,19 +10,24 @@ import type { Context } from '../../cli/context.js';
 import { CliError, ExitCode } from '../../cli/errors.js';
 import { download } from '../../cli/transfer.js';
 import { PRIVATE_DIR_MODE } from '../../fs/safe-write.js';
-import { safeFileName } from '../../fs/safe-name.js';
+import { safeFileName, uniqueSafeName } from '../../fs/safe-name.js';
+import { forTerminal } from '../../output/sanitize.js';
 import type { FileRecord } from './state.js';
 
 /** What a killed download leaves: our hidden name, and whatever temporary file download() makes beside it. */
 const TEMP = /^\.[^/]*\.download(\..*)?$/;
 
-/** `2026-10-31_CP123`: the UTC day the campaign finished, then its code. */
+/**
+ * `2026-10-31_CP123`: the UTC day the campaign finished, then its code. A code that had to be
+ * changed to be a file name carries a suffix from the code (`a/b` → `…_a_b_1f2e3d4c`), so two
+ * campaigns never share a folder.
+ */
 export function campaignFolder(sn: string, sentEndDate: string): string {
   const t = Date.parse(sentEndDate);
   if (Number.isNaN(t)) {
-    throw new CliError(`The service gave campaign ${safeFileName(sn, 'campaign code')} the finish date "${String(sentEndDate).slice(0, 40)}", which is not a date.`, ExitCode.FAILED, undefined, { code: 'BAD_RESPONSE', reached: 'yes', refused: false, retryable: false });
+    throw new CliError(`The service gave campaign ${forTerminal(sn, 80)} the finish date "${String(sentEndDate).slice(0, 40)}", which is not a date.`, ExitCode.FAILED, undefined, { code: 'BAD_RESPONSE', reached: 'yes', refused: false, retryable: false });
   }
-  return `${new Date(t).toISOString().slice(0, 10)}_${safeFileName(sn, 'campaign code')}`;
+  return `${new Date(t).toISOString().slice(0, 10)}_${uniqueSafeName(sn, 'campaign code')}`;
 }
 
 export const reportFile = (folder: string, type: string) => `${folder}/${safeFileName(type, 'report type')}.csv`;

@@ -1,0 +1,70 @@
+// `mailctl report sync` against a HOSTILE service (test/helpers/hostile-server.ts), with campaign
+// codes the sandbox never makes: codes that reduce to the same safe name (`a/b`, `a_b`) keep
+// their own folders.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+import { reply, useHostileServer, type Seen } from './helpers/hostile-server.js';
+import { TYPES } from './helpers/report-sync.js';
+
+const hs = useHostileServer();
+const FINISHED = '2026-01-01T10:00:00Z';
+
+/** The service lists `codes` as finished on 2026-01-01; each file holds its campaign's code, so a mix-up shows. */
+function serve(codes: string[]): void {
+  const h = hs.get();
+  h.on('GET', '/campaign/v1/report/campaigns', reply.json(codes.map((sn) => ({ sn, name: `Name of ${sn}`, sentBeginDate: '2026-01-01T09:00:00Z', sentEndDate: FINISHED }))));
+  h.on('POST', /^\/campaign\/v1\/report\/[^/]+\/export$/, reply.json({ message: 'success' }));
+  h.on('GET', /^\/campaign\/v1\/report\/[^/]+\/link$/, (res, seen) => {
+    const sn = codeIn(seen);
+    reply.json({ Reports: TYPES.map((t) => ({ reportType: t, link: `${h.url}/files/${encodeURIComponent(sn)}/${t}.csv`, createdDate: FINISHED })) })(res, seen, undefined as never);
+  });
+  h.on('GET', /^\/files\//, (res, seen) => {
+    const [, , sn, file] = seen.path.split('/');
+    reply.text(csvOf(decodeURIComponent(sn), file.replace(/\.csv$/, '')))(res, seen, undefined as never);
+  });
+}
+
+const codeIn = (seen: Seen) => decodeURIComponent(seen.path.split('/')[4]);
+const csvOf = (sn: string, type: string) => `email,campaign,type\nann@example.com,${JSON.stringify(sn)},${type}\n`;
+const sha8 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 8);
+const sync = (dir: string, ...extra: string[]) => runCli(['report', 'sync', '--out-dir', dir, '--since', '2025-12-01', ...extra], { env: hs.get().env });
+const exportsSent = () => hs.get().requests.filter((q) => q.method === 'POST' && q.path.endsWith('/export')).map(codeIn);
+const downloads = () => hs.get().requests.filter((q) => q.path.startsWith('/files/'));
+const manifest = (dir: string) => parse(fs.readFileSync(path.join(dir, 'manifest.csv'), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+
+/** Each campaign's six files are in `folder` and hold that campaign's data; the manifest lists them once. */
+function expectSynced(dir: string, folders: Record<string, string>): void {
+  const rows = manifest(dir);
+  expect(rows).toHaveLength(Object.keys(folders).length * 6);
+  expect(new Set(rows.map((r) => r.path)).size).toBe(rows.length);
+  for (const [sn, folder] of Object.entries(folders)) {
+    for (const t of TYPES) {
+      expect(fs.readFileSync(path.join(dir, folder, `${t}.csv`), 'utf8'), `${sn} ${t}`).toBe(csvOf(sn, t));
+      expect(rows.find((r) => r.campaign_code === sn && r.type === t)?.path).toBe(`${folder}/${t}.csv`);
+    }
+  }
+}
+
+describe('report sync: codes that reduce to the same file name', () => {
+  it('a/b and a_b keep their own folders (a changed name gets a suffix from the code); a second run downloads nothing', async () => {
+    serve(['a/b', 'a_b', 'CP1']);
+    const dir = tempDir('mailctl-sync-names-');
+    const r = await sync(dir, '--json');
+    expect(r.exitCode, r.stderr).toBe(0);
+    // Codes already safe keep the folder they always had; a/b is told apart by 8 hex of its sha256.
+    const folders = { 'a/b': `2026-01-01_a_b_${sha8('a/b')}`, a_b: '2026-01-01_a_b', CP1: '2026-01-01_CP1' };
+    expectSynced(dir, folders);
+    expect(fs.readdirSync(dir).filter((n) => n.startsWith('2026')).sort()).toEqual(Object.values(folders).sort());
+
+    hs.get().requests.length = 0;
+    const again = await sync(dir, '--json');
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(exportsSent()).toEqual([]);
+    expect(downloads()).toEqual([]);
+    expect(JSON.parse(again.stdout).campaigns).toMatchObject({ downloaded: 0, alreadyComplete: 3 });
+  });
+});
