@@ -1,6 +1,8 @@
 // `mailctl report sync` against a HOSTILE service (test/helpers/hostile-server.ts), with campaign
 // codes the sandbox never makes: codes that reduce to the same safe name (`a/b`, `a_b`) keep
-// their own folders.
+// their own folders; codes named like Object's own properties (`constructor`, `__proto__`) sync
+// like any other. And a state file whose campaigns are damaged is refused in one sentence rather
+// than failing as a bug.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -66,5 +68,46 @@ describe('report sync: codes that reduce to the same file name', () => {
     expect(exportsSent()).toEqual([]);
     expect(downloads()).toEqual([]);
     expect(JSON.parse(again.stdout).campaigns).toMatchObject({ downloaded: 0, alreadyComplete: 3 });
+  });
+});
+
+describe('report sync: codes named like Object properties', () => {
+  it('constructor and __proto__ sync beside CP1 (exit 0), and a second run is idempotent', async () => {
+    const codes = ['constructor', '__proto__', 'CP1'];
+    serve(codes);
+    const dir = tempDir('mailctl-sync-proto-');
+    const r = await sync(dir, '--json');
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(exportsSent().sort()).toEqual([...codes].sort());
+    // ['__proto__'] (computed): a literal `__proto__:` would set the object's prototype instead.
+    expectSynced(dir, { constructor: '2026-01-01_constructor', ['__proto__']: `2026-01-01_proto___${sha8('__proto__')}`, CP1: '2026-01-01_CP1' });
+    const state = JSON.parse(fs.readFileSync(path.join(dir, '.mailctl-sync.json'), 'utf8'));
+    expect(Object.keys(state.campaigns).sort()).toEqual([...codes].sort());
+    expect(Object.keys(state.campaigns.__proto__.files).sort()).toEqual([...TYPES].sort());
+
+    hs.get().requests.length = 0;
+    const again = await sync(dir, '--json');
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(exportsSent()).toEqual([]);
+    expect(downloads()).toEqual([]);
+    expect(JSON.parse(again.stdout).campaigns).toMatchObject({ downloaded: 0, alreadyComplete: 3, failed: [] });
+  });
+});
+
+describe('report sync: a damaged state file', () => {
+  it.each([
+    ['a campaign that is not a record', { CP1: null }],
+    ['a campaign without files', { CP1: { name: 'x', sentEndDate: FINISHED } }],
+  ])('%s: exit 1 in one sentence saying what to do, nothing sent', async (_what, campaigns) => {
+    serve(['CP1']);
+    const dir = tempDir('mailctl-sync-damaged-');
+    fs.writeFileSync(path.join(dir, '.mailctl-sync.json'), JSON.stringify({ version: 1, campaigns }));
+    const r = await sync(dir);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`${path.join(dir, '.mailctl-sync.json')} is not a state file of mailctl report sync (damaged or from another program).`);
+    expect(r.stderr).toContain('Move it away and run again');
+    expect(r.stderr).not.toContain('bug in mailctl');
+    expect(hs.get().requests).toEqual([]);
   });
 });
