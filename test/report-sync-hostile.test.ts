@@ -1,8 +1,9 @@
 // `mailctl report sync` against a HOSTILE service (test/helpers/hostile-server.ts), with campaign
 // codes the sandbox never makes: codes that reduce to the same safe name (`a/b`, `a_b`) keep
 // their own folders; codes named like Object's own properties (`constructor`, `__proto__`) sync
-// like any other. And a state file whose campaigns are damaged is refused in one sentence rather
-// than failing as a bug.
+// like any other; a file where a campaign's folder should be fails that campaign alone, in one
+// sentence, before its export is requested. And a state file whose campaigns are damaged is
+// refused in one sentence rather than failing as a bug.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -92,6 +93,23 @@ describe('report sync: codes named like Object properties', () => {
     expect(exportsSent()).toEqual([]);
     expect(downloads()).toEqual([]);
     expect(JSON.parse(again.stdout).campaigns).toMatchObject({ downloaded: 0, alreadyComplete: 3, failed: [] });
+  });
+});
+
+describe('report sync: something in the way of a campaign folder', () => {
+  it('a file there: that campaign fails in one sentence before its export is requested (exit 5); the others sync', async () => {
+    serve(['CPA', 'CPB']);
+    const dir = tempDir('mailctl-sync-inway-');
+    fs.writeFileSync(path.join(dir, '2026-01-01_CPA'), 'mine');
+    const r = await sync(dir, '--json');
+    expect(r.exitCode, r.stderr).toBe(5);
+    expect(exportsSent()).toEqual(['CPB']);
+    const failed = JSON.parse(r.stdout).campaigns.failed;
+    expect(failed).toEqual([expect.objectContaining({ sn: 'CPA', code: 'FAILED' })]);
+    expect(failed[0].message).toBe(`${path.join(dir, '2026-01-01_CPA')} is a file, where report sync keeps the files of campaign CPA in a folder; move it away and run again.`);
+    expect(r.stderr).not.toContain('EEXIST');
+    expect(fs.readFileSync(path.join(dir, '2026-01-01_CPA'), 'utf8')).toBe('mine');
+    expectSynced(dir, { CPB: '2026-01-01_CPB' });
   });
 });
 

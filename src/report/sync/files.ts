@@ -32,13 +32,30 @@ export function campaignFolder(sn: string, sentEndDate: string): string {
 
 export const reportFile = (folder: string, type: string) => `${folder}/${safeFileName(type, 'report type')}.csv`;
 
-/** Creates the campaign's folder (0700: the files list people) and clears what a killed run left. */
-export function prepareFolder(dir: string, folder: string): string {
+/**
+ * Fails the campaign when something other than a folder has its folder's name (mailctl neither
+ * writes through a link nor removes the user's file): checked before its export is requested,
+ * and again as the folder is made.
+ */
+export function refuseInTheWay(dir: string, folder: string, sn: string): void {
   const abs = path.join(dir, folder);
-  fs.mkdirSync(abs, { recursive: true, mode: PRIVATE_DIR_MODE });
-  if (!fs.lstatSync(abs).isDirectory()) {
-    throw new CliError(`${abs} is not a directory (a symbolic link or a file is in its place); mailctl does not write through it.`, ExitCode.FAILED, 'Move it away and run again.');
+  const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+  if (!st || st.isDirectory()) return;
+  const what = st.isSymbolicLink() ? 'a symbolic link' : st.isFile() ? 'a file' : 'something other than a folder';
+  throw new CliError(`${abs} is ${what}, where report sync keeps the files of campaign ${sn} in a folder; move it away and run again.`, ExitCode.FAILED);
+}
+
+/** Creates the campaign's folder (0700: the files list people) and clears what a killed run left. */
+export function prepareFolder(dir: string, folder: string, sn: string): string {
+  const abs = path.join(dir, folder);
+  refuseInTheWay(dir, folder, sn);
+  try {
+    fs.mkdirSync(abs, { recursive: true, mode: PRIVATE_DIR_MODE });
+  } catch (e) {
+    refuseInTheWay(dir, folder, sn); // appeared meanwhile
+    throw e;
   }
+  refuseInTheWay(dir, folder, sn);
   for (const name of fs.readdirSync(abs)) if (TEMP.test(name)) fs.rmSync(path.join(abs, name), { force: true });
   return abs;
 }
