@@ -1,9 +1,10 @@
 // src/fs/safe-name.ts: a name a server chose becomes part of a path only as letters, digits,
 // `-`, `_` and single dots — never a separator, `..` or a leading dot — or it is refused.
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { safeFileName } from '../src/fs/safe-name.js';
+import { safeFileName, uniqueSafeName } from '../src/fs/safe-name.js';
 import { CliError, ExitCode } from '../src/cli/errors.js';
 
 const SAFE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
@@ -76,6 +77,40 @@ describe('safeFileName', () => {
       expect(name).toMatch(SAFE);
       expect(name).not.toContain('..');
       expect(path.dirname(path.resolve(dir, `${name}.csv`))).toBe(dir);
+    }), { numRuns: 1000 });
+  });
+});
+
+describe('uniqueSafeName', () => {
+  it('a name already safe is kept as it is (folders made before stay valid)', () => {
+    for (const raw of ['CP123', 'a_b', 'CP1.v2', 'constructor']) expect(uniqueSafeName(raw, 'campaign code')).toBe(raw);
+  });
+
+  it('a name that had to change gets _ and 8 hex of its sha256: a/b and a_b stay apart', () => {
+    expect(uniqueSafeName('a/b', 'campaign code')).toBe(`a_b_${createHash('sha256').update('a/b').digest('hex').slice(0, 8)}`);
+    expect(uniqueSafeName('a/b', 'campaign code')).not.toBe(uniqueSafeName('a_b', 'campaign code'));
+    expect(uniqueSafeName('__proto__', 'campaign code')).toMatch(/^proto___[0-9a-f]{8}$/);
+  });
+
+  it('refuses what safeFileName refuses', () => {
+    expect(() => uniqueSafeName('../', 'campaign code')).toThrow(CliError);
+  });
+
+  it('distinct names that change never meet, and the same name always gives the same result', () => {
+    const dir = path.resolve('/srv/reports');
+    const unsafe = fc.string({ unit: fc.constantFrom('.', '/', '\\', 'a', 'b', '\u202e', 'Ａ', '-', '_', ' '), minLength: 1, maxLength: 12 });
+    fc.assert(fc.property(unsafe, unsafe, (x, y) => {
+      let a: string, b: string;
+      try {
+        a = uniqueSafeName(x, 'campaign code');
+        b = uniqueSafeName(y, 'campaign code');
+      } catch {
+        return;
+      }
+      expect(uniqueSafeName(x, 'campaign code')).toBe(a);
+      if (x !== y) expect(a).not.toBe(b);
+      expect(a).not.toContain('..');
+      expect(path.dirname(path.resolve(dir, `${a}.csv`))).toBe(dir);
     }), { numRuns: 1000 });
   });
 });

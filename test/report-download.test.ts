@@ -5,6 +5,7 @@
 // mailctl write through it; a broken download must leave nothing behind; the key stays home.
 import fs from 'node:fs';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { HOSTILE_KEYS, reply, useHostileServer } from './helpers/hostile-server.js';
@@ -55,6 +56,21 @@ describe('server-chosen report types as file names', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('"delivery" and "/delivery", which would both be saved as CP1_delivery.csv');
     expect(hs.get().requests.filter((q) => q.path.startsWith('/files/'))).toEqual([]);
+  });
+
+  it('codes that reduce to one name (a/b, a_b) save into one DIR side by side, each its own files', async () => {
+    const { dir } = outDir();
+    for (const sn of ['a_b', 'a/b']) {
+      hs.get().on('GET', `/campaign/v1/report/${encodeURIComponent(sn)}/link`, reply.json([{ reportType: 'delivery', link: `${hs.get().url}/files/${encodeURIComponent(sn)}.csv` }]));
+      hs.get().on('GET', `/files/${encodeURIComponent(sn)}.csv`, reply.text(`email,code\nann@example.com,${sn}\n`));
+      const r = await runCli(['report', 'links', sn, '--out-dir', dir], { env: hs.get().env });
+      expect(r.exitCode, r.stderr).toBe(0);
+    }
+    // a_b, already a safe name, keeps it; a/b had to change, and carries 8 hex of its sha256.
+    const suffix = createHash('sha256').update('a/b').digest('hex').slice(0, 8);
+    expect(fs.readdirSync(dir).sort()).toEqual([`a_b_${suffix}_delivery.csv`, 'a_b_delivery.csv']);
+    expect(fs.readFileSync(path.join(dir, 'a_b_delivery.csv'), 'utf8')).toContain(',a_b');
+    expect(fs.readFileSync(path.join(dir, `a_b_${suffix}_delivery.csv`), 'utf8')).toContain(',a/b');
   });
 
   it('escape sequences in a type never reach the terminal', async () => {

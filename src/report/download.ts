@@ -9,7 +9,7 @@ import type { Context } from '../cli/context.js';
 import { CliError, ExitCode, UsageError } from '../cli/errors.js';
 import { download } from '../cli/transfer.js';
 import type { ReportLink } from '../api/campaign-types.js';
-import { safeFileName } from '../fs/safe-name.js';
+import { safeFileName, uniqueSafeName } from '../fs/safe-name.js';
 import { forTerminal } from '../output/sanitize.js';
 import type { OutDir } from './out-dir.js';
 import { plainSuggest, suggest, suggester, type Suggest } from '../cli/suggest.js';
@@ -25,10 +25,14 @@ export const REPORT_TYPES = ['delivery', 'open', 'click', 'bounce', 'unsubscribe
 
 export const reportFileName = (sn: string, reportType: unknown, cmd: Suggest = plainSuggest) => `${codeForFileName(sn, cmd)}_${safeFileName(reportType, 'report type')}.csv`;
 
-/** The campaign code the user typed, as the start of a file name; one that cannot be is refused (exit 2). */
+/**
+ * The campaign code the user typed, as the start of a file name; one that cannot be is refused
+ * (exit 2). A code that had to change gets a suffix from the code (uniqueSafeName), so the files
+ * of `a/b` and `a_b` in one --out-dir stay apart.
+ */
 function codeForFileName(sn: string, cmd: Suggest): string {
   try {
-    return safeFileName(sn, 'campaign code');
+    return uniqueSafeName(sn, 'campaign code');
   } catch {
     throw new UsageError(`The campaign code "${forTerminal(sn, 60)}" cannot be part of a file name.`, `Campaign codes are letters and digits, such as CP0001; find them with \`${cmd('report', 'list')}\`.`);
   }

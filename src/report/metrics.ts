@@ -30,17 +30,18 @@ const pct = (r: number | null) => (r === null ? '' : `${(r * 100).toFixed(1)}%`)
 
 /** TOTAL first, then TEST_A, TEST_B, WINNING (spec endpoint 15), per campaign in the order asked. */
 export function orderRows(rows: CampaignMetrics[], sns: string[]): CampaignMetrics[] {
-  const rank = { TOTAL: 0, TEST_A: 1, TEST_B: 2, WINNING: 3 } as Record<string, number>;
+  // Maps: the service's word is a key like any other (`constructor` finds nothing, not Object's).
+  const rank = new Map([['TOTAL', 0], ['TEST_A', 1], ['TEST_B', 2], ['WINNING', 3]]);
   const pos = (sn: string) => (sns.indexOf(sn) < 0 ? sns.length : sns.indexOf(sn));
-  return [...rows].sort((a, b) => pos(a.campaignSn) - pos(b.campaignSn) || (rank[a.reportType] ?? 9) - (rank[b.reportType] ?? 9));
+  return [...rows].sort((a, b) => pos(a.campaignSn) - pos(b.campaignSn) || (rank.get(a.reportType) ?? 9) - (rank.get(b.reportType) ?? 9));
 }
 
-export const VERSION_WORDS: Record<string, string> = { TOTAL: 'total', TEST_A: 'test A', TEST_B: 'test B', WINNING: 'winner' };
+const VERSION_WORDS = new Map([['TOTAL', 'total'], ['TEST_A', 'test A'], ['TEST_B', 'test B'], ['WINNING', 'winner']]);
 
 export const METRIC_COLUMNS: Column<CampaignMetrics>[] = [
   { header: 'CAMPAIGN', value: (m) => m.campaignSn },
   { header: 'NAME', value: (m) => m.name },
-  { header: 'ROWS', value: (m) => VERSION_WORDS[m.reportType] ?? m.reportType },
+  { header: 'ROWS', value: (m) => VERSION_WORDS.get(m.reportType) ?? m.reportType },
   { header: 'RECIPIENTS', value: (m) => m.recipientCnt, count: true },
   { header: 'DELIVERED', value: (m, n) => `${n(m.delivered)} (${pct(ratesOf(m).deliveryRate)})` },
   { header: 'OPENED', value: (m, n) => `${n(m.opened)} (${pct(ratesOf(m).openRate)})` },

@@ -7,7 +7,7 @@ import type { ReportLink } from '../../api/campaign-types.js';
 import { ServiceError, factsOf } from '../../cli/errors.js';
 import { pollUntil } from '../../cli/poll.js';
 import { REPORT_TYPES } from '../download.js';
-import { campaignFolder, fetchReportFile, prepareFolder, reportFile, stillWhole } from './files.js';
+import { campaignFolder, fetchReportFile, prepareFolder, refuseInTheWay, reportFile, stillWhole } from './files.js';
 import type { CampaignRecord, SyncState } from './state.js';
 
 /** Spec 000 endpoint 16: "Repeated calls for the same campaign within 1 hour are ignored." */
@@ -35,6 +35,8 @@ export type Plan = { kind: 'complete' } | { kind: 'deferred'; until: number } | 
 
 export async function planCampaign(run: SyncRun, sn: string, rec: CampaignRecord): Promise<Plan> {
   const folder = campaignFolder(sn, rec.sentEndDate);
+  // Before any export: one requested for a campaign that cannot be saved is wasted (1 per 10 s).
+  refuseInTheWay(run.dir, folder, sn);
   const missing: string[] = [];
   for (const t of REPORT_TYPES) {
     const f = rec.files[t];
@@ -64,7 +66,7 @@ export async function syncCampaign(run: SyncRun, sn: string, rec: CampaignRecord
   });
   const byType = newestByType(links);
   const folder = campaignFolder(sn, rec.sentEndDate);
-  prepareFolder(run.dir, folder);
+  prepareFolder(run.dir, folder, sn);
   const onceAnHour = recent
     ? ` It was exported less than an hour ago (${rec.exportedAt}); the service ignores a repeat export until ${new Date(last + EXPORT_REPEAT_MS).toISOString()}, so a run after that gets fresh links.`
     : '';

@@ -10,30 +10,52 @@ import type { Context } from '../../cli/context.js';
 import { CliError, ExitCode } from '../../cli/errors.js';
 import { download } from '../../cli/transfer.js';
 import { PRIVATE_DIR_MODE } from '../../fs/safe-write.js';
-import { safeFileName } from '../../fs/safe-name.js';
+import { safeFileName, uniqueSafeName } from '../../fs/safe-name.js';
+import { forTerminal } from '../../output/sanitize.js';
 import type { FileRecord } from './state.js';
 
 /** What a killed download leaves: our hidden name, and whatever temporary file download() makes beside it. */
 const TEMP = /^\.[^/]*\.download(\..*)?$/;
 
-/** `2026-10-31_CP123`: the UTC day the campaign finished, then its code. */
+/**
+ * `2026-10-31_CP123`: the UTC day the campaign finished, then its code. A code that had to be
+ * changed to be a file name carries a suffix from the code (`a/b` → `…_a_b_1f2e3d4c`), so two
+ * campaigns never share a folder.
+ */
 export function campaignFolder(sn: string, sentEndDate: string): string {
   const t = Date.parse(sentEndDate);
   if (Number.isNaN(t)) {
-    throw new CliError(`The service gave campaign ${safeFileName(sn, 'campaign code')} the finish date "${String(sentEndDate).slice(0, 40)}", which is not a date.`, ExitCode.FAILED, undefined, { code: 'BAD_RESPONSE', reached: 'yes', refused: false, retryable: false });
+    throw new CliError(`The service gave campaign ${forTerminal(sn, 80)} the finish date "${String(sentEndDate).slice(0, 40)}", which is not a date.`, ExitCode.FAILED, undefined, { code: 'BAD_RESPONSE', reached: 'yes', refused: false, retryable: false });
   }
-  return `${new Date(t).toISOString().slice(0, 10)}_${safeFileName(sn, 'campaign code')}`;
+  return `${new Date(t).toISOString().slice(0, 10)}_${uniqueSafeName(sn, 'campaign code')}`;
 }
 
 export const reportFile = (folder: string, type: string) => `${folder}/${safeFileName(type, 'report type')}.csv`;
 
-/** Creates the campaign's folder (0700: the files list people) and clears what a killed run left. */
-export function prepareFolder(dir: string, folder: string): string {
+/**
+ * Fails the campaign when something other than a folder has its folder's name (mailctl neither
+ * writes through a link nor removes the user's file): checked before its export is requested,
+ * and again as the folder is made.
+ */
+export function refuseInTheWay(dir: string, folder: string, sn: string): void {
   const abs = path.join(dir, folder);
-  fs.mkdirSync(abs, { recursive: true, mode: PRIVATE_DIR_MODE });
-  if (!fs.lstatSync(abs).isDirectory()) {
-    throw new CliError(`${abs} is not a directory (a symbolic link or a file is in its place); mailctl does not write through it.`, ExitCode.FAILED, 'Move it away and run again.');
+  const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+  if (!st || st.isDirectory()) return;
+  const what = st.isSymbolicLink() ? 'a symbolic link' : st.isFile() ? 'a file' : 'something other than a folder';
+  throw new CliError(`${abs} is ${what}, where report sync keeps the files of campaign ${sn} in a folder; move it away and run again.`, ExitCode.FAILED);
+}
+
+/** Creates the campaign's folder (0700: the files list people) and clears what a killed run left. */
+export function prepareFolder(dir: string, folder: string, sn: string): string {
+  const abs = path.join(dir, folder);
+  refuseInTheWay(dir, folder, sn);
+  try {
+    fs.mkdirSync(abs, { recursive: true, mode: PRIVATE_DIR_MODE });
+  } catch (e) {
+    refuseInTheWay(dir, folder, sn); // appeared meanwhile
+    throw e;
   }
+  refuseInTheWay(dir, folder, sn);
   for (const name of fs.readdirSync(abs)) if (TEMP.test(name)) fs.rmSync(path.join(abs, name), { force: true });
   return abs;
 }

@@ -25,7 +25,7 @@ const HEADER = ['campaign_code', 'campaign_name', 'finished_date', 'type', 'path
 
 export function manifestRows(state: SyncState): ManifestRow[] {
   const order = (t: string) => (REPORT_TYPES as readonly string[]).indexOf(t);
-  return Object.entries(state.campaigns)
+  return [...state.campaigns]
     .sort(([a, x], [b, y]) => x.sentEndDate.localeCompare(y.sentEndDate) || a.localeCompare(b))
     .flatMap(([sn, c]) =>
       Object.entries(c.files)

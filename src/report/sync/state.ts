@@ -38,7 +38,21 @@ export interface SyncState {
   highWater?: string;
   /** Our last export request, any campaign: the next run paces its first export after it. */
   lastExportAt?: string;
-  campaigns: Record<string, CampaignRecord>;
+  /**
+   * By campaign code, the service's word: a Map, so that a code such as `__proto__` or
+   * `constructor` is a key like any other and never reaches Object.prototype. On disk it is a
+   * plain JSON object, as before.
+   */
+  campaigns: Map<string, CampaignRecord>;
+}
+
+/** What the file holds: the same, with `campaigns` as a JSON object. */
+type StateFile = Omit<SyncState, 'campaigns'> & { campaigns: Record<string, CampaignRecord> };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function isRecord(v: unknown): v is CampaignRecord {
+  return isObject(v) && typeof v.sentEndDate === 'string' && isObject(v.files);
 }
 
 export function loadState(dir: string): SyncState {
@@ -47,7 +61,7 @@ export function loadState(dir: string): SyncState {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, campaigns: {} };
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, campaigns: new Map() };
     throw new CliError(`Cannot read ${file}: ${(e as Error).message}.`, ExitCode.FAILED);
   }
   let v: unknown;
@@ -56,22 +70,26 @@ export function loadState(dir: string): SyncState {
   } catch {
     v = undefined;
   }
-  const o = v as Partial<SyncState> | undefined;
-  if (!o || typeof o !== 'object' || o.version !== 1 || typeof o.campaigns !== 'object' || o.campaigns === null) {
+  const o = v as Partial<StateFile> | undefined;
+  // Object.entries reads own properties only: JSON.parse makes `"__proto__": {…}` one of them.
+  const entries = isObject(o) && isObject(o.campaigns) ? Object.entries(o.campaigns) : [];
+  if (!isObject(o) || o.version !== 1 || !isObject(o.campaigns) || !entries.every(([, c]) => isRecord(c))) {
     throw new CliError(
       `${file} is not a state file of mailctl report sync (damaged or from another program).`,
       ExitCode.FAILED,
       'Move it away and run again: files already in the directory are checked and kept when whole, the rest is downloaded again.',
     );
   }
-  return o as SyncState;
+  return { ...(o as StateFile), campaigns: new Map(entries) };
 }
 
 /** Saves are queued so parallel downloads never write the file at the same time. */
 export function stateSaver(dir: string, state: SyncState): () => Promise<void> {
   let queue: Promise<void> = Promise.resolve();
   return () => {
-    const text = JSON.stringify(state, null, 1) + '\n';
+    // Object.fromEntries defines each code as an own property (`__proto__` included), as JSON.parse reads it back.
+    const file: StateFile = { ...state, campaigns: Object.fromEntries(state.campaigns) };
+    const text = JSON.stringify(file, null, 1) + '\n';
     queue = queue.catch(() => {}).then(() => writeFileAtomic(path.join(dir, STATE_FILE), text));
     return queue;
   };

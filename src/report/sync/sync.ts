@@ -135,7 +135,7 @@ async function locked(ctx: Context, o: SyncOptions): Promise<SyncReport> {
     run.progress.update();
     await Promise.all(
       work.map(async ({ sn, plan }) => {
-        const rec = state.campaigns[sn];
+        const rec = state.campaigns.get(sn)!;
         try {
           const n = await syncCampaign(run, sn, rec, plan);
           delete rec.lastError;
@@ -194,7 +194,8 @@ async function listInRange(run: SyncRun, range: SyncRange, report: SyncReport): 
       report.failed.push({ sn: forTerminal(sn, 80), name: forTerminal(c?.name, 80), code: factsOf(e).code, exitCode: ExitCode.FAILED, message: (e as Error).message });
       continue;
     }
-    const rec = (run.state.campaigns[sn] ??= { name: '', sentEndDate: c.sentEndDate, files: {} });
+    let rec = run.state.campaigns.get(sn);
+    if (!rec) run.state.campaigns.set(sn, (rec = { name: '', sentEndDate: c.sentEndDate, files: {} }));
     rec.name = typeof c.name === 'string' ? c.name : '';
     delete rec.goneAt;
     rec.sentBeginDate = c.sentBeginDate;
@@ -208,10 +209,11 @@ async function listInRange(run: SyncRun, range: SyncRange, report: SyncReport): 
 /** Listed campaigns, and any earlier campaign still incomplete (failed before, now outside the range). */
 function campaignsToCheck(state: SyncRun['state'], listed: string[]): string[] {
   const seen = new Set(listed);
-  const earlier = Object.entries(state.campaigns)
+  const earlier = [...state.campaigns]
     .filter(([sn, c]) => !seen.has(sn) && !c.goneAt && REPORT_TYPES.some((t) => !c.files[t]))
     .map(([sn]) => sn);
-  return [...listed, ...earlier].sort((a, b) => state.campaigns[a].sentEndDate.localeCompare(state.campaigns[b].sentEndDate) || a.localeCompare(b));
+  const finished = (sn: string) => state.campaigns.get(sn)!.sentEndDate;
+  return [...listed, ...earlier].sort((a, b) => finished(a).localeCompare(finished(b)) || a.localeCompare(b));
 }
 
 async function planAll(run: SyncRun, sns: string[], report: SyncReport): Promise<Array<{ sn: string; plan: Plan }>> {
@@ -220,7 +222,7 @@ async function planAll(run: SyncRun, sns: string[], report: SyncReport): Promise
   await Promise.all(
     sns.map((sn) =>
       disk(async () => {
-        const rec = run.state.campaigns[sn];
+        const rec = run.state.campaigns.get(sn)!;
         try {
           out.push({ sn, plan: await planCampaign(run, sn, rec) });
         } catch (e) {
@@ -298,12 +300,12 @@ export async function planSync(ctx: Context, o: SyncOptions): Promise<SyncPlan> 
     ctx,
     `the campaigns finished from ${report.range.from} to ${report.range.to}: each one not complete in ${forTerminal(o.dir, 200)} is exported and downloaded (here only those its state already knows)`,
     () => listInRange(run, range, report),
-    () => Object.keys(state.campaigns).filter((sn) => inRange(state.campaigns[sn])),
+    () => [...state.campaigns].filter(([, c]) => inRange(c)).map(([sn]) => sn),
   );
   const plans = await planAll(run, campaignsToCheck(state, known), report);
   const work = plans.flatMap(({ sn, plan }) => {
     if (plan.kind !== 'work') return [];
-    const rec = state.campaigns[sn];
+    const rec = state.campaigns.get(sn)!;
     const recent = rec.exportedAt !== undefined && ctx.clock.now() - Date.parse(rec.exportedAt) < EXPORT_REPEAT_MS;
     return [{ sn, name: rec.name, finished: rec.sentEndDate, files: plan.types, export: !recent, refresh: plan.refresh }];
   });
