@@ -31,10 +31,11 @@ export const KIND: Record<Kind, KindSpec> = {
 /** Spec 001 section 4: `id` (request), `success` [{id, address}], `failure` {address: reason}. SMS addresses may come back with or without the code. */
 export function notifyAnswer(plan: PlanRecord, wires: WireRecipient[], res: SendResult): BatchAnswer {
   const find = addressFinder(plan, wires);
-  const out: BatchAnswer = { requestId: res.id, success: {}, failure: {}, unmatched: [] };
+  const out: BatchAnswer = { ...(typeof res.id === 'string' || typeof res.id === 'number' ? { requestId: String(res.id) } : {}), success: {}, failure: {}, unmatched: [] };
   for (const s of res.success) {
     const key = find(s?.address);
-    if (key) out.success[key] = String(s.id);
+    // An item without an id: accepted, with no message id to report or look up.
+    if (key) out.success[key] = typeof s?.id === 'string' || typeof s?.id === 'number' ? String(s.id) : '';
     else out.unmatched.push(String(s?.address));
   }
   for (const [address, reason] of Object.entries(res.failure)) {
