@@ -6,6 +6,7 @@
 import type { SendResult } from '../api/notify-types.js';
 import type { SendOutcome } from '../api/campaign-types.js';
 import { keyOf, type Kind, type PlanRecord, type WireRecipient } from './journal.js';
+import { bareNational } from './sms-rules.js';
 
 /** One batch's answer, keyed like the journal. `success` maps key → message id ('' if none). */
 export interface BatchAnswer {
@@ -67,7 +68,7 @@ function addressFinder(plan: PlanRecord, wires: WireRecipient[]): (address: unkn
   const lookup = new Map<string, string>();
   const ambiguous = new Set<string>();
   for (const w of wires) {
-    const key = keyOf(plan.kind, w);
+    const key = keyOf(plan, w);
     for (const form of addressForms(plan.kind, w)) {
       // The same national number under two country codes: that form proves nothing.
       if (lookup.has(form) && lookup.get(form) !== key) ambiguous.add(form);
@@ -85,7 +86,7 @@ function normalise(kind: Kind, address: string): string {
 function addressForms(kind: Kind, w: WireRecipient): string[] {
   if (kind !== 'sms') return [w.address.toLowerCase()];
   const national = w.address;
-  const bare = national.replace(/^0+/, '');
+  const bare = bareNational(national);
   const cc = w.country_code ?? '';
   return [national, `${cc}${bare}`, `${cc}${national}`, `00${cc}${bare}`].map((f) => normalise(kind, f));
 }

@@ -35,7 +35,7 @@ export interface SendSummary {
 
 export function summarise(plan: PlanRecord, states: Map<string, RecipientState>, journal: string, requestIds: string[]): SendSummary {
   const recipients = plan.recipients.map((w): RecipientReport => {
-    const st = states.get(keyOf(plan.kind, w)) ?? { state: 'pending' };
+    const st = states.get(keyOf(plan, w)) ?? { state: 'pending' };
     const base = { address: w.address, ...(plan.kind === 'sms' ? { countryCode: w.country_code } : {}) };
     switch (st.state) {
       case 'sent': return { ...base, status: 'sent', ...(st.id ? { messageId: st.id } : {}) };
