@@ -16,7 +16,9 @@
 //
 // Journals written before version 2 used one-letter keys (t, b, v); before version 3 the plan did
 // not record its account (`account`) and SMS keys kept the trunk zero ("886:0912345678"). All
-// are still read, each keyed the way it was written (keyOf).
+// are still read, each keyed the way it was written (keyOf). Every record is checked field by
+// field when read (./journal-check.ts): a journal that does not hold what its writer wrote is
+// damaged, never half-trusted.
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -26,6 +28,7 @@ import { lockHolder, takeLock, type HeldLock } from '../fs/lock-file.js';
 import { forTerminal } from '../output/sanitize.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/safe-write.js';
 import { smsKey } from './sms-rules.js';
+import { journalProblem, normaliseRequestId, planProblem } from './journal-check.js';
 
 /** What one journal sends: transactional email or SMS, or automation events (campaign service). */
 export type Kind = 'email' | 'sms' | 'automation';
@@ -196,11 +199,14 @@ export class Journal {
     } catch (e) {
       throw new UsageError(fileProblem(e, file, 'journal'));
     }
-    const { records, torn, goodLines } = parseJournal(text, file);
+    const { records, lines, torn, goodLines } = parseJournal(text, file);
     const plan = records[0];
     if (!plan || plan.type !== 'plan' || !JOURNAL_VERSIONS.includes(plan.version) || !KINDS.includes(plan.kind)) {
       throw new UsageError(`${file} is not a mailctl send or automation journal.`);
     }
+    const problem = journalProblem(records, keyOf);
+    if (problem) throw damaged(file, lines[problem.index], problem.what);
+    records.forEach(normaliseRequestId);
     return { plan, records, torn, goodLines, text };
   }
 
@@ -348,27 +354,42 @@ export function fromDisk(raw: unknown): JournalRecord {
 }
 
 /**
- * The records, whether the last line was cut short (`torn`), and how many whole lines come
- * before the torn one (`goodLines`; every line when nothing is torn).
+ * The records, the line of each (1-based), whether the last line was cut short (`torn`), and
+ * how many whole lines come before the torn one (`goodLines`; every line when nothing is torn).
+ * Only a line that is not JSON can be a cut-short write (a record is one JSON object, and a
+ * part of one never parses); a whole line that is not a record is damage.
  */
-export function parseJournal(text: string, file = 'journal'): { records: JournalRecord[]; torn: boolean; goodLines: number } {
+export function parseJournal(text: string, file = 'journal'): { records: JournalRecord[]; lines: number[]; torn: boolean; goodLines: number } {
   const lines = text.split('\n');
   const records: JournalRecord[] = [];
+  const at: number[] = [];
   let torn = false;
   let goodLines = lines.length;
   lines.forEach((line, i) => {
     if (!line.trim()) return;
+    let raw: unknown;
     try {
-      records.push(fromDisk(JSON.parse(line)));
+      raw = JSON.parse(line);
     } catch {
       // Only the last line can be cut short by a kill; damage elsewhere means we cannot trust it.
       const last = lines.slice(i + 1).every((l) => !l.trim());
-      if (!last) throw new UsageError(`${file} is damaged at line ${i + 1}; it cannot be used to resume safely.`);
+      if (!last) throw damaged(file, i + 1);
       torn = true;
       goodLines = i;
+      return;
     }
+    try {
+      records.push(fromDisk(raw));
+    } catch {
+      throw damaged(file, i + 1, 'a line that is not a record');
+    }
+    at.push(i + 1);
   });
-  return { records, torn, goodLines };
+  return { records, lines: at, torn, goodLines };
+}
+
+function damaged(file: string, line: number, what?: string): UsageError {
+  return new UsageError(`${file} is damaged at line ${line}${what ? ` (${what})` : ''}; it cannot be used to resume safely.`);
 }
 
 /**
@@ -506,7 +527,7 @@ export function latestUnfinished(configDir: string, prefixes: readonly string[],
     } catch {
       /* unreadable: the resume reports it */
     }
-    if (!plan || accept(plan)) return { file: f, passedOver };
+    if (!plan || planProblem(plan as unknown as Record<string, unknown>) || accept(plan)) return { file: f, passedOver };
     passedOver.push({ file: f, plan });
   }
   return { passedOver };
