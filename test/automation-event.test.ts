@@ -68,6 +68,16 @@ describe('automation trigger / terminate', () => {
     expect(r.stderr).toContain('Started 120 of 121 recipients in workflow onboard');
   });
 
+  it('--json: the summary on stderr points to the JSON document for who was refused, not to a list "above"', async () => {
+    refuse('rj1@example.org', ['rj0@example.org']);
+    const file = csv(['rj0@example.org,A,pro', 'rj1@example.org,B,pro']);
+    const r = await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients', file, '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(5);
+    expect(JSON.parse(r.stdout).refused).toEqual([{ address: 'rj1@example.org', reason: 'Invalid: address is not a valid email format' }]);
+    expect(r.stderr).toContain('Started 1 of 2 recipients in workflow w; 1 refused (listed in the JSON output).');
+    expect(r.stderr).not.toContain('listed above');
+  });
+
   it('every recipient refused: exit 1', async () => {
     refuse('y@example.org', []);
     const r = await runCli(['automation', 'trigger', '--workflow', 'w', '--to', 'y@example.org'], { sandbox: sb.get() });

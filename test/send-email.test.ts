@@ -49,6 +49,15 @@ describe('mailctl send (email)', () => {
     for (const quiet of [['--json'], ['-q']]) expect((await runCli([...quiet, ...argv], { sandbox: sb.get() })).stderr).not.toContain('Next:');
   });
 
+  it('an accepted recipient the answer gives no message id: shown without one, and no delivery lookup is suggested', async () => {
+    sb.get().sandbox.injectFault({ kind: 'status', status: 200, body: { id: 'req-1', success: [{ address: 'no-id@example.com' }], failure: {} }, match: { service: 'notify', method: 'POST', path: '/v1/messages' } });
+    const r = await runCli(['send', '--to', 'no-id@example.com', '--subject', 's', '--html', '<p>ok</p>', ...FROM], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.trim().split('\t').slice(0, 2)).toEqual(['no-id@example.com', 'sent']);
+    expect(r.stdout + r.stderr).not.toContain('undefined');
+    expect(r.stderr).not.toContain('Next:');
+  });
+
   it('250 recipients go out as 3 requests of at most 100 ("at most 100 per request"), each recipient once', async () => {
     const r = await runCli(['send', '--recipients', csv('b250-', 250), '--subject', 'Hi {{name}}', '--html', '<p>{{code}}</p>', ...FROM, '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);

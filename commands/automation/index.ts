@@ -27,7 +27,7 @@ the daily limit or by the network, the rest not sent (the message gives the resu
 
 /** How automation words the journal flags (src/send/batch-options.ts declares them). */
 export const AUTOMATION_JOURNAL: JournalTexts = {
-  resume: 'continue a run stopped by the daily limit, Ctrl-C or a crash (default: the latest unfinished one)',
+  resume: 'continue a run stopped by the daily limit, Ctrl-C or a crash (default: the latest unfinished one of this profile and service)',
   dryRun: 'print the exact requests (key masked); send and write nothing',
 };
 

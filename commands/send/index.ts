@@ -9,7 +9,8 @@ Batches and resume:
   Every send writes a journal (JSONL, fsync'd, readable only by you) under the config
   directory, or --journal FILE (its folder must exist): each batch is recorded before its
   request and again when answered. If the run is killed, \`mailctl send --resume [FILE]\`
-  (default: the latest unfinished one) sends only what was never sent.
+  (default: the latest unfinished one of this profile and service) sends only what was never
+  sent, through the same account only: another base URL or key is refused (exit 2).
 
   A batch that was in flight is "in doubt"; each of its recipients is looked up in the event
   log before anything is sent again:

@@ -1,11 +1,12 @@
 // The batch journal of `send` and `automation`: an append-only JSONL file, each line fsync'd
 // before the next step, so a run killed at any point (even kill -9) leaves a record of what was
 // certainly not sent, what certainly was, and what was in flight. The first line is the whole
-// plan (the request body and recipients exactly as they go on the wire), so `--resume` needs
-// nothing else.
+// plan (the request body and recipients exactly as they go on the wire, and the account they
+// went through), so `--resume` needs nothing else.
 //
 // Lines, in the order one run writes them (field `type`):
-//   plan     the kind (email, sms, automation), the request body without recipients, the recipients
+//   plan     the kind (email, sms, automation), the request body without recipients, the recipients,
+//            the account (base URL, profile, key fingerprint; src/send/account.ts)
 //   intent   batch `batch` is about to be sent to these keys     (written BEFORE the request)
 //   result   the service's answer for the batch                  (after it)
 //   unsent   the batch certainly did not go out (refused as a whole, never connected)
@@ -13,7 +14,11 @@
 //   settled  what an event lookup proved about in-doubt recipients (email and SMS only)
 //   done     every recipient is either sent or failed for good
 //
-// Journals written before version 2 used one-letter keys (t, b, v); they are still read.
+// Journals written before version 2 used one-letter keys (t, b, v); before version 3 the plan did
+// not record its account (`account`) and SMS keys kept the trunk zero ("886:0912345678"). All
+// are still read, each keyed the way it was written (keyOf). Every record is checked field by
+// field when read (./journal-check.ts): a journal that does not hold what its writer wrote is
+// damaged, never half-trusted.
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -22,6 +27,8 @@ import { fileProblem } from '../cli/file-problem.js';
 import { lockHolder, takeLock, type HeldLock } from '../fs/lock-file.js';
 import { forTerminal } from '../output/sanitize.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/safe-write.js';
+import { smsKey } from './sms-rules.js';
+import { journalProblem, normaliseRequestId, planProblem } from './journal-check.js';
 
 /** What one journal sends: transactional email or SMS, or automation events (campaign service). */
 export type Kind = 'email' | 'sms' | 'automation';
@@ -31,8 +38,9 @@ const KINDS: readonly Kind[] = ['email', 'sms', 'automation'];
 const JOURNAL_LOCK_STALE_MS = 60 * 60_000;
 const JOURNAL_LOCK_HEARTBEAT_MS = 60_000;
 
-/** The record format written now. Version 1 (one-letter keys) is read and converted. */
-export const JOURNAL_VERSION = 2;
+/** The record format written now. Versions 1 (one-letter keys) and 2 (no account) are read too. */
+export const JOURNAL_VERSION = 3;
+export const JOURNAL_VERSIONS: readonly number[] = [1, 2, JOURNAL_VERSION];
 
 export interface WireRecipient {
   address: string;
@@ -50,6 +58,19 @@ export interface PlanRecord {
   /** The request body without `recipients`. */
   message: Record<string, unknown>;
   recipients: WireRecipient[];
+  /** Where the run sent (version 3 on; a new plan gets it when its journal is created). */
+  account?: JournalAccount;
+}
+
+/**
+ * The account and service a journal's run went through, so a resume goes through the same
+ * ones: the base URL (campaign service for automation, notification service for email and
+ * SMS), the profile's name, and a fingerprint of the key (src/send/account.ts) — never the key.
+ */
+export interface JournalAccount {
+  url: string;
+  profile: string;
+  key: string;
 }
 
 export type JournalRecord =
@@ -72,9 +93,14 @@ export type RecipientState =
   | { state: 'sent'; id?: string; batch?: string; requestId?: string; settled?: boolean }
   | { state: 'failed'; reason: string };
 
-/** The journal identity of a wire recipient: lower-cased address, or "CC:number". */
-export function keyOf(kind: Kind, r: WireRecipient): string {
-  return kind === 'sms' ? `${r.country_code}:${r.address}` : r.address.toLowerCase();
+/**
+ * The journal identity of a wire recipient: the lower-cased address, or smsKey() "CC:number"
+ * without the trunk zero. Journals before version 3 keyed SMS with the number as written; they
+ * are keyed that way still, so a resume matches the keys they hold.
+ */
+export function keyOf(plan: Pick<PlanRecord, 'kind' | 'version'>, r: WireRecipient): string {
+  if (plan.kind !== 'sms') return r.address.toLowerCase();
+  return plan.version < 3 ? `${r.country_code}:${r.address}` : smsKey(r.country_code, r.address);
 }
 
 export function labelOf(kind: Kind, r: WireRecipient): string {
@@ -173,11 +199,14 @@ export class Journal {
     } catch (e) {
       throw new UsageError(fileProblem(e, file, 'journal'));
     }
-    const { records, torn, goodLines } = parseJournal(text, file);
+    const { records, lines, torn, goodLines } = parseJournal(text, file);
     const plan = records[0];
-    if (!plan || plan.type !== 'plan' || (plan.version !== 1 && plan.version !== JOURNAL_VERSION) || !KINDS.includes(plan.kind)) {
+    if (!plan || plan.type !== 'plan' || !JOURNAL_VERSIONS.includes(plan.version) || !KINDS.includes(plan.kind)) {
       throw new UsageError(`${file} is not a mailctl send or automation journal.`);
     }
+    const problem = journalProblem(records, keyOf);
+    if (problem) throw damaged(file, lines[problem.index], problem.what);
+    records.forEach(normaliseRequestId);
     return { plan, records, torn, goodLines, text };
   }
 
@@ -325,27 +354,42 @@ export function fromDisk(raw: unknown): JournalRecord {
 }
 
 /**
- * The records, whether the last line was cut short (`torn`), and how many whole lines come
- * before the torn one (`goodLines`; every line when nothing is torn).
+ * The records, the line of each (1-based), whether the last line was cut short (`torn`), and
+ * how many whole lines come before the torn one (`goodLines`; every line when nothing is torn).
+ * Only a line that is not JSON can be a cut-short write (a record is one JSON object, and a
+ * part of one never parses); a whole line that is not a record is damage.
  */
-export function parseJournal(text: string, file = 'journal'): { records: JournalRecord[]; torn: boolean; goodLines: number } {
+export function parseJournal(text: string, file = 'journal'): { records: JournalRecord[]; lines: number[]; torn: boolean; goodLines: number } {
   const lines = text.split('\n');
   const records: JournalRecord[] = [];
+  const at: number[] = [];
   let torn = false;
   let goodLines = lines.length;
   lines.forEach((line, i) => {
     if (!line.trim()) return;
+    let raw: unknown;
     try {
-      records.push(fromDisk(JSON.parse(line)));
+      raw = JSON.parse(line);
     } catch {
       // Only the last line can be cut short by a kill; damage elsewhere means we cannot trust it.
       const last = lines.slice(i + 1).every((l) => !l.trim());
-      if (!last) throw new UsageError(`${file} is damaged at line ${i + 1}; it cannot be used to resume safely.`);
+      if (!last) throw damaged(file, i + 1);
       torn = true;
       goodLines = i;
+      return;
     }
+    try {
+      records.push(fromDisk(raw));
+    } catch {
+      throw damaged(file, i + 1, 'a line that is not a record');
+    }
+    at.push(i + 1);
   });
-  return { records, torn, goodLines };
+  return { records, lines: at, torn, goodLines };
+}
+
+function damaged(file: string, line: number, what?: string): UsageError {
+  return new UsageError(`${file} is damaged at line ${line}${what ? ` (${what})` : ''}; it cannot be used to resume safely.`);
 }
 
 /**
@@ -376,7 +420,7 @@ function cutTornTail(fd: number, goodLines: number): void {
 /** Each recipient's state, from the plan and the records in order. */
 export function replay(plan: PlanRecord, records: JournalRecord[]): Map<string, RecipientState> {
   const states = new Map<string, RecipientState>();
-  for (const r of plan.recipients) states.set(keyOf(plan.kind, r), { state: 'pending' });
+  for (const r of plan.recipients) states.set(keyOf(plan, r), { state: 'pending' });
   const batchKeys = new Map<string, string[]>();
   const inBatch = (batch: string, fn: (key: string, st: Extract<RecipientState, { at: string }>) => RecipientState | undefined) => {
     for (const key of batchKeys.get(batch) ?? []) {
@@ -458,17 +502,35 @@ export function newJournalPath(configDir: string, plan: Pick<PlanRecord, 'kind' 
   return path.join(journalDir(configDir), `${journalPrefix(plan.kind, plan.message.event)}${stamp}-${rand}.jsonl`);
 }
 
-/** The most recent journal whose name starts with one of `prefixes` and is not done, for a bare `--resume`. Reads only. */
-export function latestUnfinished(configDir: string, prefixes: readonly string[]): string | undefined {
+/**
+ * For a bare `--resume`: the most recent journal whose name starts with one of `prefixes`, that
+ * is not done and whose plan `accept`s (same profile and service), and the unfinished ones passed
+ * over because their plan did not, most recent first. A journal whose first line cannot be read
+ * is taken as it is (the resume then says what is wrong with it). Reads only.
+ */
+export function latestUnfinished(configDir: string, prefixes: readonly string[], accept: (plan: PlanRecord) => boolean = () => true): { file?: string; passedOver: Array<{ file: string; plan: PlanRecord }> } {
   const dir = journalDir(configDir);
+  const passedOver: Array<{ file: string; plan: PlanRecord }> = [];
   let names: string[];
   try {
     names = fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl') && prefixes.some((p) => n.startsWith(p)));
   } catch {
-    return undefined;
+    return { passedOver };
   }
   const files = names.map((n) => path.join(dir, n)).map((f) => ({ f, m: fs.statSync(f).mtimeMs })).sort((a, b) => b.m - a.m);
-  return files.find(({ f }) => !tailSaysDone(f))?.f;
+  for (const { f } of files) {
+    if (tailSaysDone(f)) continue;
+    let plan: PlanRecord | undefined;
+    try {
+      const first = fromDisk(JSON.parse(firstLine(f)));
+      if (first.type === 'plan') plan = first;
+    } catch {
+      /* unreadable: the resume reports it */
+    }
+    if (!plan || planProblem(plan as unknown as Record<string, unknown>) || accept(plan)) return { file: f, passedOver };
+    passedOver.push({ file: f, plan });
+  }
+  return { passedOver };
 }
 
 /**

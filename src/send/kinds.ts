@@ -6,6 +6,7 @@
 import type { SendResult } from '../api/notify-types.js';
 import type { SendOutcome } from '../api/campaign-types.js';
 import { keyOf, type Kind, type PlanRecord, type WireRecipient } from './journal.js';
+import { bareNational } from './sms-rules.js';
 
 /** One batch's answer, keyed like the journal. `success` maps key → message id ('' if none). */
 export interface BatchAnswer {
@@ -31,10 +32,11 @@ export const KIND: Record<Kind, KindSpec> = {
 /** Spec 001 section 4: `id` (request), `success` [{id, address}], `failure` {address: reason}. SMS addresses may come back with or without the code. */
 export function notifyAnswer(plan: PlanRecord, wires: WireRecipient[], res: SendResult): BatchAnswer {
   const find = addressFinder(plan, wires);
-  const out: BatchAnswer = { requestId: res.id, success: {}, failure: {}, unmatched: [] };
+  const out: BatchAnswer = { ...(typeof res.id === 'string' || typeof res.id === 'number' ? { requestId: String(res.id) } : {}), success: {}, failure: {}, unmatched: [] };
   for (const s of res.success) {
     const key = find(s?.address);
-    if (key) out.success[key] = String(s.id);
+    // An item without an id: accepted, with no message id to report or look up.
+    if (key) out.success[key] = typeof s?.id === 'string' || typeof s?.id === 'number' ? String(s.id) : '';
     else out.unmatched.push(String(s?.address));
   }
   for (const [address, reason] of Object.entries(res.failure)) {
@@ -66,7 +68,7 @@ function addressFinder(plan: PlanRecord, wires: WireRecipient[]): (address: unkn
   const lookup = new Map<string, string>();
   const ambiguous = new Set<string>();
   for (const w of wires) {
-    const key = keyOf(plan.kind, w);
+    const key = keyOf(plan, w);
     for (const form of addressForms(plan.kind, w)) {
       // The same national number under two country codes: that form proves nothing.
       if (lookup.has(form) && lookup.get(form) !== key) ambiguous.add(form);
@@ -84,7 +86,7 @@ function normalise(kind: Kind, address: string): string {
 function addressForms(kind: Kind, w: WireRecipient): string[] {
   if (kind !== 'sms') return [w.address.toLowerCase()];
   const national = w.address;
-  const bare = national.replace(/^0+/, '');
+  const bare = bareNational(national);
   const cc = w.country_code ?? '';
   return [national, `${cc}${bare}`, `${cc}${national}`, `00${cc}${bare}`].map((f) => normalise(kind, f));
 }

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { UsageError } from '../cli/errors.js';
-import { checkCountryCode, checkNationalNumber } from './sms-rules.js';
+import { checkCountryCode, checkNationalNumber, smsKey } from './sms-rules.js';
 import { summarise } from './variables.js';
 import { fileProblem } from '../cli/file-problem.js';
 import { isValidEmail as isEmail } from '../email.js';
@@ -12,7 +12,7 @@ import { isValidEmail as isEmail } from '../email.js';
 export type Channel = 'email' | 'sms';
 
 export interface Recipient {
-  /** Identity in the journal and for duplicates: the lower-cased address, or "CC:number". */
+  /** Identity for duplicates, as the journal keys it: the lower-cased address, or smsKey() "CC:number" without the trunk zero. */
   key: string;
   /** How messages name it: the address, or "+CC number". */
   label: string;
@@ -165,7 +165,7 @@ export function checkRecipients(raw: RawRecipient[], channel: Channel, defaultCo
       if ('error' in num) problems.push(`${r.where}: ${num.error}`);
       if ('error' in code || 'error' in num) continue;
       if (!code.documented) undocumented.add(code.code);
-      rec = { key: `${code.code}:${num.number}`, label: `+${code.code} ${num.number}`, address: num.number, countryCode: code.code, variables: r.variables };
+      rec = { key: smsKey(code.code, num.number), label: `+${code.code} ${num.number}`, address: num.number, countryCode: code.code, variables: r.variables };
     }
     const first = seen.get(rec.key);
     if (first) {

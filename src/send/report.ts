@@ -35,7 +35,7 @@ export interface SendSummary {
 
 export function summarise(plan: PlanRecord, states: Map<string, RecipientState>, journal: string, requestIds: string[]): SendSummary {
   const recipients = plan.recipients.map((w): RecipientReport => {
-    const st = states.get(keyOf(plan.kind, w)) ?? { state: 'pending' };
+    const st = states.get(keyOf(plan, w)) ?? { state: 'pending' };
     const base = { address: w.address, ...(plan.kind === 'sms' ? { countryCode: w.country_code } : {}) };
     switch (st.state) {
       case 'sent': return { ...base, status: 'sent', ...(st.id ? { messageId: st.id } : {}) };
@@ -93,7 +93,8 @@ export async function printSummary(ctx: Context, plan: PlanRecord, s: SendSummar
   if (auto) {
     const did = plan.message.event === 'TERMINATE' ? 'Stopped' : 'Started';
     const parts = [s.failed && `${n(s.failed)} refused`, s.unsettled && `${n(s.unsettled)} in doubt`, s.notSent && `${n(s.notSent)} not sent`].filter(Boolean);
-    const listed = parts.length ? `; ${parts.join(', ')} (listed above)` : '';
+    // Under --json nothing is listed on the terminal: the lists are in the document on stdout.
+    const listed = parts.length ? `; ${parts.join(', ')} (${io.json ? 'listed in the JSON output' : 'listed above'})` : '';
     io.info(`${mark} ${did} ${n(s.sent)} of ${plural(s.total, 'recipient')} in workflow ${forTerminal(plan.message.workflow, 80)}${listed}. Journal: ${s.journal}`);
     return;
   }

@@ -33,7 +33,7 @@ export interface RunnerOutcome {
 
 export async function sendPending<R>(o: RunnerOptions<R>): Promise<RunnerOutcome> {
   const { plan, states, journal } = o;
-  const pending = plan.recipients.filter((r) => states.get(keyOf(plan.kind, r))?.state === 'pending');
+  const pending = plan.recipients.filter((r) => states.get(keyOf(plan, r))?.state === 'pending');
   const batches = chunk(pending, plan.batchSize || BATCH_SIZE);
   const requestIds: string[] = [];
   let stoppedBy: Error | undefined;
@@ -43,7 +43,7 @@ export async function sendPending<R>(o: RunnerOptions<R>): Promise<RunnerOutcome
 
   await runPool(batches, o.concurrency, async (wires) => {
     const batch = String(nextId++);
-    const keys = wires.map((w) => keyOf(plan.kind, w));
+    const keys = wires.map((w) => keyOf(plan, w));
     const at = iso();
     await journal.append({ type: 'intent', batch, keys, at });
     for (const key of keys) states.set(key, { state: 'inflight', batch, at });

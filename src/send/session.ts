@@ -6,6 +6,7 @@ import type { Context } from '../cli/context.js';
 import { InterruptedError, UsageError } from '../cli/errors.js';
 import { suggest } from '../cli/suggest.js';
 import { plural } from '../output/human.js';
+import { forTerminal } from '../output/sanitize.js';
 import { printDryRun } from '../output/dry-run.js';
 import { chunk } from './batches.js';
 import { applySettlement, isDone, Journal, journalPrefix, keyOf, latestUnfinished, newJournalPath, nextBatchNumber, pruneJournals, replay, unfinishedWithSamePlan, type JournalRecord, type Kind, type PlanRecord, type RecipientState, type WireRecipient } from './journal.js';
@@ -15,6 +16,7 @@ import { progressBar } from './progress.js';
 import { finish, printNext, printSummary, resumeCommand, summarise, verbOf } from './report.js';
 import { sendPending } from './runner.js';
 import { settleDoubts } from './settle.js';
+import { accountFor, checkAccount, currentAccount, resumeThrough, sameRun, serviceOf } from './account.js';
 
 export interface SessionOptions {
   concurrency: number;
@@ -57,18 +59,19 @@ export async function startRun(ctx: Context, plan: PlanRecord, o: SessionOptions
   await checkForecast(ctx, plan, plan.recipients, o);
   pruneJournals(ctx.configDir, ctx.clock.now());
   const file = o.journal ?? newJournalPath(ctx.configDir, plan, ctx.clock.now());
-  const journal = Journal.create(file, plan, { userPath: o.journal !== undefined, resumeCommand: resumeCommand(ctx, plan, file) });
-  await execute(ctx, { journal, plan, records: [plan], ...clients }, o);
+  // Where this run sends, so a resume can refuse to go anywhere else (./account.ts).
+  const recorded: PlanRecord = { ...plan, account: await accountFor(ctx, plan.kind) };
+  const journal = Journal.create(file, recorded, { userPath: o.journal !== undefined, resumeCommand: resumeCommand(ctx, plan, file) });
+  await execute(ctx, { journal, plan: recorded, records: [recorded], ...clients }, o);
 }
 
 export async function resumeRun(ctx: Context, given: string | true, o: SessionOptions, scope: ResumeScope): Promise<void> {
-  const file = typeof given === 'string' ? given : latestUnfinished(ctx.configDir, scope.kinds.map((k) => journalPrefix(k, k === 'automation' ? scope.event ?? 'TRIGGER' : undefined)));
-  const command = scope.kinds.includes('automation') ? ['automation', scope.event === 'TERMINATE' ? 'terminate' : 'trigger'] : ['send'];
-  if (!file) throw new UsageError(`There is no unfinished ${command.join(' ')} run to resume.`, `Give the journal file: ${suggest(ctx, ...command, '--resume', 'FILE')} (a run prints its journal path when it ends).`);
+  const file = typeof given === 'string' ? given : await latestOfThisRun(ctx, scope);
   if (o.forecast) {
     // Read-only like a dry run; only the balance is read.
     const { plan, records } = Journal.read(file);
     checkScope(ctx, plan, file, scope);
+    await checkAccount(ctx, plan, file);
     await clientsFor(ctx, plan);
     return forecastOnly(ctx, plan, notYetSent(plan, replay(plan, records)), { ...o, resume: true });
   }
@@ -76,8 +79,9 @@ export async function resumeRun(ctx: Context, given: string | true, o: SessionOp
     // Read-only: no lock file, no repair of a torn line, nothing written anywhere.
     const { plan, records } = Journal.read(file);
     checkScope(ctx, plan, file, scope);
+    await checkAccount(ctx, plan, file);
     const states = replay(plan, records);
-    const pending = plan.recipients.filter((r) => states.get(keyOf(plan.kind, r))?.state === 'pending');
+    const pending = plan.recipients.filter((r) => states.get(keyOf(plan, r))?.state === 'pending');
     const unsent = notYetSent(plan, states);
     const doubt = count(states, 'doubt');
     if (doubt) {
@@ -93,6 +97,7 @@ export async function resumeRun(ctx: Context, given: string | true, o: SessionOp
   }
   const peek = Journal.read(file);
   checkScope(ctx, peek.plan, file, scope);
+  await checkAccount(ctx, peek.plan, file);
   const clients = await clientsFor(ctx, peek.plan);
   if (!isDone(peek.records)) {
     const unsent = notYetSent(peek.plan, replay(peek.plan, peek.records));
@@ -103,6 +108,28 @@ export async function resumeRun(ctx: Context, given: string | true, o: SessionOp
   const what = plan.kind === 'automation' ? `the automation ${verbOf(plan)} run` : plan.kind === 'email' ? 'the email send' : 'the SMS send';
   ctx.io.info(`Resuming ${what} of ${plan.createdAt} (${plural(plan.recipients.length, 'recipient')}) from ${file}`);
   await execute(ctx, { journal, plan, records, ...clients }, o);
+}
+
+/**
+ * A bare `--resume`: the latest unfinished journal of this command whose profile and base URL
+ * are this run's (or that records none). Others are passed over, and the user is told so.
+ */
+async function latestOfThisRun(ctx: Context, scope: ResumeScope): Promise<string> {
+  const command = scope.kinds.includes('automation') ? ['automation', scope.event === 'TERMINATE' ? 'terminate' : 'trigger'] : ['send'];
+  const here = await currentAccount(ctx, serviceOf(scope.kinds[0]));
+  const prefixes = scope.kinds.map((k) => journalPrefix(k, k === 'automation' ? scope.event ?? 'TRIGGER' : undefined));
+  const { file, passedOver } = latestUnfinished(ctx.configDir, prefixes, (plan) => sameRun(here, plan));
+  const others = passedOver.length ? `${plural(passedOver.length, 'unfinished run')} of another profile or service ${passedOver.length === 1 ? 'is' : 'are'} not considered` : '';
+  if (file) {
+    if (others) ctx.io.info(`${others[0].toUpperCase()}${others.slice(1)}.`);
+    return file;
+  }
+  if (!others) throw new UsageError(`There is no unfinished ${command.join(' ')} run to resume.`, `Give the journal file: ${suggest(ctx, ...command, '--resume', 'FILE')} (a run prints its journal path when it ends).`);
+  const [latest] = passedOver;
+  throw new UsageError(
+    `There is no unfinished ${command.join(' ')} run of profile "${here.profile}" at ${forTerminal(here.url, 200)} to resume; ${others}.`,
+    `To resume the latest of them through the account it was sent with: ${resumeThrough(ctx, latest.plan, latest.file, 'url')}`,
+  );
 }
 
 /**
@@ -190,7 +217,7 @@ async function execute(ctx: Context, s: { journal: Journal; plan: PlanRecord; re
 /** Recipients a resume may still send: pending, and in doubt (sent again if proved unsent). */
 function notYetSent(plan: PlanRecord, states: Map<string, RecipientState>): WireRecipient[] {
   return plan.recipients.filter((r) => {
-    const st = states.get(keyOf(plan.kind, r))?.state;
+    const st = states.get(keyOf(plan, r))?.state;
     return st === 'pending' || st === 'doubt' || st === 'inflight';
   });
 }

@@ -37,6 +37,7 @@ import type { EmailEvent, SmsEvent } from '../api/notify-types.js';
 import { runPool } from './batches.js';
 import { keyOf, type PlanRecord, type RecipientState, type Settlement, type WireRecipient } from './journal.js';
 import { render } from './variables.js';
+import { bareNational } from './sms-rules.js';
 
 /** Server and client clocks are assumed to agree within this. */
 export const CLOCK_SKEW_MS = 5 * 60_000;
@@ -56,11 +57,11 @@ export interface SettleOptions {
 
 export async function settleDoubts(o: SettleOptions): Promise<Settlement | undefined> {
   const { plan, states } = o;
-  const doubtful = plan.recipients.filter((r) => states.get(keyOf(plan.kind, r))?.state === 'doubt');
+  const doubtful = plan.recipients.filter((r) => states.get(keyOf(plan, r))?.state === 'doubt');
   if (!doubtful.length) return undefined;
   const rec: Settlement = { type: 'settled', at: new Date(o.now()).toISOString(), sent: {}, unsent: [], unknown: {} };
   await runPool(doubtful, o.concurrency, async (w) => {
-    const key = keyOf(plan.kind, w);
+    const key = keyOf(plan, w);
     const st = states.get(key) as Extract<RecipientState, { state: 'doubt' }>;
     const start = Date.parse(st.at);
     let events: Array<EmailEvent | SmsEvent>;
@@ -172,10 +173,10 @@ function emailFields(plan: PlanRecord, w: WireRecipient, e: Record<string, unkno
 
 function smsFields(plan: PlanRecord, w: WireRecipient, e: Record<string, unknown>): Record<string, Field> {
   const cc = w.country_code ?? '';
-  const bare = w.address.replace(/^0+/, '');
+  const bare = bareNational(w.address);
   const digits = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v).replace(/[\s+-]/g, '') : '');
   let code: Field = digits(e.countryCode) ? (digits(e.countryCode) === cc ? 'same' : 'other') : 'missing';
-  let number: Field = digits(e.address) ? (digits(e.address).replace(/^0+/, '') === bare ? 'same' : 'other') : 'missing';
+  let number: Field = digits(e.address) ? (bareNational(digits(e.address)) === bare ? 'same' : 'other') : 'missing';
   // `recipient` is "country code plus number": it can stand in for either field when one is absent.
   if ((code === 'missing' || number === 'missing') && digits(e.recipient)) {
     const whole = digits(e.recipient) === `${cc}${bare}` ? 'same' : 'other';

@@ -28,6 +28,20 @@ export function checkNationalNumber(input: string): { number: string } | { error
   return { number };
 }
 
+/**
+ * The national number without formatting and without its trunk zero(s): 0912-345-678 and
+ * 912345678 under +886 are one phone. The service and its event log may give a number either
+ * way, so duplicates, journal keys, answers and event lookups all compare this form.
+ */
+export function bareNational(number: string): string {
+  return number.replace(/[\s+-]/g, '').replace(/^0+/, '');
+}
+
+/** The identity of an SMS recipient — duplicate check, journal key — "CC:national digits without the trunk zero". */
+export function smsKey(countryCode: string | undefined, number: string): string {
+  return `${countryCode ?? ''}:${bareNational(number)}`;
+}
+
 export const ALIVE_MIN = 5;
 export const ALIVE_MAX = 480;
 
