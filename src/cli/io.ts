@@ -114,9 +114,9 @@ export class IO {
     this.stdout.write(safeJson(doc, 2) + '\n');
   }
 
-  /** One line of NDJSON (a stream of events): each line filtered by --query like a document. */
+  /** One line of NDJSON (a stream of events, printed only when --json and --query are not given). */
   printJsonLine(value: unknown): void {
-    this.stdout.write(safeJson(this.src.query ? this.src.query(value) : value) + '\n');
+    this.stdout.write(safeJson(value) + '\n');
   }
 
   /** The {"error": …} document: never filtered by --query, so a script always sees the failure. */
