@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { notifyApi } from './helpers/notify-api.js';
+import { eventually, notifyApi } from './helpers/notify-api.js';
 import type { Clock } from '../src/cli/clock.js';
 import { EventFollower, NARROW_OVERLAP_MS, OVERLAP_MS } from '../src/events/follow.js';
 
@@ -143,6 +143,39 @@ describe('mailctl events tail', () => {
     expect(r.stdout).not.toContain('{');
     expect(r.stderr).toContain('Following email events since');
     expect(r.stderr).toMatch(/Stopped following; [1-9]\d* events? shown\./);
+  });
+
+  it('--json: stdout is ONE document, the events it found, when --for ends; piped without it, the same events are NDJSON', async () => {
+    const id = (await send('tail-json@example.com', 'One document')).body.success[0].id;
+    await eventually(async () => ((await api('GET', '/v1/events?recipient=tail-json@example.com&status=delivery')).body.logs ?? []).length > 0, 'the delivery');
+    const args = ['events', 'tail', '--since', '1h', '--for', '4s', '--recipient', 'tail-json@example.com'];
+    const r = await runCli([...args, '--json'], { sandbox: sb.get(), clock: fastClock() });
+    expect(r.exitCode).toBe(0);
+    const doc = JSON.parse(r.stdout); // one parse of the whole output
+    expect(doc).toMatchObject({ channel: 'email', since: expect.any(String), until: expect.any(String), stopped: 'time' });
+    expect(doc.count).toBe(doc.events.length);
+    expect(doc.events.map((e: { messageId: string; status: string }) => `${e.messageId} ${e.status}`)).toEqual(expect.arrayContaining([`${id} accept`, `${id} delivery`]));
+    expect(Date.parse(doc.until) - Date.parse(doc.since)).toBeGreaterThanOrEqual(3600_000);
+
+    const piped = await runCli(args, { sandbox: sb.get(), clock: fastClock() });
+    expect(piped.exitCode).toBe(0);
+    expect(() => JSON.parse(piped.stdout)).toThrow(); // several documents, one a line
+    expect(ndjson(piped.stdout).map((e) => `${e.messageId} ${e.status}`)).toEqual(expect.arrayContaining([`${id} accept`, `${id} delivery`]));
+  });
+
+  it('--json with no end: Ctrl-C ends it and the document comes out, marked interrupted (exit 0)', async () => {
+    const id = (await send('tail-json-int@example.com', 'Interrupted')).body.success[0].id;
+    const ac = new AbortController();
+    const run = runCli(['events', 'tail', '--since', '1h', '--interval', '2s', '--recipient', 'tail-json-int@example.com', '--json'], { sandbox: sb.get(), signal: ac.signal });
+    const lookups = () => sb.get().sandbox.requests('notify').filter((q) => q.path === '/v1/events' && q.query.recipient === 'tail-json-int@example.com').length;
+    while (lookups() === 0) await new Promise((r) => setTimeout(r, 10));
+    ac.abort();
+    const r = await run;
+    expect(r.exitCode).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.stopped).toBe('interrupted');
+    expect(doc.events.map((e: { messageId: string }) => e.messageId)).toContain(id);
+    expect(r.stderr).toContain('the JSON document prints when it stops (Ctrl-C)');
   });
 });
 

@@ -1,6 +1,7 @@
 // --query EXPR (JMESPath, as in the AWS CLI) on the one JSON document a command prints: it
 // implies --json, works on a list and on a record, prints a scalar as JSON, is compiled before
-// any request (a bad expression is exit 2 with nothing sent), and never filters an error.
+// any request (a bad expression is exit 2 with nothing sent), never filters an error, and when it
+// fails on the result prints the whole result with the command's own exit code.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
@@ -48,6 +49,9 @@ describe('--query', () => {
     expect(r.stderr).toContain('--query "[?name==" is not a JMESPath expression: ');
     expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(2); // the sentence and the hint, no stack
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'USAGE', exitCode: 2 });
+    // A write too: the expression is refused before the command runs, so exit 2 means nothing sent.
+    const w = await run(['groups', 'create', 'NeverMade', '--query', '[?name==']);
+    expect(w.exitCode).toBe(2);
     expect(sb.get().sandbox.requests().length).toBe(before);
   });
 
@@ -57,23 +61,58 @@ describe('--query', () => {
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'AUTH', exitCode: 3 });
   });
 
-  it('events tail: each NDJSON line is filtered like a document', async () => {
+  it('events tail: the one document it prints when it ends is filtered as a whole', async () => {
     const api = notifyApi(sb.get);
     await api('POST', '/v1/messages', { subject: 'Q', fromAddress: 'noreply@example.com', content: '<p>x</p>', recipients: [{ address: 'q-tail@example.com' }] });
     await eventually(async () => ((await api('GET', '/v1/events?recipient=q-tail@example.com&status=delivery')).body.logs ?? []).length > 0, 'the delivery');
     // A clock on which --for 10s passes in a few quick polls.
     let ahead = 0;
     const clock: Clock = { now: () => Date.now() + ahead, sleep: async (ms) => { ahead += ms; } };
-    const r = await runCli(['events', 'tail', '--since', '5m', '--for', '10s', '--recipient', 'q-tail@example.com', '--query', '{to: mail.to, status: status}'], { sandbox: sb.get(), clock });
+    const r = await runCli(['events', 'tail', '--since', '5m', '--for', '10s', '--recipient', 'q-tail@example.com', '--query', 'events[].{to: mail.to, status: status}'], { sandbox: sb.get(), clock });
     expect(r.exitCode).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines).toEqual(expect.arrayContaining([{ to: 'q-tail@example.com', status: 'accept' }, { to: 'q-tail@example.com', status: 'delivery' }]));
-    for (const l of lines) expect(Object.keys(l)).toEqual(['to', 'status']);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toEqual(expect.arrayContaining([{ to: 'q-tail@example.com', status: 'accept' }, { to: 'q-tail@example.com', status: 'delivery' }]));
+    for (const l of doc) expect(Object.keys(l)).toEqual(['to', 'status']);
   });
 
-  it('a query that fails on the result (a type error) is exit 2 with one sentence', async () => {
-    const r = await run(['balance', '--query', 'abs(`"x"`)']);
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('--query "abs(`"x"`)" cannot be applied to the result: ');
+  // A query that parses but fails on the result (abs() of a record: a type error) is found only
+  // after the command ran. Exit 2 would say nothing was sent, and a rerun would send again.
+  const notApplied = (stderr: string, expr: string) => {
+    const lines = stderr.split('\n').filter((l) => l.includes('--query'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^warning: --query "${expr.replace(/[()@]/g, '\\$&')}" could not be applied to the result \\(.+\\), so the whole result was printed instead; the command itself finished — do not run it again\\.$`));
+  };
+
+  it('a write whose query fails on the result: exit 0, the whole result printed, one create sent, a warning not to rerun', async () => {
+    const creates = () => sb.get().sandbox.requests('campaign').filter((q) => q.method === 'POST' && q.path === '/v1/contacts/lists/insert' && JSON.stringify(q.body).includes('QTest'));
+    const r = await run(['groups', 'create', 'QTest', '--json', '--query', 'abs(@)']);
+    expect(r.exitCode).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toEqual({ sn: expect.stringMatching(/\S/), name: 'QTest' });
+    expect(creates()).toHaveLength(1);
+    notApplied(r.stderr, 'abs(@)');
+    // The code printed is the group the sandbox made.
+    const list = JSON.parse((await run(['groups', 'list', '--json'])).stdout);
+    expect(list).toEqual(expect.arrayContaining([expect.objectContaining({ sn: doc.sn, name: 'QTest' })]));
+  });
+
+  it('a send whose query fails on the result: exit 0, the whole result, exactly one message sent', async () => {
+    const sends = () => sb.get().sandbox.requests('notify').filter((q) => q.method === 'POST' && q.path === '/v1/messages' && JSON.stringify(q.body).includes('q-once@example.com'));
+    const r = await run(['send', 'email', '--from', 'noreply@example.com', '--to', 'q-once@example.com', '--subject', 's', '--html', '<p>x</p>', '--query', 'abs(@)']);
+    expect(r.exitCode).toBe(0);
+    expect(sends()).toHaveLength(1);
+    const doc = JSON.parse(r.stdout);
+    expect(JSON.stringify(doc)).toContain('q-once@example.com');
+    notApplied(r.stderr, 'abs(@)');
+  });
+
+  it('a read whose query fails on the result: exit 0, the whole document, the warning (also under --quiet)', async () => {
+    const whole = JSON.parse((await run(['balance', '--json'])).stdout);
+    for (const quiet of [[], ['--quiet']]) {
+      const r = await run([...quiet, 'balance', '--query', 'abs(`"x"`)']);
+      expect(r.exitCode).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual(whole);
+      notApplied(r.stderr, 'abs(`"x"`)');
+    }
   });
 });

@@ -9,6 +9,7 @@ import { SPEC_SMS_COUNTRY_CODES } from '../src/spec/sms-country-codes.js';
 import { RESERVED_COLUMNS } from '../src/spec/reserved-columns.js';
 import { TIME_ZONE_CODES } from '../src/campaign/timezones.js';
 import { CAMPAIGN_CODES, REMOVAL_CODES } from '../src/api/error-messages.js';
+import { SIGNED_EVENTS } from '../src/webhook/signature.js';
 
 const specDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'spec');
 const specText = (name: string) => fs.readFileSync(path.join(specDir, name), 'utf8');
@@ -45,5 +46,15 @@ describe('data copied from the spec matches the spec text', () => {
     const removal = [...campaign.matchAll(/(400503\d\d) /g)].map((m) => m[1]);
     expect(removal).toHaveLength(5);
     for (const c of removal) expect(REMOVAL_CODES[c], c).toBeTruthy();
+  });
+
+  it('webhook event names: the list of each channel in spec 001 section 6, and none ends another (so a signature has one split)', () => {
+    const listed = (label: string) => notify.split('\n').find((l) => l.startsWith(`**${label} payload**`))!.match(/`event` \(([^)]*)\)/)![1].split(/,\s*/);
+    expect([...SIGNED_EVENTS.email]).toEqual(listed('Email'));
+    expect([...SIGNED_EVENTS.sms]).toEqual(listed('SMS'));
+    // The signed text is id + event: were one name a suffix of another, "X" + "longname" and
+    // "X…" + "name" would share a signature.
+    const all = [...new Set([...SIGNED_EVENTS.email, ...SIGNED_EVENTS.sms])];
+    for (const a of all) for (const b of all) if (a !== b) expect(a.endsWith(b), `${a} ends with ${b}`).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 // `webhook listen` against a hostile sender and a hostile file system (issue 10.2, 10.3, 10.9):
 // a symlink planted at --out is refused (or, with --force, replaced — never appended through);
-// the events file is private; what a payload says reaches the terminal only escaped.
+// the events file is private; what a payload says reaches the terminal only escaped; a genuine
+// signature re-split into another id and event name is refused.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { useSandbox } from './helpers/sandbox.js';
 import { unusedPort, until } from './helpers/wait.js';
 import { sign } from '../src/webhook/signature.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
+import { startConsumer } from './helpers/webhook-consumer.js';
 
 const sb = useSandbox();
 const mode = (p: string) => fs.statSync(p).mode & 0o777;
@@ -101,5 +103,33 @@ describe('webhook listen prints payload text only escaped', () => {
     expect((await post(j.url, hostile)).status).toBe(200);
     const rj = await j.stop();
     expect(JSON.parse(rj.stdout)).toMatchObject({ stored: 0, duplicates: 1, out });
+  });
+});
+
+describe('webhook listen and a signature re-split (id + event have no separator)', () => {
+  it('refuses "M1d"+"elivery" and "M1deliver"+"y" under the signature of "M1"+"delivery" (401, not stored, not forwarded); the genuine event is taken', async () => {
+    const out = path.join(tempDir(), 'events.jsonl');
+    const app = await startConsumer();
+    const l = await listen(['--out', out, '--forward', app.url]);
+    const genuine = sign(SANDBOX_KEYS.notify, 'M1', 'delivery');
+    const send = (body: unknown) => fetch(l.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': genuine }, body: JSON.stringify(body) });
+    const forged = [
+      { event: 'elivery', mail: { id: 'M1d', to: 'a@example.com' }, elivery: { timestamp: 1 } },
+      { event: 'y', mail: { id: 'M1deliver', to: 'a@example.com' }, y: { timestamp: 1 } },
+    ];
+    for (const body of forged) {
+      const res = await send(body);
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as { error: string }).error).toContain('is not one the service sends for email (delivery, open, click, bounce, complaint)');
+    }
+    expect((await send({ event: 'delivery', mail: { id: 'M1', to: 'a@example.com' }, delivery: { timestamp: 1 } })).status).toBe(200);
+    await until('the genuine event forwarded', () => app.got.length >= 1);
+    const r = await l.stop();
+    await app.close();
+    expect(r.exitCode).toBe(0);
+    const stored = fs.readFileSync(out, 'utf8').split('\n').filter(Boolean).map((x) => JSON.parse(x));
+    expect(stored.map((e) => `${e.id} ${e.event}`)).toEqual(['M1 delivery']);
+    expect(app.got.map((g) => JSON.parse(g.raw).mail.id)).toEqual(['M1']);
+    expect(r.stderr.match(/rejected \(401\): signature check failed: the event "(elivery|y)" is not one/g)).toHaveLength(2);
   });
 });

@@ -247,6 +247,20 @@ describe('mailctl webhook replay', () => {
     expect(r.stdout).not.toContain('\u001b');
   });
 
+  it('a line whose event the service never sends (a re-split of a stored signature) stops the replay before anything is sent, --resign too', async () => {
+    const c = await consumer();
+    // The stored signature of "a" + "delivery" would verify "ad" + "elivery" at a consumer that trusts it.
+    const forged = { ...emailEvent('ad', 'elivery'), signature: hmac(KEY, 'adelivery') };
+    const file = eventsFile([{ ...emailEvent('a'), signature: hmac(KEY, 'adelivery') }, forged]);
+    for (const extra of [[], ['--resign']]) {
+      const r = await runCli(['webhook', 'replay', file, '--to', c.url, ...extra], { env });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain('is not a webhook event: the event "elivery" is not one the service sends for email');
+      expect(r.stderr).toContain('Nothing was sent.');
+    }
+    expect(c.got).toHaveLength(0);
+  });
+
   it('--dry-run checks the file and lists what would be sent, sending nothing', async () => {
     const c = await consumer();
     const r = await runCli(['webhook', 'replay', eventsFile([emailEvent('a'), emailEvent('b', 'open', 'x-surenotify-signature')]), '--to', c.url, '--dry-run'], { env });
@@ -255,13 +269,13 @@ describe('mailctl webhook replay', () => {
     expect(r.stdout).toBe('1\tdelivery\ta\tx-service-signature\tsigned again\n2\topen\tb\tx-surenotify-signature\tsigned again\n');
   });
 
-  it('--dry-run: an event name full of escapes from the file is shown escaped (terminal) or as one TSV cell (piped)', async () => {
+  it('--dry-run: a message id full of escapes from the file is shown escaped (terminal) or as one TSV cell (piped)', async () => {
     const c = await consumer();
     const name = 'deli\u001b]0;owned\u0007\tvery\u001b[2J';
-    const file = eventsFile([emailEvent('a', name)]);
+    const file = eventsFile([emailEvent(name)]);
     const piped = await runCli(['webhook', 'replay', file, '--to', c.url, '--dry-run'], { env });
     expect(piped.exitCode).toBe(0);
-    expect(piped.stdout).toBe('1\tdeli\\e]0;owned\\x07\\tvery\\e[2J\ta\tx-service-signature\tsigned again\n');
+    expect(piped.stdout).toBe('1\tdelivery\tdeli\\e]0;owned\\x07\\tvery\\e[2J\tx-service-signature\tsigned again\n');
     const shown = await runCli(['webhook', 'replay', file, '--to', c.url, '--dry-run'], { env: { ...env, NO_COLOR: '1' }, tty: true });
     expect(shown.exitCode).toBe(0);
     expect(shown.stdout).not.toContain('\u001b');

@@ -69,6 +69,20 @@ describe('mailctl webhook verify', () => {
     expect(doc.causes[0]).toContain('not 64 hex digits');
   });
 
+  it('the signature of "msg-123" + "delivery" does not verify another split of the same text, nor an event the channel never sends', async () => {
+    const sig = independentHmac(KEY, 'msg-123delivery');
+    for (const [id, event] of [['msg-123d', 'elivery'], ['msg-123deliver', 'y'], ['msg-12', '3delivery']]) {
+      const r = await runCli(['webhook', 'verify', payloadFile({ ...emailPayload, event, mail: { ...emailPayload.mail, id } }), '--signature', sig, '--json'], { env });
+      expect(r.exitCode).toBe(1);
+      expect(JSON.parse(r.stdout)).toMatchObject({ valid: false, reason: `the event "${event}" is not one the service sends for email (delivery, open, click, bounce, complaint)` });
+    }
+    // SMS webhooks carry delivery and bounce only: a correctly computed MAC of an email-only name is still refused.
+    const sms = { event: 'open', sms_data: { id: 'sms-9', content: 'x' } };
+    const r = await runCli(['webhook', 'verify', '--signature', independentHmac(KEY, 'sms-9open')], { env, stdin: JSON.stringify(sms) });
+    expect(r).toMatchObject({ exitCode: 1, stdout: 'invalid\n' });
+    expect(r.stderr).toContain('the event "open" is not one the service sends for SMS (delivery, bounce)');
+  });
+
   it('a body that is not JSON is bad input (exit 2); no key is a config problem (exit 3)', async () => {
     const file = path.join(tempDir(), 'p.txt');
     fs.writeFileSync(file, 'event=delivery');

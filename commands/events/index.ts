@@ -66,13 +66,17 @@ export function declareTail(events: CommandUnknownOpts) {
     .option('--interval <duration>', 'time between lookups (default 5s, at least 2s)')
     .option('--for <duration>', 'stop after this long (default: until Ctrl-C)')
     .addHelpText('after', `
-On a terminal each event is one line; piped (or with --json) each is one JSON object per line
-(NDJSON), so \`mailctl events tail | jq\` works. Nothing is shown twice. Ctrl-C ends it with exit 0.
+On a terminal each event is one line; piped each is one JSON object per line (NDJSON), a stream
+\`mailctl events tail | jq\` reads as it comes. --json (or --query) prints ONE document instead,
+{channel, since, until, stopped, count, events: [...]}, when the tail ends: at --for/--until, or on
+Ctrl-C (with neither, it holds the events until Ctrl-C; give --for in scripts). Nothing is shown
+twice. Ctrl-C ends it with exit 0.
 A lookup returns at most 50 rows: when one comes back full, the tail warns once, reads on from
 its newest row instead of stalling on the same 50, and looks back only 10 s from then on.
 
 Examples:
   mailctl events tail --status bounce,complaint            # until Ctrl-C
   mailctl events tail --since 10m --for 1m > events.ndjson
+  mailctl events tail --since 1h --for 30s --json          # one document at the end
   mailctl events tail --sms --recipient 0912345678 --country-code 886 --for 30s`);
 }

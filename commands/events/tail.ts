@@ -1,7 +1,9 @@
 // mailctl events tail: follow new email (or SMS) events by polling the lookup endpoint, within
 // its limits (SMS: 30 days, 50 rows; a full answer is paged forward, src/events/follow.ts). A
-// table line per event on a terminal, NDJSON otherwise (a stream has no single document, so
-// --json means NDJSON here too). Ctrl-C or --for ends it.
+// table line per event on a terminal, NDJSON (a stream) when piped. --json (and --query, which
+// implies it) keeps the contract every command keeps — stdout is one JSON document — so the
+// events are held and printed as one document when the tail ends: at --for/--until, or on
+// Ctrl-C (without either, Ctrl-C is the only end). Ctrl-C or --for ends it with exit 0.
 import { UsageError } from '../../src/cli/errors.js';
 import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
 import { parseDuration } from '../../src/cli/duration.js';
@@ -48,9 +50,14 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
   const client = await ctx.notify();
   const start = now - since;
   const follow = new EventFollower<AnyEvent>(start, ROW_CAP);
-  const ndjson = ctx.io.json || !ctx.io.isTTY;
+  const asDocument = ctx.io.json;
+  const ndjson = !asDocument && !ctx.io.isTTY;
+  const held: AnyEvent[] = [];
   let shown = 0;
-  if (!ndjson) ctx.io.info(`Following ${opts.sms ? 'SMS' : 'email'} events${range.since !== undefined ? ` since ${isoSeconds(range.since)}` : ''}; Ctrl-C stops.`);
+  if (ctx.io.isTTY || asDocument) {
+    const end = asDocument ? `the JSON document prints when it stops (${stopAt === Infinity ? 'Ctrl-C' : 'at the end of --for/--until, or Ctrl-C'})` : 'Ctrl-C stops';
+    ctx.io.info(`Following ${opts.sms ? 'SMS' : 'email'} events${range.since !== undefined ? ` since ${isoSeconds(range.since)}` : ''}; ${end}.`);
+  }
   while (!ctx.signal.aborted && ctx.clock.now() < stopAt) {
     const toMs = Math.ceil(ctx.clock.now() / 1000) * 1000;
     // Never more than the lookup covers: `--since 30d` (whole seconds, rounded outwards), or a
@@ -79,7 +86,8 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
     }
     for (const e of got.fresh) {
       shown++;
-      if (ndjson) ctx.io.printJsonLine(e); // --query filters each line
+      if (asDocument) held.push(e);
+      else if (ndjson) ctx.io.printJsonLine(e);
       else ctx.io.out(line(e, !!opts.sms));
     }
     // More rows wait beyond the cap: page on at once — unless the window already starts at now
@@ -93,7 +101,18 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
       break; // Ctrl-C during the pause: the normal way to stop following
     }
   }
-  if (!ndjson || ctx.io.isTTY) ctx.io.info(`Stopped following; ${shown} event${shown === 1 ? '' : 's'} shown.`);
+  if (asDocument) {
+    // One document, filtered by --query as a whole: `--query 'events[].messageId'`.
+    ctx.io.printJson({
+      channel: opts.sms ? 'sms' : 'email',
+      since: isoSeconds(start),
+      until: isoSeconds(ctx.clock.now()),
+      stopped: ctx.signal.aborted ? 'interrupted' : 'time',
+      count: held.length,
+      events: held,
+    });
+  }
+  if (ctx.io.isTTY) ctx.io.info(`Stopped following; ${shown} event${shown === 1 ? '' : 's'} ${asDocument ? 'in the document' : 'shown'}.`);
 };
 
 function line(e: AnyEvent, sms: boolean): string {

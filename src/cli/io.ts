@@ -4,6 +4,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { forTerminal, safeJson } from '../output/sanitize.js';
 import type { OutputFormat } from '../output/formats.js';
+import type { CompiledQuery } from '../output/choice.js';
 
 export interface Spinner {
   text(message: string): void;
@@ -24,8 +25,8 @@ export interface IOOptions {
   output?: OutputFormat;
   /** Same as output: 'json'. */
   json?: boolean;
-  /** The compiled --query, applied to each JSON document of data (never to an error). */
-  query?: (value: unknown) => unknown;
+  /** The compiled --query, applied to the JSON document of data (never to an error). */
+  query?: CompiledQuery;
   quiet?: boolean;
   noInput?: boolean;
 }
@@ -106,17 +107,24 @@ export class IO {
 
   /**
    * The single JSON document of --json: exact, with nothing a terminal would act on left raw;
-   * what --query selects of it when one was given.
+   * what --query selects of it when one was given. A query that fails on the document (a type
+   * error: it parsed, so the command ran) must not cost the result, which may be the only record
+   * of a write: the whole document is printed instead, with one sentence on stderr that says so
+   * and that the command finished. The exit code stays the command's own.
    */
   printJson(value: unknown): void {
-    const doc = this.src.query ? this.src.query(value) : value;
+    const q = this.src.query?.apply(value);
+    if (q && !q.applied) {
+      // Not silenced by --quiet: stdout is not the shape the script asked for.
+      this.stderr.write(`${this.paint('yellow', 'warning:')} --query "${forTerminal(this.src.query!.expr, 200)}" could not be applied to the result (${forTerminal(q.reason.replace(/[.\s]+$/, ''), 300)}), so the whole result was printed instead; the command itself finished — do not run it again.\n`);
+    }
     this.jsonWritten = true;
-    this.stdout.write(safeJson(doc, 2) + '\n');
+    this.stdout.write(safeJson(q?.applied ? q.value : value, 2) + '\n');
   }
 
-  /** One line of NDJSON (a stream of events): each line filtered by --query like a document. */
+  /** One line of NDJSON (a stream of events, printed only when --json and --query are not given). */
   printJsonLine(value: unknown): void {
-    this.stdout.write(safeJson(this.src.query ? this.src.query(value) : value) + '\n');
+    this.stdout.write(safeJson(value) + '\n');
   }
 
   /** The {"error": …} document: never filtered by --query, so a script always sees the failure. */

@@ -19,7 +19,16 @@ export type OutputFlags = Pick<RootOpts, 'json' | 'csv' | 'output' | 'query'>;
 export interface OutputChoice {
   format?: OutputFormat;
   /** The compiled --query: the one JSON document in, what to print out. */
-  query?: (value: unknown) => unknown;
+  query?: CompiledQuery;
+}
+
+/** What a --query made of the document, or why it could not be applied to it. */
+export type QueryResult = { applied: true; value: unknown } | { applied: false; reason: string };
+
+export interface CompiledQuery {
+  /** The expression as typed, for messages. */
+  expr: string;
+  apply(value: unknown): QueryResult;
 }
 
 export interface ChoiceInput {
@@ -81,8 +90,13 @@ async function settingFormat(i: ChoiceInput): Promise<OutputFormat | undefined> 
 /**
  * --query EXPR: a JMESPath expression (as in the AWS CLI), compiled now so a typo is exit 2
  * before anything is sent. The library loads only when --query is given.
+ *
+ * A query that parses can still fail on the result (`abs(@)` on a record: a type error). By then
+ * the command has finished — a write has been sent — so that is no usage error: apply() says why,
+ * and the caller prints the whole document instead (src/cli/io.ts printJson), keeping the exit
+ * code the command earned.
  */
-export async function compileQuery(expr: string): Promise<(value: unknown) => unknown> {
+export async function compileQuery(expr: string): Promise<CompiledQuery> {
   const { compile, TreeInterpreter } = await import('@jmespath-community/jmespath');
   let ast: ReturnType<typeof compile>;
   try {
@@ -90,13 +104,16 @@ export async function compileQuery(expr: string): Promise<(value: unknown) => un
   } catch (e) {
     throw new UsageError(`--query "${expr}" is not a JMESPath expression: ${(e as Error).message}.`, 'See https://jmespath.org for the syntax; quote the expression for your shell.');
   }
-  return (value) => {
-    // The document as JSON would carry it (no undefined members), which is what the query reads.
-    const data = JSON.parse(JSON.stringify(value) ?? 'null');
-    try {
-      return TreeInterpreter.search(ast, data);
-    } catch (e) {
-      throw new UsageError(`--query "${expr}" cannot be applied to the result: ${(e as Error).message}.`, 'The command itself finished; run it again without --query to see the whole document.');
-    }
+  return {
+    expr,
+    apply(value) {
+      // The document as JSON would carry it (no undefined members), which is what the query reads.
+      const data = JSON.parse(JSON.stringify(value) ?? 'null');
+      try {
+        return { applied: true, value: TreeInterpreter.search(ast, data) };
+      } catch (e) {
+        return { applied: false, reason: e instanceof Error ? e.message : String(e) };
+      }
+    },
   };
 }

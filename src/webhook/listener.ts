@@ -85,7 +85,9 @@ export interface StoredEvent {
    * The signature value as received, so `webhook replay` can send the event exactly as it came
    * (and so test a consumer against the key it was signed with). Kept in the file on purpose: it
    * is a MAC of this event's id and name only (decisions row 14), which anyone who saw the
-   * delivery already has; it reveals nothing of the key and cannot sign any other id or event.
+   * delivery already has; it reveals nothing of the key and cannot sign any other id or event
+   * (another split of the same id + event text is refused: its event name is not one the spec
+   * lists, signature.ts SIGNED_EVENTS).
    * (It does not cover the body, so it vouches for that no more than it did on the wire.)
    */
   signature: string;

@@ -5,16 +5,13 @@
 import crypto from 'node:crypto';
 import { UsageError } from '../cli/errors.js';
 import { parseTime } from '../cli/date.js';
-import { EMAIL_WEBHOOK_TYPES, SMS_WEBHOOK_TYPES } from '../api/notify-types.js';
+import { SIGNED_EVENTS } from './signature.js';
 
 export type Channel = 'email' | 'sms';
 export type Payload = Record<string, unknown>;
 
 /** Spec section 6: email events delivery, open, click, bounce, complaint; SMS delivery, bounce. */
-export const EVENTS: Record<Channel, readonly string[]> = {
-  email: Object.keys(EMAIL_WEBHOOK_TYPES),
-  sms: Object.keys(SMS_WEBHOOK_TYPES),
-};
+export const EVENTS: Readonly<Record<Channel, readonly string[]>> = SIGNED_EVENTS;
 
 type FieldType = 'string' | 'number' | 'variables';
 type Fields = Record<string, FieldType>;

@@ -10,7 +10,7 @@ import readline from 'node:readline';
 import { UsageError } from '../cli/errors.js';
 import { fileProblem } from '../cli/file-problem.js';
 import { forTerminal } from '../output/sanitize.js';
-import { SIGNATURE_HEADERS, signedFields } from './signature.js';
+import { SIGNATURE_HEADERS, signedFields, unsignedEvent } from './signature.js';
 
 export interface ReplayItem {
   /** The file's own line number (1 = first line). */
@@ -84,6 +84,10 @@ function parseLine(text: string, n: number, file: string): ReplayItem | undefine
     const missing = !f.id ? 'no mail.id or sms_data.id' : 'no event name (event or eventType)';
     return { problem: `${at} is not a webhook event: its ${stored ? 'payload' : 'content'} has ${missing}.` };
   }
+  // The listener's check (src/webhook/signature.ts SIGNED_EVENTS): a stored signature sent with
+  // another event name would vouch for a split the service never signed, and --resign would sign it.
+  const unknown = unsignedEvent(f);
+  if (unknown) return { problem: `${at} is not a webhook event: ${forTerminal(unknown, 200)}.` };
   let signatureHeader: string | undefined;
   if (stored && o.signatureHeader !== undefined) {
     const h = typeof o.signatureHeader === 'string' ? o.signatureHeader.toLowerCase() : '';

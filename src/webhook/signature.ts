@@ -2,9 +2,25 @@
 // id followed by the event name, keyed with the notification API key, compared in constant time.
 import crypto from 'node:crypto';
 import { plainSuggest, type Suggest } from '../cli/suggest.js';
+import { EMAIL_WEBHOOK_TYPES, SMS_WEBHOOK_TYPES } from '../api/notify-types.js';
 
 /** decisions row 14: the spec names the first, all public code the second; accept either. */
 export const SIGNATURE_HEADERS = ['x-service-signature', 'x-surenotify-signature'] as const;
+
+/**
+ * The event names the service signs, per channel (spec 001 section 6, kept verbatim in
+ * docs/spec/notify-excerpts.txt; test/spec-data.test.ts checks these against it): email delivery,
+ * open, click, bounce, complaint; SMS delivery, bounce.
+ *
+ * The signed text is id + event with nothing between, so one signature fits every other split of
+ * the same text: the MAC of "M1" + "delivery" also verifies "M1d" + "elivery". Only an event
+ * named in this list is taken, and no name here ends another (the test checks that too), so the
+ * list leaves exactly one split: the one the service signed.
+ */
+export const SIGNED_EVENTS: Readonly<Record<'email' | 'sms', readonly string[]>> = {
+  email: Object.keys(EMAIL_WEBHOOK_TYPES),
+  sms: Object.keys(SMS_WEBHOOK_TYPES),
+};
 
 export interface SignedFields {
   /** `mail.id` (email) or `sms_data.id` (SMS). */
@@ -41,6 +57,17 @@ export function signPayload(key: string, payload: unknown): { signature: string;
   return { signature: sign(key, fields.id, fields.event), id: fields.id, event: fields.event, fields };
 }
 
+/**
+ * Why `fields`' event is not one the service signs for its channel (spec 001 section 6), or
+ * undefined when it is. Checked before any signature: see SIGNED_EVENTS.
+ */
+export function unsignedEvent(fields: SignedFields): string | undefined {
+  const channel = fields.channel ?? 'email';
+  if (fields.event !== undefined && SIGNED_EVENTS[channel].includes(fields.event)) return undefined;
+  const shown = (fields.event ?? '').length > 60 ? `${fields.event!.slice(0, 60)}…` : fields.event;
+  return `the event "${shown}" is not one the service sends for ${channel === 'sms' ? 'SMS' : 'email'} (${SIGNED_EVENTS[channel].join(', ')})`;
+}
+
 /** Constant-time comparison of two hex signatures; anything not 64 hex digits never matches. */
 export function sameSignature(expected: string, given: string): boolean {
   const g = given.trim().toLowerCase();
@@ -58,6 +85,8 @@ export function verifyPayload(key: string, payload: unknown, signature: string |
   if (!signature || !signature.trim()) return { valid: false, reason: 'no signature was given', causes: ['The request had no x-service-signature (or x-surenotify-signature) header.'], fields };
   if (!fields.id) return { valid: false, reason: 'the payload has no message id (mail.id or sms_data.id)', causes: ['The body is not a webhook payload of the notification service, or it was changed.'], fields };
   if (!fields.event) return { valid: false, reason: 'the payload has no event name (event or eventType)', causes: ['The body is not a webhook payload of the notification service, or it was changed.'], fields };
+  const unknown = unsignedEvent(fields);
+  if (unknown) return { valid: false, reason: unknown, causes: ['The service signs only these event names; a body whose id and event split the signed text another way (mail.id "M1d" with event "elivery" for "M1" + "delivery") is forged or changed.'], fields };
   if (sameSignature(sign(key, fields.id, fields.event), signature)) return { valid: true, id: fields.id, event: fields.event, fields };
   const causes: string[] = [];
   if (!/^[0-9a-fA-F]{64}$/.test(signature.trim())) causes.push(`The signature is not 64 hex digits (got ${signature.trim().length} characters): copy the whole header value.`);
