@@ -252,6 +252,8 @@ describe('answers, errors, dry run', () => {
     [['sms-open'], 'email-only event'],
     [['click', '--sms'], 'email-only event'],
     [['unsubscribe'], 'is not a webhook event'],
+    [['constructor'], 'is not a webhook event'], // a name every object has, not an event
+    [['__proto__', '--to', 'http://127.0.0.1:1/'], 'is not a webhook event'],
     [['delivery'], 'No consumer URL'],
     [['delivery', '--to', 'ftp://127.0.0.1/x'], '--to "ftp://127.0.0.1/x" must start with https:// or http://'],
   ])('%j: usage error (exit 2)', async (args, message) => {

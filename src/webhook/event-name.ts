@@ -13,9 +13,9 @@ export function parseEventArg(input: string, smsFlag: boolean): { channel: Chann
   const channel: Channel = smsFlag || prefixed ? 'sms' : 'email';
   const name = prefixed ? v.slice(4) : v;
   const types: Record<string, number> = channel === 'sms' ? SMS_WEBHOOK_TYPES : EMAIL_WEBHOOK_TYPES;
-  const event = name in types ? name : Object.keys(types).find((k) => /^\d+$/.test(name) && types[k] === Number(name));
+  const event = Object.hasOwn(types, name) ? name : Object.keys(types).find((k) => /^\d+$/.test(name) && types[k] === Number(name));
   if (event) return { channel, event };
-  if (channel === 'sms' && (name in EMAIL_WEBHOOK_TYPES || /^[3-7]$/.test(name))) {
+  if (channel === 'sms' && (Object.hasOwn(EMAIL_WEBHOOK_TYPES, name) || /^[3-7]$/.test(name))) {
     throw new UsageError(`SMS webhooks exist only for delivery and bounce; "${input}" is an email-only event.`, `Use sms-delivery or sms-bounce, or the email event without ${smsFlag ? '--sms' : 'the sms- prefix'}.`);
   }
   throw new UsageError(`"${input}" is not a webhook event.`, `Use one of ${EVENT_CHOICES}.`);
