@@ -120,7 +120,8 @@ function customOf(header: string[]): string[] {
 }
 
 function valuesOf(header: string[], rec: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
+  // No prototype: a column named constructor or __proto__ is a column like any other.
+  const out: Record<string, string> = Object.create(null);
   header.forEach((n, i) => {
     if (n && !(n in out)) out[n] = rec[i] ?? '';
   });

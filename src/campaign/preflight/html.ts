@@ -19,7 +19,8 @@ export function scanTags(html: string): Tag[] {
   const text = html.replace(COMMENT, '');
   const out: Tag[] = [];
   for (const m of text.matchAll(TAG)) {
-    const attrs: Record<string, string> = {};
+    // No prototype: the html may come from the service (--template); an attribute is only an attribute.
+    const attrs: Record<string, string> = Object.create(null);
     for (const a of m[2].matchAll(ATTR)) {
       const name = a[1].toLowerCase();
       if (!(name in attrs)) attrs[name] = decodeEntities(a[2] ?? a[3] ?? a[4] ?? '');
