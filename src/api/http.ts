@@ -10,6 +10,7 @@ import { describeErrorBody, sentenceForCode } from './error-messages.js';
 import { plainSuggest, type Suggest } from '../cli/suggest.js';
 import type { Limiter } from './ratelimit.js';
 import { maskPath, maskUrl } from './mask-url.js';
+import { redactor, type Redact } from './redact.js';
 
 export type FetchLike = typeof fetch;
 
@@ -30,6 +31,11 @@ export interface HttpOptions {
   keyHint: string;
   /** Builds the commands hints suggest, with the run's --profile/--sandbox (src/cli/suggest.ts). */
   suggest?: Suggest;
+  /**
+   * Every key the run knows (the other service's too): masked wherever an answer repeats one
+   * (src/api/redact.ts). This client's own key always is.
+   */
+  knownKeys?: ReadonlyArray<string | undefined>;
 }
 
 export interface CallOptions {
@@ -57,6 +63,8 @@ export class HttpClient {
   lastServerDate?: { date: string; receivedAt: number };
   /** A command for a hint, as the user can paste it. */
   private readonly cmd: Suggest;
+  /** Masks the run's keys in whatever the service says, before it becomes an error. */
+  private readonly redact: Redact;
   private readonly timeoutMs: number;
   /**
    * When reading each answer's body must end: the time-out counted from the moment its request
@@ -68,6 +76,7 @@ export class HttpClient {
   constructor(o: HttpOptions) {
     this.o = o;
     this.cmd = o.suggest ?? plainSuggest;
+    this.redact = redactor([o.apiKey, ...(o.knownKeys ?? [])]);
     this.timeoutMs = o.timeoutMs ?? 30_000;
     const trace = o.trace;
     // Each request's limiter tickets, handed back when its answer comes (ky gives the fetch the
@@ -167,7 +176,7 @@ export class HttpClient {
       try {
         return JSON.parse(text) as T;
       } catch {
-        throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with something that is not JSON.`, { status: res.status, body: text.slice(0, 200), facts: classify({ ...attempt, outcome: { kind: 'unreadable', status: res.status } }) });
+        throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with something that is not JSON.`, { status: res.status, body: this.redact(text.slice(0, 200)), facts: classify({ ...attempt, outcome: { kind: 'unreadable', status: res.status } }) });
       }
     } catch (e) {
       throw await this.toCliError(e, method, path, !!opts.idempotent);
@@ -177,7 +186,9 @@ export class HttpClient {
   /** What happened to the request, as the classifier reads it; undefined for a failure that is not the request's (a bug). */
   private async outcomeOf(e: unknown): Promise<Outcome | undefined> {
     if (this.o.signal?.aborted) return { kind: 'interrupted' };
-    if (e instanceof HTTPError) return { kind: 'answer', status: e.response.status, body: await errorBodyOf(e.response, this.deadlines.get(e.response)) };
+    // The service's words with every key the run knows masked: whatever is built from the
+    // outcome (sentence, serviceMessage, serviceCode, body) can then never show one.
+    if (e instanceof HTTPError) return { kind: 'answer', status: e.response.status, body: this.redact(await errorBodyOf(e.response, this.deadlines.get(e.response))) };
     if (e instanceof TimeoutError || e instanceof BodyTimeoutError) return { kind: 'timeout' };
     const cause = transportCause(e);
     return cause ? { kind: 'network', cause } : undefined;
@@ -240,7 +251,7 @@ export class HttpClient {
         break;
     }
     if (status >= 300 && status < 400) {
-      const to = e.response.headers.get('location');
+      const to = this.redact(e.response.headers.get('location'));
       return new ServiceError(`The ${label} answered ${method} ${path} with a redirect${to ? ` to ${forTerminal(to, 200)}` : ''} (HTTP ${status}); mailctl does not follow redirects, so the API key is never sent to another address.`, {
         ...service,
         hint: `Check the base URL (\`${this.cmd('config', 'list')}\`): it should name the API host itself, without /v1.`,
