@@ -440,3 +440,24 @@ describe('an answer whose body trickles in (the time-out covers the whole exchan
     expect(await s.left()).toBe(true);
   });
 });
+
+describe('service words that end their own sentence', () => {
+  const hs = useHostileServer();
+
+  it.each([
+    [400, 'The campaign service refused GET /v1/contacts/lists (HTTP 400): Use the groups endpoint instead.'],
+    [500, 'The campaign service failed with HTTP 500 on GET /v1/contacts/lists: Use the groups endpoint instead.'],
+  ])('HTTP %i with a message ending in "." gets no second full stop', async (status, sentence) => {
+    hs.get().on('GET', '/campaign/v1/contacts/lists', reply.json({ message: 'Use the groups endpoint instead. ' }, status));
+    const r = await runCli(['groups', 'list'], { env: hs.get().env, tuning: { retryBaseMs: 1 } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`error: ${sentence}\n`);
+    expect(r.stderr).not.toContain('..');
+  });
+
+  it('a message without a full stop still ends with one', async () => {
+    hs.get().on('GET', '/campaign/v1/contacts/lists', reply.json({ message: 'no such thing' }, 404));
+    const r = await runCli(['groups', 'list'], { env: hs.get().env });
+    expect(r.stderr).toContain('error: The campaign service refused GET /v1/contacts/lists (HTTP 404): no such thing.\n');
+  });
+});

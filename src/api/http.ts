@@ -238,7 +238,7 @@ export class HttpClient {
     const status = facts.status!;
     const code = facts.serviceCode;
     const raw = describeErrorBody(body).detail;
-    const detail = raw ? forTerminal(raw, MAX_DETAIL_CHARS) : undefined;
+    const detail = raw ? forTerminal(raw.trim(), MAX_DETAIL_CHARS) : undefined;
     const service = { status, code, body, facts, serviceMessage: raw };
     switch (facts.code) {
       case 'DAILY_LIMIT':
@@ -260,10 +260,18 @@ export class HttpClient {
     const sentence = sentenceForCode(code, this.cmd);
     if (sentence) return new ServiceError(`${sentence}${detail && !sentence.includes(detail) ? ` (${detail})` : ''}`, service);
     if (facts.code === 'SERVICE_FAILED') {
-      return new ServiceError(`The ${label} failed with HTTP ${status} on ${method} ${path}${detail ? `: ${detail}` : ''}.`, { ...service, hint: 'Try again later; if it keeps failing, contact the provider\'s support.' });
+      return new ServiceError(endSentence(`The ${label} failed with HTTP ${status} on ${method} ${path}${detail ? `: ${detail}` : ''}`), { ...service, hint: 'Try again later; if it keeps failing, contact the provider\'s support.' });
     }
-    return new ServiceError(`The ${label} refused ${method} ${path} (HTTP ${status})${detail ? `: ${detail}` : ''}${code ? ` [code ${forTerminal(code, 40)}]` : ''}.`, service);
+    return new ServiceError(endSentence(`The ${label} refused ${method} ${path} (HTTP ${status})${detail ? `: ${detail}` : ''}${code ? ` [code ${forTerminal(code, 40)}]` : ''}`), service);
   }
+}
+
+/**
+ * `text` ended with a full stop, unless the service's own words it ends with already end their
+ * sentence ("Use X instead.": not "Use X instead..").
+ */
+function endSentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
 /** The transport, tracing each answer (or failure) with the time it really took. */
