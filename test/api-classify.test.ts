@@ -4,7 +4,8 @@
 // client counting the requests it makes for the same failure worded differently.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classify, type Attempt, type Outcome } from '../src/api/classify.js';
+import { classify, transportCause, type Attempt, type Outcome } from '../src/api/classify.js';
+import { unusedPort } from './helpers/wait.js';
 import { HttpClient } from '../src/api/http.js';
 import { unlimited } from '../src/api/ratelimit.js';
 import { certainlyNotDone, CliError, factsOf, type ErrorFacts } from '../src/cli/errors.js';
@@ -140,5 +141,27 @@ describe('rewording cannot change what is retried or resent (HttpClient)', () =>
       expect({ method, status, body, requests }).toEqual({ method, status, body, requests: error.facts.retryable ? 4 : 1 });
       expect(error.facts).toEqual(classify({ method, idempotent, outcome: answer(status, body) }));
     }
+  });
+});
+
+describe('transportCause: the code a transport failure shows (not "network error")', () => {
+  const coded = (message: string, code: string) => Object.assign(new Error(message), { code });
+  const fetchFailed = (cause: unknown) => new TypeError('fetch failed', { cause });
+
+  it('Node\'s fetch to a closed loopback port: ECONNREFUSED, which proves nothing was sent', async () => {
+    const e = await fetch(`http://127.0.0.1:${await unusedPort()}/`).then(() => undefined, (err: unknown) => err);
+    expect(transportCause(e)).toBe('ECONNREFUSED');
+    expect(classify({ method: 'POST', outcome: { kind: 'network', cause: transportCause(e)! } })).toMatchObject({ reached: 'no', retryable: true });
+  });
+
+  it('a host with several addresses, each refused: the code is read from the attempts of the AggregateError', () => {
+    const each = new AggregateError([coded('connect ECONNREFUSED ::1:8080', 'ECONNREFUSED'), coded('connect ECONNREFUSED 127.0.0.1:8080', 'ECONNREFUSED')], '');
+    expect(transportCause(fetchFailed(each))).toBe('ECONNREFUSED');
+  });
+
+  it('a code nested four causes deep is still found; a failure without any says "network error"', () => {
+    expect(transportCause(fetchFailed(new Error('a', { cause: new Error('b', { cause: new Error('c', { cause: coded('d', 'UND_ERR_SOCKET') }) }) })))).toBe('UND_ERR_SOCKET');
+    expect(transportCause(fetchFailed(new Error('bad port')))).toBe('network error');
+    expect(transportCause(new Error('not a transport failure'))).toBeUndefined();
   });
 });

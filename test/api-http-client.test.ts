@@ -9,7 +9,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAST, runCli, scriptedPrompter, tempDir, type CliResult } from './helpers/cli.js';
 import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
-import { reply, useHostileServer } from './helpers/hostile-server.js';
+import { reply, startHostileServer, useHostileServer, type HostileServer } from './helpers/hostile-server.js';
 import { main } from '../src/cli/main.js';
 import { MAX_RESPONSE_MIB } from '../src/api/http.js';
 import { Context, type Env } from '../src/cli/context.js';
@@ -388,5 +388,76 @@ describe('an API answer without a Content-Length that goes past the cap', () => 
     expect(done!.clientLeft).toBe(true);
     expect(done!.sent).toBeLessThan(total / 2);
     expect(hs.get().requests).toHaveLength(1); // not retried: the answer will not get smaller
+  });
+});
+
+describe('an answer whose body trickles in (the time-out covers the whole exchange)', () => {
+  // ky's own time-out ends when the headers arrive. A service that sends its headers and then a
+  // byte now and then held `groups list` for ever; the request's time-out now counts from the
+  // moment it went until its body is read.
+  // A server of its own for each test: after mailctl lets go of a connection, Node's fetch
+  // opens a spare one to the same origin, which the shared server's reset between tests would cut.
+  let hs: HostileServer | undefined;
+  afterEach(async () => {
+    await hs?.close();
+    hs = undefined;
+  });
+  /** Headers and `head` at once, then a space every 100 ms for 3 s, then `tail`; `left` says whether mailctl hung up first. */
+  async function slowAnswer(method: string, path: string, status: number, head: string, tail: string) {
+    hs = await startHostileServer();
+    const seen: { clientLeft?: boolean } = {};
+    hs.on(method, path, reply.trickle({ status, head, drip: ' ', everyMs: 100, forMs: 3000, tail, onDone: (left) => (seen.clientLeft = left) }));
+    return { env: hs.env, left: async () => (await expect.poll(() => seen.clientLeft).toBeDefined(), seen.clientLeft) };
+  }
+
+  it('groups list --json: a 200 whose body never finishes ends at the time-out (exit 4, TIMEOUT), and mailctl hangs up', async () => {
+    const s = await slowAnswer('GET', '/campaign/v1/contacts/lists', 200, '[', ']');
+    const r = await runCli(['groups', 'list', '--json'], { env: s.env, tuning: { timeoutMs: 500 } });
+    expect(r.exitCode).toBe(4);
+    const { error } = JSON.parse(r.stdout) as { error: { code: string; message: string } };
+    expect(error.code).toBe('TIMEOUT');
+    expect(error.message).toBe('The campaign service began answering GET /v1/contacts/lists but did not finish within 1 s; mailctl stopped reading.');
+    // It stopped reading long before the server would have finished (3 s of drips).
+    expect(await s.left()).toBe(true);
+  });
+
+  it('a create whose answer trickles in: exit 4, not sent again, and the doubt is said', async () => {
+    const s = await slowAnswer('POST', '/campaign/v1/contacts/lists/insert', 200, '{"sn":"G1"', '}');
+    const r = await runCli(['groups', 'create', 'Slow', '--json'], { env: s.env, tuning: { timeoutMs: 500 } });
+    expect(r.exitCode).toBe(4);
+    const { error } = JSON.parse(r.stdout) as { error: { code: string; message: string } };
+    expect(error.code).toBe('TIMEOUT');
+    expect(error.message).toContain('It may or may not have been carried out; check before running it again.');
+    expect(hs!.requests.filter((x) => x.method === 'POST')).toHaveLength(1);
+    expect(await s.left()).toBe(true);
+  });
+
+  it('an error answer whose body trickles in: judged by its status at the time-out (exit 1), not waited for', async () => {
+    const s = await slowAnswer('POST', '/campaign/v1/contacts/lists/insert', 400, '{"message":"no"', '}');
+    const r = await runCli(['groups', 'create', 'Slow'], { env: s.env, tuning: { timeoutMs: 500 } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('The campaign service refused POST /v1/contacts/lists/insert (HTTP 400).');
+    expect(await s.left()).toBe(true);
+  });
+});
+
+describe('service words that end their own sentence', () => {
+  const hs = useHostileServer();
+
+  it.each([
+    [400, 'The campaign service refused GET /v1/contacts/lists (HTTP 400): Use the groups endpoint instead.'],
+    [500, 'The campaign service failed with HTTP 500 on GET /v1/contacts/lists: Use the groups endpoint instead.'],
+  ])('HTTP %i with a message ending in "." gets no second full stop', async (status, sentence) => {
+    hs.get().on('GET', '/campaign/v1/contacts/lists', reply.json({ message: 'Use the groups endpoint instead. ' }, status));
+    const r = await runCli(['groups', 'list'], { env: hs.get().env, tuning: { retryBaseMs: 1 } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`error: ${sentence}\n`);
+    expect(r.stderr).not.toContain('..');
+  });
+
+  it('a message without a full stop still ends with one', async () => {
+    hs.get().on('GET', '/campaign/v1/contacts/lists', reply.json({ message: 'no such thing' }, 404));
+    const r = await runCli(['groups', 'list'], { env: hs.get().env });
+    expect(r.stderr).toContain('error: The campaign service refused GET /v1/contacts/lists (HTTP 404): no such thing.\n');
   });
 });

@@ -75,7 +75,23 @@ describe('every command: exit 2, the same sentence, nothing sent', () => {
 
   it('a good base URL is stored without its trailing slash, as before', async () => {
     const configDir = tempDir();
-    expect((await runCli(['config', 'set', 'campaign-url', 'http://127.0.0.1:9/'], { configDir })).exitCode).toBe(0);
-    expect((await runCli(['config', 'get', 'campaign-url'], { configDir })).stdout).toBe('http://127.0.0.1:9\n');
+    expect((await runCli(['config', 'set', 'campaign-url', 'http://127.0.0.1:9999/'], { configDir })).exitCode).toBe(0);
+    expect((await runCli(['config', 'get', 'campaign-url'], { configDir })).stdout).toBe('http://127.0.0.1:9999\n');
+  });
+
+  // Node's fetch refuses the Fetch standard's "bad ports" without connecting, with an error that
+  // carries no code: such a base URL showed only "Cannot reach … (network error)", exit 4.
+  it('a base URL on a port fetch never connects to (MAILCTL_CAMPAIGN_URL=http://127.0.0.1:1): exit 3, the port named', async () => {
+    const r = await runCli(['groups', 'list'], { env: { MAILCTL_API_KEY: 'k-123456789', MAILCTL_CAMPAIGN_URL: 'http://127.0.0.1:1' } });
+    expect(r.stderr).toContain('MAILCTL_CAMPAIGN_URL "http://127.0.0.1:1" uses port 1, which fetch never connects to (a port the Fetch standard blocks); give the port the service listens on, such as https://api.newsleopard.com.');
+    expect(r.stderr).not.toContain('network error');
+    expect(r.exitCode).toBe(3);
+  });
+
+  it('config set refuses such a port (exit 2), and fetch really does refuse it', async () => {
+    const r = await runCli(['config', 'set', 'notify-url', 'http://127.0.0.1:6000']);
+    expect(r.stderr).toContain('Cannot set notify-url: "http://127.0.0.1:6000" uses port 6000, which fetch never connects to');
+    expect(r.exitCode).toBe(2);
+    expect(await fetch('http://127.0.0.1:6000/').then(() => 'answered', (e: Error) => (e.cause as Error).message)).toBe('bad port');
   });
 });

@@ -125,15 +125,39 @@ function classifyAnswer(status: number, body: unknown, repeatable: boolean, keye
 
 /**
  * The transport failure an error stands for, by its code: the errno or undici code found in its
- * cause chain (Node's fetch wraps each as TypeError("fetch failed", {cause})), 'network error'
- * for a wrapped failure without one, undefined when it is not a transport failure at all.
+ * cause chain (Node's fetch wraps each as TypeError("fetch failed", {cause})), or in the
+ * attempts of an AggregateError (a host with several addresses, each refused: Node tries them
+ * side by side), 'network error' for a wrapped failure without one, undefined when it is not a
+ * transport failure at all.
  */
 export function transportCause(e: unknown): string | undefined {
-  let cur: unknown = e;
-  for (let i = 0; i < 4 && cur; i++) {
-    const c = (cur as { code?: unknown }).code;
-    if (typeof c === 'string' && /^(E[A-Z]+|UND_ERR)/.test(c)) return c;
-    cur = (cur as { cause?: unknown }).cause;
+  // Breadth first: the outermost code is the one that says what happened.
+  let level: unknown[] = [e];
+  for (let depth = 0; depth < 6 && level.length; depth++) {
+    const next: unknown[] = [];
+    for (const cur of level) {
+      if (!cur || typeof cur !== 'object') continue;
+      const c = (cur as { code?: unknown }).code;
+      if (typeof c === 'string' && /^(E[A-Z]+|UND_ERR)/.test(c)) return c;
+      next.push((cur as { cause?: unknown }).cause);
+      const errors = (cur as { errors?: unknown }).errors;
+      if (Array.isArray(errors)) next.push(...errors.slice(0, 8));
+    }
+    level = next;
   }
   return e instanceof TypeError && (e as { cause?: unknown }).cause !== undefined ? 'network error' : undefined;
 }
+
+/**
+ * Ports fetch never connects to: the Fetch standard's "bad port" list (fetch.spec.whatwg.org
+ * #bad-port), which Node's fetch (undici) applies. A request to one fails at once with a
+ * "bad port" error that carries no code, so it would only show as "network error":
+ * src/cli/url.ts refuses a service base URL on one of them before anything is sent.
+ */
+export const FETCH_BLOCKED_PORTS: ReadonlySet<string> = new Set([
+  '1', '7', '9', '11', '13', '15', '17', '19', '20', '21', '22', '23', '25', '37', '42', '43', '53', '69', '77', '79', '87', '95',
+  '101', '102', '103', '104', '109', '110', '111', '113', '115', '117', '119', '123', '135', '137', '139', '143', '161', '179',
+  '389', '427', '465', '512', '513', '514', '515', '526', '530', '531', '532', '540', '548', '554', '556', '563', '587', '601',
+  '636', '989', '990', '993', '995', '1719', '1720', '1723', '2049', '3659', '4045', '4190', '5060', '5061', '6000', '6566',
+  '6665', '6666', '6667', '6668', '6669', '6679', '6697', '10080',
+]);

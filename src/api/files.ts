@@ -83,6 +83,9 @@ export function hostOf(url: string): string {
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** A window's length for a sentence: "60 s", or "0.5 s" as tests set it. */
+const duration = (ms: number) => `${ms >= 10_000 ? Math.round(ms / 1000) : ms / 1000} s`;
+
 /**
  * PUTs a file from disk, streaming with a Content-Length (pre-signed storage addresses refuse
  * chunked uploads), retrying with backoff. Memory stays flat whatever the size.
@@ -114,15 +117,37 @@ export async function putFile(o: PutFileOptions): Promise<void> {
   }
 }
 
-/** Watches a transfer: aborts it when nothing moves for `ms`, and on the caller's Ctrl-C. */
-function stallGuard(signal: AbortSignal | undefined, ms: number) {
+/**
+ * The slowest a download may come in: at least `bytes` in every `windowMs`, counted from its
+ * first byte. The idle guard alone let a host that sends a line every few seconds hold a
+ * download (and report sync's lock) for ever. 64 KiB a minute is about 1 KiB/s, 8.7 kbit/s:
+ * far below any real link, even a poor mobile one (a 2G EDGE link carries some 20 times as
+ * much), and a report file small enough to come in under it finishes within the first minute.
+ */
+export const MIN_DOWNLOAD_RATE: MinRate = { bytes: 64 * 1024, windowMs: 60_000 };
+
+export interface MinRate {
+  bytes: number;
+  windowMs: number;
+}
+
+/**
+ * Watches a transfer: aborts it when nothing moves for `ms` (`stalled`), on the caller's Ctrl-C,
+ * and, once `metre()` has started it, when fewer than `floor.bytes` came in one `floor.windowMs`
+ * (`slow`: how many did).
+ */
+function stallGuard(signal: AbortSignal | undefined, ms: number, floor?: MinRate) {
   const ac = new AbortController();
   const onAbort = () => ac.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
+  let window: NodeJS.Timeout | undefined;
+  let inWindow = 0;
   const guard = {
     signal: ac.signal,
     stalled: false,
+    /** Bytes that came in during the window that was too slow. */
+    slow: undefined as number | undefined,
     arm() {
       clearTimeout(timer);
       timer = setTimeout(() => {
@@ -130,8 +155,25 @@ function stallGuard(signal: AbortSignal | undefined, ms: number) {
         ac.abort();
       }, ms);
     },
+    /** `n` bytes moved: the idle clock starts again, and they count toward the window's floor. */
+    moved(n: number) {
+      inWindow += n;
+      guard.arm();
+    },
+    /** Starts the throughput floor (when the body begins: waiting for the answer is the idle guard's). */
+    metre() {
+      if (!floor || window) return;
+      window = setInterval(() => {
+        if (inWindow < floor.bytes) {
+          guard.slow = inWindow;
+          ac.abort();
+        }
+        inWindow = 0;
+      }, floor.windowMs);
+    },
     done() {
       clearTimeout(timer);
+      clearInterval(window);
       signal?.removeEventListener('abort', onAbort);
     },
   };
@@ -155,7 +197,7 @@ async function putOnce(o: PutFileOptions, total: number): Promise<void> {
     return (async function* chunks() {
       for await (const c of s) {
         sent += c.length;
-        guard.arm();
+        guard.moved(c.length);
         o.onProgress?.(sent, total);
         yield c as Buffer;
       }
@@ -329,6 +371,8 @@ export interface DownloadOptions {
   expiredHint: string;
   /** Give up when no byte arrives for this long. */
   stallMs: number;
+  /** Give up when the body comes in slower than this (default MIN_DOWNLOAD_RATE). */
+  minRate?: MinRate;
   /** -v: one line per request and per answer, signatures masked. */
   trace?: Trace;
   /** false: never replace what is at `dest` (an existing file or link ends the download, exit 1, nothing saved). */
@@ -342,11 +386,20 @@ export interface DownloadOptions {
  * Returns the bytes written.
  */
 export async function downloadFile(fetchFn: FetchLike, url: string, dest: string, o: DownloadOptions): Promise<number> {
-  const guard = stallGuard(o.signal, o.stallMs);
+  const floor = o.minRate ?? MIN_DOWNLOAD_RATE;
+  const guard = stallGuard(o.signal, o.stallMs, floor);
   const failed = (e: unknown): CliError => {
     if (e instanceof CliError) return e;
     if (o.signal?.aborted) return new InterruptedError(`Interrupted while downloading ${o.what}; nothing was saved.`);
-    const facts = classify({ method: 'GET', keyless: true, outcome: transportOutcome(e, guard.stalled) });
+    // Too slow is a time-out as much as too quiet is.
+    const facts = classify({ method: 'GET', keyless: true, outcome: transportOutcome(e, guard.stalled || guard.slow !== undefined) });
+    if (guard.slow !== undefined) {
+      return new LimitError(
+        `Downloading ${o.what} from ${hostOf(url)} stopped: only ${bytes(guard.slow)} arrived in ${duration(floor.windowMs)}, less than the ${bytes(floor.bytes)} per ${duration(floor.windowMs)} any real link carries; nothing was saved.`,
+        'Check the network and try again.',
+        facts,
+      );
+    }
     if (guard.stalled) return new LimitError(`Downloading ${o.what} from ${hostOf(url)} stopped: nothing arrived for ${Math.round(o.stallMs / 1000)} s; nothing was saved.`, 'Check the network and try again.', facts);
     return new LimitError(`Cannot download ${o.what} from ${hostOf(url)} (${networkReason(e)}); nothing was saved.`, 'Check the network and try again.', facts);
   };
@@ -372,8 +425,9 @@ export async function downloadFile(fetchFn: FetchLike, url: string, dest: string
     }
     const { path: tmp, handle } = temp;
     try {
+      guard.metre();
       for await (const chunk of res.body) {
-        guard.arm();
+        guard.moved((chunk as Buffer).length);
         await handle.write(chunk as Buffer);
       }
       await handle.sync();

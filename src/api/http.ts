@@ -10,6 +10,7 @@ import { describeErrorBody, sentenceForCode } from './error-messages.js';
 import { plainSuggest, type Suggest } from '../cli/suggest.js';
 import type { Limiter } from './ratelimit.js';
 import { maskPath, maskUrl } from './mask-url.js';
+import { redactor, type Redact } from './redact.js';
 
 export type FetchLike = typeof fetch;
 
@@ -30,6 +31,11 @@ export interface HttpOptions {
   keyHint: string;
   /** Builds the commands hints suggest, with the run's --profile/--sandbox (src/cli/suggest.ts). */
   suggest?: Suggest;
+  /**
+   * Every key the run knows (the other service's too): masked wherever an answer repeats one
+   * (src/api/redact.ts). This client's own key always is.
+   */
+  knownKeys?: ReadonlyArray<string | undefined>;
 }
 
 export interface CallOptions {
@@ -57,10 +63,21 @@ export class HttpClient {
   lastServerDate?: { date: string; receivedAt: number };
   /** A command for a hint, as the user can paste it. */
   private readonly cmd: Suggest;
+  /** Masks the run's keys in whatever the service says, before it becomes an error. */
+  private readonly redact: Redact;
+  private readonly timeoutMs: number;
+  /**
+   * When reading each answer's body must end: the time-out counted from the moment its request
+   * went. ky's own time-out ends when the headers arrive; without this a body that trickles in
+   * (a byte every few seconds) was read forever.
+   */
+  private readonly deadlines = new WeakMap<Response, number>();
 
   constructor(o: HttpOptions) {
     this.o = o;
     this.cmd = o.suggest ?? plainSuggest;
+    this.redact = redactor([o.apiKey, ...(o.knownKeys ?? [])]);
+    this.timeoutMs = o.timeoutMs ?? 30_000;
     const trace = o.trace;
     // Each request's limiter tickets, handed back when its answer comes (ky gives the fetch the
     // very Request object its beforeRequest hooks saw).
@@ -69,6 +86,7 @@ export class HttpClient {
     const tickets = new WeakMap<Request, Array<(status?: number) => Promise<void>>>();
     const answered: FetchLike = async (input, init) => {
       const settled = (input instanceof Request && tickets.get(input)) || [];
+      const sent = Date.now();
       let res: Response;
       try {
         res = await o.fetch(input, init);
@@ -80,6 +98,7 @@ export class HttpClient {
       // response, which tees its body (a cost on every answer, and the body read through the tee).
       const date = res.headers.get('date');
       if (date) this.lastServerDate = { date, receivedAt: Date.now() };
+      this.deadlines.set(res, sent + this.timeoutMs);
       for (const done of settled) await done(res.status);
       return res;
     };
@@ -88,7 +107,7 @@ export class HttpClient {
       // Timed here, around the transport itself: ky hands its hooks other Request objects than
       // the one it sends, so a start kept in a hook measured nothing (every answer showed 0ms).
       fetch: trace ? timedFetch(answered, trace) : answered,
-      timeout: o.timeoutMs ?? 30_000,
+      timeout: this.timeoutMs,
       throwHttpErrors: true,
       // fetch would follow a redirect and, across origins, drop only Authorization: our
       // x-api-key would go to whatever host the Location names. The API is never redirected.
@@ -145,7 +164,7 @@ export class HttpClient {
         await res.body?.cancel().catch(() => {});
         return undefined as T;
       }
-      const text = await readCapped(res, MAX_RESPONSE_BYTES);
+      const text = await readCapped(res, MAX_RESPONSE_BYTES, this.deadlines.get(res));
       if (text === undefined) {
         throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with more than ${MAX_RESPONSE_MIB} MiB, far more than any real answer; mailctl stopped reading it.`, {
           status: res.status,
@@ -157,7 +176,7 @@ export class HttpClient {
       try {
         return JSON.parse(text) as T;
       } catch {
-        throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with something that is not JSON.`, { status: res.status, body: text.slice(0, 200), facts: classify({ ...attempt, outcome: { kind: 'unreadable', status: res.status } }) });
+        throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with something that is not JSON.`, { status: res.status, body: this.redact(text.slice(0, 200)), facts: classify({ ...attempt, outcome: { kind: 'unreadable', status: res.status } }) });
       }
     } catch (e) {
       throw await this.toCliError(e, method, path, !!opts.idempotent);
@@ -167,8 +186,10 @@ export class HttpClient {
   /** What happened to the request, as the classifier reads it; undefined for a failure that is not the request's (a bug). */
   private async outcomeOf(e: unknown): Promise<Outcome | undefined> {
     if (this.o.signal?.aborted) return { kind: 'interrupted' };
-    if (e instanceof HTTPError) return { kind: 'answer', status: e.response.status, body: await errorBodyOf(e.response) };
-    if (e instanceof TimeoutError) return { kind: 'timeout' };
+    // The service's words with every key the run knows masked: whatever is built from the
+    // outcome (sentence, serviceMessage, serviceCode, body) can then never show one.
+    if (e instanceof HTTPError) return { kind: 'answer', status: e.response.status, body: this.redact(await errorBodyOf(e.response, this.deadlines.get(e.response))) };
+    if (e instanceof TimeoutError || e instanceof BodyTimeoutError) return { kind: 'timeout' };
     const cause = transportCause(e);
     return cause ? { kind: 'network', cause } : undefined;
   }
@@ -194,8 +215,10 @@ export class HttpClient {
       case 'interrupted':
         // Ctrl-C while a request was on the wire: whether it arrived is not known.
         return new InterruptedError(undefined, undefined, facts);
-      case 'timeout':
-        return new LimitError(`The ${label} did not answer ${method} ${path} in time.${doubt ? ' It may or may not have been carried out; check before running it again.' : ''}`, undefined, facts);
+      case 'timeout': {
+        const late = e instanceof BodyTimeoutError ? `began answering ${method} ${path} but did not finish within ${Math.round(this.timeoutMs / 1000)} s; mailctl stopped reading.` : `did not answer ${method} ${path} in time.`;
+        return new LimitError(`The ${label} ${late}${doubt ? ' It may or may not have been carried out; check before running it again.' : ''}`, undefined, facts);
+      }
       case 'network':
         return new LimitError(
           `Cannot reach the ${label} at ${this.o.baseUrl} (${forTerminal(outcome.cause, 60)}).${doubt ? ` The connection broke during ${method} ${path}: it may or may not have been carried out; check before running it again.` : ''}`,
@@ -215,7 +238,7 @@ export class HttpClient {
     const status = facts.status!;
     const code = facts.serviceCode;
     const raw = describeErrorBody(body).detail;
-    const detail = raw ? forTerminal(raw, MAX_DETAIL_CHARS) : undefined;
+    const detail = raw ? forTerminal(raw.trim(), MAX_DETAIL_CHARS) : undefined;
     const service = { status, code, body, facts, serviceMessage: raw };
     switch (facts.code) {
       case 'DAILY_LIMIT':
@@ -228,7 +251,7 @@ export class HttpClient {
         break;
     }
     if (status >= 300 && status < 400) {
-      const to = e.response.headers.get('location');
+      const to = this.redact(e.response.headers.get('location'));
       return new ServiceError(`The ${label} answered ${method} ${path} with a redirect${to ? ` to ${forTerminal(to, 200)}` : ''} (HTTP ${status}); mailctl does not follow redirects, so the API key is never sent to another address.`, {
         ...service,
         hint: `Check the base URL (\`${this.cmd('config', 'list')}\`): it should name the API host itself, without /v1.`,
@@ -237,10 +260,18 @@ export class HttpClient {
     const sentence = sentenceForCode(code, this.cmd);
     if (sentence) return new ServiceError(`${sentence}${detail && !sentence.includes(detail) ? ` (${detail})` : ''}`, service);
     if (facts.code === 'SERVICE_FAILED') {
-      return new ServiceError(`The ${label} failed with HTTP ${status} on ${method} ${path}${detail ? `: ${detail}` : ''}.`, { ...service, hint: 'Try again later; if it keeps failing, contact the provider\'s support.' });
+      return new ServiceError(endSentence(`The ${label} failed with HTTP ${status} on ${method} ${path}${detail ? `: ${detail}` : ''}`), { ...service, hint: 'Try again later; if it keeps failing, contact the provider\'s support.' });
     }
-    return new ServiceError(`The ${label} refused ${method} ${path} (HTTP ${status})${detail ? `: ${detail}` : ''}${code ? ` [code ${forTerminal(code, 40)}]` : ''}.`, service);
+    return new ServiceError(endSentence(`The ${label} refused ${method} ${path} (HTTP ${status})${detail ? `: ${detail}` : ''}${code ? ` [code ${forTerminal(code, 40)}]` : ''}`), service);
   }
+}
+
+/**
+ * `text` ended with a full stop, unless the service's own words it ends with already end their
+ * sentence ("Use X instead.": not "Use X instead..").
+ */
+function endSentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
 /** The transport, tracing each answer (or failure) with the time it really took. */
@@ -270,8 +301,15 @@ const MAX_RESPONSE_BYTES = MAX_RESPONSE_MIB * 1024 * 1024;
 /** Of an error answer only the start matters (its code and message). */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-/** The body as text, or undefined when it is longer than `max` bytes (reading stops there). */
-async function readCapped(res: Response, max: number): Promise<string | undefined> {
+/** The request's time-out ran out while its answer's body was still coming in. */
+class BodyTimeoutError extends Error {}
+
+/**
+ * The body as text, or undefined when it is longer than `max` bytes (reading stops there).
+ * Past `deadline` (ms since the epoch) reading stops, the connection is let go, and it throws a
+ * BodyTimeoutError.
+ */
+async function readCapped(res: Response, max: number, deadline?: number): Promise<string | undefined> {
   const declared = Number(res.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > max) {
     await res.body?.cancel().catch(() => {});
@@ -279,27 +317,39 @@ async function readCapped(res: Response, max: number): Promise<string | undefine
   }
   if (!res.body) return '';
   const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      return undefined;
+  let late = false;
+  // Cancelling ends the pending read (done) and closes the connection.
+  const timer = deadline === undefined ? undefined : setTimeout(() => {
+    late = true;
+    void reader.cancel().catch(() => {});
+  }, Math.max(0, deadline - Date.now()));
+  try {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (late) throw new BodyTimeoutError();
+      if (done) break;
+      total += value.byteLength;
+      if (total > max) {
+        await reader.cancel().catch(() => {});
+        return undefined;
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+    return Buffer.concat(chunks, total).toString('utf8');
+  } finally {
+    clearTimeout(timer);
   }
-  return Buffer.concat(chunks, total).toString('utf8');
 }
 
 /** An error answer's body: parsed JSON, else its text, else undefined. Read once per answer. */
 const errorBodies = new WeakMap<Response, Promise<unknown>>();
-function errorBodyOf(res: Response): Promise<unknown> {
+function errorBodyOf(res: Response, deadline?: number): Promise<unknown> {
   let body = errorBodies.get(res);
   if (!body) {
-    body = readCapped(res, MAX_ERROR_BODY_BYTES)
+    // A body not read by the deadline counts as none: the status alone is judged.
+    body = readCapped(res, MAX_ERROR_BODY_BYTES, deadline)
       .catch(() => '')
       .then((text) => {
         if (!text) return undefined;

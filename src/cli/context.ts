@@ -198,6 +198,8 @@ export class Context {
       timeoutMs: this.tuning.timeoutMs,
       retryBaseMs: this.tuning.retryBaseMs,
       signal: this.signal,
+      // Masked in whatever a service answers (src/api/redact.ts): an echoed key is never printed.
+      knownKeys: [s.campaignKey, s.notifyKey],
       keyHint: `Check the key with \`${suggest(this, 'config', 'list')}\` and set the right one with \`${suggest(this, 'config', 'set-key', '--service', service)}\`${envNote(this)}.`,
       suggest: suggester(this),
     };

@@ -6,6 +6,7 @@
 // different matter: src/api/safe-link.ts.)
 import { UsageError } from './errors.js';
 import { forTerminal } from '../output/sanitize.js';
+import { FETCH_BLOCKED_PORTS } from '../api/classify.js';
 
 export interface UrlPolicy {
   /** How the value is named in the sentence ("--forward", "The webhook URL"); "" to start with the value. */
@@ -39,6 +40,8 @@ export function urlProblem(value: string, policy: UrlPolicy): string | undefined
     return `${shown} names no email address after mailto:, such as mailto:unsubscribe@example.com.`;
   }
   if (policy.base && /\/v1\/?$/.test(u.pathname)) return `${shown} must be the base URL without /v1, such as ${u.origin}.`;
+  // fetch refuses these ports without trying (the Fetch standard's "bad port" list).
+  if (policy.base && FETCH_BLOCKED_PORTS.has(u.port)) return `${shown} uses port ${u.port}, which fetch never connects to (a port the Fetch standard blocks); give the port the service listens on, such as ${policy.example}.`;
   return undefined;
 }
 

@@ -72,7 +72,7 @@ export function resolveSettings(opts: { profileFlag?: string; sandboxFlag?: bool
   // The sandbox replaces both URLs, so they are not looked at then.
   const baseUrl = (envName: string, own: string | undefined, fallback: string): string => {
     const [value, where] = env[envName] ? [env[envName]!, envName] : own ? [own, `The ${envName === 'MAILCTL_CAMPAIGN_URL' ? 'campaign' : 'notify'}-url of profile "${profileName}"`] : [fallback, ''];
-    const problem = sandbox || !where ? undefined : urlProblem(trimBase(value), { name: where, example: fallback });
+    const problem = sandbox || !where ? undefined : urlProblem(trimBase(value), { name: where, example: fallback, base: true });
     if (problem) throw new AuthError(problem, env[envName] ? `Fix or unset ${envName}.` : `Fix it with \`${cmd('config', 'set', envName === 'MAILCTL_CAMPAIGN_URL' ? 'campaign-url' : 'notify-url', 'URL')}\`.`);
     return trimBase(value);
   };

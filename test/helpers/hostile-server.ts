@@ -98,6 +98,25 @@ export const reply = {
   hang(): Reply {
     return () => {};
   },
+  /**
+   * Headers and `head` at once, then `drip` every `everyMs` for `forMs`, then `tail`: a body
+   * that keeps a reader waiting without ever going quiet for long. `onDone` is told whether the
+   * client went away before the tail.
+   */
+  trickle(o: { head: string; drip: string; everyMs: number; forMs: number; tail?: string; status?: number; contentType?: string; onDone?: (clientLeft: boolean) => void }): Reply {
+    return async (res) => {
+      res.writeHead(o.status ?? 200, { 'content-type': o.contentType ?? 'application/json' });
+      res.write(o.head);
+      let gone = false;
+      res.on('close', () => (gone = true));
+      for (let t = 0; t < o.forMs && !gone; t += o.everyMs) {
+        await new Promise((r) => setTimeout(r, o.everyMs));
+        if (!gone) res.write(o.drip);
+      }
+      o.onDone?.(gone);
+      res.end(o.tail ?? '');
+    };
+  },
 };
 
 interface Route {

@@ -1,0 +1,45 @@
+// A service may echo the key it was sent back in what it answers: in an error's message or code,
+// in a redirect's Location ("?k=<key>"). Everything a service says reaches a person (a sentence,
+// --json's serviceMessage/serviceCode, a hint), so before any of it becomes an error it goes
+// through here: every key the run knows (both services', not only the one sent) is replaced by
+// the mask the -v trace shows for it (maskKey), wherever it appears. src/api/http.ts applies it
+// once, where an answer becomes an outcome.
+import { maskKey } from '../config/settings.js';
+
+export type Redact = <T>(value: T) => T;
+
+/**
+ * A key shorter than this is not looked for: masking a few common letters in every message
+ * would make them unreadable, and no real key is that short (maskKey shows such a key as ****).
+ */
+const MIN_KEY_CHARS = 4;
+/** How deep a parsed body is searched (64 KiB of "[[[[" would otherwise overflow the stack). */
+const MAX_DEPTH = 50;
+
+/** A redactor for these keys; undefined and empty ones are skipped. */
+export function redactor(keys: ReadonlyArray<string | undefined>): Redact {
+  const forms = new Map<string, string>();
+  for (const key of keys) {
+    if (!key || key.length < MIN_KEY_CHARS) continue;
+    const mask = maskKey(key);
+    // As sent, and as a URL would carry it (a Location's query string).
+    forms.set(key, mask);
+    forms.set(encodeURIComponent(key), mask);
+  }
+  // Longest first, so a key that contains another is replaced whole.
+  const list = [...forms].sort((a, b) => b[0].length - a[0].length);
+  const text = (s: string): string => {
+    let out = s;
+    for (const [form, mask] of list) if (out.includes(form)) out = out.split(form).join(mask);
+    return out;
+  };
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') return text(v);
+    if (!v || typeof v !== 'object') return v;
+    // Nothing real nests this deep; what does is dropped rather than kept unread.
+    if (depth > MAX_DEPTH) return undefined;
+    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), walk(x, depth + 1)]));
+  };
+  return list.length ? <T>(value: T) => walk(value, 0) as T : <T>(value: T) => value;
+}

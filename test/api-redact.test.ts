@@ -1,0 +1,81 @@
+// src/api/redact.ts, applied by src/api/http.ts where an answer becomes an error: a service that
+// echoes the key back (in an error's message or code, in a redirect's Location) must not get it
+// printed — not in the sentence, not in --json's serviceMessage/serviceCode, not under -v. Every
+// key the run knows is masked as the -v trace shows it ("SUPE…56").
+import { describe, expect, it } from 'vitest';
+import { redactor } from '../src/api/redact.js';
+import { runCli } from './helpers/cli.js';
+import { reply, useHostileServer } from './helpers/hostile-server.js';
+
+const hs = useHostileServer();
+const KEY = 'SUPERSECRETKEY123456';
+const MASK = 'SUPE…56';
+const GROUPS = '/campaign/v1/contacts/lists';
+
+/** Both services on the hostile server, one key for both (MAILCTL_API_KEY). */
+const env = () => ({ MAILCTL_CAMPAIGN_URL: hs.get().campaignUrl, MAILCTL_NOTIFY_URL: hs.get().notifyUrl, MAILCTL_API_KEY: KEY });
+
+describe('redactor', () => {
+  it('masks each key wherever it appears in a parsed body: values, nested values, names, and as a URL carries it', () => {
+    const other = 'other/key+with=signs';
+    const redact = redactor([KEY, other, undefined, '']);
+    expect(redact({ errorCode: `E${KEY}`, message: `bad key ${KEY} and ${KEY}`, list: [{ deep: `x${encodeURIComponent(other)}y` }], [KEY]: 1, n: 5 })).toEqual({
+      errorCode: `E${MASK}`,
+      message: `bad key ${MASK} and ${MASK}`,
+      list: [{ deep: 'xothe…nsy' }],
+      [MASK]: 1,
+      n: 5,
+    });
+    expect(redact(`?k=${KEY}`)).toBe(`?k=${MASK}`);
+    expect(redact(null)).toBeNull();
+  });
+
+  it('does not look for a key too short to be one (it would blank out ordinary words)', () => {
+    expect(redactor(['abc'])('abc abc')).toBe('abc abc');
+  });
+
+  it('drops what nests deeper than any real answer instead of overflowing the stack', () => {
+    const deep = JSON.parse('['.repeat(20_000) + JSON.stringify(KEY) + ']'.repeat(20_000)) as unknown;
+    expect(JSON.stringify(redactor([KEY])(deep))).not.toContain(KEY);
+  });
+});
+
+describe('a service that echoes the key back', () => {
+  it.each([400, 403, 500])('HTTP %i {errorCode: "E"+key, message: "bad key "+key}: the key shows nowhere, with --json, without, and with -v', async (status) => {
+    hs.get().on('GET', GROUPS, reply.json({ errorCode: `E${KEY}`, message: `bad key ${KEY}` }, status));
+    for (const argv of [['groups', 'list', '--json'], ['groups', 'list'], ['-v', 'groups', 'list'], ['-v', 'groups', 'list', '--json']]) {
+      const r = await runCli(argv, { env: env(), tuning: { retryBaseMs: 1 } });
+      expect(r.exitCode, argv.join(' ')).toBe(1);
+      expect(r.stdout + r.stderr, argv.join(' ')).not.toContain(KEY);
+      // The service's words are still shown, the key masked in them.
+      expect(r.stderr).toContain(`bad key ${MASK}`);
+      if (argv.includes('--json')) {
+        const { error } = JSON.parse(r.stdout) as { error: Record<string, unknown> };
+        expect(error).toMatchObject({ serviceCode: `E${MASK}`, serviceMessage: `bad key ${MASK}` });
+      }
+    }
+  });
+
+  it('the other service\'s key is masked too (the campaign service names the notification key)', async () => {
+    const notifyKey = 'notify-key-abcdef123456';
+    hs.get().on('GET', GROUPS, reply.json({ message: `use ${notifyKey} instead` }, 400));
+    const r = await runCli(['groups', 'list', '--json'], { env: { ...env(), MAILCTL_API_KEY: undefined, MAILCTL_CAMPAIGN_API_KEY: KEY, MAILCTL_NOTIFY_API_KEY: notifyKey } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout + r.stderr).not.toContain(notifyKey);
+    expect(r.stderr).toContain('use noti…56 instead');
+  });
+
+  it.each([
+    ['as is', `https://elsewhere.example/login?k=${KEY}`],
+    ['URL-encoded', `https://elsewhere.example/login?k=${encodeURIComponent(`${KEY}/+=`)}`],
+  ])('a redirect whose Location carries the key (%s): the error names the address with the key masked, -v and --json too', async (_, location) => {
+    const key = location.includes('%') ? `${KEY}/+=` : KEY;
+    hs.get().on('GET', GROUPS, reply.redirect(location));
+    for (const argv of [['-v', 'groups', 'list'], ['-v', 'groups', 'list', '--json']]) {
+      const r = await runCli(argv, { env: { ...env(), MAILCTL_API_KEY: key } });
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout + r.stderr).not.toContain(KEY);
+      expect(r.stderr).toContain('with a redirect to https://elsewhere.example/login?k=SUPE…');
+    }
+  });
+});
