@@ -73,6 +73,13 @@ describe('every command: exit 2, the same sentence, nothing sent', () => {
     expect(r.exitCode).toBe(3);
   });
 
+  it('a base URL ending in /v1 from the environment is refused as `config set` refuses it, not quietly trimmed', async () => {
+    const r = await runCli(['groups', 'list'], { env: { MAILCTL_API_KEY: 'k-123456789', MAILCTL_CAMPAIGN_URL: 'http://127.0.0.1:9999/v1/' } });
+    expect(r.stderr).toContain('MAILCTL_CAMPAIGN_URL "http://127.0.0.1:9999/v1/" must be the base URL without /v1, such as http://127.0.0.1:9999.');
+    expect(r.stderr).toContain('Fix or unset MAILCTL_CAMPAIGN_URL.');
+    expect(r.exitCode).toBe(3);
+  });
+
   it('a good base URL is stored without its trailing slash, as before', async () => {
     const configDir = tempDir();
     expect((await runCli(['config', 'set', 'campaign-url', 'http://127.0.0.1:9999/'], { configDir })).exitCode).toBe(0);

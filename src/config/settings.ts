@@ -72,9 +72,10 @@ export function resolveSettings(opts: { profileFlag?: string; sandboxFlag?: bool
   // The sandbox replaces both URLs, so they are not looked at then.
   const baseUrl = (envName: string, own: string | undefined, fallback: string): string => {
     const [value, where] = env[envName] ? [env[envName]!, envName] : own ? [own, `The ${envName === 'MAILCTL_CAMPAIGN_URL' ? 'campaign' : 'notify'}-url of profile "${profileName}"`] : [fallback, ''];
-    const problem = sandbox || !where ? undefined : urlProblem(trimBase(value), { name: where, example: fallback, base: true });
+    // The same rule as `config set campaign-url`: a base URL ending in /v1 is refused, not trimmed.
+    const problem = sandbox || !where ? undefined : urlProblem(value.trim(), { name: where, example: fallback, base: true });
     if (problem) throw new AuthError(problem, env[envName] ? `Fix or unset ${envName}.` : `Fix it with \`${cmd('config', 'set', envName === 'MAILCTL_CAMPAIGN_URL' ? 'campaign-url' : 'notify-url', 'URL')}\`.`);
-    return trimBase(value);
+    return value.trim().replace(/\/+$/, '');
   };
   return {
     profileName,
@@ -86,10 +87,6 @@ export function resolveSettings(opts: { profileFlag?: string; sandboxFlag?: bool
     campaignUrl: baseUrl('MAILCTL_CAMPAIGN_URL', profile.campaignUrl, DEFAULT_CAMPAIGN_URL),
     notifyUrl: baseUrl('MAILCTL_NOTIFY_URL', profile.notifyUrl, DEFAULT_NOTIFY_URL),
   };
-}
-
-function trimBase(u: string): string {
-  return u.replace(/\/+$/, '').replace(/\/v1$/, '');
 }
 
 /** "abcd…wxyz" style: enough to tell keys apart, never enough to use one. */
