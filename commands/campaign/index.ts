@@ -116,7 +116,7 @@ Examples (each works against a fresh --sandbox):
 
 const PROOF_HELP = `
 Sends the campaign as one contact would get it to your own address(es), through the notification
-service (POST /v1/messages; needs its key), so you see the real message before the campaign goes
+service's send endpoint (it needs that service's key), so you see the real message before the campaign goes
 to thousands. It takes the same campaign flags (or --file, --template) as \`campaign create\`:
 swap \`create\` for \`proof --to you@example.com\`; groups, schedule and one-time list are ignored.
 

@@ -1,5 +1,5 @@
 // mailctl campaign proof — the campaign as one contact would get it, sent to your own inbox
-// through the notification service (spec 001, POST /v1/messages): ${FIELD}s filled from a line
+// through the notification service (spec 001's send endpoint, src/api/notify.ts): ${FIELD}s filled from a line
 // of a contacts file (--row FILE:LINE) or --var, subject prefixed "[Proof] ". The campaign
 // service has no test send, so this is the closest look before a send to thousands.
 import type { Context } from '../../src/cli/context.js';

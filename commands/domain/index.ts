@@ -3,7 +3,7 @@ import type { ActionFactory } from '../../src/cli/main.js';
 
 const NOTE = `
 Based on public material about the service, not on its spec (the spec leaves sender-domain
-settings "not shown"): POST/PUT/DELETE /v1/domains/{domain}.`;
+settings "not shown"): adding, verifying and removing a domain (decisions row 21 describes the calls).`;
 
 export function register(program: Command, action: ActionFactory): void {
   const d = program.command('domain').alias('domains').description('sender domains for transactional email (from public material, not the spec)')

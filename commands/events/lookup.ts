@@ -1,4 +1,4 @@
-// mailctl events: delivery-status lookup for email (GET /v1/events) or SMS (GET /v1/sms/events).
+// mailctl events: delivery-status lookup for email or SMS (spec 001's event lookups, src/api/notify.ts).
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';

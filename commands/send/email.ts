@@ -1,4 +1,4 @@
-// mailctl send — transactional email (spec 001 section 4, POST /v1/messages).
+// mailctl send — transactional email (spec 001 section 4, the send endpoint: src/api/notify.ts).
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { BATCH_SIZE } from '../../src/send/batches.js';

@@ -1,4 +1,4 @@
-// mailctl send sms — transactional SMS (decisions row 3: POST /v1/sms/messages).
+// mailctl send sms — transactional SMS (decisions row 3: the SMS send endpoint, src/api/notify.ts).
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { BATCH_SIZE } from '../../src/send/batches.js';
