@@ -156,7 +156,7 @@ describe('--dry-run, --json, refusals and exit codes', () => {
     const from = mark();
     expect((await runCli(['campaign', 'proof', ...campaign], { sandbox: sb.get() })).stderr).toContain('Say who gets the proof with --to');
     const bad = await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com,not-an-address'], { sandbox: sb.get() });
-    expect([bad.exitCode, bad.stderr]).toEqual([2, expect.stringContaining('--to "not-an-address" is not an email address')]);
+    expect([bad.exitCode, bad.stderr]).toEqual([2, expect.stringContaining('--to "not-an-address" is not an email address; give your own address, such as --to me@example.com.')]);
     const noHtml = await runCli(['campaign', 'proof', '--subject', 'S', '--from', 'news@example.com', '--from-name', 'A', '--to', 'me@example.com'], { sandbox: sb.get() });
     expect([noHtml.exitCode, noHtml.stderr]).toEqual([2, expect.stringContaining('has no html content')]);
     expect(messagesSince(from)).toHaveLength(0);
@@ -171,9 +171,13 @@ describe('--dry-run, --json, refusals and exit codes', () => {
     expect(none.exitCode).toBe(1);
   });
 
-  it('an unverified sender domain is the service\'s refusal (exit 1)', async () => {
-    const r = await runCli(['campaign', 'proof', ...campaign, '--from', 'news@unverified.example', '--to', 'me@example.com'], { sandbox: sb.get() });
+  it('an unverified sender domain is the service\'s refusal (exit 1), with the fixes `send` gives, built for this profile', async () => {
+    const r = await runCli(['--profile', 'ci', 'campaign', 'proof', ...campaign, '--from', 'news@unverified.example', '--to', 'me@example.com'], { sandbox: sb.get() });
     expect([r.exitCode, r.stderr]).toEqual([1, expect.stringContaining('not verified')]);
+    expect(r.stderr).toContain('--from ADDRESS');
+    expect(r.stderr).toContain('mailctl --profile ci config set from-address ADDRESS');
+    expect(r.stderr).toContain('mailctl --profile ci domain add unverified.example');
+    expect(r.stderr).toContain('mailctl --profile ci domain verify unverified.example');
   });
 });
 

@@ -88,7 +88,7 @@ describe('every date flag refuses before any request (exit 2)', () => {
     [['events', '--since', '2026-05-02', '--until', '2026-05-01'], 'is later than --until'],
     [['events', '--sms', '--id', 'x', '--to', '2026-05-01T24:00Z'], 'there is no hour 24'],
     [['events', 'tail', '--since', '2026-02-30T10:00Z'], '--since "2026-02-30T10:00Z" is not a real date'],
-    [['events', 'tail', '--since', '45d'], 'reaches back at most 30 days'],
+    [['events', '--sms', '--id', 'x', '--since', '45d', '--until', '40d'], 'is further back than the 30 days the service keeps SMS events'], // wholly before the lookup's 30 days: nothing could come back
     [['events', 'tail', '--until', '2020-01-01'], 'has already passed'],
     [['report', 'list', '--from', '2026-02-30', '--to', '2026-03-05'], '--from "2026-02-30" is not a real date'],
     [['report', 'list', '--until', '2026-03-05'], '--until needs --since too'],

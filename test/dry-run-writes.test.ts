@@ -196,6 +196,21 @@ describe('reads a write needs: shown as lookups, answered by marked placeholders
   });
 });
 
+describe('the dry run\'s header', () => {
+  it('reads the same whether the requests were recorded, built by the command, or follow lookups', async () => {
+    const first = async (argv: string[]) => {
+      const r = await runCli([...argv, '--dry-run'], { sandbox: sb.get() });
+      expect(r.exitCode, r.stderr).toBe(0);
+      return r.stderr.split('\n')[0];
+    };
+    const header = 'Dry run: nothing was sent. A real run would make these requests, in order:';
+    expect(await first(['groups', 'create', 'Header'])).toBe(header);
+    expect(await first(['webhook', 'trigger', 'open', '--to', 'http://127.0.0.1:9/hooks'])).toBe(header);
+    // Lookups add their sentence, and only that.
+    expect(await first(['campaign', 'pause', 'CP1'])).toBe('Dry run: nothing was sent, lookups included (marked "#": their answers are unknown here). A real run would make these requests, in order:');
+  });
+});
+
 describe('the recording transport', () => {
   it('shows a keyless link without its signature, and a file body by its size', async () => {
     const rec = new DryRunRecorder(() => 'masked');

@@ -43,6 +43,21 @@ describe('mailctl events', () => {
     expect(sb.get().sandbox.requests('notify').length).toBe(before);
   });
 
+  it('a --recipient that is not an email address (with --sms: not a national number) is refused before any request: exit 2, the value and the fix named', async () => {
+    const before = sb.get().sandbox.requests('notify').length;
+    const email = await runCli(['events', '--recipient', 'notanemail'], { sandbox: sb.get() });
+    expect([email.exitCode, email.stderr]).toEqual([2, expect.stringContaining('--recipient "notanemail" is not an email address; give one such as someone@example.com (with --sms, a national number).')]);
+    const sms = await runCli(['events', '--sms', '--recipient', 'abc', '--country-code', '886'], { sandbox: sb.get() });
+    expect([sms.exitCode, sms.stderr]).toEqual([2, expect.stringContaining('--recipient: "abc" is not a phone number (digits only, 4 to 15 of them); for example --recipient 0912345678 --country-code 886.')]);
+    const plus = await runCli(['events', '--sms', '--recipient', '+886912345678', '--country-code', '886'], { sandbox: sb.get() });
+    expect([plus.exitCode, plus.stderr]).toEqual([2, expect.stringContaining('includes a country code')]);
+    expect(sb.get().sandbox.requests('notify').length).toBe(before);
+    // A national number written with spaces and hyphens is the same number: looked up as digits.
+    const spaced = await runCli(['events', '--sms', '--recipient', '0912-345 678', '--country-code', '886'], { sandbox: sb.get() });
+    expect(spaced.exitCode).toBe(0);
+    expect(last('/v1/sms/events').query).toMatchObject({ recipient: '0912345678', country_code: '886' });
+  });
+
   it('SMS lookup needs --id or --recipient with --country-code, and states the 30-day window and 50-row cap when hit', async () => {
     const none = await runCli(['events', '--sms', '--recipient', '0912345678'], { sandbox: sb.get() });
     expect(none.exitCode).toBe(2);
@@ -54,12 +69,14 @@ describe('mailctl events', () => {
     await eventually(async () => (await notify('GET', '/v1/sms/events?recipient=0966000001&country_code=886&status=delivery')).body.logs.length === 26, '26 SMS deliveries');
     const r = await runCli(['events', '--sms', '--recipient', '0966000001', '--country-code', '886', '--from', '45d'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
-    // With only --from, the lookup runs up to now (the service's own default end is a month after from).
+    // With only --from, the lookup runs up to now (the service's own default end is a month after
+    // from); a start further back than the service keeps is moved to the 30-day limit, and said.
     const q = last('/v1/sms/events').query;
     expect(q).toMatchObject({ recipient: '0966000001', country_code: '886' });
-    expect(Date.parse(q.to) - Date.parse(q.from)).toBeGreaterThan(44 * 86_400_000);
+    expect(Date.parse(q.to) - Date.parse(q.from)).toBeGreaterThan(29 * 86_400_000);
+    expect(Date.parse(q.to) - Date.parse(q.from)).toBeLessThanOrEqual(30 * 86_400_000);
     expect(r.stdout.trim().split('\n')).toHaveLength(50);
-    expect(r.stderr).toContain('last 30 days only');
+    expect(r.stderr).toContain(`--from "45d" reaches back further than the 30 days the service keeps SMS events; looking from ${q.from}, the 30-day limit.`);
     expect(r.stderr).toContain('at most the first 50 rows');
   });
 });

@@ -84,11 +84,23 @@ describe('mailctl events tail', () => {
     expect(sb.get().sandbox.requests('notify').length).toBe(before);
   });
 
-  it('--since further back than the 30 days the SMS lookup covers is refused: exit 2, nothing asked', async () => {
+  it('--since further back than the 30 days the SMS lookup covers: warned as `events` warns, and the tail starts at the 30-day limit', async () => {
+    const from = smsLookups().length;
+    const r = await runCli(['events', 'tail', '--sms', '--recipient', '0944000003', '--country-code', '886', '--since', '40d', '--for', '1s'], { sandbox: sb.get(), clock: fastClock() });
+    expect(r.exitCode).toBe(0);
+    const q = smsLookups()[from].query;
+    expect(Date.parse(q.to) - Date.parse(q.from)).toBeGreaterThan(29 * 86_400_000);
+    expect(Date.parse(q.to) - Date.parse(q.from)).toBeLessThanOrEqual(30 * 86_400_000);
+    // The same sentence as `mailctl events` (test/events-lookup.test.ts).
+    expect(r.stderr).toMatch(/--since "40d" reaches back further than the 30 days the service keeps SMS events; looking from \S+Z, the 30-day limit\./);
+  });
+
+  it('a --recipient that is not an email address (with --sms: not a national number) is refused before any request: exit 2', async () => {
     const before = sb.get().sandbox.requests('notify').length;
-    const r = await runCli(['events', 'tail', '--sms', '--recipient', '0944000003', '--country-code', '886', '--since', '31d'], { sandbox: sb.get() });
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('--since reaches back at most 30 days');
+    const email = await runCli(['events', 'tail', '--recipient', 'bad', '--for', '1s'], { sandbox: sb.get() });
+    expect([email.exitCode, email.stderr]).toEqual([2, expect.stringContaining('--recipient "bad" is not an email address; give one such as someone@example.com')]);
+    const sms = await runCli(['events', 'tail', '--sms', '--recipient', 'abc', '--country-code', '886', '--for', '1s'], { sandbox: sb.get() });
+    expect([sms.exitCode, sms.stderr]).toEqual([2, expect.stringContaining('--recipient: "abc" is not a phone number')]);
     expect(sb.get().sandbox.requests('notify').length).toBe(before);
   });
 

@@ -144,6 +144,8 @@ describe('mailctl send (email)', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/Nothing was sent: the service refused the request as a whole\..*unverified\.example\.net is not verified/);
     expect(r.stdout).toMatch(/^x@example\.com\tnot sent\t\t.*not verified/);
+    // The one request was made (and refused): the summary counts it.
+    expect(r.stderr).toContain('! 0 of 1 accepted, 1 not sent (1 request made).');
     expect(r.stderr).not.toContain('--resume');
     // Pasted, each suggestion reaches the same profile.
     expect(r.stderr).toContain('mailctl --profile ci config set from-address ADDRESS');

@@ -205,6 +205,14 @@ describe('mailctl webhook replay', () => {
     expect(ids(c)).toEqual(['c']);
   });
 
+  it('a line that is not JSON is named in one sentence, closed before "Nothing was sent."', async () => {
+    const c = await consumer();
+    const r = await runCli(['webhook', 'replay', eventsFile(['not json']), '--to', c.url], { env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('is not JSON: not json. Nothing was sent.');
+    expect(c.got).toHaveLength(0);
+  });
+
   it('an unreachable consumer stops the replay (exit 4) with the command that continues it', async () => {
     const port = await unusedPort();
     const file = eventsFile([emailEvent('a'), emailEvent('b')]);

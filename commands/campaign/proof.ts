@@ -13,6 +13,7 @@ import { buildCampaign } from '../../src/campaign/preflight/input.js';
 import { proofMessage } from '../../src/campaign/preflight/render.js';
 import { versionsOf, type Version } from '../../src/campaign/preflight/versions.js';
 import { isEmail } from '../../src/send/recipients.js';
+import { withSenderHint } from '../../src/send/report.js';
 import { BATCH_SIZE as MAX_RECIPIENTS } from '../../src/send/batches.js';
 import { parseVars } from '../../src/send/variables.js';
 import { printDryRun } from '../../src/output/dry-run.js';
@@ -51,7 +52,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
       sent.push({ version: m.version, subject: m.body.subject, result: await client.sendEmail(m.body) });
     } catch (e) {
       if (sent.length) ctx.io.info(`Sent before this failed: ${sent.map((s) => `version ${s.version}`).join(', ')}.`);
-      throw e;
+      throw withSenderHint(ctx, e, String(m.body.fromAddress ?? '')); // the fixes `send` names for the same refusal
     }
   }
   if (opts.dryRun) return printDryRun(ctx); // each request was recorded, none sent
@@ -62,7 +63,7 @@ function recipientsOf(list: string[] | undefined): string[] {
   const to = [...new Set((list ?? []).flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean))];
   if (!to.length) throw new UsageError('Say who gets the proof with --to, e.g. --to me@example.com (repeatable).');
   const bad = to.filter((a) => !isEmail(a));
-  if (bad.length) throw new UsageError(`--to ${bad.map((a) => `"${a}"`).join(', ')} ${bad.length === 1 ? 'is not an email address' : 'are not email addresses'}.`);
+  if (bad.length) throw new UsageError(`--to ${bad.map((a) => `"${a}"`).join(', ')} ${bad.length === 1 ? 'is not an email address' : 'are not email addresses'}; give your own address, such as --to me@example.com.`);
   if (to.length > MAX_RECIPIENTS) throw new UsageError(`A proof goes to at most ${MAX_RECIPIENTS} addresses (one request of the notification service); ${to.length} were given.`);
   return to;
 }

@@ -39,7 +39,7 @@ export function declareEvents(program: CommandUnknownOpts) {
     .option('--csv', 'CSV with a header row, for spreadsheets')
     .addHelpText('after', `
 SMS lookups cover the last 30 days only and return at most the first 50 rows; mailctl says so
-when a lookup reaches either limit. To keep complete history, receive webhooks
+when a lookup reaches either limit (an earlier --since starts at the 30-day limit). To keep complete history, receive webhooks
 (\`mailctl webhook listen\`) and store them. --from and --to are the old spellings of --since and
 --until and still work.
 
@@ -60,7 +60,7 @@ export function declareTail(events: CommandUnknownOpts) {
     .option('--recipient <address>', 'only this email address, or with --sms this national number')
     .option('--country-code <code>', 'with --sms --recipient: the calling code (e.g. 886)')
     .addOption(offer(new Option('--status <list>', 'comma-separated statuses to show (as for `mailctl events`)'), statuses, { list: true })), {
-    since: 'also show events since then: a span back such as 10m, or a time (at most 30 days back; default: only new ones)',
+    since: 'also show events since then: a span back such as 10m, or a time (an earlier one warns and starts at the 30-day limit; default: only new ones)',
     until: 'stop at this time (or use --for; default: until Ctrl-C)',
   })
     .option('--interval <duration>', 'time between lookups (default 5s, at least 2s)')

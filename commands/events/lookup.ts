@@ -4,31 +4,30 @@ import { UsageError } from '../../src/cli/errors.js';
 import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
 import { printList, type Column } from '../../src/output/format.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';
-import { EMAIL_STATUSES, parseStatuses, SMS_STATUSES } from './query.js';
+import { checkRecipient, EMAIL_STATUSES, parseStatuses, SMS_STATUSES, startWithinWindow } from './query.js';
 import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
 import { suggest } from '../../src/cli/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareEvents } from './index.js';
 
-/** Spec section 8: SMS lookup covers only the last 30 days and returns at most the first 50 rows. */
-const SMS_WINDOW_DAYS = 30;
+/** Spec section 8: the SMS lookup returns at most the first 50 rows (its 30 days: startWithinWindow). */
 const SMS_ROW_CAP = 50;
 
 export const run: Verb<typeof declareEvents> = async (ctx, opts) => {
   const now = ctx.clock.now();
   const range = parseTimeRange(opts, now);
-  const from = range.since === undefined ? undefined : isoSeconds(range.since);
+  const recipient = checkRecipient(opts.recipient, !!opts.sms);
   const to = range.until === undefined ? undefined : isoSeconds(range.until);
-  const client = await ctx.notify();
 
   if (!opts.sms) {
     if (opts.countryCode !== undefined) throw new UsageError('--country-code is for SMS lookups; add --sms.');
     const status = opts.status === undefined ? undefined : parseStatuses(opts.status, EMAIL_STATUSES, false);
-    const logs = await client.emailEvents({ id: opts.id, recipient: opts.recipient, from, to, status });
+    const from = range.since === undefined ? undefined : isoSeconds(range.since);
+    const logs = await (await ctx.notify()).emailEvents({ id: opts.id, recipient, from, to, status });
     return output(ctx, logs, EMAIL_COLUMNS);
   }
 
-  if (!opts.id && !(opts.recipient && opts.countryCode)) {
+  if (!opts.id && !(recipient && opts.countryCode)) {
     throw new UsageError('An SMS lookup needs --id, or --recipient with --country-code.', `For example: ${suggest(ctx, 'events', '--sms', '--recipient', '0912345678', '--country-code', '886')}`);
   }
   let cc: string | undefined;
@@ -37,16 +36,15 @@ export const run: Verb<typeof declareEvents> = async (ctx, opts) => {
     if ('error' in c) throw new UsageError(`--country-code: ${c.error}.`);
     cc = c.code;
   }
-  if (opts.id && opts.recipient) ctx.io.warn('Both --id and --recipient given: the service uses --id.');
+  if (opts.id && recipient) ctx.io.warn('Both --id and --recipient given: the service uses --id.');
   const status = opts.status === undefined ? undefined : parseStatuses(opts.status, SMS_STATUSES, true);
-  if (from && Date.parse(from) < now - SMS_WINDOW_DAYS * 86_400_000) {
-    ctx.io.warn(`The service keeps SMS events for the last ${SMS_WINDOW_DAYS} days only; nothing before ${new Date(now - SMS_WINDOW_DAYS * 86_400_000).toISOString().slice(0, 10)} is returned.`);
-  }
+  const since = startWithinWindow((t) => ctx.io.warn(t), range, opts.since ?? opts.from, now, 'SMS events');
+  const from = since === undefined ? undefined : isoSeconds(since);
   // The service's default end is "one month after from", which can stop short of today;
   // someone asking "since X" means up to now.
   // Rounded up to the second so the events of the last moments are inside it.
   const until = to ?? (from ? new Date(Math.ceil(now / 1000) * 1000).toISOString().replace(/\.000Z$/, 'Z') : undefined);
-  const logs = await client.smsEvents({ id: opts.id, recipient: opts.id ? undefined : opts.recipient, country_code: opts.id ? undefined : cc, from, to: until, status });
+  const logs = await (await ctx.notify()).smsEvents({ id: opts.id, recipient: opts.id ? undefined : recipient, country_code: opts.id ? undefined : cc, from, to: until, status });
   if (logs.length >= SMS_ROW_CAP) {
     ctx.io.warn(`The service returns at most the first ${SMS_ROW_CAP} rows, and this lookup hit that cap: there may be more. Narrow it with --since/--until or --status.`);
   }

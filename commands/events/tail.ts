@@ -11,14 +11,14 @@ import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
 import { EventFollower, NARROW_OVERLAP_MS, ROW_CAP } from '../../src/events/follow.js';
 import { forTerminal } from '../../src/output/sanitize.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';
-import { EMAIL_STATUSES, parseStatuses, SMS_STATUSES } from './query.js';
+import { checkRecipient, EMAIL_STATUSES, LOOKUP_DAYS, parseStatuses, SMS_STATUSES, startWithinWindow } from './query.js';
 import { suggest } from '../../src/cli/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareTail } from './index.js';
 
 const MIN_INTERVAL_MS = 2000;
-/** The SMS lookup covers "only the last 30 days" (spec 001 section 8); the vendor says the same of email (decisions row P9). */
-const LOOKUP_SPAN_MS = 30 * 86_400_000;
+/** How far back each lookup may reach (query.ts LOOKUP_DAYS: spec 001 section 8, decisions row P9). */
+const LOOKUP_SPAN_MS = LOOKUP_DAYS * 86_400_000;
 
 type AnyEvent = EmailEvent & SmsEvent;
 
@@ -26,18 +26,17 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
   const now = ctx.clock.now();
   const range = parseTimeRange(opts, now);
   const sinceText = opts.since ?? opts.from;
-  if (range.since !== undefined && now - range.since > LOOKUP_SPAN_MS) throw new UsageError(`${range.sinceFlag} reaches back at most 30 days (the SMS lookup's window); got "${sinceText}".`);
+  const recipient = checkRecipient(opts.recipient, !!opts.sms);
   if (range.since !== undefined && range.since > now) throw new UsageError(`${range.sinceFlag} "${sinceText}" is in the future; give a time already past, such as 10m.`);
   if (range.until !== undefined && opts.for !== undefined) throw new UsageError(`${range.untilFlag} and --for both say when to stop; give one of them.`);
   if (range.until !== undefined && range.until <= now) throw new UsageError(`${range.untilFlag} "${opts.until ?? opts.to}" has already passed; give a later time, or --for a duration.`);
-  const since = range.since === undefined ? 0 : now - range.since;
   const interval = opts.interval === undefined ? 5000 : parseDuration(opts.interval, '--interval', { positive: true });
   if (interval < MIN_INTERVAL_MS) throw new UsageError(`--interval must be at least ${MIN_INTERVAL_MS / 1000}s, to keep the lookups light; got "${opts.interval}".`);
   const stopAt = range.until ?? (opts.for === undefined ? Infinity : now + parseDuration(opts.for, '--for', { positive: true }));
   const status = opts.status === undefined ? undefined : parseStatuses(opts.status, opts.sms ? SMS_STATUSES : EMAIL_STATUSES, !!opts.sms);
   let cc: string | undefined;
   if (opts.sms) {
-    if (!opts.id && !(opts.recipient && opts.countryCode)) {
+    if (!opts.id && !(recipient && opts.countryCode)) {
       throw new UsageError('Following SMS events needs --id, or --recipient with --country-code (the SMS lookup has no "all numbers" query).', `For example: ${suggest(ctx, 'events', 'tail', '--sms', '--recipient', '0912345678', '--country-code', '886')}`);
     }
     if (opts.countryCode !== undefined) {
@@ -46,9 +45,10 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
       cc = c.code;
     }
   } else if (opts.countryCode !== undefined) throw new UsageError('--country-code is for SMS; add --sms.');
+  const sinceAt = startWithinWindow((t) => ctx.io.warn(t), range, sinceText, now, opts.sms ? 'SMS events' : 'email events');
 
   const client = await ctx.notify();
-  const start = now - since;
+  const start = sinceAt ?? now;
   const follow = new EventFollower<AnyEvent>(start, ROW_CAP);
   const asDocument = ctx.io.json;
   const ndjson = !asDocument && !ctx.io.isTTY;
@@ -56,7 +56,7 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
   let shown = 0;
   if (ctx.io.isTTY || asDocument) {
     const end = asDocument ? `the JSON document prints when it stops (${stopAt === Infinity ? 'Ctrl-C' : 'at the end of --for/--until, or Ctrl-C'})` : 'Ctrl-C stops';
-    ctx.io.info(`Following ${opts.sms ? 'SMS' : 'email'} events${range.since !== undefined ? ` since ${isoSeconds(range.since)}` : ''}; ${end}.`);
+    ctx.io.info(`Following ${opts.sms ? 'SMS' : 'email'} events${sinceAt !== undefined ? ` since ${isoSeconds(sinceAt)}` : ''}; ${end}.`);
   }
   while (!ctx.signal.aborted && ctx.clock.now() < stopAt) {
     const toMs = Math.ceil(ctx.clock.now() / 1000) * 1000;
@@ -69,8 +69,8 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
     let logs: AnyEvent[];
     try {
       logs = (opts.sms
-        ? await client.smsEvents({ id: opts.id, recipient: opts.id ? undefined : opts.recipient, country_code: opts.id ? undefined : cc, from, to, status })
-        : await client.emailEvents({ id: opts.id, recipient: opts.recipient, from, to, status })) as AnyEvent[];
+        ? await client.smsEvents({ id: opts.id, recipient: opts.id ? undefined : recipient, country_code: opts.id ? undefined : cc, from, to, status })
+        : await client.emailEvents({ id: opts.id, recipient, from, to, status })) as AnyEvent[];
     } catch (e) {
       if (ctx.signal.aborted) break;
       throw e;

@@ -5,6 +5,7 @@ import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
 import { AuthError, CliError, LimitError, ServiceError, InterruptedError, type ErrorFacts } from '../cli/errors.js';
 import { maskKey, SERVICE_LABEL, type Service } from '../config/settings.js';
 import { forTerminal } from '../output/sanitize.js';
+import { endSentence } from '../output/sentence.js';
 import { classify, isRepeatable, transportCause, type Attempt, type Outcome } from './classify.js';
 import { describeErrorBody, sentenceForCode } from './error-messages.js';
 import { plainSuggest, type Suggest } from '../cli/suggest.js';
@@ -264,14 +265,6 @@ export class HttpClient {
     }
     return new ServiceError(endSentence(`The ${label} refused ${method} ${path} (HTTP ${status})${detail ? `: ${detail}` : ''}${code ? ` [code ${forTerminal(code, 40)}]` : ''}`), service);
   }
-}
-
-/**
- * `text` ended with a full stop, unless the service's own words it ends with already end their
- * sentence ("Use X instead.": not "Use X instead..").
- */
-function endSentence(text: string): string {
-  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
 /** The transport, tracing each answer (or failure) with the time it really took. */

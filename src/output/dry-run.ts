@@ -27,23 +27,7 @@ export async function printDryRun(ctx: Context, extra: Record<string, unknown> =
     ctx.io.printJson({ dryRun: true, requests: rec.requests, lookups: rec.lookups, ...extra });
     return;
   }
-  const all = rec.all;
-  const reads = all.filter((e) => e.kind === 'lookup').length;
-  ctx.io.info(
-    !all.length
-      ? 'Dry run: nothing was sent, and nothing would be.'
-      : reads
-        ? `Dry run: no request was made. A real run would make these, in order (lookups marked "#", their answers unknown here):`
-        : 'Dry run: nothing was sent. These requests would go out:',
-  );
-  let said: string | undefined;
-  for (const e of all) {
-    // Several lookups for one purpose (a day of events each) are introduced once.
-    const why = e.kind === 'lookup' ? (e.req as RecordedLookup).why : undefined;
-    if (why !== undefined && why !== said) ctx.io.out(`# lookup: ${forTerminal(why, 500)}`);
-    said = why;
-    printOne(ctx, e.req);
-  }
+  printEntries(ctx, rec.all.map((e) => ({ req: e.req, why: e.kind === 'lookup' ? (e.req as RecordedLookup).why : undefined })));
 }
 
 /** Requests the command builds itself (not API calls); `extra` joins the JSON document. */
@@ -52,8 +36,22 @@ export async function printPlanned(ctx: Context, requests: PlannedRequest[], ext
     ctx.io.printJson({ dryRun: true, requests, ...extra });
     return;
   }
-  ctx.io.info('Dry run: nothing was sent. These requests would go out:');
-  for (const r of requests) printOne(ctx, r);
+  printEntries(ctx, requests.map((req) => ({ req })));
+}
+
+/** The one text printer, so every dry run opens with the same header; `why` marks a lookup. */
+function printEntries(ctx: Context, entries: Array<{ req: RecordedRequest; why?: string }>): void {
+  const lookups = entries.some((e) => e.why !== undefined) ? ', lookups included (marked "#": their answers are unknown here)' : '';
+  ctx.io.info(entries.length
+    ? `Dry run: nothing was sent${lookups}. A real run would make these requests, in order:`
+    : 'Dry run: nothing was sent, and nothing would be.');
+  let said: string | undefined;
+  for (const e of entries) {
+    // Several lookups for one purpose (a day of events each) are introduced once.
+    if (e.why !== undefined && e.why !== said) ctx.io.out(`# lookup: ${forTerminal(e.why, 500)}`);
+    said = e.why;
+    printOne(ctx, e.req);
+  }
 }
 
 function printOne(ctx: Context, r: RecordedRequest): void {

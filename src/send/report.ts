@@ -8,6 +8,7 @@ import { CliError, ExitCode, PartialError, ServiceError } from '../cli/errors.js
 import { suggest, suggestWithNote } from '../cli/suggest.js';
 import { printList, type Column } from '../output/format.js';
 import { forTerminal } from '../output/sanitize.js';
+import { endSentence } from '../output/sentence.js';
 import { count as n, plural } from '../output/human.js';
 import { keyOf, labelOf, type PlanRecord, type RecipientState } from './journal.js';
 import { KIND } from './kinds.js';
@@ -29,11 +30,14 @@ export interface SendSummary {
   failed: number;
   notSent: number;
   unsettled: number;
+  /** The ids of the requests the service took (answered with one). */
   requestIds: string[];
+  /** Requests made, refused or unanswered ones included (this journal's runs together). */
+  requests: number;
   recipients: RecipientReport[];
 }
 
-export function summarise(plan: PlanRecord, states: Map<string, RecipientState>, journal: string, requestIds: string[]): SendSummary {
+export function summarise(plan: PlanRecord, states: Map<string, RecipientState>, journal: string, requestIds: string[], requests: number): SendSummary {
   const recipients = plan.recipients.map((w): RecipientReport => {
     const st = states.get(keyOf(plan, w)) ?? { state: 'pending' };
     const base = { address: w.address, ...(plan.kind === 'sms' ? { countryCode: w.country_code } : {}) };
@@ -45,7 +49,7 @@ export function summarise(plan: PlanRecord, states: Map<string, RecipientState>,
     }
   });
   const count = (s: Status) => recipients.filter((r) => r.status === s).length;
-  return { journal, total: recipients.length, sent: count('sent'), failed: count('failed'), notSent: count('not sent'), unsettled: count('unsettled'), requestIds, recipients };
+  return { journal, total: recipients.length, sent: count('sent'), failed: count('failed'), notSent: count('not sent'), unsettled: count('unsettled'), requestIds, requests, recipients };
 }
 
 /** The command that resumes this journal, as the user can paste it. */
@@ -102,7 +106,8 @@ export async function printSummary(ctx: Context, plan: PlanRecord, s: SendSummar
   if (s.failed) parts.push(`${n(s.failed)} failed`);
   if (s.notSent) parts.push(`${n(s.notSent)} not sent`);
   if (s.unsettled) parts.push(`${n(s.unsettled)} in doubt`);
-  io.info(`${mark} ${parts.join(', ')} (${plural(s.requestIds.length, 'request')}). Journal: ${s.journal}`);
+  // Every request made, the refused one too: "0 of 1 accepted (0 requests)" read as if none went out.
+  io.info(`${mark} ${parts.join(', ')} (${plural(s.requests, 'request')} made). Journal: ${s.journal}`);
 }
 
 /**
@@ -183,15 +188,26 @@ function automationDoubtHint(ctx: Context, plan: PlanRecord, s: SendSummary): st
 
 /** Nothing was sent and repeating the request cannot help: say what can. */
 function wholeRefusal(ctx: Context, plan: PlanRecord, e: CliError): CliError {
-  const message = `Nothing was sent: the service refused the request as a whole. ${e.message}`;
-  let hint = 'Sending the same request again would be refused again; change what the service names and run the command again.';
-  if (plan.kind === 'email' && e.facts.status === 400) {
-    // Spec 001 section 7: a 400 to an email send is a rejected send, "for example unverified sender domain".
-    const from = String(plan.message.fromAddress ?? '');
-    const domain = from.includes('@') ? from.slice(from.lastIndexOf('@') + 1) : 'DOMAIN';
-    hint = `Sending the same request again would be refused again. The usual cause is a sender whose domain is not verified (${forTerminal(from, 100)}): `
-      + `send from a verified address with --from ADDRESS (or set a default: ${suggest(ctx, 'config', 'set', 'from-address', 'ADDRESS')}), `
-      + `or verify the domain: ${suggest(ctx, 'domain', 'add', domain)}, publish the records it prints, then ${suggest(ctx, 'domain', 'verify', domain)}.`;
-  }
+  const message = `Nothing was sent: the service refused the request as a whole. ${endSentence(e.message)}`;
+  const hint = plan.kind === 'email' && e.facts.status === 400
+    ? `Sending the same request again would be refused again. ${senderHint(ctx, String(plan.message.fromAddress ?? ''))}`
+    : 'Sending the same request again would be refused again; change what the service names and run the command again.';
   return new CliError(message, e.exitCode, hint, e.facts);
+}
+
+/**
+ * Spec 001 section 7: a 400 to an email send is a rejected send, "for example unverified sender
+ * domain". What fixes that, as commands to paste (`send`, `campaign proof`).
+ */
+export function senderHint(ctx: Context, from: string): string {
+  const domain = from.includes('@') ? from.slice(from.lastIndexOf('@') + 1) : 'DOMAIN';
+  return `The usual cause is a sender whose domain is not verified (${forTerminal(from, 100)}): `
+    + `send from a verified address with --from ADDRESS (or set a default: ${suggest(ctx, 'config', 'set', 'from-address', 'ADDRESS')}), `
+    + `or verify the domain: ${suggest(ctx, 'domain', 'add', domain)}, publish the records it prints, then ${suggest(ctx, 'domain', 'verify', domain)}.`;
+}
+
+/** An email send's refusal as a whole (status 400, refusedWhole): the error with senderHint added. */
+export function withSenderHint(ctx: Context, e: unknown, from: string): unknown {
+  if (!refusedWhole(e) || e.facts.status !== 400) return e;
+  return Object.assign(e, { hint: [e.hint, senderHint(ctx, from)].filter(Boolean).join('\n') });
 }

@@ -26,6 +26,8 @@ export interface RunnerOptions<R> {
 
 export interface RunnerOutcome {
   requestIds: string[];
+  /** Requests made (each batch tried, whatever its answer); requestIds has only those the service took. */
+  made: number;
   batches: number;
   /** The error that stopped the run (a request refused as a whole, no key, the daily cap, Ctrl-C…). */
   stoppedBy?: Error;
@@ -70,7 +72,7 @@ export async function sendPending<R>(o: RunnerOptions<R>): Promise<RunnerOutcome
     o.onProgress?.(done, pending.length);
   }, () => !stoppedBy && !o.signal.aborted);
 
-  return { requestIds, batches: batches.length, stoppedBy };
+  return { requestIds, made: nextId - o.firstBatch, batches: batches.length, stoppedBy };
 }
 
 /**

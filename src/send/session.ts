@@ -193,14 +193,15 @@ async function execute(ctx: Context, s: { journal: Journal; plan: PlanRecord; re
       try {
         const out = await sendPending({ journal, plan, states, firstBatch: nextBatchNumber(records), concurrency: o.concurrency, signal: ctx.signal, now, send: s.send, answer: kind.answer, onProgress: (d, t) => bar.update(d, t) });
         stoppedBy = out.stoppedBy;
-        summary = summarise(plan, states, journal.file, [...requestIdsOf(records), ...out.requestIds]);
+        // Each request made wrote one intent: the earlier runs' (nextBatchNumber - 1) and this one's.
+        summary = summarise(plan, states, journal.file, [...requestIdsOf(records), ...out.requestIds], nextBatchNumber(records) - 1 + out.made);
       } finally {
         bar.stop();
       }
       if (summary.notSent === 0 && summary.unsettled === 0) await journal.append({ type: 'done', at: new Date(now()).toISOString() });
     } else {
       ctx.io.info('Every recipient of this journal was already sent or failed; nothing to do.');
-      summary = summarise(plan, states, journal.file, requestIdsOf(records));
+      summary = summarise(plan, states, journal.file, requestIdsOf(records), nextBatchNumber(records) - 1);
     }
   } finally {
     await journal.close();

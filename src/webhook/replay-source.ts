@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import { UsageError } from '../cli/errors.js';
 import { fileProblem } from '../cli/file-problem.js';
+import { endSentence } from '../output/sentence.js';
 import { forTerminal } from '../output/sanitize.js';
 import { SIGNATURE_HEADERS, signedFields, unsignedEvent } from './signature.js';
 
@@ -114,7 +115,7 @@ export async function checkReplayFile(file: string, fromLine: number): Promise<C
     if (n < fromLine) continue;
     const r = parseLine(text, n, file);
     if (r && 'problem' in r) {
-      throw new UsageError(`${r.problem} Nothing was sent.`, `Fix or delete line ${n}, or replay from the line after it with --from-line ${n + 1}.`);
+      throw new UsageError(`${endSentence(r.problem)} Nothing was sent.`, `Fix or delete line ${n}, or replay from the line after it with --from-line ${n + 1}.`);
     }
     if (r) count++;
     if (r && r.signature === undefined) unsigned++;
@@ -127,7 +128,7 @@ export async function* replayItems(file: string, fromLine: number, checked: Chec
   for await (const { n, text } of lines(file, checked.bytes)) {
     if (n < fromLine) continue;
     const r = parseLine(text, n, file);
-    if (r && 'problem' in r) throw new UsageError(`${r.problem} It changed after the check.`);
+    if (r && 'problem' in r) throw new UsageError(`${endSentence(r.problem)} It changed after the check.`);
     if (r) yield r;
   }
 }
