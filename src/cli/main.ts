@@ -87,6 +87,7 @@ export async function main(o: RunOptions): Promise<number> {
       }
       opts[key] = true;
     }
+    io.runKind = opts.dryRun === true ? 'dry-run' : declares(cmd, '--dry-run') ? 'write' : 'read';
     const ctx = new Context({
       io, env: o.env, globals, clock: o.clock ?? systemClock, signal,
       prompter: o.prompter ?? inquirerPrompter(() => o.stdin, o.stderr),
