@@ -7,6 +7,7 @@ import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures } from './helpers/campaign-setup.js';
 import { GROUP_SETUP, statusOf } from './helpers/campaign-api.js';
 import { systemClock } from '../src/cli/clock.js';
+import { reply, useHostileServer } from './helpers/hostile-server.js';
 import type { RunningSandbox } from '../src/sandbox/server.js';
 
 /** What creating a group and campaigns, then following, pausing and deleting them, asks for. */
@@ -23,6 +24,7 @@ const sb = useSandbox({ expect: LIFECYCLE });
 /** A sandbox where preparing takes a minute: campaigns stay "preparing" for the whole test. */
 const slowSb = useSandbox({ delays: { campaignPrepare: 60_000 }, expect: LIFECYCLE });
 const fx = campaignFixtures(sb.get);
+const hs = useHostileServer();
 const flags = ['--group', 'Newsletter', '--subject', 'S', '--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>x</p>'];
 let slow: RunningSandbox;
 
@@ -201,5 +203,29 @@ describe('campaign delete', () => {
     const r = await runCli(['campaign', 'delete', 'CP_X', 'CP_Y', '--yes', '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(1);
     expect(JSON.parse(r.stdout)).toEqual({ success: [], sendingCampaign: [], badCampaigns: ['CP_X', 'CP_Y'] });
+  });
+
+  describe('the lookup before the delete, against a service that refuses an unknown code', () => {
+    const exists = () => hs.get()
+      .on('GET', '/campaign/v1/campaign/normal/CP_OK', reply.json([{ sn: 'CP_OK', status: 'SCHEDULED' }]))
+      .on('DELETE', '/campaign/v1/campaign/normal', reply.json({ success: ['CP_OK'], sendingCampaign: [], badCampaigns: [] }));
+    const deleted = () => hs.get().requests.filter((q) => q.method === 'DELETE').map((q) => JSON.parse(q.body));
+
+    for (const [why, answer] of [['400 code 40007 (invalid sn)', reply.json({ code: '40007', message: 'invalid sn' }, 400)], ['HTTP 404', reply.json({}, 404)]] as const) {
+      it(`${why} counts as no such campaign: the existing one is deleted, the unknown one reported, exit 5`, async () => {
+        exists().on('GET', '/campaign/v1/campaign/normal/CP_BAD', answer);
+        const r = await runCli(['campaign', 'delete', 'CP_OK', 'CP_BAD', '--yes', '--json'], { env: hs.get().env });
+        expect(r.exitCode).toBe(5);
+        expect(JSON.parse(r.stdout)).toMatchObject({ success: ['CP_OK'], badCampaigns: ['CP_BAD'] });
+        expect(deleted()).toEqual([{ campaignSnList: ['CP_OK'] }]);
+      });
+    }
+
+    it('any other refusal of the lookup (the key refused) stops before anything is deleted', async () => {
+      exists().on('GET', '/campaign/v1/campaign/normal/CP_BAD', reply.json({ message: 'Forbidden' }, 403));
+      const r = await runCli(['campaign', 'delete', 'CP_OK', 'CP_BAD', '--yes'], { env: hs.get().env });
+      expect(r.exitCode).toBe(3);
+      expect(deleted()).toEqual([]);
+    });
   });
 });

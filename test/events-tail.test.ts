@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
+import { reply, useHostileServer } from './helpers/hostile-server.js';
 import { eventually, notifyApi } from './helpers/notify-api.js';
 import type { Clock } from '../src/cli/clock.js';
 import { EventFollower, NARROW_OVERLAP_MS, OVERLAP_MS } from '../src/events/follow.js';
@@ -17,6 +18,7 @@ const sb = useSandbox({
   ],
 });
 const api = notifyApi(sb.get);
+const hs = useHostileServer();
 
 /** Real time plus whatever the CLI chose to wait, each wait taking only 30 ms of real time. */
 function fastClock(): Clock {
@@ -188,6 +190,22 @@ describe('mailctl events tail', () => {
     expect(doc.stopped).toBe('interrupted');
     expect(doc.events.map((e: { messageId: string }) => e.messageId)).toContain(id);
     expect(r.stderr).toContain('the JSON document prints when it stops (Ctrl-C)');
+  });
+});
+
+describe('mailctl events tail --json when a later lookup fails', () => {
+  it('the events already found stay in the one document, with stopped "error" and the error; exit and stderr are the error\'s', async () => {
+    const event = { messageId: 'kept-1', status: 'delivery', eventTime: new Date(Date.now() - 60_000).toISOString(), mail: { to: 'kept@example.com', subject: 'Kept' } };
+    let calls = 0;
+    hs.get().on('GET', '/notify/v1/events', (res, seen, req) =>
+      (++calls === 1 ? reply.json({ logs: [event] }) : reply.json({ code: '40001', message: 'bad range' }, 400))(res, seen, req));
+    const r = await runCli(['events', 'tail', '--since', '1h', '--for', '60s', '--json'], { env: hs.get().env, clock: fastClock() });
+    expect(calls).toBe(2);
+    expect(r.exitCode).toBe(1);
+    const doc = JSON.parse(r.stdout); // still exactly one document
+    expect(doc).toMatchObject({ channel: 'email', stopped: 'error', count: 1, error: { code: 'REFUSED', status: 400, exitCode: 1 } });
+    expect(doc.events.map((e: { messageId: string }) => e.messageId)).toEqual(['kept-1']);
+    expect(r.stderr).toContain('error:');
   });
 });
 

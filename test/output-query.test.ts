@@ -77,10 +77,13 @@ describe('--query', () => {
 
   // A query that parses but fails on the result (abs() of a record: a type error) is found only
   // after the command ran. Exit 2 would say nothing was sent, and a rerun would send again.
-  const notApplied = (stderr: string, expr: string) => {
+  // How the warning ends says what is known of the run: only a write is told not to run again.
+  const ENDS = { write: 'the command itself finished — do not run it again.', read: 'the command itself finished.', dry: 'it was a dry run: nothing was sent.' };
+  const notApplied = (stderr: string, expr: string, kind: keyof typeof ENDS = 'write') => {
     const lines = stderr.split('\n').filter((l) => l.includes('--query'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^warning: --query "${expr.replace(/[()@]/g, '\\$&')}" could not be applied to the result \\(.+\\), so the whole result was printed instead; the command itself finished — do not run it again\\.$`));
+    const esc = (t: string) => t.replace(/[()@.]/g, '\\$&');
+    expect(lines[0]).toMatch(new RegExp(`^warning: --query "${esc(expr)}" could not be applied to the result \\(.+\\), so the whole result was printed instead; ${esc(ENDS[kind])}$`));
   };
 
   it('a write whose query fails on the result: exit 0, the whole result printed, one create sent, a warning not to rerun', async () => {
@@ -112,7 +115,16 @@ describe('--query', () => {
       const r = await run([...quiet, 'balance', '--query', 'abs(`"x"`)']);
       expect(r.exitCode).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual(whole);
-      notApplied(r.stderr, 'abs(`"x"`)');
+      notApplied(r.stderr, 'abs(`"x"`)', 'read');
     }
+  });
+
+  it('a dry run whose query fails on the result: the warning says nothing was sent, not "do not run it again"', async () => {
+    const creates = () => sb.get().sandbox.requests('campaign').filter((q) => q.method === 'POST' && q.path === '/v1/contacts/lists/insert' && JSON.stringify(q.body).includes('QDry'));
+    const r = await run(['groups', 'create', 'QDry', '--dry-run', '--query', 'abs(@)']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ dryRun: true });
+    expect(creates()).toHaveLength(0);
+    notApplied(r.stderr, 'abs(@)', 'dry');
   });
 });

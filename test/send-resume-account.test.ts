@@ -137,6 +137,31 @@ describe('send --resume through another account or service', () => {
     expect(B.get().sandbox.requests('campaign').length).toBe(before);
   });
 
+  it('the same service written another way (HTTP://, a /./ segment) is the same URL: the resume goes ahead, nobody sent twice', async () => {
+    const run = await twoProfiles();
+    const journal = await inDoubtOnProd(run, 'acct-n-');
+    const same = A.get().notifyUrl.replace(/^http:\/\/([^/]+)\//, 'HTTP://$1/./');
+    expect(same).not.toBe(A.get().notifyUrl);
+    const ok = await run(['--profile', 'prod', 'send', '--resume', journal, '--settle-after', '0s', '--json'], { env: { MAILCTL_NOTIFY_URL: same } });
+    expect(ok.exitCode).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ total: 2, sent: 2 });
+    expect(delivered(A.get(), 'acct-n-')).toEqual(['acct-n-1@example.com', 'acct-n-2@example.com']);
+  });
+
+  it('a journal whose URL came from MAILCTL_NOTIFY_URL: the hint says to set it to that URL, never to unset it (that goes to the default service)', async () => {
+    const configDir = tempDir(); // the default profile names no URL
+    const list = path.join(tempDir(), 'r.csv');
+    fs.writeFileSync(list, 'address\nacct-u-1@example.com\n');
+    A.get().sandbox.injectFault({ kind: 'lose-answer', match: onSend });
+    const sent = await runCli(['send', '--recipients', list, ...MSG], { configDir, env: { ...KEYS, MAILCTL_NOTIFY_URL: A.get().notifyUrl } });
+    expect(sent.exitCode).toBe(5);
+    const journal = /Journal: (\S+)/.exec(sent.stderr)![1];
+    const r = await runCli(['send', '--resume', journal, '--settle-after', '0s'], { configDir, env: { ...KEYS, MAILCTL_NOTIFY_URL: B.get().notifyUrl } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`(with MAILCTL_NOTIFY_URL set to ${A.get().notifyUrl})`);
+    expect(r.stderr).not.toContain('unset');
+  });
+
   it('a journal written before journals recorded their account resumes as before, with one warning saying so', async () => {
     const file = path.join(tempDir(), 'old.jsonl');
     const plan = { type: 'plan', version: 2, kind: 'email', createdAt: new Date().toISOString(), batchSize: 100, message: { subject: 'S', fromAddress: 'noreply@example.com', content: '<p>x</p>' }, recipients: [{ address: 'acct-old@example.com' }] };

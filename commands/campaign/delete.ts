@@ -1,6 +1,6 @@
 import type { Context } from '../../src/cli/context.js';
 import { lookup, printDryRun } from '../../src/output/dry-run.js';
-import { certainlyNotDone, PartialError, ServiceError, SilentExit, UsageError } from '../../src/cli/errors.js';
+import { certainlyNotDone, factsOf, PartialError, ServiceError, SilentExit, UsageError } from '../../src/cli/errors.js';
 import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
 import type { CampaignClient } from '../../src/api/campaign.js';
 import type { DeleteCampaignsResult } from '../../src/api/campaign-types.js';
@@ -21,7 +21,15 @@ export const run: Verb<typeof declareDelete> = async (ctx, opts, sns) => {
   const client = await ctx.campaign();
   const missing: string[] = [];
   for (const sn of named) {
-    const found = await lookup(ctx, `whether ${sn} exists: only existing campaigns are sent to the delete; taken as existing here`, () => client.campaignStatus(sn), (): unknown[] => [{ sn }]);
+    let found: unknown[];
+    try {
+      found = await lookup(ctx, `whether ${sn} exists: only existing campaigns are sent to the delete; taken as existing here`, () => client.campaignStatus(sn), (): unknown[] => [{ sn }]);
+    } catch (e) {
+      // The service refusing the code as unknown is an answer: missing, as an empty list is.
+      // Anything else (network, 5xx, auth) stops here, before anything is deleted.
+      if (!refusedAsNoSuchCampaign(e)) throw e;
+      found = [];
+    }
     if (!found.length) missing.push(sn);
   }
   const codes = named.filter((sn) => !missing.includes(sn));
@@ -61,6 +69,16 @@ export const run: Verb<typeof declareDelete> = async (ctx, opts, sns) => {
   if (r.success.length) throw new PartialError(`Deleted ${r.success.length} of ${total} campaigns; ${why}.`);
   throw new ServiceError(`No campaign was deleted: ${why}.`);
 };
+
+/**
+ * A lookup the service refused because it knows no campaign by that code, read from the facts
+ * alone: HTTP 404, or code 40007 "invalid sn" (docs/spec/campaign-excerpts.txt, the code the
+ * service gives for an unknown template, group or campaign code — here the code is a campaign's).
+ */
+function refusedAsNoSuchCampaign(e: unknown): boolean {
+  const f = factsOf(e);
+  return f.reached === 'yes' && f.refused && (f.status === 404 || f.serviceCode === '40007');
+}
 
 /**
  * The DELETE's answer was lost. Each campaign (all existed just before) is looked up: one that

@@ -3,8 +3,10 @@
 // table line per event on a terminal, NDJSON (a stream) when piped. --json (and --query, which
 // implies it) keeps the contract every command keeps — stdout is one JSON document — so the
 // events are held and printed as one document when the tail ends: at --for/--until, or on
-// Ctrl-C (without either, Ctrl-C is the only end). Ctrl-C or --for ends it with exit 0.
-import { UsageError } from '../../src/cli/errors.js';
+// Ctrl-C (without either, Ctrl-C is the only end). Ctrl-C or --for ends it with exit 0. A lookup
+// that fails after events were held still prints them: the document says stopped "error" and
+// carries the error; the exit code is the error's.
+import { errorJson, UsageError } from '../../src/cli/errors.js';
 import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
@@ -53,6 +55,16 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
   const asDocument = ctx.io.json;
   const ndjson = !asDocument && !ctx.io.isTTY;
   const held: AnyEvent[] = [];
+  // One document, filtered by --query as a whole: `--query 'events[].messageId'`.
+  const document = (stopped: 'interrupted' | 'time' | 'error', error?: unknown) => ({
+    channel: opts.sms ? 'sms' : 'email',
+    since: isoSeconds(start),
+    until: isoSeconds(ctx.clock.now()),
+    stopped,
+    count: held.length,
+    events: held,
+    ...(stopped === 'error' ? { error: errorJson(error) } : {}),
+  });
   let shown = 0;
   if (ctx.io.isTTY || asDocument) {
     const end = asDocument ? `the JSON document prints when it stops (${stopAt === Infinity ? 'Ctrl-C' : 'at the end of --for/--until, or Ctrl-C'})` : 'Ctrl-C stops';
@@ -73,6 +85,9 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
         : await client.emailEvents({ id: opts.id, recipient, from, to, status })) as AnyEvent[];
     } catch (e) {
       if (ctx.signal.aborted) break;
+      // Events already held for the document are not lost to a later failure: the one document
+      // carries them with the error (exit code and stderr sentence stay the error's, main's).
+      if (asDocument && held.length > 0) ctx.io.printJson(document('error', e));
       throw e;
     }
     const wasNarrowed = follow.narrowed;
@@ -101,17 +116,7 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
       break; // Ctrl-C during the pause: the normal way to stop following
     }
   }
-  if (asDocument) {
-    // One document, filtered by --query as a whole: `--query 'events[].messageId'`.
-    ctx.io.printJson({
-      channel: opts.sms ? 'sms' : 'email',
-      since: isoSeconds(start),
-      until: isoSeconds(ctx.clock.now()),
-      stopped: ctx.signal.aborted ? 'interrupted' : 'time',
-      count: held.length,
-      events: held,
-    });
-  }
+  if (asDocument) ctx.io.printJson(document(ctx.signal.aborted ? 'interrupted' : 'time'));
   if (ctx.io.isTTY) ctx.io.info(`Stopped following; ${shown} event${shown === 1 ? '' : 's'} ${asDocument ? 'in the document' : 'shown'}.`);
 };
 

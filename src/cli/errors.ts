@@ -62,6 +62,20 @@ export function certainlyNotDone(e: unknown): boolean {
   return e.facts.reached === 'no' || (e.facts.reached === 'yes' && e.facts.refused);
 }
 
+/**
+ * The `error` object of a --json document: main's {"error": …} document, and the `error` a
+ * command's own document carries when it failed after collecting something (events tail). The
+ * service's own words stay exact in serviceMessage (JSON escapes them).
+ */
+export function errorJson(e: unknown): Record<string, unknown> {
+  if (!(e instanceof CliError)) {
+    return { code: 'FAILED', message: `unexpected failure: ${e instanceof Error ? e.message : String(e)}`, exitCode: ExitCode.FAILED };
+  }
+  const { code, serviceCode, status } = e.facts;
+  const serviceMessage = (e as { serviceMessage?: unknown }).serviceMessage;
+  return { code, ...(serviceCode ? { serviceCode } : {}), ...(status ? { status } : {}), message: e.message, ...(typeof serviceMessage === 'string' ? { serviceMessage } : {}), hint: e.hint, exitCode: e.exitCode };
+}
+
 /** The facts of any thrown value; a non-CliError is a local bug, and nothing is known of a request. */
 export function factsOf(e: unknown): ErrorFacts {
   return e instanceof CliError ? e.facts : { code: 'FAILED', reached: 'maybe', refused: false, retryable: false };

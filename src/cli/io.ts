@@ -82,6 +82,12 @@ export class IO {
   get stdinTTY(): boolean {
     return this.src.stdinTTY;
   }
+  /**
+   * What the run is, for the --query warning (set by main once the command is known): a dry run
+   * sent nothing; a write (a command that takes --dry-run) may have written, so it must not be
+   * run again for its output; a read says neither.
+   */
+  runKind: 'read' | 'write' | 'dry-run' = 'read';
   /** Set once the --json document is out, so an error does not print a second one. */
   jsonWritten = false;
   /**
@@ -110,13 +116,13 @@ export class IO {
    * what --query selects of it when one was given. A query that fails on the document (a type
    * error: it parsed, so the command ran) must not cost the result, which may be the only record
    * of a write: the whole document is printed instead, with one sentence on stderr that says so
-   * and that the command finished. The exit code stays the command's own.
+   * and what the run was (runKind). The exit code stays the command's own.
    */
   printJson(value: unknown): void {
     const q = this.src.query?.apply(value);
     if (q && !q.applied) {
       // Not silenced by --quiet: stdout is not the shape the script asked for.
-      this.stderr.write(`${this.paint('yellow', 'warning:')} --query "${forTerminal(this.src.query!.expr, 200)}" could not be applied to the result (${forTerminal(q.reason.replace(/[.\s]+$/, ''), 300)}), so the whole result was printed instead; the command itself finished — do not run it again.\n`);
+      this.stderr.write(`${this.paint('yellow', 'warning:')} --query "${forTerminal(this.src.query!.expr, 200)}" could not be applied to the result (${forTerminal(q.reason.replace(/[.\s]+$/, ''), 300)}), so the whole result was printed instead; ${QUERY_FAILED_AFTER[this.runKind]}\n`);
     }
     this.jsonWritten = true;
     this.stdout.write(safeJson(q?.applied ? q.value : value, 2) + '\n');
@@ -180,6 +186,13 @@ export class IO {
     };
   }
 }
+
+/** How the --query warning ends: by what is known of the run, never "do not run it again" when nothing was written. */
+const QUERY_FAILED_AFTER: Record<IO['runKind'], string> = {
+  'dry-run': 'it was a dry run: nothing was sent.',
+  write: 'the command itself finished — do not run it again.',
+  read: 'the command itself finished.',
+};
 
 /** A spinner line is one line: a label longer than this is cut (with a note of how much). */
 const SPINNER_MAX = 300;

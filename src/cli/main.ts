@@ -87,6 +87,7 @@ export async function main(o: RunOptions): Promise<number> {
       }
       opts[key] = true;
     }
+    io.runKind = opts.dryRun === true ? 'dry-run' : declares(cmd, '--dry-run') ? 'write' : 'read';
     const ctx = new Context({
       io, env: o.env, globals, clock: o.clock ?? systemClock, signal,
       prompter: o.prompter ?? inquirerPrompter(() => o.stdin, o.stderr),
@@ -226,7 +227,7 @@ async function makeIO(o: RunOptions, g: Partial<Globals>, choice: OutputChoice =
 const MAX_ERROR_LINE = 2000;
 
 async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string[], env: Env): Promise<number> {
-  const { CliError, ExitCode, SilentExit, InterruptedError, forTerminal, forTerminalLines } = await import('./runtime.js');
+  const { CliError, ExitCode, SilentExit, InterruptedError, errorJson, forTerminal, forTerminalLines } = await import('./runtime.js');
   if (e instanceof CommanderError) {
     // Commander already printed the message and the usage hint on stderr. A script that asked
     // for --json still gets its one document, even when parsing failed before globals existed.
@@ -247,11 +248,7 @@ async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string
   const lead = io.errorLead?.() ?? '';
   const led = (s: string) => s.replace(/\n/g, `\n${lead}`);
   if (err) {
-    if (io.json && !io.jsonWritten) {
-      const { code, serviceCode, status } = err.facts;
-      const serviceMessage = (err as { serviceMessage?: unknown }).serviceMessage;
-      io.printErrorJson({ error: { code, ...(serviceCode ? { serviceCode } : {}), ...(status ? { status } : {}), message: err.message, ...(typeof serviceMessage === 'string' ? { serviceMessage } : {}), hint: err.hint, exitCode: err.exitCode } });
-    }
+    if (io.json && !io.jsonWritten) io.printErrorJson({ error: errorJson(err) });
     if (err.message) io.error(`${lead}${io.paint('red', 'error:')} ${led(safe(err.message))}`);
     if (err.hint) io.error(lead + led(safe(err.hint)));
     return err.exitCode;

@@ -9,5 +9,5 @@ export { inquirerPrompter } from './prompter.js';
 export { IO } from './io.js';
 export { chooseOutput } from '../output/choice.js';
 export { configDir } from '../config/paths.js';
-export { CliError, ExitCode, InterruptedError, SilentExit, UsageError } from './errors.js';
+export { CliError, ExitCode, errorJson, InterruptedError, SilentExit, UsageError } from './errors.js';
 export { forTerminal, forTerminalLines } from '../output/sanitize.js';

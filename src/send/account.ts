@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { Context } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import { shellQuote, suggest } from '../cli/suggest.js';
-import { SERVICE_LABEL, type Service } from '../config/settings.js';
+import { DEFAULT_CAMPAIGN_URL, DEFAULT_NOTIFY_URL, SERVICE_LABEL, type Service } from '../config/settings.js';
 import { forTerminal } from '../output/sanitize.js';
 import { SANDBOX_BASE } from '../sandbox/constants.js';
 import type { JournalAccount, Kind, PlanRecord } from './journal.js';
@@ -40,9 +40,24 @@ export async function accountFor(ctx: Context, kind: Kind): Promise<JournalAccou
   return { url: a.url, profile: a.profile, key: a.key ?? '' };
 }
 
+/**
+ * A base URL as the service sees it: the WHATWG form (scheme and host in lower case, default
+ * port and dot segments dropped) without trailing slashes, so `HTTP://h/./notify` is the same
+ * service as `http://h/notify`. A string that does not parse is compared as it is.
+ */
+export function normalUrl(url: string): string {
+  try {
+    return new URL(url).href.replace(/\/+$/, '');
+  } catch {
+    return url;
+  }
+}
+
+const sameUrl = (a: string, b: string) => normalUrl(a) === normalUrl(b);
+
 /** Whether a bare `--resume` of this run may pick this journal: its profile and URL are this run's (or it records none). */
 export function sameRun(here: { url: string; profile: string }, plan: Pick<PlanRecord, 'account'>): boolean {
-  return !plan.account || (plan.account.profile === here.profile && plan.account.url === here.url);
+  return !plan.account || (plan.account.profile === here.profile && sameUrl(plan.account.url, here.url));
 }
 
 /**
@@ -60,10 +75,15 @@ export async function checkAccount(ctx: Context, plan: PlanRecord, file: string)
   const label = SERVICE_LABEL[service];
   const url = forTerminal(a.url, 200);
   const profile = `profile "${forTerminal(a.profile, 80)}"`;
-  if (here.url !== a.url) {
+  if (!sameUrl(here.url, a.url)) {
+    // Where the run goes with the URL variable unset: known for this run's own profile (its
+    // configured URL, else the default); for another profile only the default is assumed.
+    const s = await ctx.settings();
+    const own = here.profile === a.profile ? (service === 'campaign' ? s.profile.campaignUrl : s.profile.notifyUrl) : undefined;
+    const unsetReaches = sameUrl(own ?? (service === 'campaign' ? DEFAULT_CAMPAIGN_URL : DEFAULT_NOTIFY_URL), a.url);
     throw new UsageError(
       `${file} was sent through the ${label} at ${url} (${profile}), not ${forTerminal(here.url, 200)} (profile "${here.profile}") as this run would; nothing was sent.`,
-      `Resume it through the account it was sent with: ${resumeThrough(ctx, plan, file, 'url')}`,
+      `Resume it through the account it was sent with: ${resumeThrough(ctx, plan, file, 'url', unsetReaches)}`,
     );
   }
   if (here.key !== undefined && here.key !== a.key) {
@@ -76,14 +96,16 @@ export async function checkAccount(ctx: Context, plan: PlanRecord, file: string)
  * The resume command through the journal's own account: its --profile (and --sandbox when it
  * went to the sandbox), and the environment variables of this shell that point elsewhere.
  */
-export function resumeThrough(ctx: Pick<Context, 'env' | 'globals'>, plan: PlanRecord, file: string, differs: 'url' | 'key'): string {
+export function resumeThrough(ctx: Pick<Context, 'env' | 'globals'>, plan: PlanRecord, file: string, differs: 'url' | 'key', unsetReaches = false): string {
   const a = plan.account!;
   const words = plan.kind === 'automation' ? ['automation', plan.message.event === 'TERMINATE' ? 'terminate' : 'trigger'] : ['send'];
   const cmd = suggest({ env: ctx.env, globals: { profile: a.profile, sandbox: a.url.startsWith(`${SANDBOX_BASE}/`) } }, ...words, '--resume', file);
   const service = serviceOf(plan.kind);
   const urlVar = service === 'campaign' ? 'MAILCTL_CAMPAIGN_URL' : 'MAILCTL_NOTIFY_URL';
   const notes: string[] = [];
-  if (differs === 'url' && ctx.env[urlVar]) notes.push(`${urlVar} unset or set to ${shellQuote(forTerminal(a.url, 200))}`);
+  // "unset" only where unsetting reaches the journal's URL: otherwise the run goes to the
+  // default (or the profile's) URL and is refused again.
+  if (differs === 'url' && ctx.env[urlVar]) notes.push(`${urlVar} ${unsetReaches ? 'unset or ' : ''}set to ${shellQuote(forTerminal(a.url, 200))}`);
   if (differs === 'key') {
     const keyVars = [service === 'campaign' ? 'MAILCTL_CAMPAIGN_API_KEY' : 'MAILCTL_NOTIFY_API_KEY', 'MAILCTL_API_KEY'].filter((k) => ctx.env[k]);
     if (keyVars.length) notes.push(`${keyVars.join(' and ')} unset or holding that account's key`);
