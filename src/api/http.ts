@@ -174,11 +174,15 @@ export class HttpClient {
         });
       }
       if (!text) return undefined as T;
+      let parsed: T;
       try {
-        return JSON.parse(text) as T;
+        parsed = JSON.parse(text) as T;
       } catch {
         throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with something that is not JSON.`, { status: res.status, body: this.redact(text.slice(0, 200)), facts: classify({ ...attempt, outcome: { kind: 'unreadable', status: res.status } }) });
       }
+      // A success may repeat a key too (a notify 200's failure reason "key … is not allowed"):
+      // masked here, the one place every answer passes, so no caller can print or journal it.
+      return this.redact.mayHoldKey(text) ? this.redact(parsed) : parsed;
     } catch (e) {
       throw await this.toCliError(e, method, path, !!opts.idempotent);
     }

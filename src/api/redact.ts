@@ -3,10 +3,19 @@
 // --json's serviceMessage/serviceCode, a hint), so before any of it becomes an error it goes
 // through here: every key the run knows (both services', not only the one sent) is replaced by
 // the mask the -v trace shows for it (maskKey), wherever it appears. src/api/http.ts applies it
-// once, where an answer becomes an outcome.
+// to every answer it reads, a success as much as an error (a notify 200 names each failed
+// recipient's reason, which can repeat the key), so no caller ever sees a key.
 import { maskKey } from '../config/settings.js';
 
-export type Redact = <T>(value: T) => T;
+export interface Redact {
+  <T>(value: T): T;
+  /**
+   * Whether this raw answer text may hold a key once parsed: a form of one appears in it, or it
+   * has a JSON escape (\u0053 or \/ can spell a key no plain search finds). A parsed answer is
+   * walked only then: most answers are neither, and a long list need not be copied.
+   */
+  mayHoldKey(text: string): boolean;
+}
 
 /**
  * A key shorter than this is not looked for: masking a few common letters in every message
@@ -41,5 +50,7 @@ export function redactor(keys: ReadonlyArray<string | undefined>): Redact {
     if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), walk(x, depth + 1)]));
   };
-  return list.length ? <T>(value: T) => walk(value, 0) as T : <T>(value: T) => value;
+  const redact = (list.length ? <T>(value: T) => walk(value, 0) as T : <T>(value: T) => value) as Redact;
+  redact.mayHoldKey = (s) => list.length > 0 && (s.includes('\\') || list.some(([form]) => s.includes(form)));
+  return redact;
 }
