@@ -32,6 +32,14 @@ describe('redactor', () => {
     expect(redact(null)).toBeNull();
   });
 
+  it('finds a URL-encoded key whatever the case of its hex digits, and with letters encoded that need not be', () => {
+    const key = 'SeCrEtKeY/abc+def==';
+    const redact = redactor([key]);
+    for (const form of ['SeCrEtKeY%2fabc%2bdef%3d%3d', 'SeCrEtKeY%2Fabc%2bdef%3D%3d', '%53eCrEtKeY%2fabc+def%3d=']) expect(redact(`?k=${form}&x=1`), form).toBe('?k=SeCr…==&x=1');
+    // A mask with $ in it is put in as it is, not read as a replacement pattern.
+    expect(redactor(['$&$1key-1234'])('a $&$1key-1234 b')).toBe('a $&$1…34 b');
+  });
+
   it('does not look for a key too short to be one (it would blank out ordinary words)', () => {
     expect(redactor(['abc'])('abc abc')).toBe('abc abc');
   });
@@ -70,6 +78,7 @@ describe('a service that echoes the key back', () => {
   it.each([
     ['as is', `https://elsewhere.example/login?k=${KEY}`],
     ['URL-encoded', `https://elsewhere.example/login?k=${encodeURIComponent(`${KEY}/+=`)}`],
+    ['URL-encoded in lower case', `https://elsewhere.example/login?k=${encodeURIComponent(`${KEY}/+=`).toLowerCase().replace(KEY.toLowerCase(), KEY)}`],
   ])('a redirect whose Location carries the key (%s): the error names the address with the key masked, -v and --json too', async (_, location) => {
     const key = location.includes('%') ? `${KEY}/+=` : KEY;
     hs.get().on('GET', GROUPS, reply.redirect(location));

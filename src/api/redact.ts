@@ -27,19 +27,13 @@ const MAX_DEPTH = 50;
 
 /** A redactor for these keys; undefined and empty ones are skipped. */
 export function redactor(keys: ReadonlyArray<string | undefined>): Redact {
-  const forms = new Map<string, string>();
-  for (const key of keys) {
-    if (!key || key.length < MIN_KEY_CHARS) continue;
-    const mask = maskKey(key);
-    // As sent, and as a URL would carry it (a Location's query string).
-    forms.set(key, mask);
-    forms.set(encodeURIComponent(key), mask);
-  }
+  const masks = new Map<string, string>();
+  for (const key of keys) if (key && key.length >= MIN_KEY_CHARS) masks.set(key, maskKey(key));
   // Longest first, so a key that contains another is replaced whole.
-  const list = [...forms].sort((a, b) => b[0].length - a[0].length);
+  const list = [...masks].sort((a, b) => b[0].length - a[0].length).map(([key, mask]) => [keyPattern(key), mask] as const);
   const text = (s: string): string => {
     let out = s;
-    for (const [form, mask] of list) if (out.includes(form)) out = out.split(form).join(mask);
+    for (const [pattern, mask] of list) out = out.replace(pattern, () => mask);
     return out;
   };
   const walk = (v: unknown, depth: number): unknown => {
@@ -51,6 +45,23 @@ export function redactor(keys: ReadonlyArray<string | undefined>): Redact {
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), walk(x, depth + 1)]));
   };
   const redact = (list.length ? <T>(value: T) => walk(value, 0) as T : <T>(value: T) => value) as Redact;
-  redact.mayHoldKey = (s) => list.length > 0 && (s.includes('\\') || list.some(([form]) => s.includes(form)));
+  redact.mayHoldKey = (s) => list.length > 0 && (s.includes('\\') || list.some(([pattern]) => s.search(pattern) >= 0));
   return redact;
+}
+
+/**
+ * The key as sent or as a URL carries it: each character as itself or percent-encoded (its
+ * UTF-8 bytes), in either case of hex digit and in any mix — `%2f` is as much `/` as `%2F` is,
+ * and a server may encode letters that need none.
+ */
+function keyPattern(key: string): RegExp {
+  const chars = [...key].map((c) => {
+    const bytes = [...Buffer.from(c, 'utf8')].map((b) => `%${hexEitherCase(b)}`).join('');
+    return `(?:${c.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}|${bytes})`;
+  });
+  return new RegExp(chars.join(''), 'g');
+}
+
+function hexEitherCase(byte: number): string {
+  return [...byte.toString(16).padStart(2, '0')].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('');
 }
