@@ -1,10 +1,12 @@
-// src/api/redact.ts, applied by src/api/http.ts where an answer becomes an error: a service that
+// src/api/redact.ts, applied by src/api/http.ts to every answer it reads (errors and successes): a service that
 // echoes the key back (in an error's message or code, in a redirect's Location) must not get it
 // printed — not in the sentence, not in --json's serviceMessage/serviceCode, not under -v. Every
 // key the run knows is masked as the -v trace shows it ("SUPE…56").
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { redactor } from '../src/api/redact.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, tempDir } from './helpers/cli.js';
 import { reply, useHostileServer } from './helpers/hostile-server.js';
 
 const hs = useHostileServer();
@@ -28,6 +30,14 @@ describe('redactor', () => {
     });
     expect(redact(`?k=${KEY}`)).toBe(`?k=${MASK}`);
     expect(redact(null)).toBeNull();
+  });
+
+  it('finds a URL-encoded key whatever the case of its hex digits, and with letters encoded that need not be', () => {
+    const key = 'SeCrEtKeY/abc+def==';
+    const redact = redactor([key]);
+    for (const form of ['SeCrEtKeY%2fabc%2bdef%3d%3d', 'SeCrEtKeY%2Fabc%2bdef%3D%3d', '%53eCrEtKeY%2fabc+def%3d=']) expect(redact(`?k=${form}&x=1`), form).toBe('?k=SeCr…==&x=1');
+    // A mask with $ in it is put in as it is, not read as a replacement pattern.
+    expect(redactor(['$&$1key-1234'])('a $&$1key-1234 b')).toBe('a $&$1…34 b');
   });
 
   it('does not look for a key too short to be one (it would blank out ordinary words)', () => {
@@ -68,6 +78,7 @@ describe('a service that echoes the key back', () => {
   it.each([
     ['as is', `https://elsewhere.example/login?k=${KEY}`],
     ['URL-encoded', `https://elsewhere.example/login?k=${encodeURIComponent(`${KEY}/+=`)}`],
+    ['URL-encoded in lower case', `https://elsewhere.example/login?k=${encodeURIComponent(`${KEY}/+=`).toLowerCase().replace(KEY.toLowerCase(), KEY)}`],
   ])('a redirect whose Location carries the key (%s): the error names the address with the key masked, -v and --json too', async (_, location) => {
     const key = location.includes('%') ? `${KEY}/+=` : KEY;
     hs.get().on('GET', GROUPS, reply.redirect(location));
@@ -77,5 +88,31 @@ describe('a service that echoes the key back', () => {
       expect(r.stdout + r.stderr).not.toContain(KEY);
       expect(r.stderr).toContain('with a redirect to https://elsewhere.example/login?k=SUPE…');
     }
+  });
+});
+
+describe('a success answer that echoes the key', () => {
+  it('send: a notify 200 whose failure reason names the key — the key is in neither stdout, stderr nor the send journal', async () => {
+    hs.get().on('POST', '/notify/v1/messages', reply.json({ id: 'R1', success: [], failure: { 'a@example.com': `key ${KEY} is not allowed to send` } }));
+    const configDir = tempDir('mailctl-redact-');
+    for (const argv of [['send'], ['-v', 'send', '--json']]) {
+      const r = await runCli([...argv, '--to', 'a@example.com', '--subject', 's', '--html', '<p>x</p>', '--from', 'noreply@example.com'], { env: env(), configDir });
+      expect(r.exitCode, argv.join(' ')).toBe(1);
+      expect(r.stdout + r.stderr, argv.join(' ')).not.toContain(KEY);
+      // The reason itself is still reported, the key masked in it.
+      expect(r.stdout + r.stderr).toContain(`key ${MASK} is not allowed`);
+    }
+    const files = fs.readdirSync(configDir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile());
+    const journals = files.filter((d) => /journal/i.test(path.join(d.parentPath, d.name)));
+    expect(journals.length).toBeGreaterThan(0);
+    for (const d of files) expect(fs.readFileSync(path.join(d.parentPath, d.name), 'utf8'), d.name).not.toContain(KEY);
+  });
+
+  it('a JSON-escaped key (\\u0053…) in a 200 answer is masked once parsed', async () => {
+    const escaped = `\\u${KEY.charCodeAt(0).toString(16).padStart(4, '0')}${KEY.slice(1)}`;
+    hs.get().on('GET', GROUPS, reply.text(`[{"id":1,"name":"${escaped}"}]`, 200, { 'content-type': 'application/json' }));
+    const r = await runCli(['groups', 'list', '--json'], { env: env() });
+    expect(r.stdout + r.stderr).not.toContain(KEY);
+    expect(r.stdout).toContain(MASK);
   });
 });

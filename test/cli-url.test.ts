@@ -15,6 +15,10 @@ describe('urlProblem', () => {
     expect(urlProblem('https://example.com/hook', p)).toBeUndefined();
     expect(urlProblem('http://127.0.0.1:3000/', p)).toBeUndefined();
     expect(urlProblem('https://api.example.com/v1/', { ...p, base: true })).toBe('--x "https://api.example.com/v1/" must be the base URL without /v1, such as https://api.example.com.');
+    // Checked as it is stored, trailing slashes dropped; the suggestion keeps the URL's own path.
+    expect(urlProblem('http://h.example/notify/v1//', { ...p, base: true })).toBe('--x "http://h.example/notify/v1//" must be the base URL without /v1, such as http://h.example/notify.');
+    expect(urlProblem('https://host.example/api/v1', { ...p, base: true })).toBe('--x "https://host.example/api/v1" must be the base URL without /v1, such as https://host.example/api.');
+    expect(urlProblem('https://host.example/api/v10', { ...p, base: true })).toBeUndefined();
     expect(urlProblem('http://example.com', { ...p, httpsOnly: true })).toBe('--x "http://example.com" must start with https://, such as https://example.com/hook.');
   });
   it('refuses what is not an http(s) URL, naming it and an example', () => {
@@ -44,6 +48,7 @@ describe('every command: exit 2, the same sentence, nothing sent', () => {
     [['report', 'export', 'CP1', '--webhook-url', 'javascript:alert(1)'], '--webhook-url "javascript:alert(1)" must start with https:// or http://, such as https://hooks.example.com/report.'],
     [['webhook', 'listen', '--port', '0', '--forward', '127.0.0.1:3000'], '--forward "127.0.0.1:3000" is not a URL; give the full address, such as http://127.0.0.1:3000/hooks/mail.'],
     [['config', 'set', 'campaign-url', 'https://api.example.com/v1'], 'Cannot set campaign-url: "https://api.example.com/v1" must be the base URL without /v1, such as https://api.example.com.'],
+    [['config', 'set', 'notify-url', 'http://h.example/notify/v1//'], 'Cannot set notify-url: "http://h.example/notify/v1//" must be the base URL without /v1, such as http://h.example/notify.'],
     [['config', 'set', 'notify-url', 'mail.example.com'], 'Cannot set notify-url: "mail.example.com" is not a URL; give the full address, such as https://api.example.com.'],
     ...['http://exa mple.com/x', 'https://[bad/x', 'http://example.com:99999/x'].map((url) => [
       ['import', 'contacts.csv', '--group', 'Newsletter', '--webhook-url', url],

@@ -1,5 +1,6 @@
 // The campaign service (spec 000), one method per endpoint, numbered as in the spec.
 import { HttpClient, type HttpOptions } from './http.js';
+import { pathSegment } from './path-segment.js';
 import { SlidingWindowLimiter, unlimited, type Limiter } from './ratelimit.js';
 import { SharedWindowLimiter, budgetName } from './ratelimit-shared.js';
 import type { Clock } from '../cli/clock.js';
@@ -16,7 +17,8 @@ export interface CampaignClientOptions extends Omit<HttpOptions, 'service' | 'li
   budget?: { dir: string; warn?: (line: string) => void };
 }
 
-const enc = encodeURIComponent;
+/** Each path parameter: "." and ".." are refused, not collapsed into another endpoint. */
+const enc = pathSegment;
 
 /** Spec endpoints 7-10: one request shape, four paths (regular or A/B, to groups or to an uploaded list). */
 export type SubmitEndpoint = 7 | 8 | 9 | 10;

@@ -20,6 +20,9 @@ import type { FetchLike } from './http.js';
 import { checkLink, pinnedLookup, type CheckedLink, type LinkPolicy } from './safe-link.js';
 import { maskPath, maskUrl } from './mask-url.js';
 import { bytes } from '../output/human.js';
+import { duration, MIN_DOWNLOAD_RATE, stallGuard, type MinRate } from './transfer-guard.js';
+
+export { MIN_DOWNLOAD_RATE, type MinRate };
 
 export type { LinkPolicy } from './safe-link.js';
 
@@ -83,8 +86,6 @@ export function hostOf(url: string): string {
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** A window's length for a sentence: "60 s", or "0.5 s" as tests set it. */
-const duration = (ms: number) => `${ms >= 10_000 ? Math.round(ms / 1000) : ms / 1000} s`;
 
 /**
  * PUTs a file from disk, streaming with a Content-Length (pre-signed storage addresses refuse
@@ -115,70 +116,6 @@ export async function putFile(o: PutFileOptions): Promise<void> {
       });
     }
   }
-}
-
-/**
- * The slowest a download may come in: at least `bytes` in every `windowMs`, counted from its
- * first byte. The idle guard alone let a host that sends a line every few seconds hold a
- * download (and report sync's lock) for ever. 64 KiB a minute is about 1 KiB/s, 8.7 kbit/s:
- * far below any real link, even a poor mobile one (a 2G EDGE link carries some 20 times as
- * much), and a report file small enough to come in under it finishes within the first minute.
- */
-export const MIN_DOWNLOAD_RATE: MinRate = { bytes: 64 * 1024, windowMs: 60_000 };
-
-export interface MinRate {
-  bytes: number;
-  windowMs: number;
-}
-
-/**
- * Watches a transfer: aborts it when nothing moves for `ms` (`stalled`), on the caller's Ctrl-C,
- * and, once `metre()` has started it, when fewer than `floor.bytes` came in one `floor.windowMs`
- * (`slow`: how many did).
- */
-function stallGuard(signal: AbortSignal | undefined, ms: number, floor?: MinRate) {
-  const ac = new AbortController();
-  const onAbort = () => ac.abort(signal?.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  let window: NodeJS.Timeout | undefined;
-  let inWindow = 0;
-  const guard = {
-    signal: ac.signal,
-    stalled: false,
-    /** Bytes that came in during the window that was too slow. */
-    slow: undefined as number | undefined,
-    arm() {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        guard.stalled = true;
-        ac.abort();
-      }, ms);
-    },
-    /** `n` bytes moved: the idle clock starts again, and they count toward the window's floor. */
-    moved(n: number) {
-      inWindow += n;
-      guard.arm();
-    },
-    /** Starts the throughput floor (when the body begins: waiting for the answer is the idle guard's). */
-    metre() {
-      if (!floor || window) return;
-      window = setInterval(() => {
-        if (inWindow < floor.bytes) {
-          guard.slow = inWindow;
-          ac.abort();
-        }
-        inWindow = 0;
-      }, floor.windowMs);
-    },
-    done() {
-      clearTimeout(timer);
-      clearInterval(window);
-      signal?.removeEventListener('abort', onAbort);
-    },
-  };
-  guard.arm();
-  return guard;
 }
 
 /** The only headers an upload sends (never a key): a --dry-run shows the same. */

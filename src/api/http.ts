@@ -12,6 +12,8 @@ import { plainSuggest, type Suggest } from '../cli/suggest.js';
 import type { Limiter } from './ratelimit.js';
 import { maskPath, maskUrl } from './mask-url.js';
 import { redactor, type Redact } from './redact.js';
+import { duration, MIN_DOWNLOAD_RATE, stallGuard, type MinRate } from './transfer-guard.js';
+import { bytes } from '../output/human.js';
 
 export type FetchLike = typeof fetch;
 
@@ -23,7 +25,10 @@ export interface HttpOptions {
   /** Applied to every request of this client. */
   limiter: Limiter;
   trace?: (line: string) => void;
+  /** How long a request may wait for its answer, and its answer's body go without a byte. */
   timeoutMs?: number;
+  /** The slowest an answer's body may come in (default MIN_DOWNLOAD_RATE, as downloads). */
+  minRate?: MinRate;
   retryLimit?: number;
   /** Base of the exponential backoff, in ms. Tests make it small. */
   retryBaseMs?: number;
@@ -68,17 +73,19 @@ export class HttpClient {
   private readonly redact: Redact;
   private readonly timeoutMs: number;
   /**
-   * When reading each answer's body must end: the time-out counted from the moment its request
-   * went. ky's own time-out ends when the headers arrive; without this a body that trickles in
-   * (a byte every few seconds) was read forever.
+   * How each answer's body is read: ky's own time-out ends when the headers arrive, so a body
+   * that trickled in (a byte every few seconds) was read for ever. It ends when no byte comes
+   * for the time-out or when it comes in under the floor downloads have; a steady but slow
+   * answer (a long groups list on a poor link) is read to its end however long it takes.
    */
-  private readonly deadlines = new WeakMap<Response, number>();
+  private readonly pace: Pace;
 
   constructor(o: HttpOptions) {
     this.o = o;
     this.cmd = o.suggest ?? plainSuggest;
     this.redact = redactor([o.apiKey, ...(o.knownKeys ?? [])]);
     this.timeoutMs = o.timeoutMs ?? 30_000;
+    this.pace = { idleMs: this.timeoutMs, floor: o.minRate ?? MIN_DOWNLOAD_RATE };
     const trace = o.trace;
     // Each request's limiter tickets, handed back when its answer comes (ky gives the fetch the
     // very Request object its beforeRequest hooks saw).
@@ -87,7 +94,6 @@ export class HttpClient {
     const tickets = new WeakMap<Request, Array<(status?: number) => Promise<void>>>();
     const answered: FetchLike = async (input, init) => {
       const settled = (input instanceof Request && tickets.get(input)) || [];
-      const sent = Date.now();
       let res: Response;
       try {
         res = await o.fetch(input, init);
@@ -99,7 +105,6 @@ export class HttpClient {
       // response, which tees its body (a cost on every answer, and the body read through the tee).
       const date = res.headers.get('date');
       if (date) this.lastServerDate = { date, receivedAt: Date.now() };
-      this.deadlines.set(res, sent + this.timeoutMs);
       for (const done of settled) await done(res.status);
       return res;
     };
@@ -165,7 +170,7 @@ export class HttpClient {
         await res.body?.cancel().catch(() => {});
         return undefined as T;
       }
-      const text = await readCapped(res, MAX_RESPONSE_BYTES, this.deadlines.get(res));
+      const text = await readCapped(res, MAX_RESPONSE_BYTES, this.pace);
       if (text === undefined) {
         throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with more than ${MAX_RESPONSE_MIB} MiB, far more than any real answer; mailctl stopped reading it.`, {
           status: res.status,
@@ -174,11 +179,15 @@ export class HttpClient {
         });
       }
       if (!text) return undefined as T;
+      let parsed: T;
       try {
-        return JSON.parse(text) as T;
+        parsed = JSON.parse(text) as T;
       } catch {
         throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with something that is not JSON.`, { status: res.status, body: this.redact(text.slice(0, 200)), facts: classify({ ...attempt, outcome: { kind: 'unreadable', status: res.status } }) });
       }
+      // A success may repeat a key too (a notify 200's failure reason "key … is not allowed"):
+      // masked here, the one place every answer passes, so no caller can print or journal it.
+      return this.redact.mayHoldKey(text) ? this.redact(parsed) : parsed;
     } catch (e) {
       throw await this.toCliError(e, method, path, !!opts.idempotent);
     }
@@ -189,7 +198,7 @@ export class HttpClient {
     if (this.o.signal?.aborted) return { kind: 'interrupted' };
     // The service's words with every key the run knows masked: whatever is built from the
     // outcome (sentence, serviceMessage, serviceCode, body) can then never show one.
-    if (e instanceof HTTPError) return { kind: 'answer', status: e.response.status, body: this.redact(await errorBodyOf(e.response, this.deadlines.get(e.response))) };
+    if (e instanceof HTTPError) return { kind: 'answer', status: e.response.status, body: this.redact(await errorBodyOf(e.response, this.pace)) };
     if (e instanceof TimeoutError || e instanceof BodyTimeoutError) return { kind: 'timeout' };
     const cause = transportCause(e);
     return cause ? { kind: 'network', cause } : undefined;
@@ -217,7 +226,7 @@ export class HttpClient {
         // Ctrl-C while a request was on the wire: whether it arrived is not known.
         return new InterruptedError(undefined, undefined, facts);
       case 'timeout': {
-        const late = e instanceof BodyTimeoutError ? `began answering ${method} ${path} but did not finish within ${Math.round(this.timeoutMs / 1000)} s; mailctl stopped reading.` : `did not answer ${method} ${path} in time.`;
+        const late = e instanceof BodyTimeoutError ? `began answering ${method} ${path} but ${e.slow === undefined ? `then sent nothing for ${duration(this.pace.idleMs)}` : `sent only ${bytes(e.slow)} in ${duration(this.pace.floor.windowMs)}, less than the ${bytes(this.pace.floor.bytes)} per ${duration(this.pace.floor.windowMs)} any real link carries`}; mailctl stopped reading.` : `did not answer ${method} ${path} in time.`;
         return new LimitError(`The ${label} ${late}${doubt ? ' It may or may not have been carried out; check before running it again.' : ''}`, undefined, facts);
       }
       case 'network':
@@ -294,15 +303,25 @@ const MAX_RESPONSE_BYTES = MAX_RESPONSE_MIB * 1024 * 1024;
 /** Of an error answer only the start matters (its code and message). */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-/** The request's time-out ran out while its answer's body was still coming in. */
-class BodyTimeoutError extends Error {}
+/** How an answer's body must keep coming: a byte within `idleMs`, `floor` in every window. */
+interface Pace {
+  idleMs: number;
+  floor: MinRate;
+}
+
+/** An answer's body went quiet for the idle time-out, or (`slow`: bytes in the last window) came in under the floor. */
+class BodyTimeoutError extends Error {
+  constructor(readonly slow: number | undefined) {
+    super('body too slow');
+  }
+}
 
 /**
  * The body as text, or undefined when it is longer than `max` bytes (reading stops there).
- * Past `deadline` (ms since the epoch) reading stops, the connection is let go, and it throws a
- * BodyTimeoutError.
+ * When it stops coming at `pace` (src/api/transfer-guard.ts, the guard downloads use) reading
+ * stops, the connection is let go, and it throws a BodyTimeoutError.
  */
-async function readCapped(res: Response, max: number, deadline?: number): Promise<string | undefined> {
+async function readCapped(res: Response, max: number, pace: Pace): Promise<string | undefined> {
   const declared = Number(res.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > max) {
     await res.body?.cancel().catch(() => {});
@@ -310,19 +329,18 @@ async function readCapped(res: Response, max: number, deadline?: number): Promis
   }
   if (!res.body) return '';
   const reader = res.body.getReader();
-  let late = false;
+  const guard = stallGuard(undefined, pace.idleMs, pace.floor);
   // Cancelling ends the pending read (done) and closes the connection.
-  const timer = deadline === undefined ? undefined : setTimeout(() => {
-    late = true;
-    void reader.cancel().catch(() => {});
-  }, Math.max(0, deadline - Date.now()));
+  guard.signal.addEventListener('abort', () => void reader.cancel().catch(() => {}), { once: true });
+  guard.metre();
   try {
     const chunks: Uint8Array[] = [];
     let total = 0;
     for (;;) {
       const { done, value } = await reader.read();
-      if (late) throw new BodyTimeoutError();
+      if (guard.signal.aborted) throw new BodyTimeoutError(guard.slow);
       if (done) break;
+      guard.moved(value.byteLength);
       total += value.byteLength;
       if (total > max) {
         await reader.cancel().catch(() => {});
@@ -332,17 +350,17 @@ async function readCapped(res: Response, max: number, deadline?: number): Promis
     }
     return Buffer.concat(chunks, total).toString('utf8');
   } finally {
-    clearTimeout(timer);
+    guard.done();
   }
 }
 
 /** An error answer's body: parsed JSON, else its text, else undefined. Read once per answer. */
 const errorBodies = new WeakMap<Response, Promise<unknown>>();
-function errorBodyOf(res: Response, deadline?: number): Promise<unknown> {
+function errorBodyOf(res: Response, pace: Pace): Promise<unknown> {
   let body = errorBodies.get(res);
   if (!body) {
-    // A body not read by the deadline counts as none: the status alone is judged.
-    body = readCapped(res, MAX_ERROR_BODY_BYTES, deadline)
+    // A body that stops coming counts as none: the status alone is judged.
+    body = readCapped(res, MAX_ERROR_BODY_BYTES, pace)
       .catch(() => '')
       .then((text) => {
         if (!text) return undefined;

@@ -1,11 +1,13 @@
 // The notification service (spec 001) plus the endpoints decisions rows 3, 4 and 21 add.
 import { HttpClient, type HttpOptions } from './http.js';
+import { pathSegment } from './path-segment.js';
 import { unlimited } from './ratelimit.js';
 import type * as T from './notify-types.js';
 
 export type NotifyClientOptions = Omit<HttpOptions, 'service' | 'limiter'>;
 
-const enc = encodeURIComponent;
+/** Each path parameter: "." and ".." are refused, not collapsed into another endpoint. */
+const enc = pathSegment;
 
 export class NotifyClient {
   readonly http: HttpClient;

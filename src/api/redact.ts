@@ -3,10 +3,19 @@
 // --json's serviceMessage/serviceCode, a hint), so before any of it becomes an error it goes
 // through here: every key the run knows (both services', not only the one sent) is replaced by
 // the mask the -v trace shows for it (maskKey), wherever it appears. src/api/http.ts applies it
-// once, where an answer becomes an outcome.
+// to every answer it reads, a success as much as an error (a notify 200 names each failed
+// recipient's reason, which can repeat the key), so no caller ever sees a key.
 import { maskKey } from '../config/settings.js';
 
-export type Redact = <T>(value: T) => T;
+export interface Redact {
+  <T>(value: T): T;
+  /**
+   * Whether this raw answer text may hold a key once parsed: a form of one appears in it, or it
+   * has a JSON escape (\u0053 or \/ can spell a key no plain search finds). A parsed answer is
+   * walked only then: most answers are neither, and a long list need not be copied.
+   */
+  mayHoldKey(text: string): boolean;
+}
 
 /**
  * A key shorter than this is not looked for: masking a few common letters in every message
@@ -18,19 +27,13 @@ const MAX_DEPTH = 50;
 
 /** A redactor for these keys; undefined and empty ones are skipped. */
 export function redactor(keys: ReadonlyArray<string | undefined>): Redact {
-  const forms = new Map<string, string>();
-  for (const key of keys) {
-    if (!key || key.length < MIN_KEY_CHARS) continue;
-    const mask = maskKey(key);
-    // As sent, and as a URL would carry it (a Location's query string).
-    forms.set(key, mask);
-    forms.set(encodeURIComponent(key), mask);
-  }
+  const masks = new Map<string, string>();
+  for (const key of keys) if (key && key.length >= MIN_KEY_CHARS) masks.set(key, maskKey(key));
   // Longest first, so a key that contains another is replaced whole.
-  const list = [...forms].sort((a, b) => b[0].length - a[0].length);
+  const list = [...masks].sort((a, b) => b[0].length - a[0].length).map(([key, mask]) => [keyPattern(key), mask] as const);
   const text = (s: string): string => {
     let out = s;
-    for (const [form, mask] of list) if (out.includes(form)) out = out.split(form).join(mask);
+    for (const [pattern, mask] of list) out = out.replace(pattern, () => mask);
     return out;
   };
   const walk = (v: unknown, depth: number): unknown => {
@@ -41,5 +44,24 @@ export function redactor(keys: ReadonlyArray<string | undefined>): Redact {
     if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), walk(x, depth + 1)]));
   };
-  return list.length ? <T>(value: T) => walk(value, 0) as T : <T>(value: T) => value;
+  const redact = (list.length ? <T>(value: T) => walk(value, 0) as T : <T>(value: T) => value) as Redact;
+  redact.mayHoldKey = (s) => list.length > 0 && (s.includes('\\') || list.some(([pattern]) => s.search(pattern) >= 0));
+  return redact;
+}
+
+/**
+ * The key as sent or as a URL carries it: each character as itself or percent-encoded (its
+ * UTF-8 bytes), in either case of hex digit and in any mix — `%2f` is as much `/` as `%2F` is,
+ * and a server may encode letters that need none.
+ */
+function keyPattern(key: string): RegExp {
+  const chars = [...key].map((c) => {
+    const bytes = [...Buffer.from(c, 'utf8')].map((b) => `%${hexEitherCase(b)}`).join('');
+    return `(?:${c.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}|${bytes})`;
+  });
+  return new RegExp(chars.join(''), 'g');
+}
+
+function hexEitherCase(byte: number): string {
+  return [...byte.toString(16).padStart(2, '0')].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('');
 }

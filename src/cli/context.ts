@@ -18,6 +18,7 @@ import type { DryRunRecorder } from '../api/recorder.js';
 import { AuthError, UsageError } from './errors.js';
 import { configDir } from '../config/paths.js';
 import { envNote, suggest, suggester, suggestWithNote } from './suggest.js';
+import type { MinRate } from '../api/transfer-guard.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -40,6 +41,8 @@ export interface Tuning {
   /** How long a --wait keeps polling through failed status lookups that are safe to repeat. */
   waitThroughFaultsMs: number;
   timeoutMs: number;
+  /** The slowest an API answer's body may come in (default MIN_DOWNLOAD_RATE, src/api/transfer-guard.ts). */
+  minRate?: MinRate;
 }
 
 export const DEFAULT_TUNING: Tuning = { rateLimit: true, retryBaseMs: 500, pollMinMs: 1000, pollMaxMs: 5000, timeoutMs: 30_000, waitThroughFaultsMs: 120_000 };
@@ -196,6 +199,7 @@ export class Context {
       fetch: await this.transport(),
       trace,
       timeoutMs: this.tuning.timeoutMs,
+      minRate: this.tuning.minRate,
       retryBaseMs: this.tuning.retryBaseMs,
       signal: this.signal,
       // Masked in whatever a service answers (src/api/redact.ts): an echoed key is never printed.

@@ -39,7 +39,11 @@ export function urlProblem(value: string, policy: UrlPolicy): string | undefined
   if (u.protocol === 'mailto:' && !/^[^@\s]+@[^@\s]+$/.test(u.pathname)) {
     return `${shown} names no email address after mailto:, such as mailto:unsubscribe@example.com.`;
   }
-  if (policy.base && /\/v1\/?$/.test(u.pathname)) return `${shown} must be the base URL without /v1, such as ${u.origin}.`;
+  // Judged as it will be stored (trailing slashes dropped): "/v1//" would otherwise pass here and
+  // be saved as "/v1", which every later command refuses. The suggestion is the same URL with
+  // /v1 removed (its own path kept: https://host.example/api/v1 → https://host.example/api).
+  const path = u.pathname.replace(/\/+$/, '');
+  if (policy.base && /\/v1$/.test(path)) return `${shown} must be the base URL without /v1, such as ${forTerminal(`${u.origin}${path.slice(0, -'/v1'.length)}`, 200)}.`;
   // fetch refuses these ports without trying (the Fetch standard's "bad port" list).
   if (policy.base && FETCH_BLOCKED_PORTS.has(u.port)) return `${shown} uses port ${u.port}, which fetch never connects to (a port the Fetch standard blocks); give the port the service listens on, such as ${policy.example}.`;
   return undefined;
