@@ -27,7 +27,7 @@ export const run: Verb<typeof declareSetKey> = async (ctx, opts) => {
   }
   const store = await ctx.config();
   const profile = await profileInUse(ctx);
-  const p = { ...store.getProfile(profile) };
+  const p = { ...store.storedProfile(profile) };
   if (service === 'both') p.apiKey = key;
   else if (service === 'campaign') p.campaignKey = key;
   else p.notifyKey = key;
