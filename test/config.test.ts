@@ -269,6 +269,18 @@ describe('--json on local commands', () => {
     expect(await json(['config', 'use', 'staging'], dir)).toEqual({ profile: 'staging', default: true });
   });
 
+  it('config set-key and delete-profile print one document too; the key only masked, as config list shows it', async () => {
+    const dir = tempDir();
+    const r = await runCli(['--json', '--profile', 'p2', 'config', 'set-key', '--with-key-stdin'], { configDir: dir, stdin: 'zzzzzzzzzzzz\n' });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('zzzzzzzzzzzz');
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ profile: 'p2', service: 'both' });
+    const listed = JSON.parse((await runCli(['--json', '--profile', 'p2', 'config', 'list'], { configDir: dir })).stdout);
+    expect(doc.key).toBe(listed.settings['campaign-key'].value);
+    expect(await json(['config', 'delete-profile', 'p2', '--yes'], dir)).toEqual({ profile: 'p2', deleted: true });
+  });
+
   it('without --json they stay quiet on stdout (the news goes to stderr)', async () => {
     const dir = tempDir();
     const r = await runCli(['config', 'set', 'from-name', 'Acme'], { configDir: dir });

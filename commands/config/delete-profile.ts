@@ -20,9 +20,11 @@ export const run: Verb<typeof declareDeleteProfile> = async (ctx, opts, name) =>
     ctx.requirePrompt(`Deleting profile "${name}"`, '--yes');
     if (!(await ctx.prompter.confirm(`Delete profile "${name}" and its keys?`, false))) {
       ctx.io.info('Nothing deleted.');
+      if (ctx.io.json) ctx.io.printJson({ profile: name, deleted: false });
       return;
     }
   }
   store.deleteProfile(name);
-  ctx.io.info(`Deleted profile "${name}".`);
+  if (ctx.io.json) ctx.io.printJson({ profile: name, deleted: true });
+  else ctx.io.info(`Deleted profile "${name}".`);
 };
