@@ -40,13 +40,28 @@ async function received<T>(fn: () => Promise<T>) {
 }
 
 describe('config set / get / unset / list', () => {
-  it('round-trips a setting, and unset removes it (get then exits 1 with nothing printed)', async () => {
+  it('round-trips a setting, and unset removes it (get then prints nothing, exit 0 as under --json)', async () => {
     const m = machine();
     expect((await m.run(['config', 'set', 'from-address', 'news@example.com'])).exitCode).toBe(0);
     expect(await m.run(['config', 'get', 'from-address'])).toMatchObject({ exitCode: 0, stdout: 'news@example.com\n' });
     expect((await m.run(['config', 'list'])).stdout).toMatch(/^from-address\tnews@example\.com\tprofile$/m);
     expect((await m.run(['config', 'unset', 'from-address'])).exitCode).toBe(0);
-    expect(await m.run(['config', 'get', 'from-address'])).toMatchObject({ exitCode: 1, stdout: '' });
+    expect(await m.run(['config', 'get', 'from-address'])).toMatchObject({ exitCode: 0, stdout: '' });
+    expect(await m.run(['--json', 'config', 'get', 'from-address'])).toMatchObject({ exitCode: 0, stdout: '{\n  "from-address": null\n}\n' });
+  });
+
+  it('a sender name with terminal escapes: config get and list show them made visible on a terminal, exact under --json', async () => {
+    const m = machine();
+    const name = 'Ann\u001b]0;x\u0007';
+    expect((await m.run(['config', 'set', 'from-name', name])).exitCode).toBe(0);
+    for (const argv of [['config', 'get', 'from-name'], ['config', 'list']]) {
+      const r = await m.run(argv, { tty: true });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain('Ann');
+      expect(r.stdout).not.toContain('\u001b]0');
+      expect(r.stdout).not.toContain('\u0007');
+    }
+    expect(JSON.parse((await m.run(['--json', 'config', 'get', 'from-name'])).stdout)).toEqual({ 'from-name': name });
   });
 
   it('refuses a bad value (exit 2, one sentence) and an unknown setting, storing nothing', async () => {
@@ -60,7 +75,7 @@ describe('config set / get / unset / list', () => {
     const unknown = await m.run(['config', 'set', 'colour', 'blue']);
     expect(unknown.exitCode).toBe(2);
     expect(unknown.stderr).toContain('Unknown setting "colour"');
-    expect(await m.run(['config', 'get', 'from-address'])).toMatchObject({ exitCode: 1 });
+    expect(await m.run(['config', 'get', 'from-address'])).toMatchObject({ exitCode: 0, stdout: '' });
   });
 
   it('refuses a key as a plain argument (`config set api-key X`): exit 2, names set-key, X stored nowhere', async () => {
@@ -80,7 +95,7 @@ describe('profiles: --profile, MAILCTL_PROFILE, `config use`', () => {
     const m = machine();
     expect((await m.run(['--profile', 'work', 'config', 'set', 'from-name', 'Work'])).exitCode).toBe(0);
     expect((await m.run(['--profile', 'home', 'config', 'set', 'from-name', 'Home'])).exitCode).toBe(0);
-    expect((await m.run(['config', 'get', 'from-name'])).exitCode).toBe(1); // the default profile has none
+    expect(await m.run(['config', 'get', 'from-name'])).toMatchObject({ exitCode: 0, stdout: '' }); // the default profile has none
     expect((await m.run(['--profile', 'work', 'config', 'get', 'from-name'])).stdout).toBe('Work\n');
     expect((await m.run(['config', 'get', 'from-name'], { env: { MAILCTL_PROFILE: 'home' } })).stdout).toBe('Home\n');
 
