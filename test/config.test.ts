@@ -50,6 +50,14 @@ describe('config set / get / unset / list', () => {
     expect(await m.run(['--json', 'config', 'get', 'from-address'])).toMatchObject({ exitCode: 0, stdout: '{\n  "from-address": null\n}\n' });
   });
 
+  it('field-types with a field given twice is refused (exit 2), nothing stored', async () => {
+    const m = machine();
+    const r = await m.run(['config', 'set', 'field-types', 'AGE:number,age:date']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('AGE is given twice');
+    expect(await m.run(['config', 'get', 'field-types'])).toMatchObject({ exitCode: 0, stdout: '' });
+  });
+
   it('a sender name with terminal escapes: config get and list show them made visible on a terminal, exact under --json', async () => {
     const m = machine();
     const name = 'Ann\u001b]0;x\u0007';

@@ -135,7 +135,10 @@ export function parseFieldTypes(items: string[]): Record<string, 'string' | 'num
     if (!item.trim()) continue;
     const m = /^\s*([^:]+?)\s*:\s*(string|number|date)\s*$/i.exec(item);
     if (!m) throw new Error(`"${item}" is not NAME:TYPE with TYPE one of string, number, date.`);
-    out[m[1].toUpperCase()] = m[2].toLowerCase() as 'string' | 'number' | 'date';
+    const name = m[1].toUpperCase();
+    // Given twice (AGE:number,AGE:date): refused, not silently the last one.
+    if (Object.hasOwn(out, name)) throw new Error(`the field ${name} is given twice; give each field one type.`);
+    out[name] = m[2].toLowerCase() as 'string' | 'number' | 'date';
   }
   return out;
 }
