@@ -33,8 +33,8 @@ export async function listAllGroups(ctx: Context, size = 100): Promise<Group[]> 
 
 /** Whose groups these are, for the completion cache: the sandbox or the profile in use. */
 export async function completionScope(ctx: Context): Promise<string> {
-  const s = await ctx.settings();
-  return s.sandbox ? 'sandbox' : `profile-${s.profileName}`;
+  const { groupCacheScope } = await import('./cli/completion-cache.js');
+  return groupCacheScope(await ctx.settings());
 }
 
 export type GroupMatch = { group: Group } | { none: true } | { several: Group[] };

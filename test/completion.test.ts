@@ -97,6 +97,18 @@ describe('mailctl __complete', () => {
     expect(sb.get().sandbox.requests().length).toBe(before);
   });
 
+  it('a profile with `sandbox true` completes the groups its runs listed (the same scope as the run, without typing --sandbox)', async () => {
+    const dir = tempDir('mailctl-complete-');
+    const run = (argv: string[]) => runCli(argv, { env: { MAILCTL_CONFIG_DIR: dir } });
+    expect((await run(['--profile', 'sb', 'config', 'set', 'sandbox', 'true'])).exitCode).toBe(0);
+    expect((await run(['--profile', 'sb', 'groups', 'create', 'Sandboxed'])).exitCode).toBe(0);
+    expect((await run(['--profile', 'sb', 'groups', 'list', '--all'])).exitCode).toBe(0);
+    expect(await complete(['--profile', 'sb', 'import', 'x.csv', '--group', 'Sand'], { MAILCTL_CONFIG_DIR: dir })).toEqual(['Sandboxed']);
+    expect(await complete(['import', 'x.csv', '--group', 'Sand'], { MAILCTL_CONFIG_DIR: dir, MAILCTL_PROFILE: 'sb' })).toEqual(['Sandboxed']);
+    // The default profile is not a sandbox one: it does not see them.
+    expect(await complete(['import', 'x.csv', '--group', 'Sand'], { MAILCTL_CONFIG_DIR: dir })).toEqual([]);
+  });
+
   it('a cached name or code with control characters (a hostile service\'s) is never offered to the shell', async () => {
     const dir = tempDir('mailctl-complete-');
     fs.mkdirSync(path.join(dir, 'cache'));

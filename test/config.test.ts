@@ -40,13 +40,36 @@ async function received<T>(fn: () => Promise<T>) {
 }
 
 describe('config set / get / unset / list', () => {
-  it('round-trips a setting, and unset removes it (get then exits 1 with nothing printed)', async () => {
+  it('round-trips a setting, and unset removes it (get then prints nothing, exit 0 as under --json)', async () => {
     const m = machine();
     expect((await m.run(['config', 'set', 'from-address', 'news@example.com'])).exitCode).toBe(0);
     expect(await m.run(['config', 'get', 'from-address'])).toMatchObject({ exitCode: 0, stdout: 'news@example.com\n' });
     expect((await m.run(['config', 'list'])).stdout).toMatch(/^from-address\tnews@example\.com\tprofile$/m);
     expect((await m.run(['config', 'unset', 'from-address'])).exitCode).toBe(0);
-    expect(await m.run(['config', 'get', 'from-address'])).toMatchObject({ exitCode: 1, stdout: '' });
+    expect(await m.run(['config', 'get', 'from-address'])).toMatchObject({ exitCode: 0, stdout: '' });
+    expect(await m.run(['--json', 'config', 'get', 'from-address'])).toMatchObject({ exitCode: 0, stdout: '{\n  "from-address": null\n}\n' });
+  });
+
+  it('field-types with a field given twice is refused (exit 2), nothing stored', async () => {
+    const m = machine();
+    const r = await m.run(['config', 'set', 'field-types', 'AGE:number,age:date']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('AGE is given twice');
+    expect(await m.run(['config', 'get', 'field-types'])).toMatchObject({ exitCode: 0, stdout: '' });
+  });
+
+  it('a sender name with terminal escapes: config get and list show them made visible on a terminal, exact under --json', async () => {
+    const m = machine();
+    const name = 'Ann\u001b]0;x\u0007';
+    expect((await m.run(['config', 'set', 'from-name', name])).exitCode).toBe(0);
+    for (const argv of [['config', 'get', 'from-name'], ['config', 'list']]) {
+      const r = await m.run(argv, { tty: true });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain('Ann');
+      expect(r.stdout).not.toContain('\u001b]0');
+      expect(r.stdout).not.toContain('\u0007');
+    }
+    expect(JSON.parse((await m.run(['--json', 'config', 'get', 'from-name'])).stdout)).toEqual({ 'from-name': name });
   });
 
   it('refuses a bad value (exit 2, one sentence) and an unknown setting, storing nothing', async () => {
@@ -60,7 +83,7 @@ describe('config set / get / unset / list', () => {
     const unknown = await m.run(['config', 'set', 'colour', 'blue']);
     expect(unknown.exitCode).toBe(2);
     expect(unknown.stderr).toContain('Unknown setting "colour"');
-    expect(await m.run(['config', 'get', 'from-address'])).toMatchObject({ exitCode: 1 });
+    expect(await m.run(['config', 'get', 'from-address'])).toMatchObject({ exitCode: 0, stdout: '' });
   });
 
   it('refuses a key as a plain argument (`config set api-key X`): exit 2, names set-key, X stored nowhere', async () => {
@@ -80,7 +103,7 @@ describe('profiles: --profile, MAILCTL_PROFILE, `config use`', () => {
     const m = machine();
     expect((await m.run(['--profile', 'work', 'config', 'set', 'from-name', 'Work'])).exitCode).toBe(0);
     expect((await m.run(['--profile', 'home', 'config', 'set', 'from-name', 'Home'])).exitCode).toBe(0);
-    expect((await m.run(['config', 'get', 'from-name'])).exitCode).toBe(1); // the default profile has none
+    expect(await m.run(['config', 'get', 'from-name'])).toMatchObject({ exitCode: 0, stdout: '' }); // the default profile has none
     expect((await m.run(['--profile', 'work', 'config', 'get', 'from-name'])).stdout).toBe('Work\n');
     expect((await m.run(['config', 'get', 'from-name'], { env: { MAILCTL_PROFILE: 'home' } })).stdout).toBe('Home\n');
 
@@ -267,6 +290,18 @@ describe('--json on local commands', () => {
     expect(await json(['config', 'unset', 'from-name'], dir)).toEqual({ profile: 'default', setting: 'from-name', removed: true });
     await json(['--profile', 'staging', 'config', 'set', 'from-name', 'Staging'], dir);
     expect(await json(['config', 'use', 'staging'], dir)).toEqual({ profile: 'staging', default: true });
+  });
+
+  it('config set-key and delete-profile print one document too; the key only masked, as config list shows it', async () => {
+    const dir = tempDir();
+    const r = await runCli(['--json', '--profile', 'p2', 'config', 'set-key', '--with-key-stdin'], { configDir: dir, stdin: 'zzzzzzzzzzzz\n' });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('zzzzzzzzzzzz');
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ profile: 'p2', service: 'both' });
+    const listed = JSON.parse((await runCli(['--json', '--profile', 'p2', 'config', 'list'], { configDir: dir })).stdout);
+    expect(doc.key).toBe(listed.settings['campaign-key'].value);
+    expect(await json(['config', 'delete-profile', 'p2', '--yes'], dir)).toEqual({ profile: 'p2', deleted: true });
   });
 
   it('without --json they stay quiet on stdout (the news goes to stderr)', async () => {

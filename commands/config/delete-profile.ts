@@ -9,7 +9,7 @@ export const run: Verb<typeof declareDeleteProfile> = async (ctx, opts, name) =>
   const problem = profileNameProblem(name);
   if (problem) throw new UsageError(profileNameMessage('The profile name', name, problem));
   const reader = opts.dryRun ? dryRunTarget(ctx) : undefined;
-  const profile = reader ? reader.store.getProfile(name) : (await ctx.config()).getProfile(name);
+  const profile = reader ? reader.store.storedProfile(name) : (await ctx.config()).storedProfile(name);
   if (!profile) throw new UsageError(`There is no profile "${name}".`, `List profiles with \`${suggest(ctx, 'config', 'profiles')}\`.`);
   if (reader) {
     const keys = (['apiKey', 'campaignKey', 'notifyKey'] as const).filter((k) => profile[k]).length;
@@ -20,9 +20,11 @@ export const run: Verb<typeof declareDeleteProfile> = async (ctx, opts, name) =>
     ctx.requirePrompt(`Deleting profile "${name}"`, '--yes');
     if (!(await ctx.prompter.confirm(`Delete profile "${name}" and its keys?`, false))) {
       ctx.io.info('Nothing deleted.');
+      if (ctx.io.json) ctx.io.printJson({ profile: name, deleted: false });
       return;
     }
   }
   store.deleteProfile(name);
-  ctx.io.info(`Deleted profile "${name}".`);
+  if (ctx.io.json) ctx.io.printJson({ profile: name, deleted: true });
+  else ctx.io.info(`Deleted profile "${name}".`);
 };

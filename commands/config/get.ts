@@ -1,4 +1,4 @@
-import { SilentExit } from '../../src/cli/errors.js';
+import { forTerminal } from '../../src/output/sanitize.js';
 import { profileInUse, settingOrThrow } from './common.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareGet } from './index.js';
@@ -11,6 +11,10 @@ export const run: Verb<typeof declareGet> = async (ctx, _opts, name) => {
     ctx.io.printJson({ [spec.flag]: value ?? null });
     return;
   }
-  if (value === undefined) throw new SilentExit(1); // like `git config`: unset prints nothing, exit 1
-  ctx.io.out(typeof value === 'object' ? Object.entries(value).map(([k, v]) => `${k}:${v}`).join(',') : String(value));
+  // Unset: nothing printed, exit 0 as under --json (null). Exit 1 means the service refused or
+  // failed (README, Exit codes); an unset setting is neither.
+  if (value === undefined) return;
+  const text = typeof value === 'object' ? Object.entries(value).map(([k, v]) => `${k}:${v}`).join(',') : String(value);
+  // The file is hand-editable: a terminal gets escapes made visible; a pipe (and --json) the exact value.
+  ctx.io.out(ctx.io.isTTY ? forTerminal(text, 2000) : text);
 };

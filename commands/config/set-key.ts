@@ -2,6 +2,7 @@ import { UsageError } from '../../src/cli/errors.js';
 import { dryRunTarget, profileInUse, reportDryRun } from './common.js';
 import { readAll } from '../../src/cli/stdin.js';
 import { suggest } from '../../src/cli/suggest.js';
+import { maskKey } from '../../src/config/settings.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareSetKey } from './index.js';
 
@@ -27,11 +28,13 @@ export const run: Verb<typeof declareSetKey> = async (ctx, opts) => {
   }
   const store = await ctx.config();
   const profile = await profileInUse(ctx);
-  const p = { ...store.getProfile(profile) };
+  const p = { ...store.storedProfile(profile) };
   if (service === 'both') p.apiKey = key;
   else if (service === 'campaign') p.campaignKey = key;
   else p.notifyKey = key;
   store.setProfile(profile, p);
   if (!store.currentProfile()) store.setCurrentProfile(profile);
-  ctx.io.info(`Saved the ${which} key in profile "${profile}" (${store.path}).`);
+  // --json: one document like the other config verbs; the key masked as `config list` shows it.
+  if (ctx.io.json) ctx.io.printJson({ profile, service, key: maskKey(key), path: store.path });
+  else ctx.io.info(`Saved the ${which} key in profile "${profile}" (${store.path}).`);
 };

@@ -13,12 +13,12 @@ export const run: Verb<typeof declareSet> = async (ctx, opts, name, value) => {
   }
   if (opts.dryRun) {
     const t = dryRunTarget(ctx);
-    const was = t.store.getProfile(t.profile)?.[spec.name];
+    const was = t.store.storedProfile(t.profile)?.[spec.name];
     return reportDryRun(ctx, `would set ${spec.flag} to ${JSON.stringify(parsed)} in profile "${t.profile}" (${t.file})${was === undefined ? '' : `, replacing ${JSON.stringify(was)}`}.`, { profile: t.profile, setting: spec.flag, value: parsed, previous: was ?? null });
   }
   const store = await ctx.config();
   const profile = await profileInUse(ctx);
-  store.setProfile(profile, { ...store.getProfile(profile), [spec.name]: parsed });
+  store.setProfile(profile, { ...store.storedProfile(profile), [spec.name]: parsed });
   if (ctx.io.json) ctx.io.printJson({ profile, setting: spec.flag, value: parsed });
   else ctx.io.info(`Set ${spec.flag} in profile "${profile}".`);
 };

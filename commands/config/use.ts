@@ -13,7 +13,7 @@ export const run: Verb<typeof declareUse> = async (ctx, opts, name) => {
   const store: ConfigReader = opts.dryRun ? dryRunTarget(ctx).store : await ctx.config();
   // A typo must not silently become an empty default profile (every command would then fail
   // for want of a key). "default" always exists, stored or not.
-  if (!store.getProfile(name) && name !== 'default') {
+  if (!store.storedProfile(name) && name !== 'default') {
     const known = store.profileNames();
     throw new UsageError(
       `There is no profile "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : ''}.`,

@@ -3,7 +3,8 @@
 // CLI accepts), plus group names and codes from the completion cache and profile names from
 // the config file. It never calls a service: a Tab must answer at once.
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
-import { readGroupCache } from './completion-cache.js';
+import { groupCacheScope, readGroupCache } from './completion-cache.js';
+import { resolveSettings } from '../config/settings.js';
 import { configDir } from '../config/paths.js';
 import { readConfig } from '../config/read.js';
 import type { Env } from './context.js';
@@ -47,7 +48,7 @@ export function completions(program: CommandUnknownOpts, rawWords: string[], env
     if (sub) cmd = sub;
     else args = [...args, w];
   }
-  const scope = () => (sandbox ? 'sandbox' : `profile-${profile || env.MAILCTL_PROFILE || safeCurrentProfile(env) || 'default'}`);
+  const scope = () => cacheScope(env, profile, sandbox);
   const ctx = { flags, args };
   // `--flag=value` as one word (zsh, fish; bash when "=" is not a word break): complete the value,
   // keeping `--flag=` in front. In bash the cursor right after the "=" is a word of its own.
@@ -138,6 +139,19 @@ function optionsOf(cmd: CommandUnknownOpts): string[] {
     }
   }
   return out;
+}
+
+/**
+ * The run's own choice (resolveSettings: --profile, MAILCTL_PROFILE, the file's current profile;
+ * --sandbox or the profile's `sandbox true`) through the one scope rule the writer uses. A config
+ * the run would refuse still completes, from what was typed.
+ */
+function cacheScope(env: Env, profileFlag: string | undefined, sandboxFlag: boolean): string {
+  try {
+    return groupCacheScope(resolveSettings({ profileFlag, sandboxFlag, env, store: readConfig(configDir(env)) }));
+  } catch {
+    return groupCacheScope({ sandbox: sandboxFlag, profileName: profileFlag || env.MAILCTL_PROFILE || safeCurrentProfile(env) || 'default' });
+  }
 }
 
 function safeCurrentProfile(env: Env): string | undefined {

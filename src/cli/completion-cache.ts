@@ -14,6 +14,15 @@ export interface CachedGroup {
   name: string;
 }
 
+/**
+ * Whose groups a cache holds: the sandbox, or the profile in use — decided from the run's
+ * resolved settings (--sandbox OR the profile's `sandbox true`), so the command that lists groups
+ * and the completer that reads them pick the same file.
+ */
+export function groupCacheScope(s: { sandbox: boolean; profileName: string }): string {
+  return s.sandbox ? 'sandbox' : `profile-${s.profileName}`;
+}
+
 function cacheFile(configDir: string, scope: string): string {
   // The scope is a profile name (checked elsewhere) or "sandbox"; keep it to a plain file name.
   return path.join(configDir, 'cache', `groups-${scope.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);

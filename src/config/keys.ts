@@ -35,50 +35,87 @@ interface SettingSpec {
   /** The spelling users type: kebab-case. */
   flag: string;
   description: string;
+  /** How config.json holds what `parse` returns: checked when the file is read (readStored). */
+  stored: StoredKind;
   parse(value: string): Profile[SettingName];
 }
+
+type StoredKind = 'text' | 'boolean' | 'number' | 'types';
+const STORED_LABEL: Record<StoredKind, string> = { text: 'text in quotes', boolean: 'true or false without quotes', number: 'a number without quotes', types: 'an object such as {"AGE": "number"}' };
 
 // The one URL check (src/cli/url.ts), with the base-URL policy: no /v1, trailing slashes dropped.
 const url = (v: string) => checkUrl(v, BASE_URL_POLICY);
 
 export const SETTINGS: SettingSpec[] = [
-  { name: 'campaignUrl', flag: 'campaign-url', description: 'campaign service base URL (without /v1)', parse: url },
-  { name: 'notifyUrl', flag: 'notify-url', description: 'notification service base URL (without /v1)', parse: url },
+  { name: 'campaignUrl', stored: 'text', flag: 'campaign-url', description: 'campaign service base URL (without /v1)', parse: url },
+  { name: 'notifyUrl', stored: 'text', flag: 'notify-url', description: 'notification service base URL (without /v1)', parse: url },
   {
-    name: 'fromAddress', flag: 'from-address', description: 'default sender address',
+    name: 'fromAddress', stored: 'text', flag: 'from-address', description: 'default sender address',
     parse: (v) => {
       if (!isValidEmail(v)) throw new Error(`"${v}" is not an email address.`);
       return v;
     },
   },
-  { name: 'fromName', flag: 'from-name', description: 'default sender name (at most 50 characters)', parse: (v) => {
+  { name: 'fromName', stored: 'text', flag: 'from-name', description: 'default sender name (at most 50 characters)', parse: (v) => {
     if (v.length > 50) throw new Error('A sender name is at most 50 characters.');
     return v;
   } },
-  { name: 'footerLang', flag: 'footer-lang', description: 'campaign footer language: en or zh', parse: (v) => parseFooterLang(v) },
+  { name: 'footerLang', stored: 'text', flag: 'footer-lang', description: 'campaign footer language: en or zh', parse: (v) => parseFooterLang(v) },
   // Checked now: a typo here would otherwise surface only at the next scheduled `campaign create`.
-  { name: 'timezone', flag: 'timezone', description: 'default time zone for schedules (IANA name such as Asia/Taipei, or a city code such as TAIPEI)', parse: (v) => {
+  { name: 'timezone', stored: 'text', flag: 'timezone', description: 'default time zone for schedules (IANA name such as Asia/Taipei, or a city code such as TAIPEI)', parse: (v) => {
     const zone = resolveTimeZone(v);
     if (zone instanceof Error) throw zone;
     return v.trim();
   } },
   // Read before each command runs (src/output/choice.ts); --json, --csv, --output and --query beat it.
-  { name: 'output', flag: 'output', description: 'how lists and records print when no flag says: auto (a table on a terminal, TSV piped), table, tsv, json or csv', parse: (v) => {
+  { name: 'output', stored: 'text', flag: 'output', description: 'how lists and records print when no flag says: auto (a table on a terminal, TSV piped), table, tsv, json or csv', parse: (v) => {
     const format = v.trim().toLowerCase();
     if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) throw new Error(`output "${v}" is not one of ${OUTPUT_FORMATS.join(', ')}.`);
     return format as OutputSetting;
   } },
-  { name: 'sandbox', flag: 'sandbox', description: 'true to always use the built-in sandbox for this profile', parse: (v) => {
+  { name: 'sandbox', stored: 'boolean', flag: 'sandbox', description: 'true to always use the built-in sandbox for this profile', parse: (v) => {
     if (!/^(true|false)$/i.test(v)) throw new Error('sandbox is "true" or "false".');
     return v.toLowerCase() === 'true';
   } },
-  { name: 'nameMaxLength', flag: 'name-max-length', description: 'longest contact NAME accepted on import (default 100)', parse: (v) => {
+  { name: 'nameMaxLength', stored: 'number', flag: 'name-max-length', description: 'longest contact NAME accepted on import (default 100)', parse: (v) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 1) throw new Error('name-max-length is a whole number above 0.');
     return n;
   } },
-  { name: 'fieldTypes', flag: 'field-types', description: 'custom field types for imports, e.g. AGE:number,JOINED:date', parse: (v) => parseFieldTypes(v.split(',')) },
+  { name: 'fieldTypes', stored: 'types', flag: 'field-types', description: 'custom field types for imports, e.g. AGE:number,JOINED:date', parse: (v) => parseFieldTypes(v.split(',')) },
 ];
+
+/**
+ * A value as config.json holds it, checked by the same parser `config set` uses (the rule lives
+ * once): its JSON type first, then its text through `parse`. Returns the parsed value; throws an
+ * Error whose message is one clause saying what it should be. A hand-edited file is hostile.
+ */
+export function readStored(spec: SettingSpec, value: unknown): Profile[SettingName] {
+  const text = storedText(spec.stored, value);
+  if (text === undefined) throw new Error(`it should be ${STORED_LABEL[spec.stored]}, not ${jsonType(value)}`);
+  try {
+    return spec.parse(text);
+  } catch (e) {
+    throw new Error((e as Error).message.replace(/[.\s]+$/, ''));
+  }
+}
+
+function storedText(kind: StoredKind, v: unknown): string | undefined {
+  if (kind === 'text') return typeof v === 'string' ? v : undefined;
+  if (kind === 'boolean') return typeof v === 'boolean' ? String(v) : undefined;
+  if (kind === 'number') return typeof v === 'number' ? String(v) : undefined;
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const entries = Object.entries(v);
+  return entries.every(([, t]) => typeof t === 'string') ? entries.map(([k, t]) => `${k}:${t}`).join(',') : undefined;
+}
+
+export function jsonType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'string') return 'text';
+  if (typeof v === 'object') return 'an object';
+  return `a ${typeof v}`;
+}
 
 export function findSetting(flag: string): SettingSpec | undefined {
   const norm = flag.trim().toLowerCase();
@@ -98,7 +135,10 @@ export function parseFieldTypes(items: string[]): Record<string, 'string' | 'num
     if (!item.trim()) continue;
     const m = /^\s*([^:]+?)\s*:\s*(string|number|date)\s*$/i.exec(item);
     if (!m) throw new Error(`"${item}" is not NAME:TYPE with TYPE one of string, number, date.`);
-    out[m[1].toUpperCase()] = m[2].toLowerCase() as 'string' | 'number' | 'date';
+    const name = m[1].toUpperCase();
+    // Given twice (AGE:number,AGE:date): refused, not silently the last one.
+    if (Object.hasOwn(out, name)) throw new Error(`the field ${name} is given twice; give each field one type.`);
+    out[name] = m[2].toLowerCase() as 'string' | 'number' | 'date';
   }
   return out;
 }

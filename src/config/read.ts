@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AuthError } from '../cli/errors.js';
-import type { Profile } from './keys.js';
+import { jsonType, readStored, SETTINGS, type Profile } from './keys.js';
 import { profileNameProblem } from './profile-name.js';
 import { plainSuggest, type Suggest } from '../cli/suggest.js';
 
@@ -21,7 +21,10 @@ export interface ConfigShape {
 /** What settings resolution needs of the config file. */
 export interface ConfigReader {
   currentProfile(): string | undefined;
+  /** The profile, each stored value checked (checkProfile): a wrong one is exit 3. */
   getProfile(name: string): Profile | undefined;
+  /** The profile as stored, unchecked: for the writers, so `config set`/`unset` can repair it. */
+  storedProfile(name: string): Profile | undefined;
   profileNames(): string[];
 }
 
@@ -45,13 +48,45 @@ export function readConfig(dir: string, cmd: Suggest = plainSuggest): ConfigRead
       throw new AuthError(`The config file in ${dir} cannot be read: ${(e as Error).message}.`, `Fix or remove the file, then run \`${cmd('config', 'set-key')}\` again.`);
     }
   }
+  // Own properties only: a profile named like an Object.prototype member is not a profile.
+  const stored = (name: string) => (Object.hasOwn(data.profiles, name) ? data.profiles[name] : undefined);
   return {
     currentProfile: () => data.currentProfile,
-    // Own properties only: a profile named like an Object.prototype member is not a profile.
-    getProfile: (name) => (Object.hasOwn(data.profiles, name) ? data.profiles[name] : undefined),
+    getProfile: (name) => checkProfile(file, name, stored(name), cmd),
+    storedProfile: stored,
     // Names the one rule refuses (a hand-edited "__proto__") are not offered anywhere.
     profileNames: () => Object.keys(data.profiles).filter((n) => !profileNameProblem(n)).sort(),
   };
+}
+
+const KEY_FIELDS = ['apiKey', 'campaignKey', 'notifyKey'] as const;
+
+/**
+ * A profile as read from the file, each value checked against the one key table (the parser
+ * `config set` uses, src/config/keys.ts): a hand-edited `"campaignUrl": 5` or `"sandbox": "yes"`
+ * is a config error (exit 3) naming the file, profile and key, never a crash later or a value
+ * silently ignored (a "yes" that doctor shows as on while commands go to the real service).
+ * Keys mailctl does not know are left alone. Returns the parsed values.
+ */
+export function checkProfile(file: string, name: string, raw: unknown, cmd: Suggest = plainSuggest): Profile | undefined {
+  if (raw === undefined) return undefined;
+  const fail = (what: string, problem: string, fix: string): never => {
+    throw new AuthError(`In the config file ${file}, ${what} of profile "${name}" is wrong: ${problem}.`, `${fix}, or edit the file.`);
+  };
+  if (!isRecord(raw)) return fail('the entry', `it should be an object, not ${jsonType(raw)}`, `Remove it with \`${cmd('config', 'delete-profile', name, '--yes')}\``);
+  const out: Record<string, unknown> = { ...raw };
+  for (const k of KEY_FIELDS) {
+    if (out[k] !== undefined && typeof out[k] !== 'string') fail(`"${k}"`, `it should be text in quotes, not ${jsonType(out[k])}`, `Store the key again with \`${cmd('config', 'set-key')}\``);
+  }
+  for (const spec of SETTINGS) {
+    if (out[spec.name] === undefined) continue;
+    try {
+      out[spec.name] = readStored(spec, out[spec.name]);
+    } catch (e) {
+      fail(`"${spec.name}" (${spec.flag})`, (e as Error).message, `Set it with \`${cmd('config', 'set', spec.flag, 'VALUE')}\``);
+    }
+  }
+  return out as Profile;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -8,7 +8,7 @@ import { keepPrivate } from './private-dir.js';
 import { profileNameProblem } from './profile-name.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/safe-write.js';
 import { plainSuggest, type Suggest } from '../cli/suggest.js';
-import { CONFIG_FILE_NAME, readConfig } from './read.js';
+import { checkProfile, CONFIG_FILE_NAME, readConfig } from './read.js';
 
 interface FileShape {
   currentProfile?: string;
@@ -20,7 +20,10 @@ export interface ConfigStore {
   currentProfile(): string | undefined;
   setCurrentProfile(name: string): void;
   profileNames(): string[];
+  /** Checked as every reader checks it (src/config/read.ts checkProfile): a wrong value is exit 3. */
   getProfile(name: string): Profile | undefined;
+  /** As stored, unchecked: what a write starts from, so a write can repair a wrong value. */
+  storedProfile(name: string): Profile | undefined;
   setProfile(name: string, profile: Profile): void;
   deleteProfile(name: string): void;
 }
@@ -64,6 +67,10 @@ export async function openConfig(dir: string, warn: (message: string) => void = 
     profileNames: () => Object.keys(profiles()).filter((n) => !profileNameProblem(n)).sort(),
     getProfile: (name) => {
       const all = profiles();
+      return checkProfile(conf.path, name, Object.hasOwn(all, name) ? all[name] : undefined, cmd);
+    },
+    storedProfile: (name) => {
+      const all = profiles();
       return Object.hasOwn(all, name) ? all[name] : undefined;
     },
     setProfile(name, profile) {
@@ -96,6 +103,7 @@ function linkedConfig(dir: string, file: string, cmd: Suggest): ConfigStore {
     setCurrentProfile: refuse,
     profileNames: () => reader.profileNames(),
     getProfile: (name) => reader.getProfile(name),
+    storedProfile: (name) => reader.storedProfile(name),
     setProfile: refuse,
     deleteProfile: refuse,
   };
