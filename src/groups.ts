@@ -7,8 +7,15 @@ import type { Group } from './api/campaign-types.js';
 import { forTerminal } from './output/sanitize.js';
 import { suggest } from './cli/suggest.js';
 
-/** Every page in turn until a short page; the client's limiter paces the calls to 2/s. */
-export async function listAllGroups(ctx: Context, size = 100): Promise<Group[]> {
+/**
+ * Every page in turn; the client's limiter paces the calls to 2/s. A page shorter than `size`
+ * ends the walk, unless `untilEmpty`: then only an empty page does (decisions row P13: the spec
+ * sets no page-size cap, so a server may return fewer rows than asked on every page). Complete
+ * walks are for `groups list --all` and for the lookup before creating a group, where stopping
+ * early would show too few groups or create a duplicate; a lookup that can only fail with "no
+ * such group" may stop at a short page.
+ */
+export async function listAllGroups(ctx: Context, size = 100, o: { untilEmpty?: boolean } = {}): Promise<Group[]> {
   const client = await ctx.campaign();
   const out: Group[] = [];
   const seen = new Set<string>();
@@ -21,7 +28,7 @@ export async function listAllGroups(ctx: Context, size = 100): Promise<Group[]> 
       fresh.forEach((g) => seen.add(g.sn));
       out.push(...fresh);
       spin.text(`Fetching groups… ${out.length}`);
-      if (batch.length < size || fresh.length === 0) break;
+      if (fresh.length === 0 || (!o.untilEmpty && batch.length < size)) break;
     }
   } finally {
     spin.stop();
@@ -77,7 +84,9 @@ export async function resolveGroup(ctx: Context, given: string, o: { create?: bo
     await groupLookupForDryRun(ctx, [wanted]);
     return { sn: wanted, name: wanted };
   }
-  const m = matchGroup(await listAllGroups(ctx), wanted);
+  // Creating when the group is missing: the walk must be complete, or a group on a later page
+  // (of a server that caps its pages) would be created again (decisions row P13).
+  const m = matchGroup(await listAllGroups(ctx, 100, { untilEmpty: !!o.create }), wanted);
   if ('group' in m) return { sn: m.group.sn, name: m.group.name, status: m.group.status };
   if ('several' in m) {
     throw new UsageError(

@@ -165,3 +165,23 @@ describe('transportCause: the code a transport failure shows (not "network error
     expect(transportCause(new Error('not a transport failure'))).toBeUndefined();
   });
 });
+
+describe('callTracked: whether an answer comes from a retry after an attempt that may have been carried out', () => {
+  const failure = (code: string) => new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) });
+  async function tracked(first: () => Response | never): Promise<{ afterDoubt: boolean; requests: number }> {
+    let requests = 0;
+    const fetchFn: typeof fetch = async () => (++requests === 1 ? first() : new Response('{"updated_count":0}', { status: 200, headers: { 'content-type': 'application/json' } }));
+    const http = new HttpClient({ service: 'campaign', baseUrl: 'http://service.test', apiKey: 'k', fetch: fetchFn, limiter: unlimited, retryBaseMs: 0, retryLimit: 3, keyHint: '' });
+    const r = await http.callTracked('DELETE', '/v1/x', { idempotent: true });
+    return { afterDoubt: r.afterDoubt, requests };
+  }
+
+  it.each([
+    ['a connection reset (the answer lost)', () => { throw failure('ECONNRESET'); }, true],
+    ['a 500 (part of the work may be done)', () => new Response('{}', { status: 500 }), true],
+    ['a refused connection (never reached)', () => { throw failure('ECONNREFUSED'); }, false],
+    ['a 429 (refused before any work)', () => new Response('{}', { status: 429 }), false],
+  ] as const)('%s → afterDoubt %s', async (_, first, expected) => {
+    expect(await tracked(first)).toEqual({ afterDoubt: expected, requests: 2 });
+  });
+});

@@ -206,3 +206,27 @@ describe('contacts clean: batches above 100, and a batch that fails', () => {
     expect((await api.get('/v1/contacts/lists')).json.find((x: { sn: string }) => x.sn === g).subscribedCnt).toBe(0);
   });
 });
+
+describe('contacts clean --yes after a lost answer (the batch was removed, its answer never came, the retry removed nothing)', () => {
+  it('counts the batch as already gone, never as not in the group; exit 0; --json carries the flag', async () => {
+    const lost = (await campaign.post('/v1/contacts/lists/insert', { name: 'Clean lost' })).json.sn as string;
+    const started = await campaign.post(`/v1/contacts/imports/${lost}/text`, { contacts: ['EMAIL,NAME', ...people.map((p, i) => `${p},P${i}`)].join('\n') });
+    await pollUntil(() => campaign.get(`/v1/contacts/imports/result/${started.json.importSn}`), (x) => x.json?.status === 'COMPLETE');
+    const match = { service: 'campaign' as const, method: 'DELETE', path: `/v1/contacts/${lost}` };
+    const sent = () => sb.get().sandbox.requests('campaign').filter((q) => q.method === 'DELETE' && q.path === match.path).length;
+
+    sb.get().sandbox.injectFault({ kind: 'lose-answer', match });
+    const r = await runCli(['contacts', 'clean', '--group', lost, '--since', '1h', '--include-temporary', '--yes'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(sent()).toBe(2); // the lost one and its retry
+    expect(r.stdout).toContain('Removed 0 of 3 planned addresses');
+    expect(r.stdout).toContain('3 were already gone (removed by the first attempt, whose answer was lost, or never in the group)');
+    expect(r.stdout).not.toContain('not in the group, and the service ignored them');
+
+    // The same run on the emptied group, with a lost answer again, in --json.
+    sb.get().sandbox.injectFault({ kind: 'lose-answer', match });
+    const j = await runCli(['contacts', 'clean', '--group', lost, '--since', '1h', '--include-temporary', '--yes', '--json'], { sandbox: sb.get() });
+    expect(j.exitCode).toBe(0);
+    expect(JSON.parse(j.stdout)).toMatchObject({ requested: 3, removed: 0, alreadyGone: 3, notInGroup: 0, retriedAfterLostAnswer: true });
+  });
+});

@@ -113,3 +113,30 @@ describe('confirmation', () => {
     expect(deletes().slice(before).map((d) => d.body)).toEqual([{ keys: ['i@example.com'] }]);
   });
 });
+
+describe('a lost answer (the DELETE was carried out, its answer never came, the retry removed nothing)', () => {
+  const lose = (sn: string) => sb.get().sandbox.injectFault({ kind: 'lose-answer', match: { service: 'campaign', method: 'DELETE', path: `/v1/contacts/${sn}` } });
+  const argv = (group: string) => ['contacts', 'remove', '--group', group, '--email', 'u1@example.com', '--email', 'u2@example.com', '--yes'];
+
+  it('says the addresses are already gone, never that they were not in the group; exit 0', async () => {
+    const sn = await groupWith(api, ['u1@example.com', 'u2@example.com', 'u3@example.com'], 'Lost answer');
+    const before = deletes().length;
+    lose(sn);
+    const r = await runCli(argv('Lost answer'), { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(deletes().length - before).toBe(2); // the lost one and its retry
+    expect(r.stderr).toContain('0 removed; 2 were already gone (removed by the first attempt, whose answer was lost, or never in the group).');
+    expect(r.stderr).not.toContain('not in the group');
+  });
+
+  it('--json carries the counts and retriedAfterLostAnswer', async () => {
+    const sn = await groupWith(api, ['u1@example.com', 'u2@example.com', 'u3@example.com'], 'Lost answer json');
+    lose(sn);
+    const r = await runCli([...argv(sn), '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ updated_count: 0, requested: 2, alreadyGone: 2, retriedAfterLostAnswer: true });
+    // Without a lost answer the flag is false and the count is the service's.
+    const again = await runCli(['contacts', 'remove', '--group', sn, '--email', 'u3@example.com', '--email', 'nobody@example.com', '--yes', '--json'], { sandbox: sb.get() });
+    expect(JSON.parse(again.stdout)).toMatchObject({ updated_count: 1, requested: 2, notInGroup: 1, retriedAfterLostAnswer: false });
+  });
+});

@@ -78,7 +78,10 @@ export const run: Verb<typeof declareClean> = async (ctx, opts) => {
 
   const campaign = await ctx.campaign();
   let removed = 0;
-  const batches: Array<{ addresses: number; updated_count?: number; error?: string }> = [];
+  // Addresses of batches answered after a lost answer that the retry did not remove: the first
+  // attempt may have removed them, so they are "already gone", not "not in the group".
+  let alreadyGone = 0;
+  const batches: Array<{ addresses: number; updated_count?: number; retriedAfterLostAnswer?: boolean; error?: string }> = [];
   const notDone: string[] = [];
   let firstError: unknown;
   for (let i = 0; i < plan.length; i += CLEAN_BATCH) {
@@ -90,10 +93,10 @@ export const run: Verb<typeof declareClean> = async (ctx, opts) => {
     }
     try {
       const r = await campaign.removeContacts(group.sn, { keys });
-      const n = Number(r?.updated_count);
-      const count = Number.isFinite(n) ? n : 0;
+      const count = r.updated_count;
       removed += count;
-      batches.push({ addresses: keys.length, updated_count: count });
+      if (r.retriedAfterLostAnswer) alreadyGone += Math.max(0, keys.length - count);
+      batches.push({ addresses: keys.length, updated_count: count, retriedAfterLostAnswer: r.retriedAfterLostAnswer });
     } catch (e) {
       // Removal is safe to repeat; a batch that failed is named so a re-run can finish it.
       notDone.push(...keys);
@@ -102,14 +105,16 @@ export const run: Verb<typeof declareClean> = async (ctx, opts) => {
     }
   }
   const requested = plan.length - notDone.length;
-  const doc = { group: { sn: group.sn, name: group.name }, from, to, applied: true, planned: plan.length, requested, removed, notInGroup: Math.max(0, requested - removed), batches, notDone, ...lookups };
+  const notInGroup = Math.max(0, requested - removed - alreadyGone);
+  const retriedAfterLostAnswer = batches.some((b) => b.retriedAfterLostAnswer);
+  const doc = { group: { sn: group.sn, name: group.name }, from, to, applied: true, planned: plan.length, requested, removed, notInGroup, alreadyGone, retriedAfterLostAnswer, batches, notDone, ...lookups };
   if (ctx.io.json) ctx.io.printJson(doc);
   else if (ctx.io.output === 'csv') {
     const count = { count: true };
-    await printRecord(ctx.io, [['group', group.sn], ['planned', plan.length, count], ['requested', requested, count], ['removed', removed, count], ['not in group', Math.max(0, requested - removed), count], ['not done', notDone.length, count]], doc);
+    await printRecord(ctx.io, [['group', group.sn], ['planned', plan.length, count], ['requested', requested, count], ['removed', removed, count], ['not in group', notInGroup, count], ['already gone', alreadyGone, count], ['not done', notDone.length, count]], doc);
   } else {
-    const others = requested - removed;
-    ctx.io.out(`${ctx.io.isTTY ? `${ctx.io.paint('green', '✓')} ` : ''}Removed ${removed} of ${plan.length} planned address${plan.length === 1 ? '' : 'es'} from "${forTerminal(group.name, 100)}" (${forTerminal(group.sn, 60)}), as the service counted them (updated_count)${others > 0 ? `; the other ${others} sent were not in the group, and the service ignored them` : ''}.`);
+    const gone = alreadyGone > 0 ? `; ${alreadyGone} ${alreadyGone === 1 ? 'was' : 'were'} already gone (removed by the first attempt, whose answer was lost, or never in the group)` : '';
+    ctx.io.out(`${ctx.io.isTTY ? `${ctx.io.paint('green', '✓')} ` : ''}Removed ${removed} of ${plan.length} planned address${plan.length === 1 ? '' : 'es'} from "${forTerminal(group.name, 100)}" (${forTerminal(group.sn, 60)}), as the service counted them (updated_count)${gone}${notInGroup > 0 ? `; the other ${notInGroup} sent were not in the group, and the service ignored them` : ''}.`);
   }
   if (notDone.length) {
     if (notDone.length === plan.length) throw firstError;

@@ -49,15 +49,28 @@ export const run: Verb<typeof declareRemove> = async (ctx, opts) => {
   const client = await ctx.campaign();
   const r = await client.removeContacts(group.sn, body);
   if (opts.dryRun) return printDryRun(ctx);
-  const count = Number(r?.updated_count ?? 0);
+  const count = r.updated_count;
+  // After a lost answer the count is the retry's alone: what the first attempt removed is not in
+  // it, so an address it leaves out is "already gone", never "not in the group" as a fact.
+  const retried = r.retriedAfterLostAnswer;
+  const notRemoved = 'keys' in body ? Math.max(0, body.keys.length - count) : 0;
   if (ctx.io.json) {
-    ctx.io.printJson({ group: { sn: group.sn, name: group.name }, updated_count: count, ...('keys' in body ? { requested: body.keys.length } : { filters: body.filters }) });
+    ctx.io.printJson({
+      group: { sn: group.sn, name: group.name },
+      updated_count: count,
+      retriedAfterLostAnswer: retried,
+      ...('keys' in body ? { requested: body.keys.length, ...(retried ? { alreadyGone: notRemoved } : { notInGroup: notRemoved }) } : { filters: body.filters }),
+    });
     return;
   }
   if (ctx.io.isTTY) ctx.io.out(`${ctx.io.paint('green', '✓')} Removed ${plural(count, 'contact')} from group "${forTerminal(group.name, 100)}" (${forTerminal(group.sn, 60)}).`);
   else ctx.io.out(String(count));
-  if ('keys' in body && count < body.keys.length) {
-    ctx.io.info(`${n(body.keys.length - count)} of the ${n(body.keys.length)} addresses were not in the group.`);
+  if (retried) {
+    ctx.io.info('keys' in body
+      ? `${n(count)} removed; ${n(notRemoved)} ${notRemoved === 1 ? 'was' : 'were'} already gone (removed by the first attempt, whose answer was lost, or never in the group).`
+      : `${n(count)} removed by the retry; the first attempt's answer was lost, and the contacts it removed are not counted.`);
+  } else if ('keys' in body && count < body.keys.length) {
+    ctx.io.info(`${n(notRemoved)} of the ${n(body.keys.length)} addresses were not in the group.`);
   }
 };
 

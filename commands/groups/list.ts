@@ -28,7 +28,7 @@ export const run: Verb<typeof declareList> = async (ctx, opts) => {
   if (opts.all && page !== undefined) throw new UsageError('--all and --page cannot be used together.', 'Use --all to walk every page, or --page N for one page.');
   const client = await ctx.campaign();
   let groups: Group[];
-  if (opts.all) groups = await listAllGroups(ctx, size ?? 100);
+  if (opts.all) groups = await listAllGroups(ctx, size ?? 100, { untilEmpty: true }); // decisions row P13
   else {
     groups = await client.listGroups(page, size);
     // One page: refresh the completion cache with what it showed (--all rewrites it whole).

@@ -45,6 +45,13 @@ export interface RemovalFilter {
 }
 export type RemovalBody = { filters: RemovalFilter[] } | { keys: string[] };
 
+/** Spec 000 endpoint 6's answer, and whether it answers a retry after an attempt whose answer was lost. */
+export interface RemovalResult {
+  updated_count: number;
+  /** The count is the retry's alone: what the lost attempt removed is not in it. */
+  retriedAfterLostAnswer: boolean;
+}
+
 export interface CampaignForm {
   name: string;
   selectedLists?: string[];

@@ -66,8 +66,14 @@ export class CampaignClient {
     const r = await this.http.call<Record<string, unknown>>('GET', `/v1/contacts/imports/result/${enc(importSn)}`, { idempotent: true });
     return { ...(r as object), importSn: importSnOf(r) || importSn } as T.ImportResult;
   }
-  /** 6 */ async removeContacts(listSn: string, body: T.RemovalBody): Promise<{ updated_count: number }> {
-    return this.http.call('DELETE', `/v1/contacts/${enc(listSn)}`, { json: body, idempotent: true });
+  /**
+   * 6. Repeatable, so retried after a lost answer; `retriedAfterLostAnswer` then says the count
+   * is the retry's alone (what the first attempt removed is not in it).
+   */
+  async removeContacts(listSn: string, body: T.RemovalBody): Promise<T.RemovalResult> {
+    const r = await this.http.callTracked<{ updated_count?: unknown } | undefined>('DELETE', `/v1/contacts/${enc(listSn)}`, { json: body, idempotent: true });
+    const n = Number(r.value?.updated_count);
+    return { updated_count: Number.isFinite(n) ? n : 0, retriedAfterLostAnswer: r.afterDoubt };
   }
 
   // --- Campaigns ---

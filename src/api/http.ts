@@ -59,6 +59,12 @@ export interface CallOptions {
   noBody?: boolean;
 }
 
+/** An answer, and whether it answers a retry sent after an attempt that may have been carried out. */
+export interface Tracked<T> {
+  value: T;
+  afterDoubt: boolean;
+}
+
 /** How much of a service's own words goes into a sentence (--json carries them whole). */
 const MAX_DETAIL_CHARS = 300;
 
@@ -142,6 +148,23 @@ export class HttpClient {
   }
 
   async call<T>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
+    return (await this.callTracked<T>(method, path, opts)).value;
+  }
+
+  /**
+   * `call`, and how its answer came: `afterDoubt` is true when it is the answer to a retry sent
+   * after an attempt that may have been carried out (its answer lost, timed out, or a 5xx). A
+   * repeatable request's answer then describes the retry alone: a count of what it changed
+   * leaves out what the earlier attempt did (a DELETE whose first answer was lost removes
+   * nothing the second time).
+   */
+  async callTracked<T>(method: string, path: string, opts: CallOptions = {}): Promise<Tracked<T>> {
+    const tracked = { afterDoubt: false };
+    const value = await this.send<T>(method, path, opts, tracked);
+    return { value, afterDoubt: tracked.afterDoubt };
+  }
+
+  private async send<T>(method: string, path: string, opts: CallOptions, tracked: { afterDoubt: boolean }): Promise<T> {
     const attempt = { method, idempotent: !!opts.idempotent };
     const extra = opts.limiter;
     const searchParams: Record<string, string> = {};
@@ -161,7 +184,7 @@ export class HttpClient {
           // A Retry-After longer than this is cut short: we give up after the retries anyway.
           maxRetryAfter: 10_000,
           jitter: (d) => d * (0.5 + Math.random() * 0.5),
-          shouldRetry: async ({ error }) => this.shouldRetry(error, attempt),
+          shouldRetry: async ({ error }) => this.shouldRetry(error, attempt, tracked),
         },
         // Read by the instance's beforeRequest hook, on every attempt.
         ...(extra ? { context: { limiter: extra } } : {}),
@@ -205,9 +228,14 @@ export class HttpClient {
   }
 
   /** ky asks before each retry; the answer is the classifier's `retryable`, nothing else. */
-  private async shouldRetry(error: Error, attempt: Omit<Attempt, 'outcome'>): Promise<boolean | undefined> {
+  private async shouldRetry(error: Error, attempt: Omit<Attempt, 'outcome'>, tracked: { afterDoubt: boolean }): Promise<boolean | undefined> {
     const outcome = await this.outcomeOf(error);
-    if (!outcome || !classify({ ...attempt, outcome }).retryable) return false;
+    if (!outcome) return false;
+    const facts = classify({ ...attempt, outcome });
+    if (!facts.retryable) return false;
+    // The attempt being retried may have been carried out unless it certainly was not
+    // (never reached the service, or refused by it): the answer to come is then the retry's alone.
+    if (!(facts.reached === 'no' || (facts.reached === 'yes' && facts.refused))) tracked.afterDoubt = true;
     // A retryable 429 goes through ky's own delay, which honours a Retry-After header.
     return outcome.kind === 'answer' && outcome.status === 429 ? undefined : true;
   }
