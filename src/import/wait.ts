@@ -2,6 +2,7 @@
 // (decisions row 13: COMPLETE succeeds; DUPLICATE_HEADER, ERROR, MISSING_REQUIRED_DATA fail), so a
 // failed import never spins until the timeout. Polls back off from tuning.pollMinMs to
 // pollMaxMs, well inside the 2 requests per second the client enforces anyway.
+import path from 'node:path';
 import type { Context } from '../cli/context.js';
 import { ServiceError } from '../cli/errors.js';
 import { pollUntil } from '../cli/poll.js';
@@ -36,8 +37,18 @@ export function failureFor(r: ImportResult): ServiceError {
   }
 }
 
-export function resumeHint(ctx: Context, importSn: string): string {
-  return `The import continues on the service. Resume waiting with: ${suggestWithNote(ctx, 'import', 'status', importSn, '--wait')}`;
+/**
+ * `carry`: the flags of this run that the resumed wait must repeat (--download-failures and its
+ * file, --force), so the pasted line ends the way this run would have, failure file included.
+ */
+export function resumeHint(ctx: Context, importSn: string, carry: string[] = []): string {
+  return `The import continues on the service. Resume waiting with: ${suggestWithNote(ctx, 'import', 'status', importSn, '--wait', ...carry)}`;
+}
+
+/** The flags a resumed wait repeats for --download-failures: the file as an absolute path (the line may run elsewhere), and --force. */
+export function failuresFlags(failuresTo: string | undefined, force: boolean): string[] {
+  if (failuresTo === undefined) return [];
+  return ['--download-failures', ...(failuresTo ? [path.resolve(failuresTo)] : []), ...(force ? ['--force'] : [])];
 }
 
 export async function fetchImport(ctx: Context, importSn: string): Promise<ImportResult> {
@@ -52,13 +63,13 @@ export async function fetchImport(ctx: Context, importSn: string): Promise<Impor
   }
 }
 
-export async function waitForImport(ctx: Context, importSn: string, timeoutMs: number): Promise<ImportResult> {
+export async function waitForImport(ctx: Context, importSn: string, timeoutMs: number, carry: string[] = []): Promise<ImportResult> {
   return pollUntil(ctx, () => fetchImport(ctx, importSn), (r) => IMPORT_TERMINAL.has(r.status), {
     label: `Import ${importSn}:`,
     describe: (r) => `${statusWords(r.status)}…`,
     timeoutMs,
     timeoutMessage: (r) => `Import ${importSn} was still ${r.status} after ${Math.round(timeoutMs / 1000)} s.`,
-    resumeHint: resumeHint(ctx, importSn),
+    resumeHint: resumeHint(ctx, importSn, carry),
     interruptedMessage: `Stopped waiting for import ${importSn}.`,
   });
 }
