@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { snapshot } from './helpers/fs-snapshot.js';
+import { shellWords } from './helpers/help-examples.js';
 
 const DAILY = 100_000;
 const sb = useSandbox({ limits: { daily: DAILY }, expect: ['POST /campaign/v1/automation/event'] });
@@ -80,6 +81,24 @@ describe('automation: journal and --resume', () => {
     expect(JSON.parse(resumed.stdout).inDoubt).toHaveLength(50);
     expect(sb.get().sandbox.requests('campaign').length).toBe(before);
     expect([...received('doubt').values()].every((c) => c === 1)).toBe(true);
+  });
+
+  it('the "trigger one anyway" line, pasted, sends the same recipient body as the run: name and variables included, quoted', async () => {
+    const f = path.join(tempDir('mailctl-auto-'), 'r.csv');
+    fs.writeFileSync(f, 'email,name,plan,note\npaste1@example.org,"Ann O\'Lee",pro,"a b; $HOME"\n');
+    sb.get().sandbox.injectFault({ kind: 'status', status: 503, body: { message: 'busy' }, match: onEvent });
+    const r = await runCli(['automation', 'trigger', '--workflow', 'wf2', '--recipients', f, '--journal', path.join(tempDir(), 'j.jsonl')], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(5);
+    const line = /to trigger one anyway: (mailctl .*)$/m.exec(r.stderr)?.[1];
+    expect(line).toBeDefined();
+    // The 503 came before the sandbox read the body; the run's body is the one a plain run sends.
+    const sentBy = (addr: string) => sb.get().sandbox.requests('campaign').filter((q) => q.path === onEvent.path && q.status === 200 && (q.body as { recipients: Array<{ address: string }> }).recipients.some((x) => x.address === addr));
+    expect(sentBy('paste1@example.org')).toHaveLength(0);
+    const pasted = await runCli(shellWords(line!).slice(1), { sandbox: sb.get() });
+    expect(pasted.exitCode).toBe(0);
+    const got = sentBy('paste1@example.org');
+    expect(got).toHaveLength(1);
+    expect(got[0].body).toEqual({ workflow: 'wf2', event: 'TRIGGER', recipients: [{ address: 'paste1@example.org', name: "Ann O'Lee", variables: { plan: 'pro', note: 'a b; $HOME' } }] });
   });
 
   it('whether a failed request is resent is read from the error\'s facts: a 500 worded like the daily cap is in doubt, not resent', async () => {

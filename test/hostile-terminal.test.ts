@@ -59,7 +59,7 @@ describe.each(MODES)('lists of hostile words (%s)', (mode) => {
   });
 
   it('template list: names and the capacity', async () => {
-    hs.get().on('GET', '/campaign/v1/templates', reply.json({ capacity: HOSTILE_TEXT.osc, templates: WORDS.map((w, i) => ({ id: `T${i}`, name: w, updateDate: '2026-01-01T00:00:00Z' })) }));
+    hs.get().on('GET', '/campaign/v1/templates', reply.json({ capacity: 50, templates: WORDS.map((w, i) => ({ id: `T${i}`, name: w, updateDate: '2026-01-01T00:00:00Z' })) }));
     const r = await run(['template', 'list'], mode);
     checkList(r, mode, WORDS.length, (doc) => (doc as { templates: Array<{ name: string }> }).templates.map((t) => t.name));
   });
@@ -203,11 +203,11 @@ describe('commands that echo what the service named', () => {
 });
 
 describe('service words on the terminal', () => {
-  it('template list: the capacity line carries no escape sequence', async () => {
+  it('template list: a capacity full of escapes is refused as not a number, and the refusal carries no escape sequence', async () => {
     hs.get().on('GET', '/campaign/v1/templates', reply.json({ capacity: '\u001b]0;owned\u0007\u001b[2J10', templates: [] }));
     const r = await runCli(['template', 'list'], { env: hs.get().env });
-    expect(r.exitCode).toBe(0);
-    expect(r.stderr).toContain('0 of \\e]0;owned\\x07\\e[2J10 templates used');
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/"capacity" that is not a number/);
     expect(r.stderr).not.toContain('\u001b');
   });
 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignApi, pollUntil } from './helpers/campaign-api.js';
+import { shellWords } from './helpers/help-examples.js';
 
 function write(content: string): string {
   const file = path.join(tempDir('mailctl-wait-'), 'contacts.csv');
@@ -21,6 +22,7 @@ describe('every terminal status ends the wait', () => {
       'GET /campaign/v1/contacts/imports/result/:importSn',
       'GET /campaign/v1/contacts/lists',
       'POST /campaign/v1/contacts/lists/insert',
+      'GET /files/d/:token',
     ],
   });
   const api = campaignApi(sb.get);
@@ -94,6 +96,43 @@ describe('every terminal status ends the wait', () => {
     expect(r.stderr).toContain(`mailctl import status ${importSn} --wait`);
     // A script reads the same from --json: its own code, not the lookup's SERVICE_FAILED.
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'STATE_UNKNOWN', exitCode: 4 });
+  });
+
+  it('the resume line of a lost wait keeps --download-failures and names the file the run would have saved (beside FILE), and pastes cleanly', async () => {
+    await api.post('/v1/contacts/lists/insert', { name: 'Keeps' });
+    const file = write('EMAIL,NAME\nk@example.com,K\n');
+    const expected = path.join(path.dirname(file), 'contacts.failures.csv');
+    sb.get().sandbox.injectFault({ kind: 'status', status: 503, times: 1000, match: { path: /^\/v1\/contacts\/imports\/result\// } });
+    const r = await runCli(['import', file, '--group', 'Keeps', '--wait', '--download-failures'], { sandbox: sb.get(), tuning: { waitThroughFaultsMs: 300 } });
+    sb.get().sandbox.faults.splice(0);
+    expect(r.exitCode).toBe(4);
+    const line = /Resume waiting with: (mailctl .*?)(  \(with|$)/m.exec(r.stderr)?.[1];
+    // Named outright: `import status` alone would default to import-SN.failures.csv here.
+    expect(line).toMatch(new RegExp(`^mailctl import status \\S+ --wait --download-failures ${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    const pasted = await runCli(shellWords(line!).slice(1), { sandbox: sb.get() });
+    expect(pasted.exitCode).toBe(0);
+  });
+
+  it('import status --download-failures FILE: the resume line of a lost wait names the same file', async () => {
+    const importSn = await rawImport('EMAIL,NAME\nf@example.com,F');
+    const out = path.join(tempDir(), 'mine.csv');
+    sb.get().sandbox.injectFault({ kind: 'status', status: 503, times: 1000, match: { path: `/v1/contacts/imports/result/${importSn}` } });
+    const r = await runCli(['import', 'status', importSn, '--wait', '--download-failures', out], { sandbox: sb.get(), tuning: { waitThroughFaultsMs: 300 } });
+    sb.get().sandbox.faults.splice(0);
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toContain(`mailctl import status ${importSn} --wait --download-failures ${out}`);
+  });
+
+  it('an expired failure-file link: the line for a fresh one saves the file too, to the same place', async () => {
+    const importSn = await rawImport('EMAIL,NAME\nx@example.com,X\nbad,B');
+    const out = path.join(tempDir(), 'fails.csv');
+    sb.get().sandbox.injectFault({ kind: 'status', status: 403, match: { service: 'files' } });
+    const r = await runCli(['import', 'status', importSn, '--wait', '--download-failures', out], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(1);
+    const line = /run `(mailctl [^`]*)` for a fresh one/.exec(r.stderr)?.[1];
+    expect(line).toBe(`mailctl import status ${importSn} --download-failures ${out}`);
+    expect((await runCli(shellWords(line!).slice(1), { sandbox: sb.get() })).exitCode).toBe(5);
+    expect(fs.readFileSync(out, 'utf8')).toContain('bad');
   });
 
   it('an unknown import code is explained', async () => {

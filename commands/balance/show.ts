@@ -4,5 +4,6 @@ import { printRecord } from '../../src/output/format.js';
 export async function run(ctx: Context): Promise<void> {
   const client = await ctx.campaign();
   const b = await client.balance();
-  await printRecord(ctx.io, [['email', b.email, { count: true }], ['sms', b.sms, { count: true }]], b);
+  // A figure the service did not give: "not given" for a person, null under --json, never 0.
+  await printRecord(ctx.io, [['email', b.email ?? 'not given', { count: true }], ['sms', b.sms ?? 'not given', { count: true }]], b);
 }

@@ -23,7 +23,7 @@ import { forTerminal } from '../../src/output/sanitize.js';
 import { plural } from '../../src/output/human.js';
 import { DEFAULT_NAME_MAX_LENGTH, validateContacts, type ValidationResult } from '../../src/import/validate.js';
 import { checkFailuresPath, defaultFailuresPath, localJson, localSummary } from '../../src/import/report.js';
-import { DEFAULT_WAIT_TIMEOUT_MS, fetchImport, waitForImport } from '../../src/import/wait.js';
+import { DEFAULT_WAIT_TIMEOUT_MS, failuresFlags, fetchImport, waitForImport } from '../../src/import/wait.js';
 import { printRecord } from '../../src/output/format.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { resolveGroup } from '../../src/groups.js';
@@ -286,7 +286,10 @@ async function upload(ctx: Context, plan: Plan, checked: ValidationResult, sourc
     const result = await fetchImport(ctx, sn).catch(() => ({ importSn: sn, status: 'PROCESSING' }));
     return finishImport(ctx, { ...finish, result, brief: true });
   }
-  const result = await waitForImport(ctx, sn, plan.timeoutMs);
+  // The resumed wait (`import status`) saves the failure file where this run would have: named
+  // outright, since its default sits beside FILE (`import -` has the same default as status).
+  const carry = failuresFlags(plan.failuresTo === 'default' ? (file === '-' ? '' : defaultFailuresPath(file, sn)) : plan.failuresTo, plan.force);
+  const result = await waitForImport(ctx, sn, plan.timeoutMs, carry);
   const failuresTo = plan.failuresTo === 'default' ? defaultFailuresPath(file, sn) : plan.failuresTo;
   await finishImport(ctx, { ...finish, result, failuresTo, force: plan.force });
 }

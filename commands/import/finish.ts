@@ -31,7 +31,8 @@ export async function finishImport(ctx: Context, f: Finish): Promise<void> {
   const r = f.result;
   const ended = IMPORT_TERMINAL.has(r.status);
   const failed = ended && r.status !== 'COMPLETE';
-  const failuresPath = r.status === 'COMPLETE' && f.failuresTo ? await downloadFailures(ctx, r, f.failuresTo, f.force) : undefined;
+  // A failed import that still links a failure file (ERROR may): saved as for COMPLETE, since it may say why.
+  const failuresPath = (r.status === 'COMPLETE' || (failed && r.errorDownloadLink)) && f.failuresTo ? await downloadFailures(ctx, r, f.failuresTo, f.force) : undefined;
 
   const pairs: Field[] = [];
   if (f.source) pairs.push(['File', f.source]);
@@ -58,7 +59,7 @@ export async function finishImport(ctx: Context, f: Finish): Promise<void> {
   if (f.brief && !ended && ctx.io.output === 'tsv') ctx.io.out(forTsvCell(r.importSn));
   else await printResult(ctx, pairs, json);
 
-  if (failed) throw failureFor(r);
+  if (failed) throw failureFor(r, failuresPath, r.errorDownloadLink ? suggest(ctx, 'import', 'status', r.importSn, '--download-failures', 'FILE') : undefined);
   // The next command, one line on stderr for a person (not under --json; -q silences it).
   if (!ended) {
     if (!ctx.io.json) ctx.io.info(`Import ${forTerminal(r.importSn, 80)} is ${forTerminal(statusWords(r.status), 80)}. Follow it with: ${suggestWithNote(ctx, 'import', 'status', r.importSn, '--wait')}`);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { UsageError } from '../../src/cli/errors.js';
 import { parseDuration } from '../../src/cli/duration.js';
-import { DEFAULT_WAIT_TIMEOUT_MS, fetchImport, waitForImport } from '../../src/import/wait.js';
+import { DEFAULT_WAIT_TIMEOUT_MS, failuresFlags, fetchImport, waitForImport } from '../../src/import/wait.js';
 import { checkFailuresPath, defaultFailuresPath } from '../../src/import/report.js';
 import { finishImport } from './finish.js';
 import { suggest } from '../../src/cli/suggest.js';
@@ -19,7 +19,9 @@ export const run: Verb<typeof declareStatus> = async (ctx, opts, importSn) => {
     const at = defaultFailuresPathOrNone(sn);
     if (at) checkFailuresPath(at, opts.force);
   }
-  const result = opts.wait ? await waitForImport(ctx, sn, timeoutMs) : await fetchImport(ctx, sn);
+  // A resumed wait saves the failure file too: the flag alone when no file was named (the same default).
+  const carry = failuresFlags(typeof opts.downloadFailures === 'string' ? opts.downloadFailures : opts.downloadFailures ? '' : undefined, !!opts.force);
+  const result = opts.wait ? await waitForImport(ctx, sn, timeoutMs, carry) : await fetchImport(ctx, sn);
   // Named after the code only once the service has answered for it (safeFileName then refuses
   // a code that cannot be a file name, or reduces it to one).
   const failuresTo = opts.downloadFailures === undefined ? undefined : typeof opts.downloadFailures === 'string' ? opts.downloadFailures : defaultFailuresPath(undefined, result.importSn);

@@ -14,7 +14,7 @@ export const run: Verb<typeof declareBalance> = async (ctx, opts) => {
   if (opts.email !== undefined) body.email = parseWhole(opts.email, '--email');
   if (opts.sms !== undefined) body.sms = parseWhole(opts.sms, '--sms');
   const client = await ctx.campaign();
-  let b: { email: number; sms: number };
+  let b: { email: number | null; sms: number | null };
   if (opts.email === undefined && opts.sms === undefined) {
     // Showing the balance is a read, which a dry run does not make; there is nothing to set.
     if (opts.dryRun) return printDryRun(ctx);
@@ -30,5 +30,5 @@ export const run: Verb<typeof declareBalance> = async (ctx, opts) => {
     }
     if (opts.dryRun) return printDryRun(ctx); // recorded, not sent
   }
-  await printRecord(ctx.io, [['email', b.email, { count: true }], ['sms', b.sms, { count: true }]], b);
+  await printRecord(ctx.io, [['email', b.email ?? 'not given', { count: true }], ['sms', b.sms ?? 'not given', { count: true }]], b);
 };

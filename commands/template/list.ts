@@ -15,5 +15,5 @@ export async function run(ctx: Context): Promise<void> {
     ],
     { capacity, templates },
   );
-  if (!ctx.io.json) ctx.io.info(`${templates.length} of ${forTerminal(capacity, 20)} templates used`);
+  if (!ctx.io.json) ctx.io.info(capacity === null ? `${templates.length} templates (the service gave no capacity)` : `${templates.length} of ${forTerminal(capacity, 20)} templates used`);
 }

@@ -165,7 +165,8 @@ export interface Template {
 }
 
 export interface TemplateList {
-  capacity: number;
+  /** null: the service gave none. */
+  capacity: number | null;
   templates: Template[];
 }
 
@@ -187,8 +188,9 @@ export interface SendOutcome {
 }
 
 export interface Balance {
-  email: number;
-  sms: number;
+  /** null: the service gave no figure (never read as 0). */
+  email: number | null;
+  sms: number | null;
 }
 
 /** A custom field of the sandbox's back office (its own route, not the spec). */

@@ -5,6 +5,8 @@ import { SlidingWindowLimiter, unlimited, type Limiter } from './ratelimit.js';
 import { SharedWindowLimiter, budgetName } from './ratelimit-shared.js';
 import type { Clock } from '../cli/clock.js';
 import type * as T from './campaign-types.js';
+import { ServiceError } from '../cli/errors.js';
+import { forTerminal } from '../output/sanitize.js';
 
 export interface CampaignClientOptions extends Omit<HttpOptions, 'service' | 'limiter'> {
   clock: Clock;
@@ -129,11 +131,17 @@ export class CampaignClient {
 
   // --- Templates ---
   /** 18 */ async listTemplates(): Promise<T.TemplateList> {
-    const r = await this.http.call<Partial<T.TemplateList>>('GET', '/v1/templates', { idempotent: true });
-    return { capacity: r?.capacity ?? 0, templates: r?.templates ?? [] };
+    const r = answerObject(await this.http.call<unknown>('GET', '/v1/templates', { idempotent: true }), 'GET /v1/templates');
+    const templates = r.templates ?? [];
+    if (!Array.isArray(templates) || !templates.every((t) => t && typeof t === 'object' && !Array.isArray(t))) throw badAnswer('GET /v1/templates', `a "templates" that is not a list of templates (${forTerminal(JSON.stringify(templates), 60)})`);
+    return { capacity: figure(r, 'capacity', 'GET /v1/templates'), templates };
   }
-  /** 19 */ getTemplate(id: string) {
-    return this.http.call<T.Template>('GET', `/v1/templates/${enc(id)}`, { idempotent: true });
+  /** 19 */ async getTemplate(id: string): Promise<T.Template> {
+    const where = `GET /v1/templates/${enc(id)}`;
+    const r = answerObject(await this.http.call<unknown>('GET', `/v1/templates/${enc(id)}`, { idempotent: true }), where);
+    // The html is written to a file or counted: anything but text would be shown as if it were.
+    if (r.template !== undefined && r.template !== null && typeof r.template !== 'string') throw badAnswer(where, `html ("template") that is not text (${forTerminal(JSON.stringify(r.template), 60)})`);
+    return r as unknown as T.Template;
   }
 
   // --- Automation ---
@@ -144,8 +152,9 @@ export class CampaignClient {
 
   // --- Balance ---
   /** 21 */ async balance(): Promise<T.Balance> {
-    const r = await this.balanceAnswer();
-    return { email: Number((r as Record<string, unknown>)?.email ?? 0), sms: Number((r as Record<string, unknown>)?.sms ?? 0) };
+    // A figure the service did not give is null, never 0: a missing balance is not an empty one.
+    const r = answerObject(await this.balanceAnswer(), 'GET /v1/balance');
+    return { email: figure(r, 'email', 'GET /v1/balance'), sms: figure(r, 'sms', 'GET /v1/balance') };
   }
   /** 21, the answer as it came: a check must tell a missing figure from 0 (src/campaign/balance-check.ts). */
   balanceAnswer(): Promise<unknown> {
@@ -175,4 +184,28 @@ export function reportLinksOf(r: unknown): T.ReportLink[] {
   const o = (r ?? {}) as Record<string, unknown>;
   const list = o.Reports ?? o.reports;
   return Array.isArray(list) ? (list as T.ReportLink[]) : [];
+}
+
+/** An answer that is not what the spec documents where a command needs it (exit 1, BAD_RESPONSE). */
+function badAnswer(where: string, what: string): ServiceError {
+  return new ServiceError(`The campaign service answered ${where} with ${what}; mailctl shows no guess in its place.`, {
+    hint: 'Try again later; if it keeps failing, contact the provider\'s support.',
+    facts: { code: 'BAD_RESPONSE', refused: false, retryable: false },
+  });
+}
+
+function answerObject(r: unknown, where: string): Record<string, unknown> {
+  // No answer at all: a dry run records the request and reads nothing (src/output/dry-run.ts).
+  if (r === undefined) return {};
+  if (!r || typeof r !== 'object' || Array.isArray(r)) throw badAnswer(where, `${forTerminal(JSON.stringify(r) ?? String(r), 60)} instead of an object`);
+  return r as Record<string, unknown>;
+}
+
+/** A documented number: null when not given; a numeric string is read; anything else is a bad answer. */
+function figure(r: Record<string, unknown>, name: string, where: string): number | null {
+  const v = r[name];
+  if (v === undefined || v === null) return null;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
+  if (!Number.isFinite(n)) throw badAnswer(where, `a "${name}" that is not a number (${forTerminal(JSON.stringify(v), 40)})`);
+  return n;
 }

@@ -82,7 +82,7 @@ export async function downloadFailures(ctx: Context, r: ImportResult, dest: stri
     ctx.io.warn(`${file} already exists, so the service's failure file was not saved (nothing was overwritten). Save it with: ${suggest(ctx, 'import', 'status', r.importSn, '--download-failures', 'FILE')}`);
     return undefined;
   }
-  const size = await download(ctx, r.errorDownloadLink, file, { what: 'the failure file', expiredHint: `Links expire; run \`${suggest(ctx, 'import', 'status', r.importSn)}\` for a fresh one.`, replace: force });
+  const size = await download(ctx, r.errorDownloadLink, file, { what: 'the failure file', expiredHint: `Links expire; run \`${suggest(ctx, 'import', 'status', r.importSn, '--download-failures', file, ...(force ? ['--force'] : []))}\` for a fresh one and the file.`, replace: force });
   ctx.io.info(`Saved the service's failure file (${bytes(size)}) to ${file}`);
   return file;
 }
