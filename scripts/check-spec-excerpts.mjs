@@ -1,12 +1,17 @@
 // Checks that the spec excerpts and decisions kept in docs/spec/ still stand, line for line, in
-// the service contracts. Run where the contracts are at hand (the steering checkout puts them in
-// ../shared/spec): `node scripts/check-spec-excerpts.mjs [SPEC_DIR]`. Tests never need them.
+// the service contracts. Run it where the contracts are at hand, naming their folder:
+// `node scripts/check-spec-excerpts.mjs SPEC_DIR`. Nothing outside this repository is assumed;
+// tests never need the contracts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const specDir = path.resolve(process.argv[2] ?? path.join(root, '..', 'shared', 'spec'));
+if (!process.argv[2]) {
+  console.error('Name the folder that holds the service contracts (000_…, 001_…, GAPS.md): node scripts/check-spec-excerpts.mjs SPEC_DIR');
+  process.exit(2);
+}
+const specDir = path.resolve(process.argv[2]);
 if (!fs.existsSync(specDir)) {
   console.error(`No contracts at ${specDir}; give their folder as the first argument.`);
   process.exit(2);

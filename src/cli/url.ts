@@ -39,8 +39,9 @@ export function urlProblem(value: string, policy: UrlPolicy): string | undefined
   if (u.protocol === 'mailto:' && !/^[^@\s]+@[^@\s]+$/.test(u.pathname)) {
     return `${shown} names no email address after mailto:, such as mailto:unsubscribe@example.com.`;
   }
-  // Judged as it will be stored (trailing slashes dropped): "/v1//" would otherwise pass here and
-  // be saved as "/v1", which every later command refuses. The suggestion is the same URL with
+  // Judged as it will be stored (trailing slashes dropped): a trailing v1 segment followed by
+  // several slashes would otherwise pass here and be saved ending in v1, which every later
+  // command refuses. The suggestion is the same URL with
   // /v1 removed (its own path kept: https://host.example/api/v1 → https://host.example/api).
   const path = u.pathname.replace(/\/+$/, '');
   if (policy.base && /\/v1$/.test(path)) return `${shown} must be the base URL without /v1, such as ${forTerminal(`${u.origin}${path.slice(0, -'/v1'.length)}`, 200)}.`;
