@@ -10,7 +10,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { campaignApi } from './helpers/campaign-api.js';
+import { campaignApi, groupWith } from './helpers/campaign-api.js';
 import { until } from './helpers/wait.js';
 
 const sb = useSandbox({
@@ -25,9 +25,8 @@ const sb = useSandbox({
 });
 const api = campaignApi(sb.get);
 
-async function newGroup(name: string): Promise<string> {
-  return (await api.post('/v1/contacts/lists/insert', { name })).json.sn;
-}
+/** An empty group (the fixture's own request, plain HTTP). */
+const newGroup = (name: string): Promise<string> => groupWith(api, [], name);
 
 const rows = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}@example.com,Person ${i}`);
 

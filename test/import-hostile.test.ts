@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { HOSTILE_TEXT, reply, useHostileServer } from './helpers/hostile-server.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { campaignApi } from './helpers/campaign-api.js';
+import { campaignApi, groupWith } from './helpers/campaign-api.js';
 
 const sb = useSandbox({
   expect: [
@@ -21,9 +21,8 @@ const sb = useSandbox({
 const api = campaignApi(sb.get);
 const hs = useHostileServer();
 
-async function newGroup(name: string): Promise<string> {
-  return (await api.post('/v1/contacts/lists/insert', { name })).json.sn;
-}
+/** An empty group (the fixture's own request, plain HTTP). */
+const newGroup = (name: string): Promise<string> => groupWith(api, [], name);
 
 function write(name: string, content: string | Buffer): string {
   const file = path.join(tempDir('mailctl-import-hostile-'), name);

@@ -11,7 +11,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { campaignApi } from './helpers/campaign-api.js';
+import { campaignApi, groupWith } from './helpers/campaign-api.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import { until } from './helpers/wait.js';
 
@@ -65,9 +65,8 @@ function contacts(prefix: string): { csv: string; valid: string[]; rejectedLines
   return { csv: lines.map((l, i) => l + (i % 10 === 3 ? '\n' : '\r\n')).join(''), valid, rejectedLines };
 }
 
-async function newGroup(name: string): Promise<string> {
-  return (await api.post('/v1/contacts/lists/insert', { name })).json.sn;
-}
+/** An empty group (the fixture's own request, plain HTTP). */
+const newGroup = (name: string): Promise<string> => groupWith(api, [], name);
 
 /** The group holds exactly these addresses, from one completed import with no duplicate. */
 function expectGroupHolds(sn: string, emails: string[]): void {

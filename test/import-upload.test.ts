@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
-import { campaignApi, pollUntil } from './helpers/campaign-api.js';
+import { campaignApi, pollUntil, groupWith } from './helpers/campaign-api.js';
 import { workRoot } from '../src/import/work-dir.js';
 
 const sb = useSandbox({
@@ -24,9 +24,8 @@ const sb = useSandbox({
 });
 const api = campaignApi(sb.get);
 
-async function newGroup(name: string): Promise<string> {
-  return (await api.post('/v1/contacts/lists/insert', { name })).json.sn;
-}
+/** An empty group (the fixture's own request, plain HTTP). */
+const newGroup = (name: string): Promise<string> => groupWith(api, [], name);
 
 function write(name: string, content: string | Buffer): string {
   const file = path.join(tempDir('mailctl-import-'), name);
