@@ -45,7 +45,9 @@ export function redactor(keys: ReadonlyArray<string | undefined>): Redact {
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), walk(x, depth + 1)]));
   };
   const redact = (list.length ? <T>(value: T) => walk(value, 0) as T : <T>(value: T) => value) as Redact;
-  redact.mayHoldKey = (s) => list.length > 0 && (s.includes('\\') || list.some(([pattern]) => s.search(pattern) >= 0));
+  // A key may hide in the raw text only as itself (percent-encoded or not) or behind a JSON escape
+  // that can spell a key character (\uXXXX, \/): ordinary escapes (\n, \") leave the walk out.
+  redact.mayHoldKey = (s) => list.length > 0 && (/\\[u/]/.test(s) || list.some(([pattern]) => s.search(pattern) >= 0));
   return redact;
 }
 
