@@ -509,16 +509,8 @@ export function newJournalPath(configDir: string, plan: Pick<PlanRecord, 'kind' 
  * is taken as it is (the resume then says what is wrong with it). Reads only.
  */
 export function latestUnfinished(configDir: string, prefixes: readonly string[], accept: (plan: PlanRecord) => boolean = () => true): { file?: string; passedOver: Array<{ file: string; plan: PlanRecord }> } {
-  const dir = journalDir(configDir);
   const passedOver: Array<{ file: string; plan: PlanRecord }> = [];
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl') && prefixes.some((p) => n.startsWith(p)));
-  } catch {
-    return { passedOver };
-  }
-  const files = names.map((n) => path.join(dir, n)).map((f) => ({ f, m: fs.statSync(f).mtimeMs })).sort((a, b) => b.m - a.m);
-  for (const { f } of files) {
+  for (const f of journalsNewestFirst(configDir, prefixes)) {
     if (tailSaysDone(f)) continue;
     let plan: PlanRecord | undefined;
     try {
@@ -539,23 +531,8 @@ export function latestUnfinished(configDir: string, prefixes: readonly string[],
  * first line of each candidate only; a journal it cannot read is passed over.
  */
 export function unfinishedWithSamePlan(configDir: string, plan: Pick<PlanRecord, 'kind' | 'message' | 'recipients'>): string | undefined {
-  const dir = journalDir(configDir);
-  const prefix = journalPrefix(plan.kind, plan.message.event);
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl') && n.startsWith(prefix));
-  } catch {
-    return undefined;
-  }
   const want = JSON.stringify([plan.kind, plan.message, plan.recipients]);
-  const files = names.map((n) => path.join(dir, n)).flatMap((f) => {
-    try {
-      return [{ f, m: fs.statSync(f).mtimeMs }];
-    } catch {
-      return [];
-    }
-  }).sort((a, b) => b.m - a.m);
-  for (const { f } of files) {
+  for (const f of journalsNewestFirst(configDir, [journalPrefix(plan.kind, plan.message.event)])) {
     try {
       const first = fromDisk(JSON.parse(firstLine(f)));
       if (first.type !== 'plan' || JSON.stringify([first.kind, first.message, first.recipients]) !== want) continue;
@@ -565,6 +542,25 @@ export function unfinishedWithSamePlan(configDir: string, plan: Pick<PlanRecord,
     }
   }
   return undefined;
+}
+
+/** The journals in the config directory whose names start with one of `prefixes`, newest first; one gone meanwhile is left out. */
+function journalsNewestFirst(configDir: string, prefixes: readonly string[]): string[] {
+  const dir = journalDir(configDir);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl') && prefixes.some((p) => n.startsWith(p)));
+  } catch {
+    return [];
+  }
+  return names
+    .flatMap((n) => {
+      const f = path.join(dir, n);
+      const st = fs.statSync(f, { throwIfNoEntry: false });
+      return st ? [{ f, m: st.mtimeMs }] : [];
+    })
+    .sort((a, b) => b.m - a.m)
+    .map(({ f }) => f);
 }
 
 /** The first line of a file, read in pieces (a plan line holds every recipient; the rest may be long). */
