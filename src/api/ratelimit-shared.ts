@@ -26,6 +26,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../cli/clock.js';
 import { SlidingWindowLimiter, type Limiter, type Ticket } from './ratelimit.js';
 import { HOST, LOCK_STALE_MS, alive, takeLock, type HeldLock } from '../fs/lock-file.js';
+import { normalUrl } from '../cli/url.js';
 
 // The lock (src/fs/lock-file.ts) is held for a few file operations (microseconds): one older than
 // LOCK_STALE_MS belongs to a holder that died or hung.
@@ -42,7 +43,8 @@ const FILE_MODE = 0o600;
 
 /** The file stem of one key's budget: a hash of base URL and key, so no file names or holds the key. */
 export function budgetName(baseUrl: string, apiKey: string, bucket: string): string {
-  const h = createHash('sha256').update(`mailctl rate budget\n${baseUrl.replace(/\/+$/, '')}\n${apiKey}`).digest('hex');
+  // One service, one budget: the URL compared as a resumed journal compares it (normalUrl).
+  const h = createHash('sha256').update(`mailctl rate budget\n${normalUrl(baseUrl)}\n${apiKey}`).digest('hex');
   return `${h.slice(0, 32)}.${bucket}`;
 }
 

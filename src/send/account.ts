@@ -14,6 +14,7 @@ import { DEFAULT_CAMPAIGN_URL, DEFAULT_NOTIFY_URL, SERVICE_LABEL, type Service }
 import { forTerminal } from '../output/sanitize.js';
 import { SANDBOX_BASE } from '../sandbox/constants.js';
 import type { JournalAccount, Kind, PlanRecord } from './journal.js';
+import { normalUrl } from '../cli/url.js';
 
 /** A fixed prefix, so the fingerprint is of no use outside mailctl's journals. */
 const FINGERPRINT_PREFIX = 'mailctl journal account key v1\0';
@@ -38,19 +39,6 @@ export async function currentAccount(ctx: Context, service: Service): Promise<{ 
 export async function accountFor(ctx: Context, kind: Kind): Promise<JournalAccount> {
   const a = await currentAccount(ctx, serviceOf(kind));
   return { url: a.url, profile: a.profile, key: a.key ?? '' };
-}
-
-/**
- * A base URL as the service sees it: the WHATWG form (scheme and host in lower case, default
- * port and dot segments dropped) without trailing slashes, so `HTTP://h/./notify` is the same
- * service as `http://h/notify`. A string that does not parse is compared as it is.
- */
-export function normalUrl(url: string): string {
-  try {
-    return new URL(url).href.replace(/\/+$/, '');
-  } catch {
-    return url;
-  }
 }
 
 const sameUrl = (a: string, b: string) => normalUrl(a) === normalUrl(b);
