@@ -67,7 +67,12 @@ export const run: Verb<typeof declareDelete> = async (ctx, opts, sns) => {
     r.unknown?.length ? `${r.unknown.length} still ${r.unknown.length === 1 ? 'exists' : 'exist'} after the service's answer was lost` : '',
   ].filter(Boolean).join(' and ');
   if (r.success.length) throw new PartialError(`Deleted ${r.success.length} of ${total} campaigns; ${why}.`);
-  throw new ServiceError(`No campaign was deleted: ${why}.`);
+  // Every code missing: the one refusal a typo gives, with its stable code and where to look.
+  const allMissing = r.badCampaigns.length === total;
+  throw new ServiceError(`No campaign was deleted: ${why}.`, {
+    hint: r.sendingCampaign.length ? 'A campaign that is preparing or sending can be deleted once it is sent.' : `Check the codes with \`${suggest(ctx, 'report', 'list')}\` or \`${suggest(ctx, 'campaign', 'status', 'CODE')}\`.`,
+    ...(allMissing ? { facts: { code: 'NOT_FOUND' } } : {}),
+  });
 };
 
 /**
