@@ -286,7 +286,6 @@ void variantsNameFields;
 
 export const FIELD_KEYS = Object.keys(FIELDS) as DraftKey[];
 export const field = (k: DraftKey): FieldDef => FIELDS[k];
-export const isDraftKey = (k: string): k is DraftKey => Object.hasOwn(FIELDS, k);
 
 /** The keys a flat JSON file may use: the flags in camelCase (and htmlA/htmlB). */
 export const DRAFT_KEYS: ReadonlySet<string> = new Set(FIELD_KEYS.filter((k) => field(k).flat !== false));
@@ -317,8 +316,3 @@ export const FLAG_ATTRIBUTES: ReadonlyArray<readonly [DraftKey, string]> = FIELD
   const f = field(k).flag;
   return f ? [[k, attributeName(f)] as const] : [];
 });
-
-/** The field whose spec path is `path`. */
-export function fieldAt(path: string): DraftKey | undefined {
-  return FIELD_KEYS.find((k) => field(k).spec?.path === path);
-}
