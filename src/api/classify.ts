@@ -37,7 +37,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const NEVER_CONNECTED: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** The documented bodies known by their whole `message` value. */
-export type KnownBody = 'daily-limit' | 'per-second-limit' | 'forbidden';
+type KnownBody = 'daily-limit' | 'per-second-limit' | 'forbidden';
 const KNOWN_MESSAGES: Record<string, KnownBody> = {
   'limit exceeded': 'daily-limit',
   'too many requests': 'per-second-limit',
@@ -45,14 +45,14 @@ const KNOWN_MESSAGES: Record<string, KnownBody> = {
 };
 
 /** Which documented body this is, if any: the whole `message` value, trimmed, any case. */
-export function knownBody(body: unknown): KnownBody | undefined {
+function knownBody(body: unknown): KnownBody | undefined {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const m = (body as { message?: unknown }).message;
   return typeof m === 'string' ? KNOWN_MESSAGES[m.trim().toLowerCase()] : undefined;
 }
 
 /** The service's own error code: `code` (spec 000 §7) or `errorCode` (decisions row 6). */
-export function serviceCodeOf(body: unknown): string | undefined {
+function serviceCodeOf(body: unknown): string | undefined {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const b = body as { code?: unknown; errorCode?: unknown };
   const c = b.code ?? b.errorCode;

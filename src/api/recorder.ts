@@ -28,7 +28,7 @@ type Entry = { kind: 'request'; req: RecordedRequest } | { kind: 'lookup'; req: 
 export const DRY_RUN_KEY = 'mailctl-dry-run-placeholder-key';
 
 /** How the x-api-key header is shown: masked, or "(your key)" for the placeholder. */
-export type KeyShown = (key: string) => string;
+type KeyShown = (key: string) => string;
 
 const READS = new Set(['GET', 'HEAD']);
 

@@ -14,7 +14,7 @@ export function configDir(env: Env): string {
 }
 
 /** The compile cache's folder inside the config directory. */
-export const COMPILE_CACHE_DIR = 'compile-cache';
+const COMPILE_CACHE_DIR = 'compile-cache';
 
 /**
  * Turns on Node's compile cache (module.enableCompileCache, Node ≥ 22.1), which keeps V8's

@@ -16,7 +16,7 @@ interface Run {
 }
 
 /** Which profile, and why: --profile, MAILCTL_PROFILE, the config file's choice, or the default. */
-export function profileSource(s: Settings, run: Run): string {
+function profileSource(s: Settings, run: Run): string {
   if (run.globals.profile) return '--profile';
   if (run.env.MAILCTL_PROFILE) return 'MAILCTL_PROFILE';
   return s.profileName === 'default' ? 'default' : 'config use';

@@ -333,7 +333,7 @@ function isBlank(rec: string[]): boolean {
 }
 
 /** Line breaks in a value: CRLF, LF and a lone CR count one each. */
-export function countLineBreaks(s: string): number {
+function countLineBreaks(s: string): number {
   const cr = s.indexOf('\r');
   const lf = s.indexOf('\n');
   if (cr === -1 && lf === -1) return 0;

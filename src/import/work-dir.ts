@@ -11,7 +11,7 @@ import { PRIVATE_DIR_MODE } from '../fs/safe-write.js';
 import { alive } from '../fs/lock-file.js';
 
 /** A folder this old is removed even when a process with its number runs (the number was reused). */
-export const STALE_AFTER_MS = 2 * 24 * 60 * 60_000;
+const STALE_AFTER_MS = 2 * 24 * 60 * 60_000;
 
 const NAME = /^import-(\d+)-[0-9a-f]+$/;
 /** The file in a work folder listing temporary files made elsewhere, one absolute path per line. */
@@ -52,7 +52,7 @@ export class ImportWorkDir {
 }
 
 /** Removes the work folders of runs that are gone, and the temporary files they listed. */
-export async function removeStale(root: string, now = Date.now()): Promise<string[]> {
+async function removeStale(root: string, now = Date.now()): Promise<string[]> {
   const removed: string[] = [];
   const names = await fsp.readdir(root).catch(() => [] as string[]);
   for (const name of names) {

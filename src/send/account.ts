@@ -20,7 +20,7 @@ import { normalUrl } from '../cli/url.js';
 const FINGERPRINT_PREFIX = 'mailctl journal account key v1\0';
 
 /** The first 12 hex digits of SHA-256 over the prefix and the key. */
-export function keyFingerprint(key: string): string {
+function keyFingerprint(key: string): string {
   return createHash('sha256').update(FINGERPRINT_PREFIX + key).digest('hex').slice(0, 12);
 }
 

@@ -37,7 +37,7 @@ export function planProblem(p: Obj): string | undefined {
  * What is wrong with one record after the plan, or undefined. `keys` are the plan's recipient
  * keys: a record naming anyone else is not one this plan's run wrote.
  */
-export function recordProblem(r: Obj, keys: ReadonlySet<string>): string | undefined {
+function recordProblem(r: Obj, keys: ReadonlySet<string>): string | undefined {
   const stranger = (list: Iterable<string>) => [...list].some((k) => !keys.has(k));
   switch (r.type) {
     case 'intent':

@@ -40,7 +40,7 @@ const JOURNAL_LOCK_HEARTBEAT_MS = 60_000;
 
 /** The record format written now. Versions 1 (one-letter keys) and 2 (no account) are read too. */
 export const JOURNAL_VERSION = 3;
-export const JOURNAL_VERSIONS: readonly number[] = [1, 2, JOURNAL_VERSION];
+const JOURNAL_VERSIONS: readonly number[] = [1, 2, JOURNAL_VERSION];
 
 export interface WireRecipient {
   address: string;
@@ -359,7 +359,7 @@ export function fromDisk(raw: unknown): JournalRecord {
  * Only a line that is not JSON can be a cut-short write (a record is one JSON object, and a
  * part of one never parses); a whole line that is not a record is damage.
  */
-export function parseJournal(text: string, file = 'journal'): { records: JournalRecord[]; lines: number[]; torn: boolean; goodLines: number } {
+function parseJournal(text: string, file = 'journal'): { records: JournalRecord[]; lines: number[]; torn: boolean; goodLines: number } {
   const lines = text.split('\n');
   const records: JournalRecord[] = [];
   const at: number[] = [];
