@@ -2,9 +2,9 @@
 // the service, so one name shared by several groups is never guessed at. Used by import,
 // contacts remove and campaign create (one group or many).
 import type { Context } from './cli/context.js';
-import { UsageError } from './cli/errors.js';
+import { UsageError } from './core/errors.js';
 import type { Group } from './api/campaign-types.js';
-import { forTerminal } from './output/sanitize.js';
+import { forTerminal } from './core/sanitize.js';
 import { suggest } from './cli/suggest.js';
 
 /**

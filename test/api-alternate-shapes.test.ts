@@ -13,7 +13,7 @@ import { campaignApi, pollUntil } from './helpers/campaign-api.js';
 import { unusedPort, until } from './helpers/wait.js';
 import { Context } from '../src/cli/context.js';
 import { IO } from '../src/cli/io.js';
-import { systemClock } from '../src/cli/clock.js';
+import { systemClock } from '../src/core/clock.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import type { RunningSandbox } from '../src/sandbox/server.js';
 import { campaignError } from '../src/sandbox/campaign/common.js';

@@ -8,7 +8,7 @@ import { classify, transportCause, type Attempt, type Outcome } from '../src/api
 import { unusedPort } from './helpers/wait.js';
 import { HttpClient } from '../src/api/http.js';
 import { unlimited } from '../src/api/ratelimit.js';
-import { certainlyNotDone, CliError, factsOf, type ErrorFacts } from '../src/cli/errors.js';
+import { certainlyNotDone, CliError, factsOf, type ErrorFacts } from '../src/core/errors.js';
 
 const answer = (status: number, body?: unknown): Outcome => ({ kind: 'answer', status, body });
 const GET = { method: 'GET' };

@@ -14,7 +14,7 @@ import { main } from '../src/cli/main.js';
 import { MAX_RESPONSE_MIB } from '../src/api/http.js';
 import { Context, type Env } from '../src/cli/context.js';
 import { IO } from '../src/cli/io.js';
-import { systemClock } from '../src/cli/clock.js';
+import { systemClock } from '../src/core/clock.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import type { Recorded } from '../src/sandbox/types.js';
 import { unusedPort } from './helpers/wait.js';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkLink, type LinkPolicy } from '../src/api/safe-link.js';
-import { CliError } from '../src/cli/errors.js';
+import { CliError } from '../src/core/errors.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { HOSTILE_KEYS, reply, useHostileServer } from './helpers/hostile-server.js';
 

@@ -6,7 +6,7 @@ import { runCli, scriptedPrompter } from './helpers/cli.js';
 import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures } from './helpers/campaign-setup.js';
 import { GROUP_SETUP, statusOf } from './helpers/campaign-api.js';
-import { systemClock } from '../src/cli/clock.js';
+import { systemClock } from '../src/core/clock.js';
 import { reply, useHostileServer } from './helpers/hostile-server.js';
 import type { RunningSandbox } from '../src/sandbox/server.js';
 

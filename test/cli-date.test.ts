@@ -4,7 +4,7 @@
 // (--since/--until, old --from/--to) on every time command.
 import { describe, expect, it } from 'vitest';
 import { calendarProblem, parseTime, parseTimeRange, readDate } from '../src/cli/date.js';
-import type { Clock } from '../src/cli/clock.js';
+import type { Clock } from '../src/core/clock.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';

@@ -2,7 +2,7 @@
 // plan for a campaign group — shown, nothing removed, by default; applied in batches with --yes.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { systemClock } from '../src/cli/clock.js';
+import { systemClock } from '../src/core/clock.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignApi, pollUntil } from './helpers/campaign-api.js';
 import { notifyApi, eventually } from './helpers/notify-api.js';

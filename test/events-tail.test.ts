@@ -6,7 +6,7 @@ import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { reply, useHostileServer } from './helpers/hostile-server.js';
 import { eventually, notifyApi } from './helpers/notify-api.js';
-import type { Clock } from '../src/cli/clock.js';
+import type { Clock } from '../src/core/clock.js';
 import { EventFollower, NARROW_OVERLAP_MS, OVERLAP_MS } from '../src/events/follow.js';
 
 const sb = useSandbox({

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { safeFileName, uniqueSafeName } from '../src/fs/safe-name.js';
-import { CliError, ExitCode } from '../src/cli/errors.js';
+import { CliError, ExitCode } from '../src/core/errors.js';
 
 const SAFE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
 

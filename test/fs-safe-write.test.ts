@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTempBeside, openAppendNoFollow, refuseSymlink, writeFileAtomic } from '../src/fs/safe-write.js';
-import { CliError, ExitCode } from '../src/cli/errors.js';
+import { CliError, ExitCode } from '../src/core/errors.js';
 import { tempDir } from './helpers/cli.js';
 
 /** A folder to write in, and a precious file elsewhere that a planted link points at. */

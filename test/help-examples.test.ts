@@ -27,7 +27,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { NOUNS } from '../commands/index.js';
 import { main } from '../src/cli/main.js';
 import { HELP_TOPICS } from '../src/cli/root-help.js';
-import type { Clock } from '../src/cli/clock.js';
+import type { Clock } from '../src/core/clock.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { until } from './helpers/wait.js';
 

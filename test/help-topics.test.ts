@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
-import { ExitCode } from '../src/cli/errors.js';
+import { ExitCode } from '../src/core/errors.js';
 import { EXAMPLE_FILES, EXIT_MEANINGS } from '../src/cli/help-topics.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

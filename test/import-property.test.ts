@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { validateContacts } from '../src/import/validate.js';
-import { UsageError } from '../src/cli/errors.js';
+import { UsageError } from '../src/core/errors.js';
 import { tempDir } from './helpers/cli.js';
 import { isValidEmail } from '../src/email.js';
 import { build, EOLS, physicalRecords, type Line } from './helpers/hostile-csv.js';

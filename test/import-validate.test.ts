@@ -9,7 +9,7 @@ import { validateContacts, type ValidateOptions } from '../src/import/validate.j
 import { Utf8Check } from '../src/import/encoding.js';
 import { SeenEmails } from '../src/import/seen-emails.js';
 import { fitsType } from '../src/import/header.js';
-import { UsageError } from '../src/cli/errors.js';
+import { UsageError } from '../src/core/errors.js';
 import { tempDir } from './helpers/cli.js';
 
 async function check(content: string | Buffer, o: Partial<ValidateOptions> & { chunk?: number } = {}) {

@@ -1,7 +1,7 @@
-// src/output/human.ts: sizes and counts as a person reads them on stderr (raw numbers stay in
+// src/core/human.ts: sizes and counts as a person reads them on stderr (raw numbers stay in
 // TSV and --json, which these functions never feed).
 import { describe, expect, it } from 'vitest';
-import { bytes, bytesOf, count, plural } from '../src/output/human.js';
+import { bytes, bytesOf, count, plural } from '../src/core/human.js';
 
 describe('bytes', () => {
   it.each([

@@ -7,7 +7,7 @@ import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures } from './helpers/campaign-setup.js';
 import { notifyApi, eventually } from './helpers/notify-api.js';
-import type { Clock } from '../src/cli/clock.js';
+import type { Clock } from '../src/core/clock.js';
 
 const sb = useSandbox({
   expect: [

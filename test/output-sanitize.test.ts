@@ -1,8 +1,8 @@
-// src/output/sanitize.ts over any text: nothing a terminal acts on gets out, a cell never
+// src/core/sanitize.ts over any text: nothing a terminal acts on gets out, a cell never
 // breaks its row, and --json stays exactly the string that came in.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { forTerminal, forTsvCell, safeJson } from '../src/output/sanitize.js';
+import { forTerminal, forTsvCell, safeJson } from '../src/core/sanitize.js';
 import { HOSTILE_TEXT, TERMINAL_UNSAFE } from './helpers/hostile-server.js';
 
 // Text biased towards what matters: controls, C1, bidi, separators, astral characters.

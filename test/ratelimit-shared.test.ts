@@ -10,7 +10,7 @@ import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { SharedWindowLimiter, budgetName, IN_FLIGHT_MAX_MS, LOCK_STALE_MS } from '../src/api/ratelimit-shared.js';
 import type { Ticket } from '../src/api/ratelimit.js';
-import type { Clock } from '../src/cli/clock.js';
+import type { Clock } from '../src/core/clock.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, syncTraffic, FINISHED_CAMPAIGNS, REPORT_EXPORT } from './helpers/report-sync.js';
-import { systemClock } from '../src/cli/clock.js';
+import { systemClock } from '../src/core/clock.js';
 import { virtualTime } from './helpers/virtual-time.js';
 import { DOWNLOADS_AT_ONCE } from '../src/report/sync/sync.js';
 

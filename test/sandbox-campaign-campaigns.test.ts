@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSandbox, useSandbox, type UseSandboxOptions } from './helpers/sandbox.js';
 import { abBody, campaignApi, campaignBody, emails, groupWith, statusOf, type CampaignApi, GROUP_SETUP } from './helpers/campaign-api.js';
-import { systemClock } from '../src/cli/clock.js';
+import { systemClock } from '../src/core/clock.js';
 
 // Sandbox time is the wall clock, except while a test holds it: then it moves only when the test
 // moves it. Phases last 100-150 ms here; held time lets a test see each of them, and submit a

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { campaignApi, pollUntil } from './helpers/campaign-api.js';
 import type { RunningSandbox } from '../src/sandbox/server.js';
-import { systemClock } from '../src/cli/clock.js';
+import { systemClock } from '../src/core/clock.js';
 
 const sb = useSandbox({
   expect: [

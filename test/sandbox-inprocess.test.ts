@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { until } from './helpers/wait.js';
-import type { Clock } from '../src/cli/clock.js';
+import type { Clock } from '../src/core/clock.js';
 
 const bin = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'), 'bin', 'mailctl.js');
 

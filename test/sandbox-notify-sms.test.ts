@@ -2,7 +2,7 @@
 // sections 2, 4 and 8. The clock can be moved forward to test the 30-day window.
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
-import { systemClock } from '../src/cli/clock.js';
+import { systemClock } from '../src/core/clock.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { eventually, notifyApi } from './helpers/notify-api.js';
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { NotifyClient } from '../src/api/notify.js';
 import { requestFate } from '../src/send/runner.js';
-import { LimitError } from '../src/cli/errors.js';
+import { LimitError } from '../src/core/errors.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { replay, type PlanRecord } from '../src/send/journal.js';

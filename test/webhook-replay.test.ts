@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startConsumer, type Consumer } from './helpers/webhook-consumer.js';
 import { unusedPort, until } from './helpers/wait.js';
-import type { Clock } from '../src/cli/clock.js';
+import type { Clock } from '../src/core/clock.js';
 import type { StoredEvent } from '../src/webhook/listener.js';
 import { verifyPayload } from '../src/webhook/signature.js';
 

@@ -1,7 +1,7 @@
 // mailctl automation trigger|terminate — endpoint 20, through the same journal and --resume as
 // `send` (src/send/session.ts): every batch is recorded before its request and after its answer.
 import type { Context } from '../../src/cli/context.js';
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { suggest } from '../../src/cli/suggest.js';
 import { automationPlan, checkAutomationVariables, type AutomationEvent } from '../../src/campaign/automation.js';
 import { runBatchCommand } from '../../src/send/command.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Context } from '../../src/cli/context.js';
 import type { OptsOf } from '../../src/cli/declared.js';
 import type { declareCreate } from './index.js';
-import { certainlyNotDone, CliError, ExitCode, ServiceError, SilentExit, UsageError } from '../../src/cli/errors.js';
+import { certainlyNotDone, CliError, ExitCode, ServiceError, SilentExit, UsageError } from '../../src/core/errors.js';
 import { compose, type Composed } from '../../src/campaign/compose.js';
 import { draftFromFlags, mergeDrafts, withProfileDefaults, type CreateFlags, type Draft } from '../../src/campaign/draft.js';
 import { readCampaignFile, saveDraftFile } from '../../src/campaign/file.js';
@@ -19,9 +19,9 @@ import { printDryRun } from '../../src/output/dry-run.js';
 import { groupLookupForDryRun, listAllGroups } from '../../src/groups.js';
 import { templateHtml } from '../../src/campaign/preflight/input.js';
 import { recordUpload } from '../../src/cli/transfer.js';
-import { bytes } from '../../src/output/human.js';
+import { bytes } from '../../src/core/human.js';
 import { warnOverBalance } from '../../src/campaign/balance-check.js';
-import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
+import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
 
 /** The declaration's own options, and the campaign's fields (derived from the same field table). */
 type Opts = OptsOf<typeof declareCreate> & CreateFlags;

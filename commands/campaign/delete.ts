@@ -1,7 +1,7 @@
 import type { Context } from '../../src/cli/context.js';
 import { lookup, printDryRun } from '../../src/output/dry-run.js';
-import { certainlyNotDone, factsOf, PartialError, ServiceError, SilentExit, UsageError } from '../../src/cli/errors.js';
-import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
+import { certainlyNotDone, factsOf, PartialError, ServiceError, SilentExit, UsageError } from '../../src/core/errors.js';
+import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
 import type { CampaignClient } from '../../src/api/campaign.js';
 import type { DeleteCampaignsResult } from '../../src/api/campaign-types.js';
 import { suggest } from '../../src/cli/suggest.js';

@@ -1,5 +1,5 @@
 import type { Context } from '../../src/cli/context.js';
-import { certainlyNotDone, ServiceError, SilentExit } from '../../src/cli/errors.js';
+import { certainlyNotDone, ServiceError, SilentExit } from '../../src/core/errors.js';
 import type { CampaignClient } from '../../src/api/campaign.js';
 import type { Campaign } from '../../src/api/campaign-types.js';
 import { describeStatus } from '../../src/campaign/statuses.js';

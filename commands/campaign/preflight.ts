@@ -5,13 +5,13 @@
 import type { Context } from '../../src/cli/context.js';
 import type { OptsOf } from '../../src/cli/declared.js';
 import type { declarePreflight } from './index.js';
-import { ExitCode, SilentExit } from '../../src/cli/errors.js';
+import { ExitCode, SilentExit } from '../../src/core/errors.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import type { CreateFlags } from '../../src/campaign/draft.js';
 import { counts, finding, summaryLine, type Finding } from '../../src/campaign/preflight/findings.js';
 import { buildCampaign, knownFields } from '../../src/campaign/preflight/input.js';
 import { preflight } from '../../src/campaign/preflight/run.js';
-import { forTerminal } from '../../src/output/sanitize.js';
+import { forTerminal } from '../../src/core/sanitize.js';
 import { printList, type Column } from '../../src/output/format.js';
 
 /** The declaration's own options, and the campaign's fields (derived from the same field table). */

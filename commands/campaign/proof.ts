@@ -5,7 +5,7 @@
 import type { Context } from '../../src/cli/context.js';
 import type { OptsOf } from '../../src/cli/declared.js';
 import type { declareProof } from './index.js';
-import { ExitCode, SilentExit, UsageError } from '../../src/cli/errors.js';
+import { ExitCode, SilentExit, UsageError } from '../../src/core/errors.js';
 import type { SendResult } from '../../src/api/notify-types.js';
 import type { CreateFlags } from '../../src/campaign/draft.js';
 import { parseRowSpec, readContact } from '../../src/campaign/preflight/contacts.js';
@@ -17,7 +17,7 @@ import { withSenderHint } from '../../src/send/report.js';
 import { BATCH_SIZE as MAX_RECIPIENTS } from '../../src/send/batches.js';
 import { parseVars } from '../../src/send/variables.js';
 import { printDryRun } from '../../src/output/dry-run.js';
-import { forTerminal } from '../../src/output/sanitize.js';
+import { forTerminal } from '../../src/core/sanitize.js';
 
 /** The declaration's own options, and the campaign's fields (derived from the same field table). */
 type Opts = OptsOf<typeof declareProof> & CreateFlags;

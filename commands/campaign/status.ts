@@ -1,6 +1,6 @@
 import type { Context } from '../../src/cli/context.js';
 import { suggest, suggester, suggestWithNote } from '../../src/cli/suggest.js';
-import { ServiceError, UsageError } from '../../src/cli/errors.js';
+import { ServiceError, UsageError } from '../../src/core/errors.js';
 import type { Campaign } from '../../src/api/campaign-types.js';
 import { pollUntil } from '../../src/cli/poll.js';
 import { parseDuration } from '../../src/cli/duration.js';

@@ -1,5 +1,5 @@
 import type { Context } from '../../src/cli/context.js';
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { findSetting, SETTINGS } from '../../src/config/keys.js';
 import { profileNameFor } from '../../src/config/settings.js';
 import { readConfig, CONFIG_FILE_NAME, type ConfigReader } from '../../src/config/read.js';

@@ -1,4 +1,4 @@
-import { forTerminal } from '../../src/output/sanitize.js';
+import { forTerminal } from '../../src/core/sanitize.js';
 import { profileInUse, settingOrThrow } from './common.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareGet } from './index.js';

@@ -1,4 +1,4 @@
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { dryRunTarget, profileInUse, reportDryRun, settingOrThrow } from './common.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareSet } from './index.js';

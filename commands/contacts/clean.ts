@@ -4,7 +4,7 @@
 // in batches, reporting what the service says each removed (`updated_count`). The API lists no
 // group's members, so the plan is every address that bounced or complained, and the service
 // ignores those not in the group. The events are read a day at a time (src/contacts/bounce-events.ts).
-import { InterruptedError, PartialError, UsageError } from '../../src/cli/errors.js';
+import { InterruptedError, PartialError, UsageError } from '../../src/core/errors.js';
 import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
 import { suggest, suggestWithNote } from '../../src/cli/suggest.js';
 import { buildPlan } from '../../src/contacts/bounce-plan.js';
@@ -12,10 +12,10 @@ import { bounceEvents } from '../../src/contacts/bounce-events.js';
 import { resolveGroup } from '../../src/groups.js';
 import { printList, printRecord } from '../../src/output/format.js';
 import { lookup, printDryRun } from '../../src/output/dry-run.js';
-import { forTerminal } from '../../src/output/sanitize.js';
+import { forTerminal } from '../../src/core/sanitize.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareClean } from './index.js';
-import { plural } from '../../src/output/human.js';
+import { plural } from '../../src/core/human.js';
 
 /**
  * Addresses per removal request (decisions row P9): spec 000 endpoint 6 gives `keys` no maximum;

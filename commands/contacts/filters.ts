@@ -3,7 +3,7 @@
 // Columns: NAME, MAIL_ADDRESS, DOMAIN, LISTSN, or a custom field name. Operators: EQ, NOT_EQ,
 // LIKE, NOT_LIKE; friendlier spellings (=, !=, like, not like…) map to them. The spec does not
 // offer comparisons on number or date custom fields.
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import type { FilterOperator, RemovalFilter } from '../../src/api/campaign-types.js';
 import { type FieldType } from '../../src/import/header.js';
 import { RESERVED_COLUMNS } from '../../src/spec/reserved-columns.js';

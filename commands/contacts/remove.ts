@@ -3,7 +3,7 @@
 // Destructive, so it asks first on a terminal and needs --yes anywhere else.
 import fs from 'node:fs';
 import type { Context } from '../../src/cli/context.js';
-import { CliError, ExitCode, UsageError } from '../../src/cli/errors.js';
+import { CliError, ExitCode, UsageError } from '../../src/core/errors.js';
 import type { RemovalBody } from '../../src/api/campaign-types.js';
 import { isValidEmail } from '../../src/email.js';
 import { readAll } from '../../src/cli/stdin.js';
@@ -11,8 +11,8 @@ import { printDryRun } from '../../src/output/dry-run.js';
 import { resolveGroup } from '../../src/groups.js';
 import { describeFilter, parseWhere } from './filters.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
-import { forTerminal } from '../../src/output/sanitize.js';
-import { count as n, plural } from '../../src/output/human.js';
+import { forTerminal } from '../../src/core/sanitize.js';
+import { count as n, plural } from '../../src/core/human.js';
 import type { OptsOf, Verb } from '../../src/cli/declared.js';
 import type { declareRemove } from './index.js';
 

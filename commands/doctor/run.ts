@@ -3,7 +3,7 @@
 // permissions, the clock against the service's Date header (scheduling depends on it), Node.
 import fs from 'node:fs';
 import type { Context } from '../../src/cli/context.js';
-import { CliError, ExitCode, SilentExit, factsOf } from '../../src/cli/errors.js';
+import { CliError, ExitCode, SilentExit, factsOf } from '../../src/core/errors.js';
 import { maskKey, SERVICE_LABEL, type Service } from '../../src/config/settings.js';
 import { PRIVATE_DIR_MODE } from '../../src/fs/safe-write.js';
 import { printList } from '../../src/output/format.js';

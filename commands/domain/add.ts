@@ -1,8 +1,8 @@
-import { ServiceError } from '../../src/cli/errors.js';
+import { ServiceError } from '../../src/core/errors.js';
 import { zoneLines } from '../../src/output/zone.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { checkDomain } from './common.js';
-import { forTsvCell } from '../../src/output/sanitize.js';
+import { forTsvCell } from '../../src/core/sanitize.js';
 import { suggest } from '../../src/cli/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareAdd } from './index.js';

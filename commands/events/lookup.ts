@@ -1,6 +1,6 @@
 // mailctl events: delivery-status lookup for email or SMS (spec 001's event lookups, src/api/notify.ts).
 import type { Context } from '../../src/cli/context.js';
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
 import { printList, type Column } from '../../src/output/format.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';

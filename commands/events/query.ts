@@ -1,7 +1,7 @@
 // Flags of `mailctl events` and `events tail` → the lookup query: statuses checked against each
 // channel's list, the recipient by the one email and national-number rules, a start kept within
 // what the lookup reaches. Times are read by the one date parser (src/cli/date.ts).
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { isoSeconds, type TimeRange } from '../../src/cli/date.js';
 import { isValidEmail } from '../../src/email.js';
 import { checkNationalNumber } from '../../src/send/sms-rules.js';

@@ -6,12 +6,12 @@
 // Ctrl-C (without either, Ctrl-C is the only end). Ctrl-C or --for ends it with exit 0. A lookup
 // that fails after events were held still prints them: the document says stopped "error" and
 // carries the error; the exit code is the error's.
-import { errorJson, UsageError } from '../../src/cli/errors.js';
+import { errorJson, UsageError } from '../../src/core/errors.js';
 import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
 import { EventFollower, NARROW_OVERLAP_MS, ROW_CAP } from '../../src/events/follow.js';
-import { forTerminal } from '../../src/output/sanitize.js';
+import { forTerminal } from '../../src/core/sanitize.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';
 import { checkRecipient, EMAIL_STATUSES, LOOKUP_DAYS, parseStatuses, SMS_STATUSES, startWithinWindow } from './query.js';
 import { suggest } from '../../src/cli/suggest.js';

@@ -1,6 +1,6 @@
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { printDryRun } from '../../src/output/dry-run.js';
-import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
+import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
 import { suggest } from '../../src/cli/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareCreate } from './index.js';

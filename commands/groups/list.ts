@@ -1,4 +1,4 @@
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import type { Group } from '../../src/api/campaign-types.js';
 import { printList, type Column } from '../../src/output/format.js';
 import { parseWhole } from '../../src/cli/parse.js';

@@ -2,16 +2,16 @@
 // asked, and pick the exit code: 0 every row imported · 1 the import failed as a whole ·
 // 5 it ran but some rows were rejected (locally or by the service).
 import type { Context } from '../../src/cli/context.js';
-import { PartialError } from '../../src/cli/errors.js';
+import { PartialError } from '../../src/core/errors.js';
 import { IMPORT_TERMINAL, type ImportResult } from '../../src/api/campaign-types.js';
 import type { ValidationResult } from '../../src/import/validate.js';
 import type { Field } from '../../src/output/format.js';
 import { downloadFailures, localJson, printResult, resultPairs, serviceRejected } from '../../src/import/report.js';
 import { failureFor, statusWords } from '../../src/import/wait.js';
 import type { ResolvedGroup } from '../../src/groups.js';
-import { count, plural } from '../../src/output/human.js';
+import { count, plural } from '../../src/core/human.js';
 import { suggest, suggestWithNote } from '../../src/cli/suggest.js';
-import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
+import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
 
 export interface Finish {
   result: ImportResult;

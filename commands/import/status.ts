@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { DEFAULT_WAIT_TIMEOUT_MS, failuresFlags, fetchImport, waitForImport } from '../../src/import/wait.js';
 import { checkFailuresPath, defaultFailuresPath } from '../../src/import/report.js';

@@ -2,7 +2,7 @@ import type { ReportLink } from '../../src/api/campaign-types.js';
 import { LINK_CELL_MAX, printList, type Column } from '../../src/output/format.js';
 import { checkOutDir, downloadLinks, plannedFiles } from '../../src/report/download.js';
 import { lookup, printDryRun } from '../../src/output/dry-run.js';
-import { forTerminal } from '../../src/output/sanitize.js';
+import { forTerminal } from '../../src/core/sanitize.js';
 import { outDirOf } from '../../src/report/out-dir.js';
 import { printSaved } from './export.js';
 import { suggest } from '../../src/cli/suggest.js';

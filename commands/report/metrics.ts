@@ -1,4 +1,4 @@
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { printList } from '../../src/output/format.js';
 import { METRIC_COLUMNS, METRIC_CSV, orderRows, ratesOf } from '../../src/report/metrics.js';
 import { suggest } from '../../src/cli/suggest.js';

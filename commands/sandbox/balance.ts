@@ -4,7 +4,7 @@
 // not fit (decisions row P8) can be tried without an account.
 import { parseWhole } from '../../src/cli/parse.js';
 import { printRecord } from '../../src/output/format.js';
-import { ServiceError } from '../../src/cli/errors.js';
+import { ServiceError } from '../../src/core/errors.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareBalance } from './index.js';

@@ -1,7 +1,7 @@
 // Custom fields are made in the service's back office, which the API does not offer; the
 // sandbox has its own route for it (/_sandbox/fields, not part of the spec). This works with
 // --sandbox and against `mailctl sandbox serve`; a real service answers 404.
-import { ServiceError, UsageError } from '../../src/cli/errors.js';
+import { ServiceError, UsageError } from '../../src/core/errors.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { suggest } from '../../src/cli/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';

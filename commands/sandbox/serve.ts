@@ -10,7 +10,7 @@ export const run: Verb<typeof declareServe> = async (ctx, opts) => {
   const port = opts.port === undefined ? 0 : parseWhole(opts.port, '--port', 0, 65535);
   const shapes = parseShapeArgs(opts.shape ?? []);
   if (typeof shapes === 'string') {
-    const { UsageError } = await import('../../src/cli/errors.js');
+    const { UsageError } = await import('../../src/core/errors.js');
     throw new UsageError(shapes, `See \`${suggest(ctx, 'sandbox', 'serve', '--help')}\` for the shapes and their values.`);
   }
   const { startSandboxServer } = await import('../../src/sandbox/server.js');
@@ -19,7 +19,7 @@ export const run: Verb<typeof declareServe> = async (ctx, opts) => {
   try {
     running = await startSandboxServer({ port, limits, shapes });
   } catch (e) {
-    const { UsageError } = await import('../../src/cli/errors.js');
+    const { UsageError } = await import('../../src/core/errors.js');
     throw new UsageError(`Cannot listen on port ${port}: ${(e as Error).message}.`, 'Choose another --port, or leave it out to take a free one.');
   }
   const linkTargets = LINK_TARGETS.map((t) => t.path);

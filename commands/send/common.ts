@@ -2,7 +2,7 @@
 // a file, and the {{variable}} checks that stop a run before any request.
 import fs from 'node:fs';
 import type { Context } from '../../src/cli/context.js';
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { readAll } from '../../src/cli/stdin.js';
 import type { Recipient } from '../../src/send/recipients.js';
 import { runBatchCommand, type BatchFlags } from '../../src/send/command.js';

@@ -1,6 +1,6 @@
 // mailctl send sms — transactional SMS (decisions row 3: the SMS send endpoint, src/api/notify.ts).
 import type { Context } from '../../src/cli/context.js';
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { BATCH_SIZE } from '../../src/send/batches.js';
 import { JOURNAL_VERSION, type PlanRecord, type WireRecipient } from '../../src/send/journal.js';
 import { checkRecipients, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';

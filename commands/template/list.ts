@@ -1,6 +1,6 @@
 import type { Context } from '../../src/cli/context.js';
 import { printList } from '../../src/output/format.js';
-import { forTerminal } from '../../src/output/sanitize.js';
+import { forTerminal } from '../../src/core/sanitize.js';
 
 export async function run(ctx: Context): Promise<void> {
   const client = await ctx.campaign();

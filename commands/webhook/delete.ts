@@ -1,4 +1,4 @@
-import { ServiceError } from '../../src/cli/errors.js';
+import { ServiceError } from '../../src/core/errors.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { parseWebhookType, typeName } from '../../src/webhook/types.js';
 import { suggest } from '../../src/cli/suggest.js';

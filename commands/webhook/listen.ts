@@ -1,11 +1,11 @@
 // mailctl webhook listen: a local receiver for signed webhook calls, until Ctrl-C.
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { parseWhole } from '../../src/cli/parse.js';
 import { suggestWithNote } from '../../src/cli/suggest.js';
 import { refuseSymlink } from '../../src/fs/safe-write.js';
-import { forTerminal } from '../../src/output/sanitize.js';
+import { forTerminal } from '../../src/core/sanitize.js';
 import { failedFileFor } from '../../src/webhook/events-file.js';
 import { DEFAULT_LIMITS, startListener, type StoredEvent } from '../../src/webhook/listener.js';
 import { describeRoutes, hasRoutes, parseRoutes } from '../../src/webhook/routes.js';

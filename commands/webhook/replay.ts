@@ -5,12 +5,12 @@
 // signature for (an older listener's, bare payloads) are always signed again, and the run says
 // so. Every answer is reported; a consumer that cannot be reached, or Ctrl-C, stops the replay
 // with the command that continues it.
-import { CliError, InterruptedError, LimitError, PartialError, ServiceError, UsageError } from '../../src/cli/errors.js';
+import { CliError, InterruptedError, LimitError, PartialError, ServiceError, UsageError } from '../../src/core/errors.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { parseWhole } from '../../src/cli/parse.js';
 import { envNote, suggest } from '../../src/cli/suggest.js';
 import { checkUrl } from '../../src/cli/url.js';
-import { forTerminal, forTsvCell } from '../../src/output/sanitize.js';
+import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
 import { parseSignatureHeader, postSigned, shortAnswer, type ConsumerAnswer } from '../../src/webhook/deliver.js';
 import { checkReplayFile, replayItems, type ReplayItem } from '../../src/webhook/replay-source.js';
 import { sign } from '../../src/webhook/signature.js';

@@ -3,12 +3,12 @@
 // (spec 001 section 6) and signature (section 5, decisions row 14) as the service's. The key only
 // signs: it is never sent, printed or taken from argv.
 import type { Context } from '../../src/cli/context.js';
-import { ServiceError, UsageError } from '../../src/cli/errors.js';
+import { ServiceError, UsageError } from '../../src/core/errors.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { checkUrl } from '../../src/cli/url.js';
 import { printPlanned } from '../../src/output/dry-run.js';
 import { printRecord } from '../../src/output/format.js';
-import { forTerminal } from '../../src/output/sanitize.js';
+import { forTerminal } from '../../src/core/sanitize.js';
 import { parseEventArg } from '../../src/webhook/event-name.js';
 import { applyOverrides, parseOverride, syntheticId, syntheticPayload } from '../../src/webhook/payloads.js';
 import { parseSignatureHeader, postHeaders, postSigned, shortAnswer, type ConsumerAnswer } from '../../src/webhook/deliver.js';

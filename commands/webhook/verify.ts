@@ -1,10 +1,10 @@
 // mailctl webhook verify: is this payload signed with our notification key?
 import fs from 'node:fs';
-import { SilentExit, UsageError } from '../../src/cli/errors.js';
+import { SilentExit, UsageError } from '../../src/core/errors.js';
 import { readAll } from '../../src/cli/stdin.js';
 import { verifyPayload } from '../../src/webhook/signature.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
-import { forTerminal } from '../../src/output/sanitize.js';
+import { forTerminal } from '../../src/core/sanitize.js';
 import { suggest, suggester } from '../../src/cli/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareVerify } from './index.js';

@@ -3,10 +3,10 @@ import { HttpClient, type HttpOptions } from './http.js';
 import { pathSegment } from './path-segment.js';
 import { SlidingWindowLimiter, unlimited, type Limiter } from './ratelimit.js';
 import { SharedWindowLimiter, budgetName } from './ratelimit-shared.js';
-import type { Clock } from '../cli/clock.js';
+import type { Clock } from '../core/clock.js';
 import type * as T from './campaign-types.js';
-import { ServiceError } from '../cli/errors.js';
-import { forTerminal } from '../output/sanitize.js';
+import { ServiceError } from '../core/errors.js';
+import { forTerminal } from '../core/sanitize.js';
 
 export interface CampaignClientOptions extends Omit<HttpOptions, 'service' | 'limiter'> {
   clock: Clock;

@@ -7,7 +7,7 @@
 // shape, not words: the documented bodies whose whole `message` is a fixed value
 // (`{"message":"too many requests"}`, `{"message":"Limit Exceeded"}` — decisions row 5;
 // `{"message":"Forbidden"}` — spec 000 §5 and 001 §5), compared whole, never searched in.
-import type { ErrorFacts } from '../cli/errors.js';
+import type { ErrorFacts } from '../core/errors.js';
 
 export type Outcome =
   /** The service answered with a status that is not 2xx. `body`: parsed JSON, else the text, else undefined. */

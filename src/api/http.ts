@@ -2,10 +2,10 @@
 // client-side rate limits, retries that are safe, a masked request trace, and the mapping of
 // every failure to a typed error. Built on ky; nothing else in mailctl speaks to the API.
 import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
-import { AuthError, CliError, LimitError, ServiceError, InterruptedError, type ErrorFacts } from '../cli/errors.js';
+import { AuthError, CliError, LimitError, ServiceError, InterruptedError, type ErrorFacts } from '../core/errors.js';
 import { maskKey, SERVICE_LABEL, type Service } from '../config/settings.js';
-import { forTerminal } from '../output/sanitize.js';
-import { endSentence } from '../output/sentence.js';
+import { forTerminal } from '../core/sanitize.js';
+import { endSentence } from '../core/sentence.js';
 import { classify, isRepeatable, transportCause, type Attempt, type Outcome } from './classify.js';
 import { describeErrorBody, sentenceForCode } from './error-messages.js';
 import { plainSuggest, type Suggest } from '../cli/suggest.js';
@@ -13,7 +13,7 @@ import type { Limiter } from './ratelimit.js';
 import { maskPath, maskUrl } from './mask-url.js';
 import { redactor, type Redact } from './redact.js';
 import { duration, MIN_DOWNLOAD_RATE, stallGuard, type MinRate } from './transfer-guard.js';
-import { bytes } from '../output/human.js';
+import { bytes } from '../core/human.js';
 
 export type FetchLike = typeof fetch;
 

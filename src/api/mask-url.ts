@@ -2,7 +2,7 @@
 // parameters), never what would let someone else use it. An upload address or download link is
 // pre-signed: its signature, credential and token parameters are the key to the file, and the
 // sandbox's /files/u|d/TOKEN path is the same thing in the path.
-import { forTerminal } from '../output/sanitize.js';
+import { forTerminal } from '../core/sanitize.js';
 
 const MASK = '…';
 

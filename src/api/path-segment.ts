@@ -3,8 +3,8 @@
 // resolution then collapses them: GET …/v1/campaign/normal/.. went to GET …/v1/campaign/, another
 // endpoint than the one named. Such a value is refused before anything is sent (exit 2); an empty
 // one too, which would leave the path ending in "/" (the list endpoint, not the item).
-import { UsageError } from '../cli/errors.js';
-import { forTerminal } from '../output/sanitize.js';
+import { UsageError } from '../core/errors.js';
+import { forTerminal } from '../core/sanitize.js';
 
 /** `value` as one path segment, or a UsageError when it is "", "." or "..". */
 export function pathSegment(value: string): string {

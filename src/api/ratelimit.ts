@@ -1,6 +1,6 @@
 // Client-side rate limit: at most `max` request starts in any `windowMs` window (a sliding
 // log, matching how a server counting arrivals per second sees us). Calls queue in order.
-import type { Clock } from '../cli/clock.js';
+import type { Clock } from '../core/clock.js';
 
 export interface Limiter {
   /** Resolves when a request may start; a ticket, when given, goes back to answered(). */

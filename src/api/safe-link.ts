@@ -8,8 +8,8 @@
 // made to exactly those addresses).
 import dns from 'node:dns';
 import net from 'node:net';
-import { LimitError, ServiceError } from '../cli/errors.js';
-import { forTerminal } from '../output/sanitize.js';
+import { LimitError, ServiceError } from '../core/errors.js';
+import { forTerminal } from '../core/sanitize.js';
 
 /** Resolves a host name to all its addresses (dns.lookup by default; tests give hostile answers). */
 export type Lookup = (host: string) => Promise<string[]>;

@@ -2,7 +2,7 @@
 // request. The plan goes through the same journal, runner and resume as `send` (src/send):
 // requests of at most 100 recipients (spec section 8), one after another.
 import type { AutomationRecipient, AutomationRequest } from '../api/campaign-types.js';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { JOURNAL_VERSION, type PlanRecord } from '../send/journal.js';
 import type { Recipient } from '../send/recipients.js';
 import { leadingDigitRule, summarise, valueProblems } from '../send/variables.js';

@@ -3,9 +3,9 @@
 // blocked on it (decisions row P8). Used by `send` / `send sms` (src/send/forecast.ts) and by
 // `campaign create` (warnOverBalance below).
 import type { Context } from '../cli/context.js';
-import { AuthError } from '../cli/errors.js';
+import { AuthError } from '../core/errors.js';
 import type { Group } from '../api/campaign-types.js';
-import { forTerminal } from '../output/sanitize.js';
+import { forTerminal } from '../core/sanitize.js';
 import { suggest } from '../cli/suggest.js';
 import { lookup } from '../output/dry-run.js';
 

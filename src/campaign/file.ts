@@ -9,10 +9,10 @@
 // each must hold and where each stands in the spec shape is the field table's (fields.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { DRAFT_KEYS, FIELD_KEYS, SCHEDULE_TYPE, field, keysWhere, type Draft, type DraftKey, type FieldType, type SpecPlace, type SpecRead } from './fields.js';
 import { fileProblem } from '../cli/file-problem.js';
-import { forTerminal } from '../output/sanitize.js';
+import { forTerminal } from '../core/sanitize.js';
 import { PRIVATE_DIR_MODE, writeFileAtomic } from '../fs/safe-write.js';
 import { safeFileName } from '../fs/safe-name.js';
 

@@ -5,7 +5,7 @@
 // chosen for sending". "Find" narrows a long list by typing part of a name or code.
 import type { Group } from '../api/campaign-types.js';
 import type { Choice, ChoiceOrSeparator, Prompter } from '../cli/prompter.js';
-import { forTerminal } from '../output/sanitize.js';
+import { forTerminal } from '../core/sanitize.js';
 import { plainSuggest, type Suggest } from '../cli/suggest.js';
 
 /** The picker's own entries; a NUL keeps them apart from any group code the service could give. */

@@ -3,7 +3,7 @@
 // import into the chosen groups has finished".
 import type { Group } from '../api/campaign-types.js';
 import { matchGroup } from '../groups.js';
-import { forTerminal } from '../output/sanitize.js';
+import { forTerminal } from '../core/sanitize.js';
 import { plainSuggest, type Suggest } from '../cli/suggest.js';
 
 export interface GroupResolution {

@@ -1,7 +1,7 @@
 // What to change after the service refused a campaign (400 {code, invalidFields}, spec section
 // 7), decided from the error's structure (its service code and the fields it names), never its
 // words: one sentence for the user, and the wizard steps that hold those answers.
-import type { ServiceError } from '../cli/errors.js';
+import type { ServiceError } from '../core/errors.js';
 import { FIELD_KEYS, STEPS, field, type StepId } from './fields.js';
 
 export interface RefusalAdvice {

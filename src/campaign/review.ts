@@ -4,7 +4,7 @@
 // the service is shown only through forTerminal.
 import type { Group } from '../api/campaign-types.js';
 import type { IO } from '../cli/io.js';
-import { forTerminal } from '../output/sanitize.js';
+import { forTerminal } from '../core/sanitize.js';
 import type { Composed } from './compose.js';
 import type { Draft } from './draft.js';
 import { field, keysWhere, type DraftKey } from './fields.js';

@@ -1,7 +1,7 @@
 // The one-time list goes to the address the service handed back (endpoints 8/10 `preSignedUrl`)
 // the same way an import file does (src/cli/transfer.ts): keyless, streamed, retried.
 import type { Context } from '../cli/context.js';
-import { CliError } from '../cli/errors.js';
+import { CliError } from '../core/errors.js';
 import { uploadFile } from '../cli/transfer.js';
 import { suggest } from '../cli/suggest.js';
 

@@ -14,7 +14,7 @@ import { checkListFile } from './local-files.js';
 import { parseSchedule } from './schedule.js';
 import { isEmail } from '../send/recipients.js';
 import { pickGroups } from './group-picker.js';
-import { forTerminal } from '../output/sanitize.js';
+import { forTerminal } from '../core/sanitize.js';
 import { suggester } from '../cli/suggest.js';
 
 type Validate = (v: string) => true | string;

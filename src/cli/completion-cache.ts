@@ -4,7 +4,7 @@
 // never fails the command that listed the groups.
 import fs from 'node:fs';
 import path from 'node:path';
-import { isPlainText } from '../output/sanitize.js';
+import { isPlainText } from '../core/sanitize.js';
 
 /** Older than this, cached names are not offered (groups change). */
 export const COMPLETION_CACHE_TTL_MS = 60 * 60_000;

@@ -5,7 +5,7 @@
 // config writer (conf), the API clients (ky), the sandbox and the dry-run recorder load when
 // a command first asks for them.
 import type { IO } from './io.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Prompter } from './prompter.js';
 import type { ConfigStore } from '../config/store.js';
 import { maskKey, resolveSettings, type Settings, type Service } from '../config/settings.js';
@@ -15,7 +15,7 @@ import type { CampaignClient } from '../api/campaign.js';
 import type { NotifyClient } from '../api/notify.js';
 import type { FetchLike } from '../api/http.js';
 import type { DryRunRecorder } from '../api/recorder.js';
-import { AuthError, UsageError } from './errors.js';
+import { AuthError, UsageError } from '../core/errors.js';
 import { configDir } from '../config/paths.js';
 import { envNote, suggest, suggester, suggestWithNote } from './suggest.js';
 import type { MinRate } from '../api/transfer-guard.js';

@@ -1,4 +1,4 @@
-import { UsageError } from './errors.js';
+import { UsageError } from '../core/errors.js';
 
 /** The units every duration flag takes, in ms. */
 export const DURATION_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };

@@ -1,7 +1,7 @@
 // The text of `mailctl help environment` and `mailctl help exit-codes`. Exit codes are listed from
 // ExitCode itself, so a new code cannot be missing here (test/help-topics.test.ts checks each
 // has its sentence).
-import { ExitCode } from './errors.js';
+import { ExitCode } from '../core/errors.js';
 import { DEFAULT_CAMPAIGN_URL, DEFAULT_NOTIFY_URL } from '../config/settings.js';
 import type { HELP_TOPICS } from './root-help.js';
 import { packageDir } from './version.js';

@@ -2,7 +2,7 @@
 // terminal, and whether we may prompt or animate. Commands get it through the Context;
 // tests build it over memory streams with makeIO({tty}).
 import type { Readable, Writable } from 'node:stream';
-import { forTerminal, safeJson } from '../output/sanitize.js';
+import { forTerminal, safeJson } from '../core/sanitize.js';
 import type { OutputFormat } from '../output/formats.js';
 import type { CompiledQuery } from '../output/choice.js';
 

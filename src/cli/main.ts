@@ -7,7 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 // (one chunk in the bundle) when an action runs or an error is reported, never for --help.
 import type { IO } from './io.js';
 import type { Context, Env, Globals, Tuning } from './context.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Prompter } from './prompter.js';
 import type { FetchLike } from '../api/http.js';
 import { registerFor, VALUE_OPTIONS } from '../../commands/index.js';

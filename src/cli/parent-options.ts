@@ -13,7 +13,7 @@ export async function inheritParentOptions(cmd: CommandUnknownOpts, shared: stri
     }
     const flag = parent.options.find((o) => o.attributeName() === key)?.long ?? key;
     // Raised lazily (dynamic import) so registering a noun keeps start-up free of error classes.
-    const { UsageError } = await import('./errors.js');
+    const { UsageError } = await import('../core/errors.js');
     throw new UsageError(`${flag} does not apply to \`${parent.name()} ${cmd.name()}\`.`, `Usage: ${usage}`);
   }
 }

@@ -6,8 +6,8 @@
 // wait: it keeps polling for up to tuning.waitThroughFaultsMs, then says the state is unknown
 // (exit 4), never that the operation failed.
 import type { Context } from './context.js';
-import { factsOf, InterruptedError, LimitError } from './errors.js';
-import { forTerminal } from '../output/sanitize.js';
+import { factsOf, InterruptedError, LimitError } from '../core/errors.js';
+import { forTerminal } from '../core/sanitize.js';
 
 export interface PollOptions<T> {
   /** What we wait for, for the spinner: "Waiting for CP1…". */

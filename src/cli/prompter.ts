@@ -1,7 +1,7 @@
 // Prompts go through the run's own streams so tests can drive them. Nothing here is loaded
 // until a command actually asks something.
 import type { Readable, Writable } from 'node:stream';
-import { InterruptedError } from './errors.js';
+import { InterruptedError } from '../core/errors.js';
 
 /** One entry of a list question. `disabled` (a reason) shows it greyed out and not selectable. */
 export interface Choice<T extends string> {

@@ -4,10 +4,10 @@
 // group "core"), so a command's start-up reads one file here rather than a chunk per module.
 // The API clients are not here: Context loads them when a command first asks for one.
 export { Context } from './context.js';
-export { systemClock } from './clock.js';
+export { systemClock } from '../core/clock.js';
 export { inquirerPrompter } from './prompter.js';
 export { IO } from './io.js';
 export { chooseOutput } from '../output/choice.js';
 export { configDir } from '../config/paths.js';
-export { CliError, ExitCode, errorJson, InterruptedError, SilentExit, UsageError } from './errors.js';
-export { forTerminal, forTerminalLines } from '../output/sanitize.js';
+export { CliError, ExitCode, errorJson, InterruptedError, SilentExit, UsageError } from '../core/errors.js';
+export { forTerminal, forTerminalLines } from '../core/sanitize.js';

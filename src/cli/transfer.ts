@@ -9,7 +9,7 @@ import { isLoopbackUrl } from '../api/safe-link.js';
 import { timedFetch, type FetchLike } from '../api/http.js';
 import { maskUrl } from '../api/mask-url.js';
 import { SANDBOX_BASE } from '../sandbox/constants.js';
-import { bytes, bytesOf } from '../output/human.js';
+import { bytes, bytesOf } from '../core/human.js';
 
 /**
  * https: only; plain http: only when the campaign service itself is http: on this machine (the

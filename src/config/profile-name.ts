@@ -4,7 +4,7 @@
 // plain characters, and never a name JavaScript objects already carry (`__proto__` once made
 // `set-key` print "Saved" while nothing was stored).
 
-import { forTerminal } from '../output/sanitize.js';
+import { forTerminal } from '../core/sanitize.js';
 
 export const PROFILE_NAME_MAX = 64;
 

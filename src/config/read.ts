@@ -5,7 +5,7 @@
 // the same file, in the same shape, and never creates it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { AuthError } from '../cli/errors.js';
+import { AuthError } from '../core/errors.js';
 import { jsonType, readStored, SETTINGS, type Profile } from './keys.js';
 import { profileNameProblem } from './profile-name.js';
 import { plainSuggest, type Suggest } from '../cli/suggest.js';

@@ -2,7 +2,7 @@
 // Order: flags > environment > profile > built-in defaults ("environment beats profile").
 import { isTruthy } from '../cli/io.js';
 import type { ConfigReader } from './read.js';
-import { AuthError, UsageError } from '../cli/errors.js';
+import { AuthError, UsageError } from '../core/errors.js';
 import { profileNameMessage, profileNameProblem } from './profile-name.js';
 import { urlProblem } from '../cli/url.js';
 import type { Profile } from './keys.js';

@@ -2,8 +2,8 @@
 // name in a link) becomes part of a local path. A hostile answer such as `x/../../tmp/evil`
 // must not reach outside the folder mailctl writes into.
 import { createHash } from 'node:crypto';
-import { CliError, ExitCode } from '../cli/errors.js';
-import { forTerminal } from '../output/sanitize.js';
+import { CliError, ExitCode } from '../core/errors.js';
+import { forTerminal } from '../core/sanitize.js';
 
 const MAX_LENGTH = 80;
 

@@ -4,7 +4,7 @@
 // refused with the flag that fixes it.
 import { isUtf8 } from 'node:buffer';
 import { TextDecoder } from 'node:util';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 
 export type EncodingName = 'utf8' | 'big5' | 'utf16le' | 'utf16be';
 

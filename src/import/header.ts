@@ -1,10 +1,10 @@
 // Stage 1 of the spec's two-stage validation (section 2, Import): the header line. A file that
 // fails here is refused whole (exit 2) and nothing is uploaded. Also decides, once, what the
 // service will ignore (reserved and unknown columns) so the user hears it once, by name.
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { readDate, type DateForm } from '../cli/date.js';
 import { isValidEmail } from '../email.js';
-import { forTerminal } from '../output/sanitize.js';
+import { forTerminal } from '../core/sanitize.js';
 
 /** A column name from the file as it is echoed: control characters visible, at most 60 characters (a binary file's "header" can be 200 KB). */
 const shown = (name: string) => forTerminal(name, 60);

@@ -12,8 +12,8 @@
 // a contact (strayQuoteSuspect): such a record is rejected whole, never uploaded. Line numbers
 // in the rejects file count lines the same way, so they match what an editor shows.
 import { Parser } from 'csv-parse';
-import { UsageError, InterruptedError } from '../cli/errors.js';
-import { forTerminal } from '../output/sanitize.js';
+import { UsageError, InterruptedError } from '../core/errors.js';
+import { forTerminal } from '../core/sanitize.js';
 import { Decoder, sniffEncoding, type EncodingName } from './encoding.js';
 import { checkHeader, fitsType, type FieldType, type HeaderPlan } from './header.js';
 import { emailProblem, isValidEmail } from '../email.js';

@@ -4,7 +4,7 @@
 // pollMaxMs, well inside the 2 requests per second the client enforces anyway.
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
-import { ServiceError } from '../cli/errors.js';
+import { ServiceError } from '../core/errors.js';
 import { pollUntil } from '../cli/poll.js';
 import { suggestWithNote } from '../cli/suggest.js';
 import { IMPORT_TERMINAL, type ImportResult } from '../api/campaign-types.js';

@@ -5,7 +5,7 @@
 // before the command has made any request. --csv is for commands that print a list or a record
 // (they declare --csv themselves); others refuse the flag rather than ignore it, and the
 // setting `output csv` falls back to auto for them.
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import type { Env } from '../cli/context.js';
 import { readConfig } from '../config/read.js';
 import { profileNameFor } from '../config/settings.js';

@@ -4,7 +4,7 @@
 // sent. Commands call printDryRun where a real run would print its result.
 import type { Context } from '../cli/context.js';
 import type { RecordedLookup, RecordedRequest } from '../api/recorder.js';
-import { forTerminal, safeJson } from './sanitize.js';
+import { forTerminal, safeJson } from '../core/sanitize.js';
 
 /** A request shown by the command itself: one that does not go to the API (a webhook consumer). */
 export type PlannedRequest = RecordedRequest;

@@ -1,7 +1,7 @@
 // Lists and records print one of four ways (the run's output choice, src/output/choice.ts): a
 // table for a person, tab-separated rows with ISO dates for scripts, CSV for spreadsheets, and
 // the raw objects under --json. Commands describe columns once.
-// Values come from the services, so each way is made safe (src/output/sanitize.ts):
+// Values come from the services, so each way is made safe (src/core/sanitize.ts):
 // - table cells and record values: control characters shown as escapes, long text shortened;
 // - TSV cells: control characters escaped (a tab or newline would break the row), never
 //   shortened: scripts get whole values;
@@ -13,7 +13,7 @@
 // Counts (columns marked `count`, record fields marked so) are grouped in a table (12,345) and
 // raw everywhere else; nothing is guessed from the values, so codes and numbers stay as they are.
 import type { IO } from '../cli/io.js';
-import { forTerminal, forTsvCell } from './sanitize.js';
+import { forTerminal, forTsvCell } from '../core/sanitize.js';
 import type { Cell } from './csv.js';
 
 /** The widest a table cell gets on a terminal; the whole value is in TSV and --json. */

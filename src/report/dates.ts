@@ -1,7 +1,7 @@
 // Dates for endpoint 14. The service treats a single date as an invalid range and silently
 // answers with the 10 most recent campaigns instead, so a start alone runs to now and an end alone
 // is refused. The dates themselves are read by the one strict parser (src/cli/date.ts).
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { isoSeconds, parseTimeRange, type RangeFlags } from '../cli/date.js';
 
 export function reportRange(flags: RangeFlags, now: number): { startDate?: string; endDate?: string } {

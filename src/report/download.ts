@@ -6,11 +6,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
-import { CliError, ExitCode, UsageError } from '../cli/errors.js';
+import { CliError, ExitCode, UsageError } from '../core/errors.js';
 import { download } from '../cli/transfer.js';
 import type { ReportLink } from '../api/campaign-types.js';
 import { safeFileName, uniqueSafeName } from '../fs/safe-name.js';
-import { forTerminal } from '../output/sanitize.js';
+import { forTerminal } from '../core/sanitize.js';
 import type { OutDir } from './out-dir.js';
 import { plainSuggest, suggest, suggester, type Suggest } from '../cli/suggest.js';
 

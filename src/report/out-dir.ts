@@ -2,7 +2,7 @@
 // else (template show, webhook listen), so it is no longer the documented name here (issue 12.4);
 // it stays as a hidden old spelling because crontabs and scripts use `report sync --out DIR`.
 // Both are declared in src/report/out-dir-options.ts.
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import type { OutDirFlags } from './out-dir-options.js';
 
 

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { systemClock, type Clock } from '../cli/clock.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { takeLock, type HeldLock } from '../fs/lock-file.js';
 import { SANDBOX_BASE } from './constants.js';
 import { Sandbox, type RawRequest, type SbOutcome } from './sandbox.js';

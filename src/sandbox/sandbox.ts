@@ -8,7 +8,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { systemClock, type Clock } from '../cli/clock.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { SANDBOX_KEYS, SANDBOX_SENDER } from './constants.js';
 import { campaignModule } from './campaign/index.js';
 import { notifyModule } from './notify/index.js';

@@ -1,5 +1,5 @@
 // Shapes shared by the sandbox core and the two service emulators.
-import type { Clock } from '../cli/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { CampaignState } from './campaign/state.js';
 import type { NotifyState } from './notify/state.js';
 import type { SandboxShapes, ShapesOption } from './shapes.js';

@@ -8,10 +8,10 @@
 // always did, with a warning.
 import { createHash } from 'node:crypto';
 import type { Context } from '../cli/context.js';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { shellQuote, suggest } from '../cli/suggest.js';
 import { DEFAULT_CAMPAIGN_URL, DEFAULT_NOTIFY_URL, SERVICE_LABEL, type Service } from '../config/settings.js';
-import { forTerminal } from '../output/sanitize.js';
+import { forTerminal } from '../core/sanitize.js';
 import { SANDBOX_BASE } from '../sandbox/constants.js';
 import type { JournalAccount, Kind, PlanRecord } from './journal.js';
 import { normalUrl } from '../cli/url.js';

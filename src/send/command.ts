@@ -4,7 +4,7 @@
 // run — `--resume` picks up a journal (and refuses message flags, which the journal already
 // fixes); otherwise the command builds a plan from its flags and the run starts.
 import type { Context } from '../cli/context.js';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { suggest } from '../cli/suggest.js';
 import { parseWhole } from '../cli/parse.js';
 import { parseDuration } from '../cli/duration.js';

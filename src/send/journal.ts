@@ -22,10 +22,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { CliError, ExitCode, UsageError } from '../cli/errors.js';
+import { CliError, ExitCode, UsageError } from '../core/errors.js';
 import { fileProblem } from '../cli/file-problem.js';
 import { lockHolder, takeLock, type HeldLock } from '../fs/lock-file.js';
-import { forTerminal } from '../output/sanitize.js';
+import { forTerminal } from '../core/sanitize.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/safe-write.js';
 import { smsKey } from './sms-rules.js';
 import { journalProblem, normaliseRequestId, planProblem } from './journal-check.js';

@@ -1,7 +1,7 @@
 // A one-line progress bar on stderr, only for a person watching a terminal (never piped,
 // never with --json or --quiet, never in CI).
 import type { IO } from '../cli/io.js';
-import { count } from '../output/human.js';
+import { count } from '../core/human.js';
 
 export interface Progress {
   update(done: number, total: number): void;

@@ -3,7 +3,7 @@
 // here, before any request, and every problem is reported at once with its row.
 import fs from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { checkCountryCode, checkNationalNumber, smsKey } from './sms-rules.js';
 import { summarise } from './variables.js';
 import { fileProblem } from '../cli/file-problem.js';

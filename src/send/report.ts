@@ -4,12 +4,12 @@
 // network with recipients left to send · or the error that stopped the run. Every suggested
 // command is built by suggest(), so a pasted hint reaches the same profile and services.
 import type { Context } from '../cli/context.js';
-import { CliError, ExitCode, PartialError, ServiceError } from '../cli/errors.js';
+import { CliError, ExitCode, PartialError, ServiceError } from '../core/errors.js';
 import { suggest, suggestWithNote } from '../cli/suggest.js';
 import { printList, type Column } from '../output/format.js';
-import { forTerminal } from '../output/sanitize.js';
-import { endSentence } from '../output/sentence.js';
-import { count as n, plural } from '../output/human.js';
+import { forTerminal } from '../core/sanitize.js';
+import { endSentence } from '../core/sentence.js';
+import { count as n, plural } from '../core/human.js';
 import { keyOf, labelOf, type PlanRecord, type RecipientState } from './journal.js';
 import { KIND } from './kinds.js';
 

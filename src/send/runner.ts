@@ -2,7 +2,7 @@
 // every kind (email, SMS, automation): the kind supplies the request and the mapping of its
 // answer. Each batch is journaled before its request goes out and again when its fate is
 // known, so a kill at any moment leaves nothing that could be sent twice by `--resume`.
-import { certainlyNotDone } from '../cli/errors.js';
+import { certainlyNotDone } from '../core/errors.js';
 import { BATCH_SIZE, chunk, runPool } from './batches.js';
 import { keyOf, NOT_LISTED, type Journal, type PlanRecord, type RecipientState, type WireRecipient } from './journal.js';
 import type { BatchAnswer } from './kinds.js';

@@ -3,10 +3,10 @@
 // replayed, in-doubt recipients settled by the event lookup where the kind has one, the rest
 // sent). One mechanism for every kind; what differs lives in ./kinds.ts.
 import type { Context } from '../cli/context.js';
-import { InterruptedError, UsageError } from '../cli/errors.js';
+import { InterruptedError, UsageError } from '../core/errors.js';
 import { suggest } from '../cli/suggest.js';
-import { plural } from '../output/human.js';
-import { forTerminal } from '../output/sanitize.js';
+import { plural } from '../core/human.js';
+import { forTerminal } from '../core/sanitize.js';
 import { printDryRun } from '../output/dry-run.js';
 import { chunk } from './batches.js';
 import { applySettlement, isDone, Journal, journalPrefix, keyOf, latestUnfinished, newJournalPath, nextBatchNumber, pruneJournals, replay, unfinishedWithSamePlan, type JournalRecord, type Kind, type PlanRecord, type RecipientState, type WireRecipient } from './journal.js';

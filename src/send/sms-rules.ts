@@ -1,7 +1,7 @@
 // SMS rules checked before sending: country calling codes (spec 001 section 2, decisions row 24),
 // national numbers, alive_mins (section 8, decisions row 3) and the regulatory content rules
 // (section 2, decisions row 17). Only a malformed code or number is refused; the rest are warnings.
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { ITU_CALLING_CODES as ITU_CODES, SPEC_SMS_COUNTRY_CODES as DOCUMENTED_CODES } from '../spec/sms-country-codes.js';
 
 

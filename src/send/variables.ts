@@ -2,8 +2,8 @@
 // that run before anything is sent: every placeholder needs a value for every recipient, and
 // values the service refuses or may refuse are named up front instead of surfacing as
 // per-recipient failures after the mail has gone to everyone else.
-import { UsageError } from '../cli/errors.js';
-import { forTerminal } from '../output/sanitize.js';
+import { UsageError } from '../core/errors.js';
+import { forTerminal } from '../core/sanitize.js';
 
 /** Spec section 4: "each content at most 100 long". Counted in characters, not UTF-16 units. */
 export const MAX_VALUE_LENGTH = 100;

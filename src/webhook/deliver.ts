@@ -4,9 +4,9 @@
 // POST into a GET elsewhere). A failure to get an answer becomes a typed error with facts.
 import type { FetchLike } from '../api/http.js';
 import { NEVER_CONNECTED, transportCause } from '../api/classify.js';
-import { InterruptedError, LimitError, UsageError } from '../cli/errors.js';
+import { InterruptedError, LimitError, UsageError } from '../core/errors.js';
 import { version } from '../cli/version.js';
-import { forTerminal } from '../output/sanitize.js';
+import { forTerminal } from '../core/sanitize.js';
 import { SIGNATURE_HEADERS } from './signature.js';
 
 export interface SignedPost {

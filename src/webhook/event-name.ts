@@ -1,7 +1,7 @@
 // The EVENT argument of `webhook trigger`: an email event by name or type number (delivery, open,
 // click, bounce, complaint; 3 to 7), or an SMS one as `sms-delivery` / `sms-bounce` — or with
 // --sms, `delivery` / `bounce` (3 / 6), the way `webhook set --sms` names them.
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { EMAIL_WEBHOOK_TYPES, SMS_WEBHOOK_TYPES } from '../api/notify-types.js';
 import type { Channel } from './payloads.js';
 

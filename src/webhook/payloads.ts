@@ -3,7 +3,7 @@
 // the spec's field table. The sandbox keeps its own reading (src/sandbox/notify/webhooks.ts: it
 // must not share client code); test/webhook-trigger.test.ts checks that both give one shape.
 import crypto from 'node:crypto';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { parseTime } from '../cli/date.js';
 import { SIGNED_EVENTS } from './signature.js';
 

@@ -7,10 +7,10 @@
 // events a running listener appends meanwhile are left for the next replay.
 import fs from 'node:fs';
 import readline from 'node:readline';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { fileProblem } from '../cli/file-problem.js';
-import { endSentence } from '../output/sentence.js';
-import { forTerminal } from '../output/sanitize.js';
+import { endSentence } from '../core/sentence.js';
+import { forTerminal } from '../core/sanitize.js';
 import { SIGNATURE_HEADERS, signedFields, unsignedEvent } from './signature.js';
 
 export interface ReplayItem {

@@ -3,9 +3,9 @@
 // complaint) or an SMS one written with an `sms-` prefix (sms-delivery, sms-bounce) — the names
 // `webhook trigger` takes — because both channels call their events "delivery" and "bounce"
 // (spec 001 section 2); the channel is told by the payload (mail.id or sms_data.id).
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { checkUrl } from '../cli/url.js';
-import { forTerminal } from '../output/sanitize.js';
+import { forTerminal } from '../core/sanitize.js';
 import { EMAIL_WEBHOOK_TYPES, SMS_WEBHOOK_TYPES } from '../api/notify-types.js';
 
 export const ROUTE_EVENTS = [...Object.keys(EMAIL_WEBHOOK_TYPES), ...Object.keys(SMS_WEBHOOK_TYPES).map((e) => `sms-${e}`)];

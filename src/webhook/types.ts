@@ -1,6 +1,6 @@
 // Webhook event types by name or number (spec 001 section 2): email 3 delivery, 4 open,
 // 5 click, 6 bounce, 7 complaint; SMS only 3 and 6 — anything else is refused here.
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { EMAIL_WEBHOOK_TYPES, SMS_WEBHOOK_TYPES } from '../api/notify-types.js';
 
 export function typesFor(sms: boolean): Record<string, number> {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { main } from '../../src/cli/main.js';
 import type { Choice, ChoiceOrSeparator, Prompter } from '../../src/cli/prompter.js';
 import type { Tuning } from '../../src/cli/context.js';
-import type { Clock } from '../../src/cli/clock.js';
+import type { Clock } from '../../src/core/clock.js';
 import type { FetchLike } from '../../src/api/http.js';
 import { SANDBOX_KEYS } from '../../src/sandbox/constants.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';

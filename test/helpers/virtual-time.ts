@@ -4,7 +4,7 @@
 // answer is stamped with the time its request left, as on a fast network), and once none is,
 // the sleeper due first wakes and the clock moves to its due time. Sleeps side by side overlap
 // as they do in real time, in the order they fall due; nothing here measures the wall clock.
-import type { Clock } from '../../src/cli/clock.js';
+import type { Clock } from '../../src/core/clock.js';
 import type { FetchLike } from '../../src/api/http.js';
 
 export interface VirtualTime {

@@ -2,7 +2,7 @@
 // `campaign create` (flags, --file, --template) by the very same code: draft.ts, file.ts,
 // local-files.ts and compose.ts. Only the template's html needs a request (a read).
 import type { Context } from '../../cli/context.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { parseFieldTypes } from '../../config/keys.js';
 import { compose, type Composed } from '../compose.js';
 import { draftFromFlags, mergeDrafts, withProfileDefaults, type CreateFlags, type Draft } from '../draft.js';

@@ -12,7 +12,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type { FetchLike } from '../../api/http.js';
 import { forbiddenReason, pinnedLookup, type Lookup } from '../../api/safe-link.js';
-import { InterruptedError } from '../../cli/errors.js';
+import { InterruptedError } from '../../core/errors.js';
 import { finding, type Finding } from './findings.js';
 import { maskUrl } from '../../api/mask-url.js';
 

@@ -2,8 +2,8 @@
 // off) the link check. Shared by `campaign preflight` and the check `campaign create` runs
 // before it sends anything.
 import type { Context } from '../../cli/context.js';
-import { UsageError } from '../../cli/errors.js';
-import { forTerminal } from '../../output/sanitize.js';
+import { UsageError } from '../../core/errors.js';
+import { forTerminal } from '../../core/sanitize.js';
 import { SANDBOX_BASE } from '../../sandbox/constants.js';
 import type { Composed } from '../compose.js';
 import { summaryLine, type Finding } from './findings.js';

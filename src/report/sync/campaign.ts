@@ -4,7 +4,7 @@
 import type { Context } from '../../cli/context.js';
 import type { CampaignClient } from '../../api/campaign.js';
 import type { ReportLink } from '../../api/campaign-types.js';
-import { ServiceError, factsOf } from '../../cli/errors.js';
+import { ServiceError, factsOf } from '../../core/errors.js';
 import { pollUntil } from '../../cli/poll.js';
 import { REPORT_TYPES } from '../download.js';
 import { campaignFolder, fetchReportFile, prepareFolder, refuseInTheWay, reportFile, stillWhole } from './files.js';

@@ -7,11 +7,11 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from '../../cli/context.js';
-import { CliError, ExitCode } from '../../cli/errors.js';
+import { CliError, ExitCode } from '../../core/errors.js';
 import { download } from '../../cli/transfer.js';
 import { PRIVATE_DIR_MODE } from '../../fs/safe-write.js';
 import { safeFileName, uniqueSafeName } from '../../fs/safe-name.js';
-import { forTerminal } from '../../output/sanitize.js';
+import { forTerminal } from '../../core/sanitize.js';
 import type { FileRecord } from './state.js';
 
 /** What a killed download leaves: our hidden name, and whatever temporary file download() makes beside it. */

@@ -4,9 +4,9 @@
 // hour (a crashed run on another host, or a pid reused since).
 import path from 'node:path';
 import type { Context } from '../../cli/context.js';
-import { CliError, ExitCode, InterruptedError } from '../../cli/errors.js';
+import { CliError, ExitCode, InterruptedError } from '../../core/errors.js';
 import { lockHolder, takeLock, type HeldLock, type LockHolder } from '../../fs/lock-file.js';
-import { forTerminal } from '../../output/sanitize.js';
+import { forTerminal } from '../../core/sanitize.js';
 
 export const LOCK_FILE = '.mailctl-sync.lock';
 const HEARTBEAT_MS = 60_000;

@@ -2,7 +2,7 @@
 // in the range"). A new directory: the last 30 days. Afterwards: from where the last run's range
 // ended, less a margin, so a campaign that began before that run and finished after it is still
 // listed. --refresh-days widens the range to cover the campaigns it re-exports.
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { isoSeconds, parseTimeRange, type RangeFlags } from '../../cli/date.js';
 
 export const DAY_MS = 86_400_000;

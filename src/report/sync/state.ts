@@ -3,7 +3,7 @@
 // is recorded only after it has been renamed into place, so whatever the state lists is whole.
 import fs from 'node:fs';
 import path from 'node:path';
-import { CliError, ExitCode } from '../../cli/errors.js';
+import { CliError, ExitCode } from '../../core/errors.js';
 import { writeFileAtomic } from '../../fs/safe-write.js';
 
 export const STATE_FILE = '.mailctl-sync.json';

@@ -4,8 +4,8 @@
 // downloads run four at a time; every campaign's failure is its own.
 import fs from 'node:fs';
 import type { Context } from '../../cli/context.js';
-import { CliError, ExitCode, InterruptedError, UsageError, factsOf } from '../../cli/errors.js';
-import { forTerminal } from '../../output/sanitize.js';
+import { CliError, ExitCode, InterruptedError, UsageError, factsOf } from '../../core/errors.js';
+import { forTerminal } from '../../core/sanitize.js';
 import { lookup } from '../../output/dry-run.js';
 import { PRIVATE_DIR_MODE } from '../../fs/safe-write.js';
 import { safeFileName } from '../../fs/safe-name.js';

@@ -41,6 +41,7 @@ export type ErrorCode =
   | 'INTERRUPTED'
   | 'LOCKED' // another run holds the lock of what this one works on (report sync's directory, a journal)
   | 'INSUFFICIENT_BALANCE' // a send the account balance cannot cover, refused before any send request (exit 2)
+  | 'DISK' // the disk refused a write (full, quota, I/O error, read-only); what it held was not acknowledged
   | 'FAILED'; // a local failure after work began (a file could not be written…)
 
 export interface ErrorFacts {

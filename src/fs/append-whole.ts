@@ -1,0 +1,101 @@
+// The one way a record a promise rests on is appended (a journal line, a stored event, a sync
+// state line): the whole record reaches the file or none of it stays there. fs.writeSync may
+// write part of a buffer (a nearly full disk writes what fits, then fails with ENOSPC), so the
+// write is looped and checked; on any failure the file is cut back to where the record began,
+// so the next append never lands on a torn line. Only after this returns (and its fsync) may
+// the caller acknowledge the record to anyone.
+import fs from 'node:fs';
+import { CliError, ExitCode } from '../core/errors.js';
+
+/** errno codes that mean the disk, not mailctl, stopped the write. */
+const DISK_PROBLEMS: Record<string, string> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EFBIG: 'the file has reached the largest size this file system allows',
+  EIO: 'the disk reported an input/output error',
+  EROFS: 'the file system is read-only',
+};
+
+/** A write the disk refused. `file` is where, `errno` the system's code. */
+export class DiskError extends CliError {
+  readonly file: string;
+  readonly errno: string;
+  constructor(file: string, errno: string, hint?: string) {
+    super(`Could not write ${file}: ${DISK_PROBLEMS[errno] ?? `the write failed (${errno})`} (${errno}).`, ExitCode.FAILED, hint, {
+      code: 'DISK',
+      reached: 'no',
+      refused: false,
+      retryable: false,
+    });
+    this.file = file;
+    this.errno = errno;
+  }
+
+  /** The same error, with the command that resumes or reruns the interrupted work. */
+  withHint(hint: string): DiskError {
+    return new DiskError(this.file, this.errno, hint);
+  }
+}
+
+/** True for an errno error the disk caused (full, quota, I/O error, read-only). */
+export function isDiskProblem(e: unknown): e is NodeJS.ErrnoException {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' && code in DISK_PROBLEMS;
+}
+
+/** `e` as a DiskError naming `file` when the disk caused it; anything else unchanged. */
+export function asDiskError(e: unknown, file: string, hint?: string): unknown {
+  if (e instanceof DiskError) return hint ? e.withHint(hint) : e;
+  return isDiskProblem(e) ? new DiskError(file, e.code!, hint) : e;
+}
+
+/**
+ * Appends all of `data` at the end of the file open (O_APPEND) at `fd`, then fsyncs unless
+ * `sync` is false. A short write is continued; a failure cuts the file back to its length
+ * before the call and throws (a DiskError when the disk caused it). `file` names it in errors.
+ */
+export function appendWhole(fd: number, data: string | Uint8Array, file: string, o: { sync?: boolean } = {}): void {
+  const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const start = fs.fstatSync(fd).size;
+  let done = 0;
+  try {
+    while (done < buf.byteLength) {
+      const n = fs.writeSync(fd, buf, done, buf.byteLength - done);
+      // 0 bytes written without an error: the disk takes nothing more (treated as full).
+      if (n <= 0) throw Object.assign(new Error('no space left'), { code: 'ENOSPC' });
+      done += n;
+    }
+    if (o.sync !== false) fs.fsyncSync(fd);
+  } catch (e) {
+    try {
+      fs.ftruncateSync(fd, start);
+    } catch {
+      // The cut itself failed: cutTornTail() at the next open removes the partial line.
+    }
+    throw asDiskError(e, file);
+  }
+}
+
+/**
+ * Cuts a line-per-record file back to its last whole line (a kill or a full disk may have left
+ * part of one). Returns the bytes removed. A file that is empty or ends in "\n" is left as is.
+ */
+export function cutTornTail(fd: number): number {
+  const size = fs.fstatSync(fd).size;
+  if (size === 0) return 0;
+  const chunk = Buffer.alloc(64 * 1024);
+  let end = size;
+  while (end > 0) {
+    const from = Math.max(0, end - chunk.byteLength);
+    const n = fs.readSync(fd, chunk, 0, end - from, from);
+    const nl = chunk.subarray(0, n).lastIndexOf(0x0a);
+    if (nl >= 0) {
+      const keep = from + nl + 1;
+      if (keep < size) fs.ftruncateSync(fd, keep);
+      return size - keep;
+    }
+    end = from;
+  }
+  fs.ftruncateSync(fd, 0);
+  return size;
+}
