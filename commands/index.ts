@@ -4,7 +4,7 @@
 // noun registers.
 import type { Command as CommanderCommand } from 'commander';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { ActionFactory } from '../src/cli/main.js';
+import type { ActionFactory } from '../src/cli/declared.js';
 import { register as importer } from './import/index.js';
 import { register as contacts } from './contacts/index.js';
 import { register as groups } from './groups/index.js';

@@ -1,5 +1,5 @@
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { ActionFactory } from '../../src/cli/main.js';
+import type { ActionFactory } from '../../src/cli/declared.js';
 import { collect } from '../../src/cli/collect.js';
 import { journalOptions, type JournalTexts } from '../../src/send/batch-options.js';
 

@@ -1,5 +1,5 @@
 import { type Command, type CommandUnknownOpts, type Option } from '@commander-js/extra-typings';
-import type { ActionFactory } from '../../src/cli/main.js';
+import type { ActionFactory } from '../../src/cli/declared.js';
 import { collect } from '../../src/cli/collect.js';
 import { campaignOptions, flatFileHelp } from '../../src/campaign/options.js';
 

@@ -1,5 +1,5 @@
 import { Argument, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { ActionFactory } from '../../src/cli/main.js';
+import type { ActionFactory } from '../../src/cli/declared.js';
 import { INSTALL, ZSH_FPATH } from '../../src/cli/completion-scripts.js';
 
 export function register(program: Command, action: ActionFactory): void {

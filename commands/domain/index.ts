@@ -1,5 +1,5 @@
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { ActionFactory } from '../../src/cli/main.js';
+import type { ActionFactory } from '../../src/cli/declared.js';
 
 const NOTE = `
 Based on public material about the service, not on its spec (the spec leaves sender-domain

@@ -1,5 +1,5 @@
 import { Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { ActionFactory } from '../../src/cli/main.js';
+import type { ActionFactory } from '../../src/cli/declared.js';
 import type { OptsOf } from '../../src/cli/declared.js';
 import { collect } from '../../src/cli/collect.js';
 import { offer } from '../../src/cli/offer.js';

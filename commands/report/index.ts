@@ -1,7 +1,7 @@
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { outDirOptions } from '../../src/report/out-dir-options.js';
 import { rangeOptions } from '../../src/cli/range-options.js';
-import type { ActionFactory } from '../../src/cli/main.js';
+import type { ActionFactory } from '../../src/cli/declared.js';
 
 // The report commands write into a folder: --out-dir DIR. --out, a file in every other command,
 // was the old name here and still works, hidden from help and completion (issue 12.4); both come

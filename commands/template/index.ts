@@ -1,5 +1,5 @@
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { ActionFactory } from '../../src/cli/main.js';
+import type { ActionFactory } from '../../src/cli/declared.js';
 
 export function register(program: Command, action: ActionFactory): void {
   const t = program.command('template').alias('templates').description('email templates')

@@ -1,5 +1,5 @@
 import { Argument, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { ActionFactory } from '../../src/cli/main.js';
+import type { ActionFactory } from '../../src/cli/declared.js';
 import { offer, type OfferContext } from '../../src/cli/offer.js';
 import { EMAIL_WEBHOOK_TYPES, SMS_WEBHOOK_TYPES } from '../../src/api/notify-types.js';
 import { collect } from '../../src/cli/collect.js';

@@ -35,7 +35,6 @@ export interface RunOptions {
   tuning?: Partial<Tuning>;
 }
 
-export type { ActionFactory } from './declared.js';
 
 export async function main(o: RunOptions): Promise<number> {
   const signal = o.signal ?? new AbortController().signal;
