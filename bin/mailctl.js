@@ -14,12 +14,15 @@ if (process.argv.length === 3 && process.argv[2] === '--version') {
   const { main } = await import('../dist/cli/main.js');
   const controller = new AbortController();
   let interrupts = 0;
-  process.on('SIGINT', () => {
+  // SIGTERM (systemd, Docker, CI) and SIGHUP (a closed terminal) end a run exactly as Ctrl-C does
+  // (issue 19 item 4): the command stops cleanly, records what it must, says how to resume.
+  const interrupt = () => {
     interrupts += 1;
-    // First Ctrl-C: the command stops cleanly and says how to resume. Second: leave now.
+    // First signal: the command stops cleanly and says how to resume. Second: leave now.
     if (interrupts > 1) process.exit(130);
     controller.abort();
-  });
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, interrupt);
 
   // `mailctl … | head` (or `2>&1 | head`) closes the pipe early: that ends the run quietly
   // rather than with an unhandled stream error. Handlers are attached when a stream is first

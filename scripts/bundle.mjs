@@ -16,7 +16,9 @@
 // external, `mailctl balance` read 50 files, a few tenths of a ms each; now 5 (rolldown's
 // codeSplitting groups make core and api one file each).
 // conf, ora, @inquirer/prompts, csv-parse and cli-table3 stay external (loaded by the verbs that
-// use them); commander, ky and the rest are bundled.
+// use them); so do the event store's database clients, libsql (a native addon it finds beside
+// itself) and postgres, loaded only when a command opens the store; commander, ky and the rest
+// are bundled.
 import { rolldown } from 'rolldown';
 import { parseAst } from 'rolldown/parseAst';
 import { builtinModules } from 'node:module';
@@ -34,7 +36,7 @@ const GROUPS = [
   { name: 'core', roots: ['src/cli/runtime.ts', 'src/output/format.ts'] },
   { name: 'api', roots: ['src/api/campaign.ts', 'src/api/notify.ts'] },
 ];
-const EXTERNAL = ['conf', 'ora', '@inquirer/prompts', 'csv-parse', 'cli-table3'];
+const EXTERNAL = ['conf', 'ora', '@inquirer/prompts', 'csv-parse', 'cli-table3', 'libsql', 'postgres'];
 
 // The static import graph, filled in as rolldown parses (moduleParsed), read when it chunks.
 const staticImports = new Map();

@@ -14,6 +14,9 @@ import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { unusedPort, until } from './helpers/wait.js';
 import { sign } from '../src/webhook/signature.js';
+import { openStore } from '../src/store/open.js';
+import { storeLocation } from '../src/store/location.js';
+import { failedFileFor } from '../src/webhook/events-file.js';
 import { startListener, type ListenerLimits, type ListenerOptions, type RunningListener } from '../src/webhook/listener.js';
 import type { ForwardOutcome } from '../src/webhook/forwarder.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
@@ -73,9 +76,11 @@ async function consumer(answer: (n: number) => Answer = () => 200): Promise<Cons
 }
 
 async function listen(limits: Partial<ListenerLimits>, more: Partial<ListenerOptions> = {}) {
-  const outFile = path.join(tempDir(), 'events.jsonl');
+  const dir = tempDir();
+  const outFile = path.join(dir, 'events.jsonl');
   const outcomes: ForwardOutcome[] = [];
-  const l = await startListener({ host: '127.0.0.1', port: 0, key: KEY, outFile, fetch: globalThis.fetch, limits: { ...TINY_BACKOFF, ...limits }, onForward: (o) => outcomes.push(o), ...more });
+  const store = await openStore(storeLocation(`sqlite:${path.join(dir, 'events.db')}`, dir), { create: true });
+  const l = await startListener({ host: '127.0.0.1', port: 0, key: KEY, store, outFile, failedFile: failedFileFor(outFile), fetch: globalThis.fetch, limits: { ...TINY_BACKOFF, ...limits }, onForward: (o) => outcomes.push(o), ...more });
   running.push(l);
   return { l, outFile, outcomes };
 }
@@ -113,7 +118,6 @@ describe('webhook listen: retries', () => {
   it('an app that always fails: tried the set number of times, then the --out line goes to the failed file unchanged (0600)', async () => {
     const app = await consumer(() => 500);
     const { l, outFile, outcomes } = await listen({ forwardAttempts: 3 }, { forward: app.url });
-    expect(l.failedFile).toBe(path.join(path.dirname(outFile), 'events.failed.jsonl'));
     expect((await post(l.url, signed('m-down', 'bounce'))).status).toBe(200);
     await until('the event to be kept', () => lines(l.failedFile!).length === 1);
     expect(app.got).toHaveLength(3);

@@ -80,8 +80,10 @@ describe('webhook listen keeps the events file private', () => {
 
 describe('webhook listen prints payload text only escaped', () => {
   it('control sequences in event fields are shown visibly, columns hold, --json stays exact', async () => {
-    const out = path.join(tempDir(), 'events.jsonl');
-    const l = await listen(['--out', out]);
+    const dir = tempDir();
+    const out = path.join(dir, 'events.jsonl');
+    const db = `sqlite:${path.join(dir, 'events.db')}`;
+    const l = await listen(['--out', out, '--store', db]);
     const hostile = {
       event: 'bounce',
       mail: { id: 'esc-\u001b[2J-1', to: 'victim@example.com\u001b]0;pwned\u0007', subject: 'x' },
@@ -99,10 +101,10 @@ describe('webhook listen prints payload text only escaped', () => {
     // The file keeps the payload exactly as received.
     expect(JSON.parse(fs.readFileSync(out, 'utf8')).payload).toEqual(hostile);
 
-    const j = await listen(['--json', '--out', out]);
+    const j = await listen(['--json', '--out', out, '--store', db]);
     expect((await post(j.url, hostile)).status).toBe(200);
     const rj = await j.stop();
-    expect(JSON.parse(rj.stdout)).toMatchObject({ stored: 0, duplicates: 1, out });
+    expect(JSON.parse(rj.stdout)).toMatchObject({ stored: 0, duplicates: 1, out, store: db });
   });
 });
 

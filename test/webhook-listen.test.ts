@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
@@ -42,11 +43,13 @@ describe('mailctl webhook listen', () => {
   it('stores signed deliveries (fsync\'d JSONL, appended), forwards them unchanged, rejects tampered (401) and oversized (413) bodies, stops on Ctrl-C', async () => {
     const port = await unusedPort();
     const out = path.join(tempDir(), 'events.jsonl');
-    // Left by an earlier listener that was killed mid-write: kept, and the torn line closed off.
+    // Left by an earlier listener that was killed mid-write: the whole line kept, the torn one cut
+    // off before anything is appended (it was never acknowledged: its sender sent it again).
     fs.writeFileSync(out, '{"old":true}\n{"torn":');
     const app = await localApp();
     const ac = new AbortController();
-    const listening = runCli(['webhook', 'listen', '--port', String(port), '--out', out, '--forward', app.url, '--max-body', '2048'], { sandbox: sb.get(), signal: ac.signal });
+    const cfg = tempDir();
+    const listening = runCli(['webhook', 'listen', '--port', String(port), '--out', out, '--forward', app.url, '--max-body', '2048'], { sandbox: sb.get(), signal: ac.signal, configDir: cfg });
     const url = `http://127.0.0.1:${port}/`;
     await until('the listener', () => fetch(url).then((r) => r.ok).catch(() => false));
 
@@ -83,8 +86,8 @@ describe('mailctl webhook listen', () => {
     expect(r.exitCode).toBe(0);
 
     const lines = fs.readFileSync(out, 'utf8').split('\n').filter(Boolean);
-    expect(lines.slice(0, 2)).toEqual(['{"old":true}', '{"torn":']);
-    const stored = lines.slice(2).map((l) => JSON.parse(l));
+    expect(lines[0]).toBe('{"old":true}');
+    const stored = lines.slice(1).map((l) => JSON.parse(l));
     expect(stored).toHaveLength(2);
     expect(stored[0]).toMatchObject({ event: 'delivery', id: messageId, channel: 'email', signatureHeader: 'x-service-signature', payload: delivered.body });
     expect(stored[1]).toMatchObject({ event: 'open', id: messageId, signatureHeader: 'x-surenotify-signature' });
@@ -98,7 +101,11 @@ describe('mailctl webhook listen', () => {
     expect(r.stdout).toContain(`\temail\tdelivery\t${messageId}\tlw-1.quiet@example.com`);
     expect(r.stderr).toContain('rejected (401)');
     expect(r.stderr).toContain('rejected (413)');
-    expect(r.stderr).toContain('2 events stored');
+    expect(r.stderr).toContain(`2 events stored in sqlite:${path.join(cfg, 'events.db')}`);
+    expect(r.stderr).toMatch(/events\.jsonl ended in a torn line \(8 bytes.*cut back to the last whole line/);
+    // The store (events.db in the config folder by default), read from outside: the same two.
+    const py = spawnSync('python3', ['-c', 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select channel, message_id, event, recipient from events order by seq").fetchall())', path.join(cfg, 'events.db')], { encoding: 'utf8' });
+    expect(py.stdout.trim()).toBe(`[('email', '${messageId}', 'delivery', 'lw-1.quiet@example.com'), ('email', '${messageId}', 'open', 'lw-1.quiet@example.com')]`);
     expect(r.stderr).toContain('1 repeat not stored again');
   });
 

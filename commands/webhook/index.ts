@@ -83,21 +83,28 @@ Examples:
 
 export function declareListen(w: CommandUnknownOpts) {
   return w.command('listen')
-    .description('receive webhooks locally: verify, store as JSONL, optionally forward')
+    .description('receive webhooks locally: verify, store (SQLite or PostgreSQL), optionally forward')
     .option('--port <n>', 'port to listen on (default 8787; 0 picks a free one)')
     .option('--host <address>', 'address to listen on (default 127.0.0.1)')
-    .option('--out <file>', 'JSONL file the verified events are appended to, created 0600 (default ./webhook-events.jsonl)')
+    .option('--store <where>', 'sqlite:PATH or postgres://USER@HOST/DB (default: events.db in the config folder)')
+    .option('--keep <duration>', 'remove events older than this, at start and daily (e.g. 400d; default: keep all)')
+    .option('--out <file>', 'also append each stored event to this JSONL file, created 0600 (for `webhook replay`)')
     .option('--force', 'with --out (or --failed-out) naming a symbolic link: replace the link with a new file')
     .option('--forward <url>', 're-post each verified event (same body and signature header) to a local app; with --route, each event no route names')
     .option('--route <event=url>', 're-post this event to its own URL (repeatable); event: delivery, open, click, bounce, complaint, sms-delivery, sms-bounce', collect)
-    .option('--failed-out <file>', 'JSONL file for events that could not be forwarded, same lines as --out (default: beside --out, NAME.failed.jsonl)')
+    .option('--failed-out <file>', 'JSONL file for events that could not be forwarded, same lines as --out (default: beside --out, NAME.failed.jsonl; without --out ./webhook-events.failed.jsonl)')
     .option('--max-body <bytes>', 'largest body accepted; bigger ones get 413 (default 262144, at most 8388608)')
     .addHelpText('after', `
-Requests without a valid signature get 401 and are not stored. Each stored event is on disk
-(fsync'd) before the 200 goes back; the file is only ever appended to. A repeat of one of the
-last 20,000 stored events (same message id and event) gets 200 and is neither stored nor
-forwarded again. At most 64 connections at once; headers must arrive within 5 s and a whole
-request within 10 s, or the connection is dropped.
+Every verified event is stored in the event store — SQLite, one file in the config folder by
+default, or --store sqlite:PATH; PostgreSQL with --store postgres://… (the password in PGPASSWORD),
+so that several listeners share one history — and the 200 goes back only after the commit. Events
+arriving together are committed together. An event that could not be stored whole (the commit
+failed, the disk is full) gets 503, and the service sends it again. Requests without a valid
+signature get 401 and are not stored. A repeat of a stored event (same channel, message id and
+event; any age, stored by any listener on the store) gets 200 and is neither stored nor
+forwarded again. Read the store with \`mailctl events --history\` (docs/events-store.md).
+At most 64 connections at once; headers must arrive within 5 s and a whole request within 10 s,
+or the connection is dropped. Ctrl-C, SIGTERM and SIGHUP stop it alike.
 
 Forwarding happens after the 200. An event goes to its --route URL, else to --forward, else it is
 only stored. A forward that gets no connection, no answer within 10 s, 408, 429 or 5xx is tried
@@ -117,7 +124,8 @@ one next to it and register the tunnel's public https URL, for example:
   mailctl webhook set delivery https://<your-tunnel-host>/
 
 Examples:
-  mailctl webhook listen --port 0 --out events.jsonl    # until Ctrl-C (0: any free port)
+  mailctl webhook listen --port 0 --keep 400d           # until Ctrl-C (0: any free port)
+  mailctl webhook listen --port 0 --store sqlite:events.db --out events.jsonl   # until Ctrl-C
   mailctl webhook listen --port 0 --max-body 65536      # until Ctrl-C`);
 }
 

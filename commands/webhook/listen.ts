@@ -1,4 +1,6 @@
-// mailctl webhook listen: a local receiver for signed webhook calls, until Ctrl-C.
+// mailctl webhook listen: a local receiver for signed webhook calls, until Ctrl-C (or SIGTERM,
+// SIGHUP: the same stop). Every verified event goes to the event store (src/store; --store), and
+// with --out also to a JSONL copy.
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../src/core/errors.js';
@@ -10,6 +12,10 @@ import { failedFileFor } from '../../src/webhook/events-file.js';
 import { DEFAULT_LIMITS, startListener, type StoredEvent } from '../../src/webhook/listener.js';
 import { describeRoutes, hasRoutes, parseRoutes } from '../../src/webhook/routes.js';
 import { isLocalHost } from '../../src/webhook/types.js';
+import { storeLocation } from '../../src/store/location.js';
+import { openStore } from '../../src/store/open.js';
+import { parseDuration } from '../../src/cli/duration.js';
+import { plural } from '../../src/core/human.js';
 import { keylessTransport } from '../../src/cli/transfer.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareListen } from './index.js';
@@ -18,6 +24,9 @@ import type { declareListen } from './index.js';
 export const MAX_BODY_CEILING = 8 * 1024 * 1024;
 
 export const DEFAULT_PORT = 8787;
+
+/** Without --out, the failed-forwards file is ./webhook-events.failed.jsonl, where it always was. */
+const DEFAULT_FAILED_BESIDE = 'webhook-events.jsonl';
 
 export const run: Verb<typeof declareListen> = async (ctx, opts) => {
   const port = opts.port === undefined ? DEFAULT_PORT : parseWhole(opts.port, '--port', 0, 65535);
@@ -29,11 +38,15 @@ export const run: Verb<typeof declareListen> = async (ctx, opts) => {
   if (opts.failedOut !== undefined && !forwarding) {
     throw new UsageError('--failed-out keeps events that could not be forwarded, but nothing is forwarded.', 'Add --forward URL or --route EVENT=URL, or drop --failed-out.');
   }
-  const outFile = path.resolve(opts.out ?? 'webhook-events.jsonl');
-  const failedFile = forwarding ? path.resolve(opts.failedOut ?? failedFileFor(outFile)) : undefined;
-  if (failedFile === outFile) throw new UsageError(`--failed-out and --out both name ${outFile}.`, 'Give the failed-forwards file another name (default: beside --out, NAME.failed.jsonl).');
+  const keepMs = opts.keep === undefined ? undefined : parseDuration(opts.keep, '--keep', { positive: true, bareSeconds: false, examples: '400d or 90d' });
+  if (keepMs !== undefined && keepMs < 86_400_000) throw new UsageError(`--keep is at least a day (events are pruned daily); got "${opts.keep}".`);
+  const at = storeLocation(opts.store, ctx.configDir);
+  const outFile = opts.out === undefined ? undefined : path.resolve(opts.out);
+  const failedFile = forwarding ? path.resolve(opts.failedOut ?? failedFileFor(outFile ?? DEFAULT_FAILED_BESIDE)) : undefined;
+  if (failedFile !== undefined && failedFile === outFile) throw new UsageError(`--failed-out and --out both name ${outFile}.`, 'Give the failed-forwards file another name (default: beside --out, NAME.failed.jsonl).');
+  if (at.kind === 'sqlite' && (at.path === outFile || at.path === failedFile)) throw new UsageError(`--store and ${at.path === outFile ? '--out' : '--failed-out'} both name ${at.path}.`, 'The store is a database; give the JSONL copy another name.');
   // Appending through a link planted at --out would write wherever it points (issue 10.3).
-  for (const [file, flag] of [[outFile, '--out'], ...(failedFile ? [[failedFile, '--failed-out']] : [])] as const) {
+  for (const [file, flag] of [...(outFile ? [[outFile, '--out']] : []), ...(failedFile ? [[failedFile, '--failed-out']] : [])] as const) {
     refuseSymlink(file, flag, opts.force);
     if (opts.force && fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) fs.unlinkSync(file);
   }
@@ -43,10 +56,13 @@ export const run: Verb<typeof declareListen> = async (ctx, opts) => {
   /** URL → events kept that were meant for it, for the replay hint. */
   const keptFor = new Map<string, number>();
 
+  const store = await openStore(at, { create: true, configDir: ctx.configDir });
+  const where = forTerminal(store.shown, 300);
+
   let listener;
   try {
     listener = await startListener({
-      host, port, key, outFile, routes, failedFile, fetch: await keylessTransport(ctx), now: () => ctx.clock.now(),
+      host, port, key, store, outFile, keepMs, routes, failedFile, fetch: await keylessTransport(ctx), clock: ctx.clock,
       // The backoff follows the run's retry tuning (tests make it small); the rest are the defaults.
       limits: { maxBody, forwardBaseDelayMs: ctx.tuning.retryBaseMs },
       onEvent: (e) => {
@@ -59,17 +75,20 @@ export const run: Verb<typeof declareListen> = async (ctx, opts) => {
       onForward: (o) => {
         if (o.ok) return;
         if (o.kept) keptFor.set(o.job.url, (keptFor.get(o.job.url) ?? 0) + 1);
-        const where = o.kept ? `kept in ${failedShown}` : `could not be kept in ${failedShown}; it is in ${forTerminal(outFile)}`;
-        io.warn(`${forTerminal(o.job.route, 40)} ${forTerminal(o.job.id, 80)} not forwarded to ${forTerminal(o.job.url, 200)}: ${forTerminal(o.detail)}; ${where}.`);
+        const kept = o.kept ? `kept in ${failedShown}` : `could not be kept in ${failedShown}; it is in the store ${where}`;
+        io.warn(`${forTerminal(o.job.route, 40)} ${forTerminal(o.job.id, 80)} not forwarded to ${forTerminal(o.job.url, 200)}: ${forTerminal(o.detail)}; ${kept}.`);
       },
       onWarn: (m) => io.warn(m),
+      onStoreFailed: (n, e) => io.warn(`${plural(n, 'event')} could not be stored in ${where} (${forTerminal(e instanceof Error ? e.message : String(e))}); answered 503, so the service sends ${n === 1 ? 'it' : 'them'} again.`),
+      onPrune: (removed, before) => removed && io.info(`--keep: removed ${plural(removed, 'event')} older than ${new Date(before).toISOString()} from ${where}.`),
     });
   } catch (e) {
+    await store.close().catch(() => {});
     const code = (e as NodeJS.ErrnoException).code;
     // A file-system error carries the path: the events file's, or the failed-forwards file's.
     const failed = failedFile !== undefined && (e as NodeJS.ErrnoException).path === failedFile;
     if ((e as NodeJS.ErrnoException).path !== undefined) {
-      const [file, flag, what] = failed ? [failedFile, '--failed-out', 'failed-forwards file'] : [outFile, '--out', 'events file'];
+      const [file, flag, what] = failed ? [failedFile, '--failed-out', 'failed-forwards file'] : [outFile!, '--out', 'events file'];
       if (code === 'ELOOP') throw new UsageError(`${file} (${flag}) is a symbolic link; mailctl does not write through links.`, 'Give another path, or pass --force to replace the link itself with a file.');
       const why = code === 'EISDIR' ? 'it is a folder' : code === 'ENOENT' || code === 'ENOTDIR' ? 'its folder does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (e as Error).message;
       throw new UsageError(`Cannot write the ${what} ${file}: ${why}.`, failed ? 'Give a file in an existing folder you can write to with --failed-out FILE (default: beside --out, NAME.failed.jsonl).' : 'Give a file in an existing folder you can write to with --out FILE (default webhook-events.jsonl).');
@@ -78,7 +97,7 @@ export const run: Verb<typeof declareListen> = async (ctx, opts) => {
     if (code === 'EACCES' || code === 'EPERM') throw new UsageError(`Cannot open ${opts.out ?? 'the events file'} or port ${port}: ${(e as Error).message}.`);
     throw e;
   }
-  io.info(`Listening on ${listener.url} — events go to ${outFile}${forwarding ? `; forwarded: ${describeRoutes(routes)}; not forwarded: kept in ${failedShown}` : ''}. Ctrl-C stops.`);
+  io.info(`Listening on ${listener.url} — events are stored in ${where}${outFile ? ` and copied to ${forTerminal(outFile)}` : ''}${keepMs !== undefined ? ` (kept ${opts.keep})` : ''}${forwarding ? `; forwarded: ${describeRoutes(routes)}; not forwarded: kept in ${failedShown}` : ''}. Ctrl-C stops.`);
 
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) return resolve();
@@ -86,11 +105,12 @@ export const run: Verb<typeof declareListen> = async (ctx, opts) => {
   });
   await listener.close();
   const s = listener.stats;
-  if (io.json) return io.printJson({ url: listener.url, out: outFile, ...(failedFile ? { failedOut: failedFile } : {}), ...s });
+  if (io.json) return io.printJson({ url: listener.url, store: store.shown, ...(outFile ? { out: outFile } : {}), ...(failedFile ? { failedOut: failedFile } : {}), ...s });
   const forwards = forwarding
     ? `, ${s.forwarded} forwarded, ${s.retried} ${s.retried === 1 ? 'retry' : 'retries'}, ${s.forwardFailed} not forwarded (${s.kept} kept in ${failedShown})${s.unrouted ? `, ${s.unrouted} only stored (no route)` : ''}`
     : '';
-  io.info(`Stopped. ${s.stored} event${s.stored === 1 ? '' : 's'} stored in ${outFile}, ${s.duplicates} repeat${s.duplicates === 1 ? '' : 's'} not stored again, ${s.rejected} rejected${forwards}.`);
+  const failedStore = s.notStored ? `, ${s.notStored} not stored (answered 503, to be sent again)` : '';
+  io.info(`Stopped. ${s.stored} event${s.stored === 1 ? '' : 's'} stored in ${where}, ${s.duplicates} repeat${s.duplicates === 1 ? '' : 's'} not stored again, ${s.rejected} rejected${failedStore}${forwards}.`);
   if (keptFor.size === 1) io.info(`Send the kept events again when the app is back: ${suggestWithNote(ctx, 'webhook', 'replay', failedFile!, '--to', [...keptFor.keys()][0])}`);
   else if (keptFor.size > 1) io.info(`The kept events were meant for ${keptFor.size} URLs: replay each route's events to its URL (README, "webhook listen").`);
 };

@@ -1,21 +1,31 @@
-// A local webhook receiver: checks each POST's signature, appends good events to a JSONL file
-// (fsync'd before answering 200, so an acknowledged event is on disk even if we are killed the
-// next instant), optionally re-posts them to a local app by event (routes; retried with backoff
-// after the 200, what cannot be forwarded kept for a replay: forwarder.ts), and rejects the rest.
+// A local webhook receiver: checks each POST's signature, stores good events in the event store
+// (src/store: SQLite or PostgreSQL; the events arriving together committed in one transaction,
+// group-commit.ts) and answers 200 only after the commit, so an acknowledged event is on disk
+// even if we are killed the next instant (issue 21). With --out each stored event is also
+// appended to a JSONL file, inside the same transaction (appendWhole: whole or cut back). An
+// event that could not be stored whole — the commit failed, the disk is full, the copy was torn —
+// is answered 503, so the service sends it again (issue 19 item 4). Stored events are optionally
+// re-posted to a local app by event (routes; retried with backoff after the 200, what cannot be
+// forwarded kept for a replay: forwarder.ts); the rest is rejected.
 //
 // Anyone who can reach it may connect (issue 10.6), so everything it holds is bounded: at most
 // `maxConnections` sockets, each with at most `maxBody` bytes buffered, for at most
 // `bodyTimeoutMs` (headers within `headersTimeoutMs`); a socket that stalls is destroyed. Memory is
 // therefore at most maxConnections × maxBody of bodies, released within the time-outs, plus the
-// forwards held (at most forwardQueue events and forwardQueueBytes). A repeat of one of the last
-// `dedupeWindow` stored (id, event) pairs is answered 200 and not stored again.
+// forwards held (at most forwardQueue events and forwardQueueBytes), plus at most maxConnections
+// events waiting for their commit. A repeat of a stored (channel, id, event) — however old, and
+// whichever listener on a shared store stored it — is answered 200 and not stored again.
 import http from 'node:http';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FetchLike } from '../api/http.js';
 import { signatureHeader, verifyPayload } from './signature.js';
-import { RecentEvents } from './recent.js';
-import { failedFileFor, openEventsFile } from './events-file.js';
+import { openEventsFile } from './events-file.js';
+import { appendWhole } from '../fs/append-whole.js';
+import type { Clock } from '../core/clock.js';
+import { GroupCommit } from '../store/group-commit.js';
+import { rowOf, type EventRow } from '../store/row.js';
+import type { EventStore } from '../store/store.js';
 import { Forwarder, type ForwardJob, type ForwardOutcome, type ForwardPolicy } from './forwarder.js';
 import { hasRoutes, routeFor, routeName, type Routes } from './routes.js';
 
@@ -28,10 +38,8 @@ export interface ListenerLimits {
   headersTimeoutMs: number;
   /** From the start of a request to the end of its body. */
   bodyTimeoutMs: number;
-  /** How many stored (id, event) pairs are remembered to recognise a repeat. */
-  dedupeWindow: number;
-  /** How much of the end of an existing events file is read at start to remember its events. */
-  seedBytes: number;
+  /** Most events committed in one transaction (group commit). */
+  maxBatch: number;
   /** One try of a forward to the local app that takes longer has failed (and may be retried). */
   forwardTimeoutMs: number;
   /** Tries per forward, the first included. */
@@ -59,8 +67,7 @@ export const DEFAULT_LIMITS: ListenerLimits = {
   maxConnections: 64,
   headersTimeoutMs: 5_000,
   bodyTimeoutMs: 10_000,
-  dedupeWindow: 20_000,
-  seedBytes: 64 * 1024 * 1024,
+  maxBatch: 500,
   forwardTimeoutMs: 10_000,
   // 0.5, 1, 2, 4, 8 s (each cut at random to 50-100 %): a restarting app has some 15 s to come back.
   forwardAttempts: 6,
@@ -98,28 +105,42 @@ export interface ListenerOptions {
   host: string;
   port: number;
   key: string;
-  outFile: string;
+  /** Where every verified event is stored; the listener closes it when it stops. */
+  store: EventStore;
+  /** An extra JSONL copy of every stored event (--out). */
+  outFile?: string;
+  /** Events older than this (ms, by their own time) are pruned at start and then daily. */
+  keepMs?: number;
   /** Where each stored event is re-posted; none: events are only stored. */
   routes?: Routes;
   /** The same as routes `{ fallback: forward }`. */
   forward?: string;
-  /** Events that could not be forwarded (default: beside outFile, events.failed.jsonl). */
+  /** Events that could not be forwarded: needed when there are routes. */
   failedFile?: string;
   fetch: FetchLike;
   limits?: Partial<ListenerLimits>;
-  now?: () => number;
+  /** Receipt times and the daily prune (tests inject virtual time). */
+  clock?: Clock;
   onEvent?: (e: StoredEvent) => void;
   onDuplicate?: (id: string, event: string) => void;
   onReject?: (status: number, reason: string) => void;
   onForward?: (o: ForwardOutcome) => void;
   onRetry?: (job: ForwardJob, attempt: number, detail: string) => void;
   onWarn?: (message: string) => void;
+  /** A batch could not be stored: its events were answered 503. */
+  onStoreFailed?: (events: number, error: unknown) => void;
+  /** A prune ran (at start, then daily). */
+  onPrune?: (removed: number, before: number) => void;
 }
 
 export interface ListenerStats {
   stored: number;
   duplicates: number;
   rejected: number;
+  /** Answered 503: could not be stored whole (the service sends them again). */
+  notStored: number;
+  /** Removed by --keep. */
+  pruned: number;
   forwarded: number;
   /** Retries made, over all forwards. */
   retried: number;
@@ -136,44 +157,80 @@ export interface RunningListener {
   stats: ListenerStats;
   /** The failed-forwards file, when there are routes. */
   failedFile?: string;
-  /** Stops at once: every connection is ended, forwards waiting to retry are kept, those in flight get `stopGraceMs`, the files are closed. */
+  /** Stops at once: every connection is ended, commits under way finish, forwards waiting to retry are kept, those in flight get `stopGraceMs`, the files and the store are closed. */
   close(): Promise<void>;
 }
 
 export async function startListener(o: ListenerOptions): Promise<RunningListener> {
   const limits = { ...DEFAULT_LIMITS, ...o.limits };
-  const now = o.now ?? Date.now;
-  const recent = new RecentEvents(limits.dedupeWindow);
+  const now = o.clock ? () => o.clock!.now() : Date.now;
   const routes: Routes | undefined = o.routes ?? (o.forward !== undefined ? { byEvent: {}, fallback: o.forward } : undefined);
-  const stats: ListenerStats = { stored: 0, duplicates: 0, rejected: 0, forwarded: 0, retried: 0, forwardFailed: 0, kept: 0, unrouted: 0 };
-  const fd = openEventsFile(o.outFile, recent, limits.seedBytes, (m) => o.onWarn?.(m));
+  const stats: ListenerStats = { stored: 0, duplicates: 0, rejected: 0, notStored: 0, pruned: 0, forwarded: 0, retried: 0, forwardFailed: 0, kept: 0, unrouted: 0 };
+  const fds: number[] = [];
+  const closeFiles = () => {
+    for (const fd of fds.splice(0)) fs.closeSync(fd);
+  };
   let closing = false;
   let failedFile: string | undefined;
-  let ffd: number | undefined;
   let forwarder: Forwarder | undefined;
-  if (routes && hasRoutes(routes)) {
-    failedFile = o.failedFile ?? failedFileFor(o.outFile);
-    try {
+  let fd: number | undefined;
+  let ffd: number | undefined;
+  try {
+    if (o.outFile !== undefined) fds.push((fd = openEventsFile(o.outFile, (m) => o.onWarn?.(m))));
+    if (routes && hasRoutes(routes)) {
+      if (o.failedFile === undefined) throw new Error('a failed-forwards file is needed with routes');
+      failedFile = o.failedFile;
       // Opened now, not at the first failure: a file that cannot be written is found at start.
-      ffd = openEventsFile(failedFile, undefined, 0, (m) => o.onWarn?.(m));
-    } catch (e) {
-      fs.closeSync(fd);
-      throw e;
+      const failed = (ffd = openEventsFile(failedFile, (m) => o.onWarn?.(m)));
+      fds.push(failed);
+      const where = failedFile;
+      forwarder = new Forwarder({
+        fetch: o.fetch,
+        policy: forwardPolicy(limits),
+        stats,
+        // Whole or not at all (cut back on failure); while stopping, one fsync at the end for all.
+        keep: (line) => appendWhole(failed, line + '\n', where, { sync: !closing }),
+        onRetry: o.onRetry,
+        onOutcome: o.onForward,
+      });
     }
-    const failed = ffd;
-    forwarder = new Forwarder({
-      fetch: o.fetch,
-      policy: forwardPolicy(limits),
-      stats,
-      keep: (line) => {
-        fs.writeSync(failed, line + '\n');
-        // While stopping, one fsync at the end for all: a thousand would not fit the stop budget.
-        if (!closing) fs.fsyncSync(failed);
-      },
-      onRetry: o.onRetry,
-      onOutcome: o.onForward,
-    });
+  } catch (e) {
+    closeFiles();
+    throw e;
   }
+
+  /** The --out line of each row in the batch being committed. */
+  const lines = new WeakMap<EventRow, string>();
+  const outFile = o.outFile;
+  const group = new GroupCommit(o.store, {
+    maxBatch: limits.maxBatch,
+    // Inside the store's transaction: the copy of the new events, one write and one fsync for
+    // the batch. If it fails the batch rolls back (503); if the COMMIT then fails it is cut off.
+    beforeCommit: fd === undefined ? undefined : (fresh) => {
+      if (!fresh.length) return;
+      const start = fs.fstatSync(fd!).size;
+      appendWhole(fd!, fresh.map((r) => lines.get(r)! + '\n').join(''), outFile!);
+      return () => fs.ftruncateSync(fd!, start);
+    },
+  });
+
+  // Store failures come in bursts (a full disk fails every batch): one warning a second at most.
+  const failures = {
+    count: 0,
+    last: undefined as unknown,
+    timer: undefined as NodeJS.Timeout | undefined,
+    note(e: unknown) {
+      this.count++;
+      this.last = e;
+      this.timer ??= setTimeout(() => this.flush(), 1000).unref();
+    },
+    flush() {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      if (this.count) o.onStoreFailed?.(this.count, this.last);
+      this.count = 0;
+    },
+  };
 
   const reply = (res: http.ServerResponse, status: number, body: unknown, close = false) => {
     if (res.headersSent || res.destroyed) return;
@@ -226,33 +283,39 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
         const sig = signatureHeader(req.headers);
         const v = verifyPayload(o.key, payload, sig?.value);
         if (!v.valid) return reject(res, 401, `signature check failed: ${v.reason}`);
-        if (recent.has(v.id, v.event)) {
-          // Already on disk (and forwarded): acknowledge so the sender stops, store nothing.
-          stats.duplicates++;
-          o.onDuplicate?.(v.id, v.event);
-          return reply(res, 200, { ok: true, duplicate: true });
-        }
-        const stored: StoredEvent = { receivedAt: new Date(now()).toISOString(), event: v.event, id: v.id, channel: v.fields.channel, signatureHeader: sig!.name, signature: sig!.value, payload };
+        const sigUsed = sig!;
+        const row = rowOf(payload, { id: v.id, event: v.event, channel: v.fields.channel }, now(), sigUsed);
+        const stored: StoredEvent = { receivedAt: new Date(row.receivedAt).toISOString(), event: row.event, id: v.id, channel: row.channel, signatureHeader: sigUsed.name, signature: sigUsed.value, payload };
         const line = JSON.stringify(stored);
-        try {
-          // One write of one line, then fsync, before the 200: acknowledged means on disk.
-          fs.writeSync(fd, line + '\n');
-          fs.fsyncSync(fd);
-        } catch (e) {
-          return reply(res, 500, { error: `could not store the event: ${(e as Error).message}` });
-        }
-        recent.add(v.id, v.event);
-        stats.stored++;
-        o.onEvent?.(stored);
-        reply(res, 200, { ok: true });
-        // After the answer: the service never waits on the app.
-        if (!forwarder || !routes) return;
-        const url = routeFor(routes, v.event, v.fields.channel);
-        if (url === undefined) {
-          stats.unrouted++;
-          return;
-        }
-        forwarder.submit({ url, route: routeName(v.event, v.fields.channel), id: v.id, raw, contentType: req.headers['content-type'], signature: sig!, line });
+        lines.set(row, line);
+        group.add(row).then(
+          (outcome) => {
+            if (outcome === 'duplicate') {
+              // Already stored (and forwarded): acknowledge so the sender stops, store nothing.
+              stats.duplicates++;
+              o.onDuplicate?.(v.id, row.event);
+              return reply(res, 200, { ok: true, duplicate: true });
+            }
+            stats.stored++;
+            o.onEvent?.(stored);
+            reply(res, 200, { ok: true });
+            // After the answer: the service never waits on the app.
+            if (!forwarder || !routes) return;
+            const url = routeFor(routes, row.event, row.channel);
+            if (url === undefined) {
+              stats.unrouted++;
+              return;
+            }
+            forwarder.submit({ url, route: routeName(row.event, row.channel), id: v.id, raw, contentType: req.headers['content-type'], signature: sigUsed, line });
+          },
+          (e: unknown) => {
+            // Not stored whole: 503 says "try again", which the service does (nothing was acknowledged).
+            stats.notStored++;
+            failures.note(e);
+            if (!res.headersSent && !res.destroyed) res.setHeader('retry-after', '1');
+            reply(res, 503, { error: 'the event could not be stored; send it again' });
+          },
+        );
       });
       req.on('error', () => res.destroy());
     },
@@ -260,10 +323,41 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
   server.maxConnections = limits.maxConnections;
   // Time-outs and malformed requests: the socket is dropped, nothing it sent is kept.
   server.on('clientError', (_e, socket) => socket.destroy());
-  const closeFiles = () => {
-    fs.closeSync(fd);
-    if (ffd !== undefined) fs.closeSync(ffd);
+
+  // Retention (--keep): pruned now, then every day of the run's clock.
+  const stopRetention = new AbortController();
+  const prune = async () => {
+    const before = now() - o.keepMs!;
+    try {
+      const removed = await o.store.pruneOlder(before);
+      stats.pruned += removed;
+      o.onPrune?.(removed, before);
+    } catch (e) {
+      o.onWarn?.(`Could not prune events older than ${new Date(before).toISOString()} from ${o.store.shown}: ${(e as Error).message}; trying again in a day.`);
+    }
   };
+  let retention: Promise<void> | undefined;
+  if (o.keepMs !== undefined) {
+    await prune();
+    const clock = o.clock;
+    const sleep = clock ? (ms: number, signal: AbortSignal) => clock.sleep(ms, signal) : (ms: number, signal: AbortSignal) => new Promise<void>((resolve, reject) => {
+      const t = setTimeout(resolve, ms);
+      signal.addEventListener('abort', () => {
+        clearTimeout(t);
+        reject(signal.reason);
+      }, { once: true });
+    });
+    retention = (async () => {
+      for (;;) {
+        try {
+          await sleep(DAY_MS, stopRetention.signal);
+        } catch {
+          return;
+        }
+        await prune();
+      }
+    })();
+  }
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -271,6 +365,7 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
       server.listen(o.port, o.host, () => resolve());
     });
   } catch (e) {
+    stopRetention.abort();
     closeFiles();
     throw e;
   }
@@ -287,18 +382,26 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
       // senders did not get a 200 and will send again.
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();
+      stopRetention.abort();
       await closed;
+      // A commit under way finishes: what it stores is forwarded or, now, kept.
+      await group.drain();
+      failures.flush();
+      await retention;
       // Forwards waiting to retry are kept at once, those in flight after stopGraceMs.
       await forwarder?.stop(limits.stopGraceMs);
       try {
         if (ffd !== undefined) fs.fsyncSync(ffd);
       } catch (e) {
-        o.onWarn?.(`Could not sync ${failedFile}: ${(e as Error).message}; the events are in ${o.outFile} too.`);
+        o.onWarn?.(`Could not sync ${failedFile}: ${(e as Error).message}; the events are in the store ${o.store.shown} too.`);
       }
       closeFiles();
+      await o.store.close().catch((e: unknown) => o.onWarn?.(`Closing the store ${o.store.shown}: ${(e as Error).message}`));
     },
   };
 }
+
+const DAY_MS = 86_400_000;
 
 function forwardPolicy(l: ListenerLimits): ForwardPolicy {
   return {
