@@ -31,13 +31,13 @@ const SERVICE_WRITES = [
   'campaign proof', 'webhook trigger', 'webhook replay', // these two post to your own consumer
 ];
 /** Changes local configuration or state, or downloads files into a folder (report links --out-dir). */
-const LOCAL_WRITES = ['config set', 'config unset', 'config set-key', 'config use', 'config delete-profile', 'sandbox reset', 'report links'];
+const LOCAL_WRITES = ['config set', 'config unset', 'config set-key', 'config use', 'config delete-profile', 'sandbox reset', 'report links', 'events prune'];
 /** Cannot be undone: asks first on a terminal, needs --yes elsewhere. */
-const DESTRUCTIVE = ['contacts remove', 'contacts clean', 'campaign pause', 'campaign delete', 'webhook delete', 'domain remove', 'config delete-profile', 'sandbox reset'];
+const DESTRUCTIVE = ['contacts remove', 'contacts clean', 'campaign pause', 'campaign delete', 'webhook delete', 'domain remove', 'config delete-profile', 'sandbox reset', 'events prune'];
 /** Change nothing (files they are asked to write are their output). */
 const READS = [
   'import status', 'groups list', 'campaign timezones', 'campaign preflight', 'campaign status', 'report list', 'report metrics',
-  'template list', 'template show', 'balance', 'webhook list', 'webhook verify', 'webhook listen', 'events', 'events tail',
+  'template list', 'template show', 'balance', 'webhook list', 'webhook verify', 'webhook listen', 'events', 'events tail', 'events export',
   'sms numbers', 'config get', 'config list', 'config profiles', 'config path', 'sandbox serve', 'sandbox field list', 'doctor', 'completion',
 ];
 

@@ -16,6 +16,7 @@ import { forTerminal } from '../../src/core/sanitize.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareClean } from './index.js';
 import { plural } from '../../src/core/human.js';
+import type { EmailEvent } from '../../src/api/notify-types.js';
 
 /**
  * Addresses per removal request (decisions row P9): spec 000 endpoint 6 gives `keys` no maximum;
@@ -28,22 +29,18 @@ export const run: Verb<typeof declareClean> = async (ctx, opts) => {
   const given = opts.group?.trim();
   if (!given) throw new UsageError('Say which group to clean with --group NAME_OR_CODE.');
   const now = ctx.clock.now();
+  if (opts.store !== undefined && !opts.history) throw new UsageError('--store names the event store that --history reads; add --history.');
   const range = parseTimeRange({ since: opts.since ?? '30d', until: opts.until }, now);
-  if (now - range.since! > MAX_SINCE_MS) throw new UsageError(`--since reaches back at most a year; got "${opts.since}".`);
+  // The service's lookups reach a year at most; the store holds what the listener kept, any age.
+  if (!opts.history && now - range.since! > MAX_SINCE_MS) throw new UsageError(`--since reaches back at most a year; got "${opts.since}".`, 'Older bounces are in the event store, if a listener received them: add --history.');
   if (range.since! > now) throw new UsageError(`--since "${opts.since}" is in the future; give a span such as 30d or a past date.`);
   const from = isoSeconds(range.since!);
   // Rounded up to the second so the events of the last moments are inside the window.
   const to = isoSeconds(range.until ?? Math.ceil(now / 1000) * 1000);
-  const span = ['--since', opts.since ?? '30d', ...(opts.until !== undefined ? ['--until', opts.until] : [])];
+  const span = ['--since', opts.since ?? '30d', ...(opts.until !== undefined ? ['--until', opts.until] : []), ...(opts.history ? ['--history', ...(opts.store !== undefined ? ['--store', opts.store] : [])] : [])];
 
   const group = await resolveGroup(ctx, given);
-  const notify = await ctx.notify();
-  const found = await lookup(
-    ctx,
-    `the bounce and complaint events from ${from} to ${to}, one UTC day per lookup (a day that looks capped is read again in halves): the addresses to remove`,
-    () => bounceEvents(notify, range.since!, Date.parse(to), () => !ctx.signal.aborted),
-    () => ({ events: [], lookups: 0, possiblyCapped: [] }),
-  );
+  const found = opts.history ? await fromStore(ctx, opts.store, range.since!, Date.parse(to)) : await fromService(ctx, range.since!, from, to);
   if (ctx.signal.aborted) throw new InterruptedError('Interrupted while reading the event log; nothing was removed.');
   if (found.possiblyCapped.length) {
     const shown = found.possiblyCapped.slice(0, 3).map((c) => `${c.from} to ${c.to} (${c.rows})`).join(', ');
@@ -52,8 +49,10 @@ export const run: Verb<typeof declareClean> = async (ctx, opts) => {
   }
   const plan = buildPlan(found.events, { includeTemporary: !!opts.includeTemporary });
   const apply = !!opts.yes && !opts.dryRun;
-  const lookups = { lookups: found.lookups, possiblyCapped: found.possiblyCapped };
+  // Where the bounces came from: the service's lookups, or the event store (--history).
+  const lookups = found.store !== undefined ? { source: 'store', store: found.store } : { source: 'service', lookups: found.lookups, possiblyCapped: found.possiblyCapped };
   const again = (later = false) => (later ? suggestWithNote : suggest)(ctx, 'contacts', 'clean', '--group', group.sn, ...span, ...(opts.includeTemporary ? ['--include-temporary'] : []), '--yes');
+  if (found.store !== undefined && ctx.io.isTTY && !ctx.io.json) ctx.io.info(`Bounces and complaints from the event store ${forTerminal(found.store, 300)} (webhooks received by \`mailctl webhook listen\`).`);
 
   if (opts.dryRun) {
     // The addresses come from the events, which a dry run does not read: the removal is shown with a placeholder.
@@ -122,6 +121,34 @@ export const run: Verb<typeof declareClean> = async (ctx, opts) => {
     throw new PartialError(`${notDone.length} of the ${plan.length} addresses were not removed (${why}).`, `Removing is safe to repeat; run the same command again to finish: ${again(true)}`);
   }
 };
+
+/** The service's lookups, a day each (src/contacts/bounce-events.ts); a dry run shows them instead. */
+async function fromService(ctx: Parameters<typeof run>[0], sinceMs: number, from: string, to: string) {
+  const notify = await ctx.notify();
+  const found = await lookup(
+    ctx,
+    `the bounce and complaint events from ${from} to ${to}, one UTC day per lookup (a day that looks capped is read again in halves): the addresses to remove`,
+    () => bounceEvents(notify, sinceMs, Date.parse(to), () => !ctx.signal.aborted),
+    () => ({ events: [], lookups: 0, possiblyCapped: [] }),
+  );
+  return { ...found, store: undefined };
+}
+
+/** The event store's bounces and complaints of the range (--history): a local read, no row cap. */
+async function fromStore(ctx: Parameters<typeof run>[0], where: string | undefined, sinceMs: number, untilMs: number) {
+  const { storeLocation } = await import('../../src/store/location.js');
+  const { openStore } = await import('../../src/store/open.js');
+  const { allRows } = await import('../../src/store/store.js');
+  const { asEmailEvent } = await import('../../src/store/as-lookup.js');
+  const store = await openStore(storeLocation(where, ctx.configDir), { create: false });
+  const events: EmailEvent[] = [];
+  try {
+    for await (const r of allRows(store, { by: 'event', channel: 'email', events: ['bounce', 'complaint'], since: sinceMs, until: untilMs })) events.push(asEmailEvent(r));
+  } finally {
+    await store.close();
+  }
+  return { events, lookups: 0, possiblyCapped: [] as Array<{ from: string; to: string; rows: number }>, store: store.shown };
+}
 
 const COLUMNS = [
   { header: 'ADDRESS', value: (r: ReturnType<typeof buildPlan>[number]) => r.address },

@@ -40,6 +40,8 @@ export function declareClean(contacts: CommandUnknownOpts) {
     .option('--since <time>', 'look at events since then: a span back such as 30d, or a date (default 30d, at most a year)')
     .option('--until <time>', 'look at events up to then (default now)')
     .option('--include-temporary', 'also remove addresses with temporary (soft) bounces')
+    .option('--history', 'take the bounces and complaints from the event store `webhook listen` fills (any age) instead of the service')
+    .option('--store <where>', 'with --history: sqlite:PATH or postgres://… (default: events.db in the config folder)')
     .option('-y, --yes', 'apply the plan (without it, the plan is only shown)')
     .option('--dry-run', 'show the lookups and the removal a run would make, and make no request (without --yes a run only shows the plan)')
     .addHelpText('after', `
@@ -51,6 +53,9 @@ bounces with --include-temporary), and removes those addresses from the group in
 complained; the service ignores those not in the group, and mailctl reports the count it gives
 back (updated_count). The group keeps everyone else; the addresses stay in other groups.
 Exit 5 when some batches failed (running the same command again finishes them).
+With --history the bounces and complaints come from the event store instead (every webhook
+\`mailctl webhook listen\` received, any age: --since may reach back further than a year);
+--json then says "source": "store".
 
 Examples:
   mailctl import examples/contacts.csv --group Newsletter --create-group --wait

@@ -14,6 +14,8 @@ import type { declareEvents } from './index.js';
 const SMS_ROW_CAP = 50;
 
 export const run: Verb<typeof declareEvents> = async (ctx, opts) => {
+  if (opts.history) return (await import('./history.js')).history(ctx, opts);
+  if (opts.store !== undefined) throw new UsageError('--store names the event store that --history reads; add --history.');
   const now = ctx.clock.now();
   const range = parseTimeRange(opts, now);
   const recipient = checkRecipient(opts.recipient, !!opts.sms);
@@ -54,7 +56,8 @@ export const run: Verb<typeof declareEvents> = async (ctx, opts) => {
 /** Table, TSV, CSV (a header even when empty) or {logs} under --json: src/output/format.ts. */
 async function output<T>(ctx: Context, rows: T[], columns: Array<Column<T>>): Promise<void> {
   if (!rows.length && ctx.io.output === 'tsv') ctx.io.info('No events matched.');
-  await printList(ctx.io, rows, columns, { logs: rows }, { empty: 'No events matched.' });
+  // `source` says which answered: the service's lookup here, the event store under --history.
+  await printList(ctx.io, rows, columns, { source: 'service', logs: rows }, { empty: 'No events matched.' });
 }
 
 function detail(raw: Record<string, unknown> | undefined): string {

@@ -25,6 +25,8 @@ const LOOKUP_SPAN_MS = LOOKUP_DAYS * 86_400_000;
 type AnyEvent = EmailEvent & SmsEvent;
 
 export const run: Verb<typeof declareTail> = async (ctx, opts) => {
+  if (opts.history) return (await import('./tail-history.js')).tailHistory(ctx, opts);
+  if (opts.store !== undefined) throw new UsageError('--store names the event store that --history follows; add --history.');
   const now = ctx.clock.now();
   const range = parseTimeRange(opts, now);
   const sinceText = opts.since ?? opts.from;

@@ -1,0 +1,81 @@
+// mailctl events tail --history: follows the event store instead of the service's lookup — each
+// event as a listener stores it, read every --interval, with no row cap. Rows are followed by
+// when they were received; each read looks OVERLAP_MS back and skips rows already shown, so a
+// row committed a little late (another listener's batch, a clock a little behind) is not missed,
+// and none is shown twice. Output as `events tail`: a line on a terminal, NDJSON piped, one
+// document with --json (source "store").
+import { UsageError } from '../../src/core/errors.js';
+import { parseDuration } from '../../src/cli/duration.js';
+import { isoSeconds, parseTime } from '../../src/cli/date.js';
+import { forTerminal } from '../../src/core/sanitize.js';
+import { historyFilter, openHistory, historyEvents } from './history.js';
+import type { HistoryEmailEvent, HistorySmsEvent } from '../../src/store/as-lookup.js';
+import type { Context } from '../../src/cli/context.js';
+import type { OptsOf } from '../../src/cli/declared.js';
+import type { declareTail } from './index.js';
+
+const MIN_INTERVAL_MS = 1000;
+/** How far back each read looks again for rows committed late. */
+export const OVERLAP_MS = 10_000;
+
+export async function tailHistory(ctx: Context, opts: OptsOf<typeof declareTail>): Promise<void> {
+  const now = ctx.clock.now();
+  const sinceText = opts.since ?? opts.from;
+  const untilText = opts.until ?? opts.to;
+  const since = sinceText === undefined ? undefined : parseTime(sinceText, opts.from !== undefined ? '--from' : '--since', now);
+  if (since !== undefined && since > now) throw new UsageError(`--since "${sinceText}" is in the future; give a time already past, such as 10m.`);
+  const until = untilText === undefined ? undefined : parseTime(untilText, opts.to !== undefined ? '--to' : '--until', now, { endOfDay: true });
+  if (until !== undefined && opts.for !== undefined) throw new UsageError('--until and --for both say when to stop; give one of them.');
+  if (until !== undefined && until <= now) throw new UsageError(`--until "${untilText}" has already passed; give a later time, or --for a duration.`);
+  const interval = opts.interval === undefined ? 5000 : parseDuration(opts.interval, '--interval', { positive: true });
+  if (interval < MIN_INTERVAL_MS) throw new UsageError(`--interval must be at least ${MIN_INTERVAL_MS / 1000}s with --history; got "${opts.interval}".`);
+  const stopAt = until ?? (opts.for === undefined ? Infinity : now + parseDuration(opts.for, '--for', { positive: true }));
+  // The other filters as `events --history` reads them; the range is this tail's own.
+  const f = historyFilter({ ...opts, since: undefined, until: undefined, from: undefined, to: undefined }, now, 'received');
+  const store = await openHistory(ctx, opts.store);
+  const asDocument = ctx.io.json;
+  const ndjson = !asDocument && !ctx.io.isTTY;
+  const held: Array<HistoryEmailEvent | HistorySmsEvent> = [];
+  const start = since ?? now;
+  let cursor = start;
+  /** Receipt time of each row shown within the overlap, by (channel, id, event). */
+  let seen = new Map<string, number>();
+  let shown = 0;
+  if (ctx.io.isTTY || asDocument) ctx.io.info(`Following the event store ${forTerminal(store.shown, 300)}${since !== undefined ? ` since ${isoSeconds(since)}` : ''}; ${asDocument ? 'the JSON document prints when it stops' : 'Ctrl-C stops'}.`);
+  try {
+    while (!ctx.signal.aborted && ctx.clock.now() < stopAt) {
+      const from = Math.max(start, cursor - OVERLAP_MS);
+      const rows = await historyEvents(store, { ...f, query: { ...f.query, since: from } });
+      for (const e of rows) {
+        const key = JSON.stringify([e.channel, e.messageId, e.status]);
+        if (seen.has(key)) continue;
+        const at = Date.parse(e.receivedAt);
+        seen.set(key, at);
+        cursor = Math.max(cursor, at);
+        shown++;
+        if (asDocument) held.push(e);
+        else if (ndjson) ctx.io.printJsonLine(e);
+        else ctx.io.out(line(e));
+      }
+      const keepFrom = cursor - OVERLAP_MS;
+      seen = new Map([...seen].filter(([, at]) => at >= keepFrom));
+      const left = stopAt - ctx.clock.now();
+      if (left <= 0) break;
+      try {
+        await ctx.clock.sleep(Math.min(interval, left), ctx.signal);
+      } catch {
+        break; // Ctrl-C during the pause: the normal way to stop following
+      }
+    }
+  } finally {
+    await store.close();
+  }
+  if (asDocument) ctx.io.printJson({ source: 'store', store: store.shown, channel: opts.sms ? 'sms' : 'email', since: isoSeconds(start), until: isoSeconds(ctx.clock.now()), stopped: ctx.signal.aborted ? 'interrupted' : 'time', count: held.length, events: held });
+  if (ctx.io.isTTY) ctx.io.info(`Stopped following; ${shown} event${shown === 1 ? '' : 's'} ${asDocument ? 'in the document' : 'shown'}.`);
+}
+
+function line(e: HistoryEmailEvent | HistorySmsEvent): string {
+  const who = e.channel === 'sms' ? e.recipient ?? e.address : e.mail?.to;
+  const what = e.channel === 'sms' ? e.content : e.mail?.subject;
+  return [e.eventTime, (e.status ?? '').padEnd(9), e.messageId, who, what].map((v) => forTerminal(v ?? '', 80)).join('  ');
+}

@@ -1,0 +1,207 @@
+// webhook listen and its store (issue 21, issue 19 item 4): a full disk — under the store or
+// under the --out copy — is answered 503 (the service retries) and leaves neither a row nor a
+// torn line; the retry after space is back is stored once. SIGTERM and SIGHUP stop the built
+// binary as Ctrl-C does, recording the forwards still pending in the failed-forwards file.
+// --keep prunes at start and then daily, on the run's clock. Two listeners on one PostgreSQL
+// store each event once.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+import { smallDisk } from './helpers/small-disk.js';
+import { until, unusedPort } from './helpers/wait.js';
+import { startConsumer } from './helpers/webhook-consumer.js';
+import { postgresForTests } from './helpers/postgres.js';
+import { sign } from '../src/webhook/signature.js';
+import { startListener } from '../src/webhook/listener.js';
+import { openStore } from '../src/store/open.js';
+import { storeLocation } from '../src/store/location.js';
+import { rowOf } from '../src/store/row.js';
+import type { Clock } from '../src/core/clock.js';
+
+const KEY = 'store-test-key';
+const DAY = 86_400_000;
+const pg = await postgresForTests();
+afterAll(() => pg?.stop());
+
+function signed(id: string, event = 'delivery', o: { timestamp?: number; key?: string } = {}) {
+  const body = JSON.stringify({ event, mail: { id, subject: 'Hi', content: '<p>x</p>', from: 'a@example.com', to: `${id}@example.com` }, [event]: { timestamp: o.timestamp ?? Date.now() } });
+  return { body, headers: { 'content-type': 'application/json', 'x-service-signature': sign(o.key ?? KEY, id, event) } };
+}
+const post = (url: string, e: ReturnType<typeof signed>) => fetch(url, { method: 'POST', headers: e.headers, body: e.body });
+const lines = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
+const sqlite = (file: string, sql: string) => spawnSync('python3', ['-c', 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchall())', file, sql], { encoding: 'utf8' }).stdout.trim();
+
+/**
+ * Unmounts a small disk the store was on. libsql closes a database only once its prepared
+ * statements are collected, so the files may still be open here: a lazy unmount detaches it now
+ * and frees it when they are (a process that stops — the listener's case — closes them anyway).
+ */
+function release(disk: { dir: string }): void {
+  spawnSync('umount', ['-l', disk.dir]);
+  fs.rmSync(disk.dir, { recursive: true, force: true });
+}
+
+async function listener(storeFile: string, more: { outFile?: string; clock?: Clock; keepMs?: number; onPrune?: (n: number) => void } = {}) {
+  const store = await openStore(storeLocation(`sqlite:${storeFile}`, path.dirname(storeFile)), { create: true });
+  return startListener({ host: '127.0.0.1', port: 0, key: KEY, store, fetch: globalThis.fetch, ...more });
+}
+
+describe('webhook listen on a full disk', () => {
+  it('the SQLite store\'s disk full: 503 and nothing stored; once there is room the retry is stored once', async (t) => {
+    const disk = smallDisk(1024 * 1024);
+    if ('skip' in disk) return t.skip(disk.skip);
+    const file = path.join(disk.dir, 'events.db');
+    const l = await listener(file);
+    try {
+      expect((await post(l.url, signed('before'))).status).toBe(200);
+      disk.fill(0);
+      const big = signed('while-full', 'delivery');
+      const r = await post(l.url, big);
+      expect(r.status).toBe(503);
+      expect(r.headers.get('retry-after')).toBe('1');
+      expect(l.stats).toMatchObject({ stored: 1, notStored: 1 });
+      disk.free();
+      expect((await post(l.url, big)).status).toBe(200);
+      expect((await post(l.url, big)).status).toBe(200); // a repeat now
+      await l.close();
+      expect(sqlite(file, 'select message_id from events order by seq')).toBe("[('before',), ('while-full',)]");
+    } finally {
+      await l.close();
+      release(disk);
+    }
+  });
+
+  it('the --out copy\'s disk full: 503, the batch rolled back in the store, no torn line; the retry is in both once', async (t) => {
+    const disk = smallDisk(256 * 1024);
+    if ('skip' in disk) return t.skip(disk.skip);
+    const file = path.join(tempDir(), 'events.db');
+    const out = path.join(disk.dir, 'events.jsonl');
+    const l = await listener(file, { outFile: out });
+    try {
+      expect((await post(l.url, signed('first'))).status).toBe(200);
+      disk.fill(600);
+      // A body bigger than the room left: the line would be torn.
+      const e = signed('too-big', 'delivery');
+      const bigger = { ...e, body: JSON.stringify({ ...JSON.parse(e.body), mail: { ...JSON.parse(e.body).mail, content: 'x'.repeat(20_000) } }) };
+      expect((await post(l.url, bigger)).status).toBe(503);
+      expect(fs.readFileSync(out, 'utf8').endsWith('\n')).toBe(true);
+      expect(lines(out).map((x) => JSON.parse(x).id)).toEqual(['first']);
+      expect(sqlite(file, 'select count(*) from events')).toBe('[(1,)]');
+      disk.free();
+      expect((await post(l.url, bigger)).status).toBe(200);
+      await l.close();
+      expect(lines(out).map((x) => JSON.parse(x).id)).toEqual(['first', 'too-big']);
+      expect(sqlite(file, 'select message_id from events order by seq')).toBe("[('first',), ('too-big',)]");
+    } finally {
+      await l.close();
+      release(disk);
+    }
+  });
+});
+
+describe.each(['SIGTERM', 'SIGHUP'] as const)('%s on bin/mailctl.js webhook listen', (signal) => {
+  it('stops as Ctrl-C does: exit 0, the summary, and a forward still pending recorded in the failed-forwards file', async () => {
+    const app = await startConsumer(() => 'hang');
+    try {
+      const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'mailctl.js');
+      const dir = tempDir();
+      const failed = path.join(dir, 'failed.jsonl');
+      const env = { PATH: process.env.PATH, HOME: dir, MAILCTL_CONFIG_DIR: dir, MAILCTL_NOTIFY_API_KEY: KEY };
+      const child = spawn(process.execPath, [bin, 'webhook', 'listen', '--port', '0', '--forward', app.url, '--failed-out', failed], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+      let err = '';
+      child.stderr.on('data', (d) => (err += d));
+      const port = Number(await until('the listener', () => /Listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(err)?.[1], 10_000));
+      expect((await post(`http://127.0.0.1:${port}/`, signed('pending'))).status).toBe(200);
+      await until('the forward to reach the app', () => app.got.length === 1);
+      child.kill(signal);
+      expect(await exited).toBe(0);
+      expect(lines(failed).map((x) => JSON.parse(x).id)).toEqual(['pending']);
+      expect(err).toContain('1 event stored');
+      expect(err).toContain('1 kept in');
+      expect(sqlite(path.join(dir, 'events.db'), 'select message_id from events')).toBe("[('pending',)]");
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('webhook listen --keep', () => {
+  it('prunes events older than the span at start, then every day of the run\'s clock', async () => {
+    const start = Date.parse('2025-06-01T00:00:00Z');
+    let t = start;
+    const sleepers: Array<{ due: number; wake: () => void }> = [];
+    const clock: Clock = {
+      now: () => t,
+      sleep: (ms, signal) => new Promise<void>((resolve, reject) => {
+        const s = { due: t + ms, wake: resolve };
+        sleepers.push(s);
+        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+      }),
+    };
+    const advance = async (ms: number) => {
+      t += ms;
+      for (const s of sleepers.splice(0)) if (s.due <= t) s.wake(); else sleepers.push(s);
+      await new Promise((r) => setTimeout(r, 20));
+    };
+    const file = path.join(tempDir(), 'events.db');
+    const seed = await openStore(storeLocation(`sqlite:${file}`, '/x'), { create: true });
+    const at = (id: string, daysAgo: number) => rowOf({ event: 'delivery', mail: { id }, delivery: { timestamp: start - daysAgo * DAY } }, { id, event: 'delivery', channel: 'email' }, start);
+    await seed.insert([at('old', 401), at('young', 399), at('new', 0)]);
+    await seed.close();
+    const pruned: number[] = [];
+    const l = await listener(file, { clock, keepMs: 400 * DAY, onPrune: (n) => pruned.push(n) });
+    expect(pruned).toEqual([1]);
+    expect(sqlite(file, 'select message_id from events order by seq')).toBe("[('young',), ('new',)]");
+    await advance(DAY - 1000);
+    expect(pruned).toEqual([1]);
+    await advance(1000); // a day after start: 'young' is now 400 days and a day old... 
+    await until('the daily prune', () => pruned.length === 2);
+    expect(pruned[1]).toBe(0); // 'young' is exactly 400 days old: kept
+    await advance(DAY);
+    await until('the next daily prune', () => pruned.length === 3);
+    expect(pruned[2]).toBe(1);
+    expect(sqlite(file, 'select message_id from events order by seq')).toBe("[('new',)]");
+    expect(l.stats.pruned).toBe(2);
+    await l.close();
+  });
+
+  it('refuses a --keep shorter than a day or not a duration (exit 2)', async () => {
+    for (const [v, said] of [['12h', '--keep is at least a day'], ['forever', '--keep takes a duration such as 400d or 90d']]) {
+      const r = await runCli(['webhook', 'listen', '--port', '0', '--keep', v], { env: { MAILCTL_NOTIFY_API_KEY: KEY } });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(said);
+    }
+  });
+});
+
+describe.skipIf(!pg)('two listeners on one PostgreSQL store', () => {
+  it('the same events sent to both at once (with repeats): each stored exactly once, found by psql and by events --history', async () => {
+    const url = pg!.database();
+    const cfg = tempDir();
+    const run = async () => {
+      const port = await unusedPort();
+      const ac = new AbortController();
+      const done = runCli(['webhook', 'listen', '--port', String(port), '--store', url, '--json'], { env: { MAILCTL_NOTIFY_API_KEY: KEY }, signal: ac.signal, configDir: cfg });
+      const u = `http://127.0.0.1:${port}/`;
+      await until('a listener', () => fetch(u).then((r) => r.ok).catch(() => false));
+      return { url: u, stop: () => (ac.abort(), done) };
+    };
+    const [a, b] = await Promise.all([run(), run()]);
+    const events = Array.from({ length: 100 }, (_, i) => signed(`pg-${i % 80}`)); // 20 repeats
+    const answers = await Promise.all(events.flatMap((e) => [post(a.url, e), post(b.url, e)]));
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+    const [ra, rb] = await Promise.all([a.stop(), b.stop()]);
+    const sa = JSON.parse(ra.stdout);
+    const sb = JSON.parse(rb.stdout);
+    expect(sa.stored + sb.stored).toBe(80);
+    expect(sa.duplicates + sb.duplicates).toBe(120);
+    expect(pg!.psql(url, 'SELECT count(*), count(DISTINCT message_id) FROM events')).toBe('80|80');
+    const h = await runCli(['events', '--history', '--store', url, '--since', '1d', '--json'], { configDir: cfg });
+    expect(h.exitCode).toBe(0);
+    expect(JSON.parse(h.stdout).logs).toHaveLength(80);
+  });
+});
