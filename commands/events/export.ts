@@ -48,7 +48,7 @@ export const run: Verb<typeof declareExport> = async (ctx, opts) => {
         // Written in pieces of some 1 MB: memory stays at a page of rows.
         let chunk = format === 'csv' ? csvLine(CSV_HEADER) : '';
         for await (const r of rows) {
-          chunk += line(r) + (format === 'jsonl' ? '\n' : '');
+          chunk += line(r) + '\n';
           count++;
           if (chunk.length > 1 << 20) {
             await tmp.handle.write(chunk);
