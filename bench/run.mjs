@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const slow = process.argv.includes('--slow') || !!process.env.BENCH_SLOW;
-const all = ['startup', 'one-request', 'import', 'send', 'listen', 'ratelimit', ...(slow ? ['report-sync'] : [])];
+const all = ['startup', 'one-request', 'import', 'send', 'listen', 'listen-store', 'ratelimit', ...(slow ? ['report-sync'] : [])];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 let failed = false;
 for (const name of wanted.length ? wanted : all) {
