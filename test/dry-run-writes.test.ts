@@ -10,6 +10,8 @@ import { runCli, tempDir } from './helpers/cli.js';
 import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { startConsumer, type Consumer } from './helpers/webhook-consumer.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
+import { openStore } from '../src/store/open.js';
+import { storeLocation } from '../src/store/location.js';
 import { NOUNS } from '../commands/index.js';
 import type { RunningSandbox } from '../src/sandbox/server.js';
 import { DRY_RUN_KEY, DryRunRecorder } from '../src/api/recorder.js';
@@ -91,6 +93,7 @@ describe('every write with --dry-run: no key, and not one request', () => {
     'domain add': { argv: () => ['domain', 'add', 'mail.example.org'], api: true },
     'domain remove': { argv: () => ['domain', 'remove', 'mail.example.org'], api: true },
     'domain verify': { argv: () => ['domain', 'verify', 'mail.example.org'], api: true },
+    'events prune': { argv: () => ['events', 'prune', '--older-than', '400d', '--store', `sqlite:${path.join(dir, 'events.db')}`], api: false }, // counts in a local store
     'groups create': { argv: () => ['groups', 'create', 'Newsletter'], api: true },
     import: { argv: () => ['import', contacts, '--group', 'Newsletter'], api: true }, // the file checked, then the group lookup and the import shown
     'report export': { argv: () => ['report', 'export', 'CP1', '--webhook-url', 'https://hooks.example.com/r'], api: true },
@@ -112,6 +115,8 @@ describe('every write with --dry-run: no key, and not one request', () => {
     // Any request that reached it would fail the command as well as the count below.
     failing.sandbox.injectFault({ kind: 'status', status: 500, times: Number.POSITIVE_INFINITY });
     consumer = await startConsumer(() => ({ status: 500 }));
+    // An event store for events prune to count in (made as webhook listen makes it).
+    await (await openStore(storeLocation(`sqlite:${path.join(dir, 'events.db')}`, dir), { create: true })).close();
   });
   afterAll(async () => {
     await failing.close();
