@@ -98,7 +98,7 @@ function summaryLine(ctx: Context, r: SyncReport): string {
     r.deferred.length ? `${count(r.deferred.length)} refresh deferred (the service takes one export of a campaign an hour; a run after ${earliest(r.deferred.map((d) => d.until))} refreshes the first)` : '',
     r.gone.length ? `${count(r.gone.length)} no longer known at the service (deleted?), not tried again` : '',
     r.failed.length ? `${count(r.failed.length)} failed: ${r.failed.map((f) => `${forTerminal(f.sn, 40)} (${forTerminal(f.message, 300)})`).join('; ')}` : '',
-    r.metrics?.error ? `metrics not read (${forTerminal(r.metrics.error.message, 300)}; index.html shows the last ones read)` : '',
+    r.metrics?.error ? `metrics not read (${forTerminal(r.metrics.error.message.replace(/\.$/, ''), 300)}; index.html shows the last ones read)` : '',
   ].filter(Boolean);
   const waited = r.waitedMs >= 1000 ? ` after waiting ${Math.round(r.waitedMs / 1000)} s for another run's lock` : '';
   return `${logLead(ctx, r.dir)} ${n(r.listed, 'finished campaign')} from ${r.range.from} to ${r.range.to}${waited}; ${parts.join(', ')}; ${n(r.exports, 'export')} requested.`;
