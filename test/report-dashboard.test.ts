@@ -6,53 +6,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './helpers/cli.js';
-import { reply, useHostileServer, type Seen } from './helpers/hostile-server.js';
+import { tempDir } from './helpers/cli.js';
+import { useHostileServer } from './helpers/hostile-server.js';
+import { serve as serveOn, syncRun as syncOn, movableClock, type Fixture } from './helpers/dashboard-fixture.js';
 import { findAll, findOne, hasClass, parseHtml, textOf, type El } from './helpers/html.js';
-import { TYPES } from './helpers/report-sync.js';
-import type { Clock } from '../src/core/clock.js';
 import { addSnapshot, MAX_SNAPSHOTS, type MetricSnapshot } from '../src/report/sync/history.js';
 
 const hs = useHostileServer();
-const FINISHED = '2026-01-01T10:00:00Z';
-
-interface Fixture {
-  /** Opened count per campaign, changed by a test between runs. */
-  opened: Record<string, number>;
-  /** Answer the metrics request with this status instead. */
-  metricsStatus?: number;
-}
-
-/** CP1 (regular), AB1 (a subject test B won), and a hostile name; files hold their code. */
-function serve(f: Fixture): void {
-  const h = hs.get();
-  const names: Record<string, string> = { CP1: 'Spring news', AB1: 'Subject test', EVIL: '<img src=x onerror=alert(1)>' };
-  h.on('GET', '/campaign/v1/report/campaigns', reply.json(Object.entries(names).map(([sn, name]) => ({ sn, name, sentBeginDate: '2026-01-01T09:00:00Z', sentEndDate: FINISHED }))));
-  h.on('POST', /^\/campaign\/v1\/report\/[^/]+\/export$/, reply.json({ message: 'success' }));
-  h.on('GET', /^\/campaign\/v1\/report\/[^/]+\/link$/, (res, seen) => {
-    const sn = seen.path.split('/')[4];
-    reply.json({ Reports: TYPES.map((t) => ({ reportType: t, link: `${h.url}/files/${sn}/${t}.csv`, createdDate: FINISHED })) })(res, seen, undefined as never);
-  });
-  h.on('GET', /^\/files\//, (res, seen) => reply.text(`email,code\nann@example.com,${seen.path.split('/')[2]}\n`)(res, seen, undefined as never));
-  h.on('POST', '/campaign/v1/report/campaigns/metrics', (res, seen: Seen) => {
-    if (f.metricsStatus) return reply.json({ message: 'unavailable' }, f.metricsStatus)(res, seen, undefined as never);
-    const row = (sn: string, reportType: string, o: Record<string, unknown> = {}) => ({ campaignSn: sn, name: names[sn], channel: 'MAIL', reportType, recipientCnt: 100, delivered: 100, bounced: 0, opened: f.opened[sn] ?? 10, clicked: 5, complained: 0, unsubscribed: 0, ...o });
-    const asked = JSON.parse(seen.body).campaignSns as string[];
-    reply.json(asked.flatMap((sn) => sn === 'AB1'
-      ? [row(sn, 'TOTAL'), row(sn, 'TEST_A', { subject: 'Hi', opened: 20, recipientCnt: 50, delivered: 50 }), row(sn, 'TEST_B', { subject: 'Hello', opened: 30, recipientCnt: 50, delivered: 50 }), row(sn, 'WINNING', { subject: 'Hello' })]
-      : [row(sn, 'TOTAL')]))(res, seen, undefined as never);
-  });
-}
-
-/** A clock a test moves between runs; a wait inside a run (export pacing) moves it too, at once. */
-function virtualTime(start: number): { clock: Clock; advance(ms: number): void } {
-  let t = start;
-  return { clock: { now: () => t, sleep: async (ms) => void (t += Math.max(0, ms)) }, advance: (ms) => void (t += ms) };
-}
-
-async function syncRun(dir: string, clock: ReturnType<typeof virtualTime>, extra: string[] = []) {
-  return runCli(['report', 'sync', '--out-dir', dir, '--since', '2025-12-01', ...extra], { env: hs.get().env, clock: clock.clock });
-}
+const serve = (f: Fixture) => serveOn(hs.get(), f);
+const syncRun = (dir: string, clock: ReturnType<typeof movableClock>, extra: string[] = []) => syncOn(hs.get(), dir, clock, extra);
 const page = (dir: string) => parseHtml(fs.readFileSync(path.join(dir, 'index.html'), 'utf8'));
 const sectionOf = (p: El, sn: string) => findOne(p, (e) => e.tag === 'section' && e.attrs['data-sn'] === sn);
 const points = (s: El, series: string) => findAll(s, (e) => e.tag === 'circle' && e.attrs['data-series'] === series);
@@ -62,7 +24,7 @@ describe('report sync: the dashboard', () => {
     const fx: Fixture = { opened: { CP1: 10, AB1: 10, EVIL: 10 } };
     serve(fx);
     const dir = tempDir('mailctl-dash-');
-    const clock = virtualTime(Date.parse('2026-01-02T00:00:00Z'));
+    const clock = movableClock(Date.parse('2026-01-02T00:00:00Z'));
     expect((await syncRun(dir, clock)).exitCode).toBe(0);
     clock.advance(3_600_000);
     fx.opened.CP1 = 30; // opens came in for CP1 only
@@ -97,7 +59,7 @@ describe('report sync: the dashboard', () => {
   it('a hostile campaign name is text on the page: no element, no script anywhere', async () => {
     serve({ opened: {} });
     const dir = tempDir('mailctl-dash-');
-    expect((await syncRun(dir, virtualTime(Date.parse('2026-01-02T00:00:00Z')))).exitCode).toBe(0);
+    expect((await syncRun(dir, movableClock(Date.parse('2026-01-02T00:00:00Z')))).exitCode).toBe(0);
     const p = page(dir);
     expect(findAll(p, 'img')).toEqual([]);
     expect(findAll(p, 'script')).toEqual([]);
@@ -108,7 +70,7 @@ describe('report sync: the dashboard', () => {
     const fx: Fixture = { opened: {} };
     serve(fx);
     const dir = tempDir('mailctl-dash-');
-    const clock = virtualTime(Date.parse('2026-01-02T00:00:00Z'));
+    const clock = movableClock(Date.parse('2026-01-02T00:00:00Z'));
     expect((await syncRun(dir, clock)).exitCode).toBe(0);
     fx.metricsStatus = 400;
     clock.advance(3_600_000);
@@ -125,7 +87,7 @@ describe('report sync: the dashboard', () => {
     const dir = tempDir('mailctl-dash-');
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, '.index.html.0123456789ab.part'), 'half a page');
-    expect((await syncRun(dir, virtualTime(Date.parse('2026-01-02T00:00:00Z')))).exitCode).toBe(0);
+    expect((await syncRun(dir, movableClock(Date.parse('2026-01-02T00:00:00Z')))).exitCode).toBe(0);
     expect(fs.readdirSync(dir).filter((n) => n.startsWith('.index.html'))).toEqual([]);
     expect(fs.readFileSync(path.join(dir, 'index.html'), 'utf8')).toMatch(/^<!DOCTYPE html>[\s\S]*<\/html>\n$/);
   });

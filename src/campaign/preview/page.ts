@@ -109,7 +109,7 @@ iframe.body { display: block; width: 100%; height: 75vh; min-height: 420px; bord
 #w-phone:checked ~ .layout iframe.body { width: 375px; max-width: 100%; }
 .findings { background: #fff; border-radius: 8px; box-shadow: 0 1px 3px #0002; padding: 12px; }
 .findings ul { list-style: none; margin: 0; padding: 0; }
-.finding { border-left: 4px solid #98a; padding: 4px 8px; margin-bottom: 8px; }
+.finding { border-left: 4px solid #98a; padding: 4px 8px; margin-bottom: 8px; overflow-wrap: anywhere; }
 .finding p { margin: 4px 0 0; }
 .finding.error { border-color: #c62828; } .finding.warning { border-color: #e0a100; } .finding.info { border-color: #2a7ab8; }
 .sev { font-weight: 600; text-transform: uppercase; font-size: 11px; }
