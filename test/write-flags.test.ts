@@ -9,13 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { NOUNS } from '../commands/index.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { finishedCampaigns, folderOf, FINISHED_CAMPAIGNS, REPORT_EXPORT } from './helpers/report-sync.js';
+import { finishedCampaigns, folderOf, FINISHED_CAMPAIGNS, REPORT_EXPORT, SYNC_METRICS } from './helpers/report-sync.js';
 
 const sb = useSandbox({
   expect: [
     ...FINISHED_CAMPAIGNS,
     ...REPORT_EXPORT,
     'GET /campaign/v1/report/campaigns',
+    SYNC_METRICS, // a real report sync reads the metrics for its dashboard
     'DELETE /notify/v1/domains/:domain',
     'POST /notify/v1/domains/:domain',
     'DELETE /notify/v1/webhooks',
