@@ -1,6 +1,6 @@
 // The table of campaign fields (src/campaign/fields.ts) is the one declaration of a campaign's
 // fields; these tests hold what is derived from it to the table, row by row, so a new row is
-// checked without touching this file: every flag row is an option of create, preflight and proof
+// checked without touching this file: every flag row is an option of create, preflight, proof and preview
 // (as declared, parsed into the draft key), every flat key is read from a flat --file and named in
 // the help, every spec path is read from a spec-shaped --file and is where compose puts the value
 // (draft → request → spec-shaped file → draft is the identity, for each kind of A/B test), the
@@ -75,7 +75,7 @@ const FLAG_ROWS = keysWhere((f) => f.flag !== undefined);
 
 describe('the flags', () => {
   const p = program();
-  it.each(['create', 'preflight', 'proof'])('every row with a flag is an option of campaign %s, as the row declares it', (name) => {
+  it.each(['create', 'preflight', 'proof', 'preview'])('every row with a flag is an option of campaign %s, as the row declares it', (name) => {
     const cmd = campaignCommand(p, name);
     for (const k of FLAG_ROWS) {
       const f = field(k);

@@ -7,13 +7,14 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { TYPES, finishedCampaigns, folderOf, FINISHED_CAMPAIGNS, REPORT_EXPORT } from './helpers/report-sync.js';
+import { TYPES, finishedCampaigns, folderOf, FINISHED_CAMPAIGNS, REPORT_EXPORT, SYNC_METRICS } from './helpers/report-sync.js';
 
 const sb = useSandbox({
   expect: [
     ...FINISHED_CAMPAIGNS,
     ...REPORT_EXPORT,
     'GET /campaign/v1/report/campaigns',
+    SYNC_METRICS, // a real report sync reads the metrics for its dashboard
   ],
 });
 let sn: string;

@@ -11,13 +11,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { until } from './helpers/wait.js';
-import { FINISHED_CAMPAIGNS, REPORT_EXPORT, TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, syncTraffic } from './helpers/report-sync.js';
+import { FINISHED_CAMPAIGNS, REPORT_EXPORT, SYNC_METRICS, TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, syncTraffic } from './helpers/report-sync.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'mailctl.js');
 /** What making finished campaigns, then syncing their reports, asks for. */
-const SYNC = [...FINISHED_CAMPAIGNS, ...REPORT_EXPORT, 'GET /campaign/v1/report/campaigns'];
+const SYNC = [...FINISHED_CAMPAIGNS, ...REPORT_EXPORT, 'GET /campaign/v1/report/campaigns', SYNC_METRICS];
 const sb = useSandbox({ expect: SYNC });
 let sn: string;
 

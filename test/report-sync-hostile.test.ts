@@ -25,6 +25,11 @@ function serve(codes: string[]): void {
     const sn = codeIn(seen);
     reply.json({ Reports: TYPES.map((t) => ({ reportType: t, link: `${h.url}/files/${encodeURIComponent(sn)}/${t}.csv`, createdDate: FINISHED })) })(res, seen, undefined as never);
   });
+  // The dashboard's metrics: a TOTAL row for each code asked, named like the listing names it.
+  h.on('POST', '/campaign/v1/report/campaigns/metrics', (res, seen) => {
+    const asked = (JSON.parse(seen.body).campaignSns as string[]);
+    reply.json(asked.map((sn) => ({ campaignSn: sn, name: `Name of ${sn}`, channel: 'MAIL', reportType: 'TOTAL', recipientCnt: 10, delivered: 9, bounced: 1, opened: 3, clicked: 1, complained: 0, unsubscribed: 0 })))(res, seen, undefined as never);
+  });
   h.on('GET', /^\/files\//, (res, seen) => {
     const [, , sn, file] = seen.path.split('/');
     reply.text(csvOf(decodeURIComponent(sn), file.replace(/\.csv$/, '')))(res, seen, undefined as never);

@@ -9,7 +9,7 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, syncTraffic, FINISHED_CAMPAIGNS, REPORT_EXPORT } from './helpers/report-sync.js';
+import { TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, syncTraffic, FINISHED_CAMPAIGNS, REPORT_EXPORT, SYNC_METRICS } from './helpers/report-sync.js';
 import { systemClock } from '../src/core/clock.js';
 import { virtualTime } from './helpers/virtual-time.js';
 import { DOWNLOADS_AT_ONCE } from '../src/report/sync/sync.js';
@@ -19,6 +19,7 @@ const sb = useSandbox({
     ...FINISHED_CAMPAIGNS,
     ...REPORT_EXPORT,
     'GET /campaign/v1/report/campaigns',
+    SYNC_METRICS,
   ],
 });
 const DAY = 86_400_000;
@@ -95,7 +96,7 @@ describe('report sync: first run, then a re-run with nothing new', () => {
     const t = syncTraffic(sb.get, m);
     expect(t.exports).toEqual([]);
     expect(t.downloads).toEqual([]);
-    expect(t.all.map((x) => x.path)).toEqual(['/v1/report/campaigns']);
+    expect(t.all.map((x) => x.path)).toEqual(['/v1/report/campaigns', '/v1/report/campaigns/metrics']); // the listing, and the dashboard's metrics
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1); // one summary line without a terminal
     expect(r.stderr).toContain('0 campaigns downloaded');
@@ -241,7 +242,7 @@ describe('report sync: failures', () => {
     sb.get().sandbox.faults.splice(0);
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain('3 failed');
-    expect(fs.readdirSync(out).sort()).toEqual(['.mailctl-sync.json', 'manifest.csv']);
+    expect(fs.readdirSync(out).sort()).toEqual(['.mailctl-sync.json', 'index.html', 'manifest.csv']);
   });
 
   it('the listing unreachable: exit 4, its error lines dated and naming the run like the summary line', async () => {

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { reply, useHostileServer } from './helpers/hostile-server.js';
+import { findAll, findOne, hasClass, parseHtml, parseHtmlFragment, textOf } from './helpers/html.js';
 
 const sb = useSandbox({ expect: ['GET /campaign/v1/templates/:id'] });
 
@@ -114,5 +115,54 @@ describe('template show --out FILE that is a symlink', () => {
     expect(fs.readFileSync(victim, 'utf8')).toBe('precious\n');
     expect(fs.lstatSync(link).isSymbolicLink()).toBe(false);
     expect(fs.readFileSync(link, 'utf8')).toBe('<p>from the service</p>');
+  });
+});
+
+describe('template show --web (issue 22.1)', () => {
+  /** A stand-in xdg-open on PATH that writes down what it was asked to open. */
+  function fakeOpener(): { env: Record<string, string>; log: string } {
+    const bin = tempDir('mailctl-bin-');
+    const log = path.join(bin, 'opened.txt');
+    fs.writeFileSync(path.join(bin, 'xdg-open'), `#!${process.execPath}\nrequire('fs').writeFileSync(${JSON.stringify(log)}, process.argv.slice(2).join('\\n'));\n`, { mode: 0o755 });
+    return { env: { DISPLAY: ':0', PATH: `${bin}:${process.env.PATH}` }, log };
+  }
+
+  it('writes the preview page (the html in a sandboxed frame, fields as written), prints its path and opens it', async () => {
+    sb.expect('GET /campaign/v1/templates/:id', { required: true });
+    const { env, log } = fakeOpener();
+    const configDir = tempDir();
+    const r = await runCli(['template', 'show', 'tpl_welcome', '--web'], { sandbox: sb.get(), env, configDir });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const file = r.stdout.trim();
+    expect(path.dirname(file)).toBe(path.join(configDir, 'previews'));
+    expect(fs.readFileSync(log, 'utf8')).toBe(file);
+    const page = parseHtml(fs.readFileSync(file, 'utf8'));
+    expect(textOf(findOne(page, 'h1'))).toBe('Template tpl_welcome (Welcome)');
+    const frame = findOne(page, 'iframe');
+    expect(frame.attrs.sandbox).toBe('');
+    expect(textOf(parseHtmlFragment(frame.attrs.srcdoc))).toContain('Welcome, ${NAME}!');
+    // A template has no preheader to miss; its html is still checked.
+    expect(findAll(page, hasClass('rule')).map(textOf)).not.toContain('preheader-missing');
+  });
+
+  it('a hostile template: its name is text on the page, its scripts stay in the sandboxed frame', async () => {
+    sb.expect('GET /campaign/v1/templates/:id', { required: true });
+    sb.get().sandbox.state.campaign.templates.push({ id: 'tpl_evil', name: '<img src=x onerror=alert(1)>', template: '<p>hi</p><script>alert(2)</script>', updateDate: '2026-10-01T08:00:00.000Z' });
+    const r = await runCli(['template', 'show', 'tpl_evil', '--web', '--json'], { sandbox: sb.get(), env: { DISPLAY: undefined, WAYLAND_DISPLAY: undefined } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(r.stderr).toMatch(/Not opened in a browser: there is no graphical session/);
+    const page = parseHtml(fs.readFileSync(doc.preview, 'utf8'));
+    expect(findAll(page, 'img')).toEqual([]);
+    expect(findAll(page, 'script')).toEqual([]);
+    expect(textOf(findOne(page, 'h1'))).toBe('Template tpl_evil (<img src=x onerror=alert(1)>)');
+    expect(findAll(parseHtmlFragment(findOne(page, 'iframe').attrs.srcdoc), 'script')).toHaveLength(1);
+  });
+
+  it('--out - with --web: refused before any request (both want stdout)', async () => {
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli(['template', 'show', 'tpl_welcome', '--out', '-', '--web'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(sb.get().sandbox.requests().length).toBe(before);
   });
 });

@@ -9,13 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { NOUNS } from '../commands/index.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { finishedCampaigns, folderOf, FINISHED_CAMPAIGNS, REPORT_EXPORT } from './helpers/report-sync.js';
+import { finishedCampaigns, folderOf, FINISHED_CAMPAIGNS, REPORT_EXPORT, SYNC_METRICS } from './helpers/report-sync.js';
 
 const sb = useSandbox({
   expect: [
     ...FINISHED_CAMPAIGNS,
     ...REPORT_EXPORT,
     'GET /campaign/v1/report/campaigns',
+    SYNC_METRICS, // a real report sync reads the metrics for its dashboard
     'DELETE /notify/v1/domains/:domain',
     'POST /notify/v1/domains/:domain',
     'DELETE /notify/v1/webhooks',
@@ -36,7 +37,7 @@ const LOCAL_WRITES = ['config set', 'config unset', 'config set-key', 'config us
 const DESTRUCTIVE = ['contacts remove', 'contacts clean', 'campaign pause', 'campaign delete', 'webhook delete', 'domain remove', 'config delete-profile', 'sandbox reset', 'events prune'];
 /** Change nothing (files they are asked to write are their output). */
 const READS = [
-  'import status', 'groups list', 'campaign timezones', 'campaign preflight', 'campaign status', 'report list', 'report metrics',
+  'import status', 'groups list', 'campaign timezones', 'campaign preflight', 'campaign preview', 'campaign status', 'report list', 'report metrics',
   'template list', 'template show', 'balance', 'webhook list', 'webhook verify', 'webhook listen', 'events', 'events tail', 'events export',
   'sms numbers', 'config get', 'config list', 'config profiles', 'config path', 'sandbox serve', 'sandbox field list', 'doctor', 'completion',
 ];

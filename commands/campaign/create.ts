@@ -5,7 +5,7 @@ import type { declareCreate } from './index.js';
 import { certainlyNotDone, CliError, ExitCode, ServiceError, SilentExit, UsageError } from '../../src/core/errors.js';
 import { compose, type Composed } from '../../src/campaign/compose.js';
 import { draftFromFlags, mergeDrafts, withProfileDefaults, type CreateFlags, type Draft } from '../../src/campaign/draft.js';
-import { readCampaignFile, saveDraftFile } from '../../src/campaign/file.js';
+import { DRAFT_DIR, readCampaignFile, saveDraftFile } from '../../src/campaign/file.js';
 import { resolveGroups } from '../../src/campaign/groups.js';
 import { checkListFile, loadHtmlFiles } from '../../src/campaign/local-files.js';
 import { putListFile } from '../../src/campaign/upload.js';
@@ -169,7 +169,7 @@ async function recover(ctx: Context, e: CliError, answers: Draft, deps: WizardDe
 
 /** Saves the answers as a --file draft and prints the command that sends it. */
 async function keepAnswers(ctx: Context, answers: Draft): Promise<void> {
-  const file = await saveDraftFile(path.join(ctx.configDir, 'drafts'), answers, ctx.clock.now());
+  const file = await saveDraftFile(path.join(ctx.configDir, DRAFT_DIR), answers, ctx.clock.now());
   ctx.io.error(`Your answers are saved in ${file}.`);
   ctx.io.error(`To send them later (after the fix, or after editing that file): ${suggestWithNote(ctx, 'campaign', 'create', '--file', file)}`);
 }

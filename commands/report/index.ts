@@ -53,6 +53,8 @@ export function declareMetrics(report: CommandUnknownOpts) {
     .option('--csv', 'print CSV with a header row, for spreadsheets: every field, rates as fractions')
     .addHelpText('after', `
 Rates: delivered/recipients; opened, clicked, unsubscribed, complained per delivered; bounced/recipients.
+On a terminal the table is followed by the delivered, opened, clicked and bounced rates as bars,
+an A/B test's versions side by side with the winner named and why (piped, --json and --csv: data only).
 
 Examples:
   mailctl import examples/contacts.csv --group Newsletter --create-group --wait
@@ -120,7 +122,11 @@ export function declareSync(report: CommandUnknownOpts) {
     .option('--timeout <duration>', 'give up on a campaign whose files are not ready after this long (default 10m)')
     .option('--dry-run', 'show the listing and exports a run would make, and what DIR already holds; no request, nothing written')
     .addHelpText('after', `
-Exit: 0 all complete · 5 some campaigns failed (listed), others synced · 4 nothing synced because of
+Each run also reads the metrics of the campaigns finished in the last 30 days and rewrites
+DIR/index.html: every campaign with its rates, their changes over time as a chart, A/B results
+and links to its files; one page with no script that opens offline (docs/preview-and-dashboard.md).
+
+Exit: 0 all complete · 5 some campaigns failed (listed), others synced, or the metrics could not be read · 4 nothing synced because of
 limits, network or time-outs · 1 nothing synced (the service refused) · 6 DIR locked by another run
 (--json error code LOCKED) · 2 bad flags. Without a terminal: one summary line on stderr (-v also
 lists the files downloaded, on stdout). Exports are paced to 1 per 10 s and never repeated for a

@@ -4,6 +4,7 @@ import { METRIC_COLUMNS, METRIC_CSV, orderRows, ratesOf } from '../../src/report
 import { suggest } from '../../src/cli/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareMetrics } from './index.js';
+import { metricChart } from '../../src/report/chart.js';
 
 export const run: Verb<typeof declareMetrics> = async (ctx, _opts, sns) => {
   const codes = [...new Set(sns.map((s) => s.trim()).filter(Boolean))];
@@ -11,6 +12,11 @@ export const run: Verb<typeof declareMetrics> = async (ctx, _opts, sns) => {
   const client = await ctx.campaign();
   const rows = orderRows(await client.metrics(codes), codes);
   await printList(ctx.io, rows, METRIC_COLUMNS, rows.map((m) => ({ ...m, rates: ratesOf(m) })), { csv: METRIC_CSV });
+  // For a person at a terminal, the rates as bars under the table; piped output stays the table's data.
+  if (ctx.io.output === 'table' && ctx.io.isTTY && rows.length) {
+    const columns = (ctx.io.stdout as { columns?: unknown }).columns;
+    for (const line of metricChart(rows, { width: typeof columns === 'number' && columns > 0 ? columns : 80, paint: (s, t) => ctx.io.paint(s, t) })) ctx.io.out(line);
+  }
   const missing = codes.filter((sn) => !rows.some((r) => r.campaignSn === sn));
   if (missing.length) ctx.io.warn(`No metrics for ${missing.join(', ')}.`);
 };

@@ -43,6 +43,8 @@ export const run: Verb<typeof declareSync> = async (ctx, opts) => {
       waitedForLockMs: report.waitedMs,
       campaigns: { downloaded: report.downloaded, alreadyComplete: report.complete, unchanged: report.unchanged, deferred: report.deferred, gone: report.gone, failed: report.failed },
       files: report.rows,
+      metrics: report.metrics ?? null,
+      dashboard: report.dashboard ?? null,
       exitCode,
       ...(exitCode ? { error: { code: exitCode === ExitCode.PARTIAL ? 'PARTIAL' : report.failed[0].code, message: summary, exitCode } } : {}),
     });
@@ -51,6 +53,7 @@ export const run: Verb<typeof declareSync> = async (ctx, opts) => {
     if (ctx.io.isTTY || ctx.globals.verbose) for (const r of report.rows) if (r.updated) ctx.io.out(path.join(report.dir, r.path));
     // A person watching gets a line per campaign the summary only counts; a log gets the summary.
     if (ctx.io.stderrTTY) for (const line of notes(report)) ctx.io.info(forTerminal(line, 2000));
+    if (ctx.io.stderrTTY && report.dashboard) ctx.io.info(`Dashboard: ${forTerminal(report.dashboard, 500)}`);
   }
   if (exitCode) {
     ctx.io.error(summary);
@@ -74,11 +77,12 @@ function notes(r: Pick<SyncReport, 'dir' | 'deferred' | 'gone'>): string[] {
 }
 
 /**
- * 0 every campaign complete · 5 some failed, others synced · when every campaign that needed work
- * failed: 4 if all for limits, network or time-outs, else 1.
+ * 0 every campaign complete · 5 some failed, others synced, or only the dashboard's metrics could
+ * not be read · when every campaign that needed work failed: 4 if all for limits, network or
+ * time-outs, else 1.
  */
 export function exitCodeOf(r: SyncReport): number {
-  if (!r.failed.length) return ExitCode.OK;
+  if (!r.failed.length) return r.metrics?.error ? ExitCode.PARTIAL : ExitCode.OK;
   if (r.downloaded + r.unchanged > 0) return ExitCode.PARTIAL;
   return r.failed.every((f) => f.exitCode === ExitCode.LIMIT) ? ExitCode.LIMIT : ExitCode.FAILED;
 }
@@ -94,6 +98,7 @@ function summaryLine(ctx: Context, r: SyncReport): string {
     r.deferred.length ? `${count(r.deferred.length)} refresh deferred (the service takes one export of a campaign an hour; a run after ${earliest(r.deferred.map((d) => d.until))} refreshes the first)` : '',
     r.gone.length ? `${count(r.gone.length)} no longer known at the service (deleted?), not tried again` : '',
     r.failed.length ? `${count(r.failed.length)} failed: ${r.failed.map((f) => `${forTerminal(f.sn, 40)} (${forTerminal(f.message, 300)})`).join('; ')}` : '',
+    r.metrics?.error ? `metrics not read (${forTerminal(r.metrics.error.message.replace(/\.$/, ''), 300)}; index.html shows the last ones read)` : '',
   ].filter(Boolean);
   const waited = r.waitedMs >= 1000 ? ` after waiting ${Math.round(r.waitedMs / 1000)} s for another run's lock` : '';
   return `${logLead(ctx, r.dir)} ${n(r.listed, 'finished campaign')} from ${r.range.from} to ${r.range.to}${waited}; ${parts.join(', ')}; ${n(r.exports, 'export')} requested.`;

@@ -241,6 +241,9 @@ function setAt(doc: Record<string, unknown>, p: string, v: unknown): void {
   o[names.at(-1)!] = v;
 }
 
+/** The folder of saved drafts, under the config folder (local state): `campaign preview --draft` reads it. */
+export const DRAFT_DIR = 'drafts';
+
 /**
  * Saves the draft where `campaign create --file` can read it: DIR/campaign-STAMP-NAME.json,
  * private (0600, in a 0700 folder), written whole or not at all, never over another file.

@@ -8,6 +8,8 @@ import type { RunningSandbox } from '../../src/sandbox/server.js';
 
 /** What finishedCampaigns() asks the sandbox for, as useSandbox({ expect }) entries. */
 export const FINISHED_CAMPAIGNS = [...GROUP_SETUP, 'POST /campaign/v1/campaign/normal/submit', 'GET /campaign/v1/campaign/normal/:sn'];
+/** What report sync reads after the files, for its dashboard (DIR/index.html): the metrics. */
+export const SYNC_METRICS = 'POST /campaign/v1/report/campaigns/metrics';
 /** What exporting a campaign's reports and downloading them asks for (report export --wait, report sync). */
 export const REPORT_EXPORT = ['POST /campaign/v1/report/:sn/export', 'GET /campaign/v1/report/:sn/link', 'GET /files/d/:token'];
 

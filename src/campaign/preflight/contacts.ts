@@ -1,7 +1,8 @@
 // One contact of a contacts file, read the way `mailctl import` reads the file: the encoding
 // sniffed or converted (src/import/encoding.ts), csv-parse with the same options, the header
 // checked by the import's own stage 1 (src/import/header.ts). Used by `campaign preflight
-// --fields-from FILE` (the header only) and `campaign proof --row FILE:LINE` (header + one line).
+// --fields-from FILE` (the header only), `campaign proof --row FILE:LINE` (header + one line) and
+// `campaign preview --contacts FILE --contact EMAIL` (the first contact with that address).
 // The file is streamed and reading stops at the line wanted, so a million-row file costs nothing.
 import fs from 'node:fs';
 import { Readable, pipeline } from 'node:stream';
@@ -32,10 +33,11 @@ export function parseRowSpec(spec: string): { file: string; line?: number } {
 
 /**
  * The header of `file` and, when `want` is 'contact', the contact starting on `line` (the first
- * contact when no line is given). Line numbers are the file's own, as in the import's rejects
- * file: the header is line 1.
+ * contact when no line is given), or the first whose EMAIL is `email` (letter case aside, as the
+ * import compares addresses). Line numbers are the file's own, as in the import's rejects file:
+ * the header is line 1.
  */
-export async function readContact(file: string, want: 'header' | 'contact', flag: string, line?: number): Promise<ContactRow> {
+export async function readContact(file: string, want: 'header' | 'contact', flag: string, line?: number, email?: string): Promise<ContactRow> {
   const source = `the contacts file ${file} (${flag})`;
   let fd: fs.promises.FileHandle;
   try {
@@ -68,6 +70,11 @@ export async function readContact(file: string, want: 'header' | 'contact', flag
         if (want === 'header') break;
         continue;
       }
+      if (email !== undefined) {
+        // EMAIL is the first column (the header check requires it there).
+        if (blank || (rec[0] ?? '').trim().toLowerCase() !== email.trim().toLowerCase()) continue;
+        return { header, customFields: customOf(header), values: valuesOf(header, rec), line: start };
+      }
       if (line === undefined ? blank : start < line) continue;
       if (start > line!) break;
       if (blank) throw new UsageError(`Line ${line} of ${file} is empty (${flag}).`, `Name a line that holds a contact, e.g. ${flag} ${file}:2`);
@@ -85,6 +92,7 @@ export async function readContact(file: string, want: 'header' | 'contact', flag
   }
   if (!header) throw new UsageError(`${cap(source)} is empty: there is no header line.`, 'The first line must be the header EMAIL,NAME[,custom fields…].');
   if (want === 'header') return { header, customFields: customOf(header) };
+  if (email !== undefined) throw new UsageError(`${cap(source)} has no contact with the address ${email}.`, 'Give an address the file holds, or leave the address out to use the first contact.');
   throw new UsageError(
     line === undefined ? `${cap(source)} has a header but no contacts.` : `${cap(source)} has no contact starting on line ${line} (the file has ${at - 1} lines).`,
     `Name a line that holds a contact, e.g. ${flag} ${file}:2`,

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CliError, ExitCode } from '../../core/errors.js';
 import { writeFileAtomic } from '../../fs/safe-write.js';
+import { isHistory, type MetricSnapshot } from './history.js';
 
 export const STATE_FILE = '.mailctl-sync.json';
 
@@ -30,6 +31,10 @@ export interface CampaignRecord {
   lastError?: { code: string; message: string; at: string };
   /** When the service stopped knowing the campaign (deleted): no longer tried. */
   goneAt?: string;
+  /** Its metrics as runs read them, oldest first, when they changed (history.ts): the dashboard's rates over time. */
+  metrics?: MetricSnapshot[];
+  /** The last time a run read its metrics (ISO), changed or not. */
+  metricsCheckedAt?: string;
 }
 
 export interface SyncState {
@@ -52,7 +57,7 @@ type StateFile = Omit<SyncState, 'campaigns'> & { campaigns: Record<string, Camp
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function isRecord(v: unknown): v is CampaignRecord {
-  return isObject(v) && typeof v.sentEndDate === 'string' && isObject(v.files);
+  return isObject(v) && typeof v.sentEndDate === 'string' && isObject(v.files) && isHistory(v.metrics);
 }
 
 export function loadState(dir: string): SyncState {

@@ -3,11 +3,12 @@
 // the run (the client's export limiter, plus a pause after the previous run's last export);
 // downloads run four at a time; every campaign's failure is its own.
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Context } from '../../cli/context.js';
 import { CliError, ExitCode, InterruptedError, UsageError, factsOf } from '../../core/errors.js';
 import { forTerminal } from '../../core/sanitize.js';
 import { lookup } from '../../output/dry-run.js';
-import { PRIVATE_DIR_MODE } from '../../fs/safe-write.js';
+import { PRIVATE_DIR_MODE, writeFileAtomic } from '../../fs/safe-write.js';
 import { safeFileName } from '../../fs/safe-name.js';
 import { acquireLock, LOCK_FILE } from './lock.js';
 import { loadState, stateSaver, STATE_FILE, type CampaignRecord } from './state.js';
@@ -16,6 +17,8 @@ import { EXPORT_REPEAT_MS, planCampaign, syncCampaign, type Plan, type SyncRun }
 import { manifestRows, writeManifest, MANIFEST_FILE, type ManifestRow } from './manifest.js';
 import { REPORT_TYPES } from '../download.js';
 import { slots } from './slots.js';
+import { readMetrics, type MetricsStep } from './metrics.js';
+import { DASHBOARD_FILE, dashboardPage } from '../dashboard/page.js';
 
 export const DOWNLOADS_AT_ONCE = 4;
 const EXPORT_EVERY_MS = 10_000;
@@ -59,6 +62,10 @@ export interface SyncReport {
   rows: Array<ManifestRow & { updated: boolean }>;
   /** How long the run waited for another run's lock (--wait-lock). */
   waitedMs: number;
+  /** The metrics read for the dashboard (undefined: not reached, the run was stopped first). */
+  metrics?: MetricsStep;
+  /** DIR/index.html, rewritten at the end of every run. */
+  dashboard?: string;
 }
 
 export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncReport> {
@@ -93,7 +100,7 @@ function prepareDir(dir: string, flag?: string): void {
  * writeFileAtomic, `.<name>.<12 hex>.part`), or while moving a stale lock aside. Only these exact
  * names: anything else in DIR is the user's. Called under the lock, so no live run is writing them.
  */
-const LEFTOVER = new RegExp(`^(\\.(${[STATE_FILE, MANIFEST_FILE].map(literal).join('|')})\\.[0-9a-f]{12}\\.part|${literal(LOCK_FILE)}\\.[0-9a-f]{12}\\.stale)$`);
+const LEFTOVER = new RegExp(`^(\\.(${[STATE_FILE, MANIFEST_FILE, DASHBOARD_FILE].map(literal).join('|')})\\.[0-9a-f]{12}\\.part|${literal(LOCK_FILE)}\\.[0-9a-f]{12}\\.stale)$`);
 
 function literal(name: string): string {
   return name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -162,11 +169,18 @@ async function locked(ctx: Context, o: SyncOptions): Promise<SyncReport> {
       const hw = Math.max(range.to, state.highWater ? Date.parse(state.highWater) || 0 : 0);
       state.highWater = new Date(hw).toISOString();
     }
+    if (!ctx.signal.aborted) {
+      spin.text('Reading the metrics for the dashboard…');
+      report.metrics = await readMetrics(client, state, ctx.clock.now(), ctx.signal);
+    }
   } finally {
     spin.stop();
     await save();
     const rows = manifestRows(state);
     await writeManifest(o.dir, rows);
+    // Last, from the state as saved: the page shows only files that are whole and figures that were read.
+    report.dashboard = path.join(o.dir, DASHBOARD_FILE);
+    await writeFileAtomic(report.dashboard, dashboardPage(state, { dir: o.dir, generatedAt: new Date(ctx.clock.now()).toISOString(), metricsError: report.metrics?.error?.message }));
     report.rows = rows.map((r) => ({ ...r, updated: run.fresh.has(`${r.campaignCode}/${r.type}`) }));
     report.exports = run.progress.exports;
   }
