@@ -17,8 +17,8 @@
 // codeSplitting groups make core and api one file each).
 // conf, ora, @inquirer/prompts, csv-parse and cli-table3 stay external (loaded by the verbs that
 // use them); so do the event store's database clients, libsql (a native addon it finds beside
-// itself) and postgres, loaded only when a command opens the store; commander, ky and the rest
-// are bundled.
+// itself) and postgres, loaded only when a command opens the store, and the MCP SDK, loaded only
+// by `mailctl mcp`; commander, ky and the rest are bundled.
 import { rolldown } from 'rolldown';
 import { parseAst } from 'rolldown/parseAst';
 import { builtinModules } from 'node:module';
@@ -36,7 +36,7 @@ const GROUPS = [
   { name: 'core', roots: ['src/cli/runtime.ts', 'src/output/format.ts'] },
   { name: 'api', roots: ['src/api/campaign.ts', 'src/api/notify.ts'] },
 ];
-const EXTERNAL = ['conf', 'ora', '@inquirer/prompts', 'csv-parse', 'cli-table3', 'libsql', 'postgres'];
+const EXTERNAL = ['conf', 'ora', '@inquirer/prompts', 'csv-parse', 'cli-table3', 'libsql', 'postgres', '@modelcontextprotocol/sdk'];
 
 // The static import graph, filled in as rolldown parses (moduleParsed), read when it chunks.
 const staticImports = new Map();
