@@ -59,6 +59,14 @@ export interface ContextInit {
   tuning?: Partial<Tuning>;
   /** --dry-run: the clients are built over the recording transport; nothing is sent. */
   dryRun?: boolean;
+  /** The recorder a dry run records into (the MCP server reads a planned run's requests from it). */
+  recorder?: DryRunRecorder;
+  /**
+   * Wraps the fetch of the two API clients only, in a real run (the MCP server's check that a
+   * confirmed plan makes only the planned requests). Uploads and downloads keep the bare
+   * transport: src/api/files.ts pins the network connection when it is handed global fetch.
+   */
+  wrapApiFetch?: (fetch: FetchLike) => FetchLike;
 }
 
 export class Context {
@@ -76,6 +84,7 @@ export class Context {
    */
   readonly dryRun: boolean;
   private readonly fetchOverride?: FetchLike;
+  private readonly wrapApiFetch?: (fetch: FetchLike) => FetchLike;
   private recorderP?: Promise<DryRunRecorder>;
   private configP?: Promise<ConfigStore>;
   private settingsP?: Promise<Settings>;
@@ -94,6 +103,8 @@ export class Context {
     this.tuning = { ...DEFAULT_TUNING, ...init.tuning };
     this.configDir = configDir(init.env);
     this.dryRun = !!init.dryRun;
+    this.wrapApiFetch = init.wrapApiFetch;
+    if (init.recorder) this.recorderP = Promise.resolve(init.recorder);
   }
 
   config(): Promise<ConfigStore> {
@@ -193,10 +204,11 @@ export class Context {
     const apiKey = this.dryRun ? (await this.keyIfAny(service)) ?? (await import('../api/recorder.js')).DRY_RUN_KEY : await this.apiKey(service);
     // Under --dry-run the requests are printed whole; a trace of answers that never come would mislead.
     const trace = this.globals.verbose && !this.dryRun ? (line: string) => this.io.error(this.io.paint('dim', line)) : undefined;
+    const transport = await this.transport();
     return {
       baseUrl: service === 'campaign' ? s.campaignUrl : s.notifyUrl,
       apiKey,
-      fetch: await this.transport(),
+      fetch: this.wrapApiFetch && !this.dryRun ? this.wrapApiFetch(transport) : transport,
       trace,
       timeoutMs: this.tuning.timeoutMs,
       minRate: this.tuning.minRate,

@@ -10,6 +10,7 @@ import type { Context, Env, Globals, Tuning } from './context.js';
 import type { Clock } from '../core/clock.js';
 import type { Prompter } from './prompter.js';
 import type { FetchLike } from '../api/http.js';
+import type { DryRunRecorder } from '../api/recorder.js';
 import { registerFor, VALUE_OPTIONS } from '../../commands/index.js';
 import { DECLARED_GLOBALS, declares } from './write-flags.js';
 import { HELP_TOPICS, ROOT_HELP } from './root-help.js';
@@ -33,6 +34,10 @@ export interface RunOptions {
   prompter?: Prompter;
   fetch?: FetchLike;
   tuning?: Partial<Tuning>;
+  /** Where a dry run records (the MCP server reads a planned run's requests from it; src/cli/context.ts). */
+  recorder?: DryRunRecorder;
+  /** Wraps the API clients' fetch in a real run (the MCP server's plan guard; src/cli/context.ts). */
+  wrapApiFetch?: (fetch: FetchLike) => FetchLike;
 }
 
 
@@ -91,6 +96,7 @@ export async function main(o: RunOptions): Promise<number> {
       io, env: o.env, globals, clock: o.clock ?? systemClock, signal,
       prompter: o.prompter ?? inquirerPrompter(() => o.stdin, o.stderr),
       fetch: o.fetch, tuning: o.tuning, dryRun: opts.dryRun === true,
+      recorder: o.recorder, wrapApiFetch: o.wrapApiFetch,
     });
     const { run } = await load();
     // Commander hands the declared arguments, then the options, in the order their types

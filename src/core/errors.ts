@@ -42,6 +42,9 @@ export type ErrorCode =
   | 'LOCKED' // another run holds the lock of what this one works on (report sync's directory, a journal)
   | 'INSUFFICIENT_BALANCE' // a send the account balance cannot cover, refused before any send request (exit 2)
   | 'DISK' // the disk refused a write (full, quota, I/O error, read-only); what it held was not acknowledged
+  | 'PLAN_REFUSED' // mailctl mcp: a write's confirmation token was refused (unknown, used, expired, other arguments, the plan changed); nothing sent
+  | 'NOT_PLANNED' // mailctl mcp: a confirmed write was about to make a request its plan did not show; that request was not sent
+  | 'READ_ONLY' // mailctl mcp --read-only: a write tool was called; nothing sent
   | 'FAILED'; // a local failure after work began (a file could not be written…)
 
 export interface ErrorFacts {
