@@ -22,6 +22,7 @@ import { register as config } from './config/index.js';
 import { register as sandbox } from './sandbox/index.js';
 import { register as doctor } from './doctor/index.js';
 import { register as completion } from './completion/index.js';
+import { register as mcp, SUMMARY as MCP_SUMMARY } from './mcp/index.js';
 
 export interface Noun {
   name: string;
@@ -54,6 +55,7 @@ export const NOUNS: Noun[] = [
   { name: 'sandbox', aliases: [], summary: 'the built-in emulator of both services (no account needed)', register: sandbox },
   { name: 'doctor', aliases: [], summary: 'check the set-up: each setting and where it comes from, keys (one cheap call per service), config folder, clock, Node', register: doctor },
   { name: 'completion', aliases: [], summary: 'print the shell completion script for bash, zsh or fish', register: completion },
+  { name: 'mcp', aliases: [], summary: MCP_SUMMARY, register: mcp },
 ];
 
 /** Global options that take a value, so their value is not mistaken for the noun. */

@@ -41,6 +41,11 @@ const READS = [
   'template list', 'template show', 'balance', 'webhook list', 'webhook verify', 'webhook listen', 'events', 'events tail', 'events export',
   'sms numbers', 'config get', 'config list', 'config profiles', 'config path', 'sandbox serve', 'sandbox field list', 'doctor', 'completion',
 ];
+/**
+ * Serves other programs, which ask it for writes one by one: `mcp` plans each write as --dry-run
+ * and carries it out only when confirmed with the plan's token (so it takes neither flag itself).
+ */
+const SERVES = ['mcp'];
 
 function runnable(): Map<string, Command> {
   const program = new Command('mailctl');
@@ -60,7 +65,7 @@ describe('the command tree', () => {
   const tree = runnable();
 
   it('every runnable command is classified as a write or a read, exactly once', () => {
-    const classified = [...SERVICE_WRITES, ...LOCAL_WRITES, ...READS];
+    const classified = [...SERVICE_WRITES, ...LOCAL_WRITES, ...READS, ...SERVES];
     expect(new Set(classified).size).toBe(classified.length);
     expect([...tree.keys()].sort()).toEqual([...classified].sort());
   });
@@ -73,7 +78,7 @@ describe('the command tree', () => {
     expect(longs(tree.get(name)!)).toEqual(expect.arrayContaining(['-y', '--yes']));
   });
 
-  it.each(READS)('%s (a read) takes neither', (name) => {
+  it.each([...READS, ...SERVES])('%s (a read, or a server) takes neither', (name) => {
     expect(longs(tree.get(name)!)).not.toContain('--dry-run');
     expect(longs(tree.get(name)!)).not.toContain('--yes');
   });

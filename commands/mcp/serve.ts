@@ -1,0 +1,124 @@
+// mailctl mcp: the Model Context Protocol on stdin/stdout, with the official SDK (loaded here
+// only, so no other command's start-up pays for it). stdout carries protocol messages and
+// nothing else: each call's output is captured (./call.ts) and the server's own lines go to
+// stderr. It ends when the client closes stdin (after answering what it was asked) or on Ctrl-C.
+import type { Verb } from '../../src/cli/declared.js';
+import type { Context } from '../../src/cli/context.js';
+import type { declareServe } from './index.js';
+import { version } from '../../src/cli/version.js';
+import { redactor } from '../../src/api/redact.js';
+import { forTerminal } from '../../src/core/sanitize.js';
+import { PlanBook } from '../../src/mcp/plan-tokens.js';
+import { catalog, type Tool } from './catalog.js';
+import { callTool, failure, type ServerRun } from './call.js';
+
+export const run: Verb<typeof declareServe> = async (ctx, opts) => {
+  const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema, McpError, ErrorCode }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  // A config problem stops the start (exit 3) rather than every call.
+  const settings = await ctx.settings();
+  const readOnly = !!opts.readOnly;
+  const all = catalog();
+  const served = new Map<string, Tool>(all.filter((t) => !readOnly || !t.write).map((t) => [t.name, t]));
+  const known = new Set(all.map((t) => t.name));
+  const env = ctx.env;
+  const serverRun: ServerRun = {
+    env,
+    clock: ctx.clock,
+    tuning: ctx.tuning,
+    signal: ctx.signal,
+    globals: [...(ctx.globals.profile !== undefined ? ['--profile', ctx.globals.profile] : []), ...(ctx.globals.sandbox ? ['--sandbox'] : [])],
+    redact: redactor([settings.campaignKey, settings.notifyKey, env.MAILCTL_API_KEY, env.MAILCTL_CAMPAIGN_API_KEY, env.MAILCTL_NOTIFY_API_KEY]),
+    book: new PlanBook(ctx.clock),
+  };
+
+  const server = new Server(
+    { name: 'mailctl', title: 'mailctl', version: version() },
+    {
+      capabilities: { tools: {} },
+      instructions: `mailctl drives the campaign and notification email services${settings.sandbox ? ' (here: the built-in sandbox, no real mail is sent)' : ''}. Reads run at once. A write called without "confirm" sends nothing and returns its plan (the exact requests) and a token; call it again with the same arguments and "confirm": token to carry the plan out.${readOnly ? ' This server serves reads only.' : ''}`,
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...served.values()].map((t) => t.listing) }));
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const { name, arguments: args = {} } = req.params;
+    const tool = served.get(name);
+    if (!tool) {
+      if (known.has(name)) {
+        return failure(serverRun, 'READ_ONLY', `This server was started with --read-only: it serves reads only, and ${name} is a write; nothing was sent.`, 'Start it without --read-only (mailctl mcp) to plan and confirm writes.');
+      }
+      throw new McpError(ErrorCode.InvalidParams, `No tool named "${forTerminal(name, 100)}"; tools/list names them.`);
+    }
+    try {
+      return await callTool(serverRun, tool, args, extra.signal);
+    } catch (e) {
+      // A bug, not a refusal: said in the result rather than as a protocol error.
+      return failure(serverRun, 'FAILED', `unexpected failure: ${e instanceof Error ? e.message : String(e)}`, 'This is a bug in mailctl; please report it.');
+    }
+  });
+
+  const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout);
+  await server.connect(transport);
+  const answered = countAnswers(transport);
+  ctx.io.info(`mailctl MCP server on stdin/stdout: ${served.size} tools${readOnly ? ' (reads only)' : ''}, profile "${forTerminal(settings.profileName, 100)}"${settings.sandbox ? ', the sandbox' : ''}.`);
+  await ended(ctx);
+  await answered.allAnswered();
+  await server.close();
+};
+
+/** Resolves when the client closes stdin, or on Ctrl-C. */
+function ended(ctx: Context): Promise<void> {
+  return new Promise((resolve) => {
+    if (ctx.signal.aborted) return resolve();
+    const stdin = ctx.io.stdin;
+    stdin.once('end', () => resolve());
+    stdin.once('close', () => resolve());
+    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+interface Message {
+  id?: string | number;
+  method?: unknown;
+  params?: { requestId?: string | number };
+  result?: unknown;
+  error?: unknown;
+}
+
+/**
+ * Keeps the ids of the requests not yet answered, so the server ends only after answering what
+ * it was asked (a client may write its requests and close stdin at once). A request the client
+ * cancels gets no answer (the SDK sends none), so its cancellation settles it.
+ */
+function countAnswers(transport: { onmessage?: (m: never, extra?: never) => void; send: (m: never, o?: never) => Promise<void> }): { allAnswered(): Promise<void> } {
+  const open = new Set<string | number>();
+  let idle: (() => void) | undefined;
+  const settle = (id: string | number | undefined) => {
+    if (id === undefined || !open.delete(id)) return;
+    if (!open.size) idle?.();
+  };
+  const received = transport.onmessage;
+  transport.onmessage = ((m: Message, extra?: never) => {
+    if (m.id !== undefined && typeof m.method === 'string') open.add(m.id);
+    received?.(m as never, extra);
+    if (m.method === 'notifications/cancelled') settle(m.params?.requestId);
+  }) as never;
+  const send = transport.send.bind(transport);
+  transport.send = (async (m: Message, o?: never) => {
+    try {
+      await send(m as never, o);
+    } finally {
+      if (m.method === undefined && ('result' in m || 'error' in m)) settle(m.id);
+    }
+  }) as never;
+  return {
+    async allAnswered() {
+      // What the last chunk of stdin held is handed to its handler a tick later.
+      await new Promise((r) => setImmediate(r));
+      if (open.size) await new Promise<void>((r) => (idle = r));
+    },
+  };
+}
