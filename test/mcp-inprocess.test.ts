@@ -126,6 +126,41 @@ describe('mailctl mcp in-process', () => {
     expect(changes(got)).toEqual(planned(p));
   });
 
+  it('a resume whose in-doubt recipients prove not sent sends only what its plan showed; the next resume\'s plan holds them: nobody outside a plan, nobody twice', async () => {
+    const message = { subject: 'Doubt {{code}}', fromAddress: 'news@example.com', content: '<p>{{code}}</p>' };
+    const recipients = Array.from({ length: 120 }, (_, i) => ({ address: `doubt${i}@example.com`, variables: { code: `D${i}` } }));
+    const longAgo = new Date(Date.now() - 3600_000).toISOString();
+    const plan: PlanRecord = { type: 'plan', version: 2, kind: 'email', createdAt: longAgo, batchSize: 100, message, recipients };
+    const file = path.join(configDir, 'journals', 'send-email-doubt.jsonl');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // Batch 1 went out an hour ago and no answer was recorded; the event log holds nothing of it.
+    fs.writeFileSync(file, [plan, { type: 'intent', batch: '1', keys: recipients.slice(0, 100).map((r) => r.address), at: longAgo }].map((r) => `${JSON.stringify(r)}\n`).join(''));
+    const p = (await s.call('send', { resume: file })).doc.plan;
+    const plannedBodies = p.requests.map((r: { body: unknown }) => r.body);
+    expect(plannedBodies.map((b: { recipients: unknown[] }) => b.recipients.length)).toEqual([20]);
+    let doc: unknown;
+    const got = await received(async () => {
+      doc = (await s.call('send', { resume: file, confirm: p.token })).doc;
+    });
+    const sentBodies = changes(got).map((r) => r.body);
+    for (const b of sentBodies) expect(plannedBodies).toContainEqual(b);
+    const addresses = sentBodies.flatMap((b) => (b as { recipients: Array<{ address: string }> }).recipients.map((r) => r.address));
+    expect(new Set(addresses).size).toBe(addresses.length);
+    expect(addresses.every((a) => Number(a.slice('doubt'.length).split('@')[0]) >= 100)).toBe(true);
+    expect(doc).toMatchObject({ total: 120, sent: 20, notSent: 100 });
+    // Now recorded as not sent, they are in the next resume's plan, and confirming it sends them.
+    const next = (await s.call('send', { resume: file })).doc.plan;
+    expect(next.requests.map((r: { body: { recipients: unknown[] } }) => r.body.recipients.length)).toEqual([100]);
+    const rest = await received(async () => {
+      expect((await s.call('send', { resume: file, confirm: next.token })).doc).toMatchObject({ total: 120, sent: 120 });
+    });
+    expect(changes(rest)).toEqual(planned(next));
+    const times = new Map<string, number>();
+    for (const m of Object.values(sb.get().sandbox.state.notify.messages)) if (m.address.startsWith('doubt')) times.set(m.address, (times.get(m.address) ?? 0) + 1);
+    expect(times.size).toBe(120);
+    expect([...times.values()].every((n) => n === 1)).toBe(true);
+  });
+
   it('ends when the client closes its side, with exit 0', async () => {
     await s.close();
     expect(await s.exit).toBe(0);

@@ -113,4 +113,19 @@ describe('the guard of a confirmed run', () => {
     expect(certainlyNotDone(e)).toBe(true);
     expect(sent).toEqual([]);
   });
+
+  it('for a batch tool, holds bodies too: a planned batch goes (again, when retried), another batch to the same endpoint does not', async () => {
+    const batch = { subject: 'Hi', recipients: [{ address: 'a@example.com' }, { address: 'b@example.com' }] };
+    const sent: unknown[] = [];
+    const fetch = planGuard(async (input) => {
+      sent.push(await (input as Request).json());
+      return new Response(null, { status: 204 });
+    }, [{ method: 'POST', url: 'http://h:1/notify/v1/messages', headers: {}, body: batch }], [], { bodies: true });
+    const post = (body: unknown) => fetch(new Request('http://h:1/notify/v1/messages', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }));
+    const sameKeysOtherOrder = { recipients: batch.recipients, subject: 'Hi' };
+    await post(sameKeysOtherOrder);
+    await post(batch);
+    await expect(post({ ...batch, recipients: [...batch.recipients, { address: 'c@example.com' }] })).rejects.toBeInstanceOf(NotPlannedError);
+    expect(sent).toEqual([sameKeysOtherOrder, batch]);
+  });
 });

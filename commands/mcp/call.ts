@@ -83,7 +83,7 @@ async function apply(run: ServerRun, tool: Tool, parsed: Parsed, token: string, 
   const ran = await runCommand(run, tool, parsed, {
     signal,
     mode: tool.destructive ? '--yes' : undefined,
-    wrapApiFetch: (f) => planGuard(f, planned, values),
+    wrapApiFetch: (f) => planGuard(f, planned, values, { bodies: tool.exactBodies }),
   });
   return resultOf(run, ran);
 }

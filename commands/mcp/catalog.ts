@@ -18,6 +18,8 @@ export interface Tool {
   write: boolean;
   /** Cannot be undone (the command declares --yes): the confirmed run passes it. */
   destructive: boolean;
+  /** The confirmed run's bodies are held to the plan too (./tools.ts). */
+  exactBodies: boolean;
   /** What tools/list shows. */
   listing: {
     name: string;
@@ -74,6 +76,7 @@ function toolOf(spec: ToolSpec, cmd: CommandUnknownOpts): Tool {
     params,
     write,
     destructive,
+    exactBodies: !!spec.exactBodies,
     listing: {
       name,
       title,

@@ -12,6 +12,12 @@ export interface ToolSpec {
   omit?: Readonly<Record<string, string>>;
   /** Served as a read although the command declares --dry-run (its writing flags omitted). */
   read?: true;
+  /**
+   * Its dry run builds every request body as the real run does (the batch tools): a confirmed
+   * run may then send only the planned bodies, so no recipient the plan did not show
+   * (src/mcp/plan-guard.ts). Other dry runs hold placeholders where lookups give values.
+   */
+  exactBodies?: true;
 }
 
 /** Writes local files; a read tool shows its answer in the document instead. */
@@ -37,10 +43,10 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
   { path: ['campaign', 'pause'] },
   { path: ['campaign', 'delete'] },
   { path: ['report', 'export'] },
-  { path: ['send', 'email'], name: 'send', omit: { '--forecast': 'the plan\'s document carries the forecast; the balance tool reads the balance' } },
-  { path: ['send', 'sms'], omit: { '--forecast': 'the plan\'s document carries the forecast; the balance tool reads the balance' } },
-  { path: ['automation', 'trigger'] },
-  { path: ['automation', 'terminate'] },
+  { path: ['send', 'email'], name: 'send', exactBodies: true, omit: { '--forecast': 'the plan\'s document carries the forecast; the balance tool reads the balance' } },
+  { path: ['send', 'sms'], exactBodies: true, omit: { '--forecast': 'the plan\'s document carries the forecast; the balance tool reads the balance' } },
+  { path: ['automation', 'trigger'], exactBodies: true },
+  { path: ['automation', 'terminate'], exactBodies: true },
   { path: ['webhook', 'set'] },
   { path: ['webhook', 'delete'] },
 ];
