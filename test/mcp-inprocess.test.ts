@@ -26,6 +26,8 @@ const sb = useSandbox({
     'DELETE /notify/v1/webhooks',
     'GET /notify/v1/events',
     'POST /notify/v1/messages',
+    'POST /notify/v1/sms/messages',
+    'POST /campaign/v1/automation/event',
   ],
 });
 
@@ -159,6 +161,19 @@ describe('mailctl mcp in-process', () => {
     for (const m of Object.values(sb.get().sandbox.state.notify.messages)) if (m.address.startsWith('doubt')) times.set(m.address, (times.get(m.address) ?? 0) + 1);
     expect(times.size).toBe(120);
     expect([...times.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it.each([
+    ['send_sms', { to: '0912345678', 'country-code': '886', text: '【Acme】Your code is {{code}}', var: ['code=A1B2'] }],
+    ['automation_trigger', { workflow: 'welcome', to: 'ann.lee@example.com', name: 'Ann Lee', var: ['plan=pro'] }],
+  ])('%s, a batch tool, sends exactly its planned bodies when confirmed', async (tool, args) => {
+    const p = (await s.call(tool, args)).doc.plan;
+    expect(p.requests).toHaveLength(1);
+    const got = await received(async () => {
+      const r = await s.call(tool, { ...args, confirm: p.token });
+      expect(r.isError).toBe(false);
+    });
+    expect(changes(got)).toEqual(planned(p));
   });
 
   it('ends when the client closes its side, with exit 0', async () => {
