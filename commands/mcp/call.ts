@@ -125,7 +125,7 @@ function resultOf(run: ServerRun, ran: Ran): ToolResult {
   try {
     document = JSON.parse(text);
   } catch {
-    return failure(run, 'FAILED', `\`mailctl\` ended with exit code ${ran.exitCode} without printing its JSON document.`, 'This is a bug in mailctl; please report it.', { exitCode: ran.exitCode, messages: ran.stderr.trim() || undefined });
+    return failure(run, 'FAILED', `\`mailctl\` ended with exit code ${ran.exitCode} without printing its JSON document.`, 'This is a bug in mailctl; please report it.', { exitCode: ran.exitCode, messages: ran.stderr });
   }
   return finish(run, text, { exitCode: ran.exitCode, document }, ran.stderr, ran.exitCode !== 0);
 }
@@ -166,15 +166,17 @@ function refusal(run: ServerRun, tool: Tool, reason: Refusal): ToolResult {
   return failure(run, 'PLAN_REFUSED', said.message, said.hint.replace('the tool', tool.name), { reason });
 }
 
-function errorDoc(code: ErrorCode, message: string, hint: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { code, ...extra, message, hint, exitCode: code === 'FAILED' ? ExitCode.FAILED : ExitCode.USAGE };
+function errorDoc(code: ErrorCode, message: string, hint: string, o: { reason?: Refusal; exitCode?: number } = {}): Record<string, unknown> {
+  return { code, ...(o.reason ? { reason: o.reason } : {}), message, hint, exitCode: o.exitCode ?? (code === 'FAILED' ? ExitCode.FAILED : ExitCode.USAGE) };
 }
 
-/** A refusal the server makes itself, shaped as main's: {"error": {code, message, hint, exitCode}}. */
-export function failure(run: ServerRun, code: ErrorCode, message: string, hint: string, extra: Record<string, unknown> = {}): ToolResult {
-  const { exitCode, messages, ...more } = extra as { exitCode?: number; messages?: string };
-  const body = { error: { ...errorDoc(code, message, hint, more), ...(exitCode !== undefined ? { exitCode } : {}) } };
-  return finish(run, JSON.stringify(body, null, 2), { exitCode: body.error.exitCode, document: body }, messages ?? '', true);
+/**
+ * A refusal the server makes itself, shaped as main's: {"error": {code, message, hint, exitCode}},
+ * with `reason` for a refused plan. `exitCode` and `messages` are those of a run, when one ended here.
+ */
+export function failure(run: ServerRun, code: ErrorCode, message: string, hint: string, o: { reason?: Refusal; exitCode?: number; messages?: string } = {}): ToolResult {
+  const error = errorDoc(code, message, hint, o);
+  return finish(run, JSON.stringify({ error }, null, 2), { exitCode: error.exitCode, document: { error } }, o.messages ?? '', true);
 }
 
 function finish(run: ServerRun, text: string, structured: Record<string, unknown>, stderr: string, isError: boolean): ToolResult {
