@@ -15,7 +15,7 @@ import type { FetchLike } from '../../src/api/http.js';
 import type { Redact } from '../../src/api/redact.js';
 import { maskKey } from '../../src/config/settings.js';
 import { ExitCode, type ErrorCode } from '../../src/core/errors.js';
-import { PLAN_TTL_MS, type Plan, type PlanBook, type Refusal } from '../../src/mcp/plan-tokens.js';
+import { canonicalJson, PLAN_TTL_MS, type Plan, type PlanBook, type Refusal } from '../../src/mcp/plan-tokens.js';
 import { planGuard } from '../../src/mcp/plan-guard.js';
 import { CONFIRM, type Tool } from './catalog.js';
 
@@ -134,7 +134,7 @@ function planResult(run: ServerRun, tool: Tool, parsed: Parsed, ran: Ran, record
   const requests: RecordedRequest[] = recorder.requests;
   let document: unknown = null;
   try {
-    document = JSON.parse(ran.stdout);
+    document = withoutPlan(JSON.parse(ran.stdout), recorder);
   } catch {
     // The plan is the recording; a dry run's document only adds to it.
   }
@@ -145,6 +145,17 @@ function planResult(run: ServerRun, tool: Tool, parsed: Parsed, ran: Ran, record
     document,
   };
   return finish(run, JSON.stringify(body, null, 2), { exitCode: refused ? ExitCode.USAGE : 0, ...body }, ran.stderr, !!refused);
+}
+
+/**
+ * The dry run's document less the requests and lookups the plan already holds (a large send's
+ * batches would otherwise come twice); what it adds (a forecast, an import's local check) stays.
+ */
+function withoutPlan(doc: unknown, recorder: DryRunRecorder): unknown {
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return doc;
+  const { requests, lookups, ...rest } = doc as Record<string, unknown>;
+  const same = (a: unknown, b: unknown) => a === undefined || canonicalJson(a) === canonicalJson(b);
+  return same(requests, recorder.requests) && same(lookups, recorder.lookups) ? rest : doc;
 }
 
 interface Said {
