@@ -270,6 +270,17 @@ describe('a plain JSON-RPC client', () => {
     for (const key of Object.values(KEYS)) expect(out + err).not.toContain(key);
   });
 
+  it('Ctrl-C ends it with exit 0 while the client still holds stdin open', async () => {
+    const child = spawn(process.execPath, [bin, 'mcp'], { env: envFor(tempDir()), stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((r) => child.on('exit', r));
+    let err = '';
+    child.stderr.on('data', (c) => (err += c));
+    for (let i = 0; i < 400 && !err.includes('MCP server'); i++) await new Promise((r) => setTimeout(r, 25));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    child.stdin.end();
+  });
+
   it('a call the client cancels gets no answer, and the server still ends on the end of stdin', async () => {
     sb.get().sandbox.injectFault({ kind: 'hang', match: { service: 'campaign', path: '/v1/balance' } });
     const balanceBefore = sb.get().sandbox.recorded.filter((r) => r.path === '/v1/balance').length;
