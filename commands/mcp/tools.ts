@@ -32,7 +32,7 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
   { path: ['report', 'metrics'] },
   { path: ['report', 'links'], read: true, omit: { '--out-dir': LOCAL_FILE, '--force': LOCAL_FILE } },
   { path: ['template', 'list'] },
-  { path: ['template', 'show'], omit: { '--out': LOCAL_FILE, '--force': LOCAL_FILE } },
+  { path: ['template', 'show'], omit: { '--out': LOCAL_FILE, '--force': LOCAL_FILE, '--web': 'it opens a browser on the server\'s machine; the document holds the html' } },
   { path: ['balance'] },
   { path: ['events'] },
   { path: ['doctor'] },
