@@ -5,6 +5,7 @@
 // so the next append never lands on a torn line. Only after this returns (and its fsync) may
 // the caller acknowledge the record to anyone.
 import fs from 'node:fs';
+import { promisify } from 'node:util';
 import { CliError, ExitCode } from '../core/errors.js';
 
 /** errno codes that mean the disk, not mailctl, stopped the write. */
@@ -16,12 +17,15 @@ const DISK_PROBLEMS: Record<string, string> = {
   EROFS: 'the file system is read-only',
 };
 
-/** A write the disk refused. `file` is where, `errno` the system's code. */
+/**
+ * A write the disk refused. `file` is where ('' when the system did not say: an errno error
+ * caught with no path, which main's net reports), `errno` the system's code.
+ */
 export class DiskError extends CliError {
   readonly file: string;
   readonly errno: string;
   constructor(file: string, errno: string, hint?: string) {
-    super(`Could not write ${file}: ${DISK_PROBLEMS[errno] ?? `the write failed (${errno})`} (${errno}).`, ExitCode.FAILED, hint, {
+    super(`${file ? `Could not write ${file}` : 'A file could not be written'}: ${DISK_PROBLEMS[errno] ?? `the write failed (${errno})`} (${errno}).`, ExitCode.FAILED, hint, {
       code: 'DISK',
       reached: 'no',
       refused: false,
@@ -71,6 +75,41 @@ export function appendWhole(fd: number, data: string | Uint8Array, file: string,
       fs.ftruncateSync(fd, start);
     } catch {
       // The cut itself failed: cutTornTail() at the next open removes the partial line.
+    }
+    throw asDiskError(e, file);
+  }
+}
+
+// fs.write's promisified form answers { bytesWritten, buffer }.
+const writeAsync = promisify(fs.write) as unknown as (fd: number, buf: Uint8Array, offset: number, length: number) => Promise<{ bytesWritten: number }>;
+const fstatAsync = promisify(fs.fstat);
+const ftruncateAsync = promisify(fs.ftruncate);
+const fsyncAsync = promisify(fs.fsync);
+const fdatasyncAsync = promisify(fs.fdatasync);
+
+/**
+ * appendWhole off the event loop, for a writer that must not hold up everything else while the
+ * disk works (the send journal's group commit): the same promise — the whole record or none of
+ * it, continued after a short write, cut back on failure — then `sync` ('data': fdatasync, the
+ * default 'full': fsync, or none).
+ */
+export async function appendWholeAsync(fd: number, data: string | Uint8Array, file: string, o: { sync?: 'full' | 'data' | false } = {}): Promise<void> {
+  const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const start = (await fstatAsync(fd)).size;
+  let done = 0;
+  try {
+    while (done < buf.byteLength) {
+      const n = (await writeAsync(fd, buf, done, buf.byteLength - done)).bytesWritten;
+      if (n <= 0) throw Object.assign(new Error('no space left'), { code: 'ENOSPC' });
+      done += n;
+    }
+    if (o.sync === 'data') await fdatasyncAsync(fd);
+    else if (o.sync !== false) await fsyncAsync(fd);
+  } catch (e) {
+    try {
+      await ftruncateAsync(fd, start);
+    } catch {
+      // As in appendWhole: the writer cuts the torn tail before its next append.
     }
     throw asDiskError(e, file);
   }
