@@ -21,12 +21,12 @@
 // damaged, never half-trusted.
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { CliError, ExitCode, UsageError } from '../core/errors.js';
 import { fileProblem } from '../cli/file-problem.js';
 import { lockHolder, takeLock, type HeldLock } from '../fs/lock-file.js';
 import { forTerminal } from '../core/sanitize.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/safe-write.js';
+import { appendWhole, appendWholeAsync, cutTornTail, DiskError, isDiskProblem } from '../fs/append-whole.js';
 import { smsKey } from './sms-rules.js';
 import { journalProblem, normaliseRequestId, planProblem } from './journal-check.js';
 
@@ -133,6 +133,7 @@ export class Journal {
       try {
         fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       } catch (e) {
+        if (isDiskProblem(e)) throw new DiskError(dir, e.code!);
         throw new UsageError(`Cannot create the journal folder ${dir}: ${reason(e)}.`, 'Check the config directory (MAILCTL_CONFIG_DIR), or give a journal path with --journal FILE.');
       }
     }
@@ -142,12 +143,21 @@ export class Journal {
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') throw new UsageError(`The journal ${file} already exists.`, `To continue that run: ${o.resumeCommand}; for a new one, choose another --journal file.`);
+      if (isDiskProblem(e)) throw new DiskError(file, e.code!);
       if (code === 'ENOENT' || code === 'ENOTDIR') checkFolder(dir, file);
       throw new UsageError(`Cannot create the journal ${file}: ${reason(e)}.`, 'Give another path with --journal FILE.');
     }
     const j = new Journal(file, fd);
-    j.lock();
-    j.appendSync(plan);
+    try {
+      j.lock();
+      appendWhole(fd, JSON.stringify(plan) + '\n', file);
+    } catch (e) {
+      // No plan, no journal: an empty file would only stand in the way of running it again
+      // (--journal refuses an existing file) and of a bare --resume.
+      j.release();
+      fs.rmSync(file, { force: true });
+      throw e;
+    }
     syncDir(dir);
     return j;
   }
@@ -166,6 +176,7 @@ export class Journal {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ELOOP') throw new UsageError(`The journal ${file} is a symbolic link; mailctl does not write through links.`, 'Give the path of the journal file itself.');
       if (code === 'ENOENT' || code === 'EISDIR') throw new UsageError(fileProblem(e, file, 'journal'));
+      if (isDiskProblem(e)) throw new DiskError(file, e.code!);
       throw new UsageError(`The journal ${file} cannot be written to: ${reason(e)}.`);
     }
     const j = new Journal(file, fd);
@@ -178,14 +189,13 @@ export class Journal {
       throw e;
     }
     try {
-      if (read.torn) cutTornTail(fd, read.goodLines);
+      if (read.torn) cutAfterLines(fd, read.goodLines);
       // A whole last record whose newline was not written yet: end its line before appending.
-      else if (read.text.length && !read.text.endsWith('\n')) {
-        fs.writeSync(fd, '\n');
-        fs.fsyncSync(fd);
-      }
+      else if (read.text.length && !read.text.endsWith('\n')) appendWhole(fd, '\n', file);
     } catch (e) {
       j.release();
+      if (e instanceof DiskError) throw e;
+      if (isDiskProblem(e)) throw new DiskError(file, e.code!);
       throw new UsageError(`The journal ${file} cannot be repaired: ${reason(e)}.`);
     }
     return { journal: j, plan: read.plan, records: read.records, torn: read.torn };
@@ -210,7 +220,11 @@ export class Journal {
     return { plan, records, torn, goodLines, text };
   }
 
-  /** One record per line, on disk (written and fdatasync'd) before the promise resolves. */
+  /**
+   * One record per line, on disk (written whole and fdatasync'd) before the promise resolves. A
+   * record the disk did not take whole (full, I/O error) rejects with a DiskError and leaves
+   * nothing of itself in the file.
+   */
   append(rec: JournalRecord): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push({ line: JSON.stringify(rec) + '\n', resolve, reject });
@@ -220,6 +234,8 @@ export class Journal {
 
   private queue: Array<{ line: string; resolve: () => void; reject: (e: unknown) => void }> = [];
   private flushing?: Promise<void>;
+  /** A write failed: its part may still be in the file if cutting it back failed too. */
+  private mayBeTorn = false;
 
   /**
    * Group commit: records queued while a write+sync is under way go out together in the next
@@ -230,20 +246,18 @@ export class Journal {
     while (this.queue.length) {
       const group = this.queue.splice(0);
       try {
-        await writeAsync(this.fd, group.map((g) => g.line).join(''));
-        await datasyncAsync(this.fd);
+        // Never onto a torn line: a record appended there would be part of one damaged line.
+        if (this.mayBeTorn) cutTornTail(this.fd);
+        this.mayBeTorn = false;
+        await appendWholeAsync(this.fd, group.map((g) => g.line).join(''), this.file, { sync: 'data' });
         group.forEach((g) => g.resolve());
       } catch (e) {
-        group.forEach((g) => g.reject(e));
+        this.mayBeTorn = true;
+        const err = e instanceof DiskError ? e : isDiskProblem(e) ? new DiskError(this.file, e.code!) : e;
+        group.forEach((g) => g.reject(err));
       }
     }
     this.flushing = undefined;
-  }
-
-  /** The first line, synchronously: nothing else happens before the plan is on disk. */
-  private appendSync(rec: JournalRecord): void {
-    fs.writeSync(this.fd, JSON.stringify(rec) + '\n');
-    fs.fsyncSync(this.fd);
   }
 
   async close(): Promise<void> {
@@ -276,6 +290,7 @@ export class Journal {
         this.held = takeLock(lockFile, { staleMs: JOURNAL_LOCK_STALE_MS, heartbeatMs: JOURNAL_LOCK_HEARTBEAT_MS });
       } catch (e) {
         fs.closeSync(this.fd);
+        if (e instanceof DiskError) throw e;
         throw new UsageError(`Cannot lock the journal ${this.file} (${lockFile}): ${reason(e)}.`);
       }
       if (this.held) return;
@@ -330,9 +345,6 @@ function reason(e: unknown): string {
   if (code === 'ENOSPC') return 'the disk is full';
   return (e as Error)?.message ?? String(e);
 }
-
-const writeAsync = promisify(fs.write) as (fd: number, s: string) => Promise<unknown>;
-const datasyncAsync = promisify(fs.fdatasync);
 
 function syncDir(dir: string): void {
   try {
@@ -398,7 +410,7 @@ function damaged(file: string, line: number, what?: string): UsageError {
  * next record and make every later resume refuse the journal as damaged. Counted in bytes of
  * the file itself ('\n' is never part of a multi-byte UTF-8 sequence), not of decoded text.
  */
-function cutTornTail(fd: number, goodLines: number): void {
+function cutAfterLines(fd: number, goodLines: number): void {
   const size = fs.fstatSync(fd).size;
   const buf = Buffer.alloc(size);
   let got = 0;
