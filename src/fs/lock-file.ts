@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { appendWhole, asDiskError } from './append-whole.js';
 
 /** The default bound after which an untouched lock is a holder that died or hung. */
 export const LOCK_STALE_MS = 2000;
@@ -57,19 +58,27 @@ export function takeLock(lock: string, o: TakeLockOptions = {}): HeldLock | unde
   return undefined;
 }
 
+/**
+ * Creates the lock naming its holder. A holder the disk would not take whole (full, read-only,
+ * an I/O error) is a DiskError naming the lock, and no lock is left: an empty or half-written one
+ * would block every other run until it went stale.
+ */
 function create(lock: string, me: LockHolder): boolean {
   let fd: number;
   try {
     fd = fs.openSync(lock, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | NOFOLLOW, FILE_MODE);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw e;
+    throw asDiskError(e, lock);
   }
   try {
-    fs.writeSync(fd, JSON.stringify(me) + '\n');
-  } finally {
+    appendWhole(fd, JSON.stringify(me) + '\n', lock, { sync: false });
+  } catch (e) {
     fs.closeSync(fd);
+    fs.rmSync(lock, { force: true });
+    throw e;
   }
+  fs.closeSync(fd);
   return true;
 }
 
