@@ -14,6 +14,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Clock } from '../core/clock.js';
 import { CliError, ExitCode, InterruptedError, LimitError, ServiceError, type ErrorFacts } from '../core/errors.js';
 import { createTempBeside, renameNoReplace } from '../fs/safe-write.js';
+import { asDiskError, DiskError } from '../fs/append-whole.js';
 import { forTerminal } from '../core/sanitize.js';
 import { classify, transportCause, type Outcome } from './classify.js';
 import type { FetchLike } from './http.js';
@@ -395,7 +396,10 @@ function existsFailure(dest: string): CliError {
   return new CliError(`${forTerminal(dest, 200)} appeared while downloading, so the download was not saved and nothing was overwritten.`, ExitCode.FAILED, 'Move that file away (or pass --force to overwrite it) and try again.', { code: 'FAILED', reached: 'yes', refused: false, retryable: false });
 }
 
+/** A disk problem (full, read-only, an I/O error) is a DiskError naming `dest`, for the caller to add how to get the file again. */
 function localFailure(e: unknown, dest: string): CliError {
+  const disk = asDiskError(e, dest);
+  if (disk instanceof DiskError) return disk;
   const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
   return new CliError(`Cannot write ${forTerminal(dest, 200)} (${code}); nothing was saved.`, ExitCode.FAILED, 'Check that the folder exists, is writable and has space, then try again.', { code: 'FAILED', reached: 'yes', refused: false, retryable: false });
 }

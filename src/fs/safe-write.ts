@@ -7,6 +7,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../core/errors.js';
+import { asDiskError } from './append-whole.js';
 
 export const PRIVATE_FILE_MODE = 0o600;
 export const PRIVATE_DIR_MODE = 0o700;
@@ -39,7 +40,8 @@ export async function createTempBeside(target: string, o: { beforeCreate?: (tmp:
       const handle = await fsp.open(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), PRIVATE_FILE_MODE);
       return { path: tmp, handle };
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      // A disk that cannot take another file names the target: the temporary name means nothing to anyone.
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw asDiskError(e, target);
     }
   }
 }
@@ -47,7 +49,9 @@ export async function createTempBeside(target: string, o: { beforeCreate?: (tmp:
 /**
  * Writes `data` to `target` atomically: a private temporary file beside it, fsync, rename.
  * A symlink at `target` is replaced by the file, never followed. With `replace: false` an
- * existing `target` (file or link) is left alone and the write fails with EEXIST.
+ * existing `target` (file or link) is left alone and the write fails with EEXIST. A disk that
+ * will not take it (full, read-only, an I/O error) is a DiskError naming `target`, with the
+ * temporary file gone and whatever was at `target` unchanged.
  */
 export async function writeFileAtomic(target: string, data: string | Uint8Array, o: { replace?: boolean } = {}): Promise<void> {
   const { path: tmp, handle } = await createTempBeside(target);
@@ -60,7 +64,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   } catch (e) {
     await handle.close().catch(() => {});
     await fsp.rm(tmp, { force: true });
-    throw e;
+    throw asDiskError(e, target);
   }
 }
 
