@@ -67,6 +67,8 @@ export interface ContextInit {
    * transport: src/api/files.ts pins the network connection when it is handed global fetch.
    */
   wrapApiFetch?: (fetch: FetchLike) => FetchLike;
+  /** The run's words after `mailctl`, less --profile and --sandbox (see Context.commandLine). */
+  commandLine?: readonly string[];
 }
 
 export class Context {
@@ -83,6 +85,12 @@ export class Context {
    * the network, the in-process sandbox or a test's fetch; a missing key is no error.
    */
   readonly dryRun: boolean;
+  /**
+   * The words this run was started with after `mailctl`, less --profile and --sandbox, which
+   * suggest() puts back as the run chose them: `sameCommand(ctx)` (src/cli/suggest.ts) is the
+   * line that runs it again, for work that is safe to redo from the start (nothing sent yet).
+   */
+  readonly commandLine: readonly string[];
   private readonly fetchOverride?: FetchLike;
   private readonly wrapApiFetch?: (fetch: FetchLike) => FetchLike;
   private recorderP?: Promise<DryRunRecorder>;
@@ -105,6 +113,7 @@ export class Context {
     this.dryRun = !!init.dryRun;
     this.wrapApiFetch = init.wrapApiFetch;
     if (init.recorder) this.recorderP = Promise.resolve(init.recorder);
+    this.commandLine = init.commandLine ?? [];
   }
 
   config(): Promise<ConfigStore> {

@@ -18,7 +18,7 @@ import { version } from './version.js';
 import { declareRoot } from './root-options.js';
 import type { OutputChoice } from '../output/choice.js';
 import type { ActionFactory } from './declared.js';
-import { suggest, type SuggestRun } from './suggest.js';
+import { sameCommand, suggest, type SuggestRun } from './suggest.js';
 
 export interface RunOptions {
   argv: string[];
@@ -44,6 +44,8 @@ export interface RunOptions {
 export async function main(o: RunOptions): Promise<number> {
   const signal = o.signal ?? new AbortController().signal;
   let io: IO | undefined;
+  // The words that run this command again (Context.commandLine); refined once the command is known.
+  let commandLine = commandLineOf(o.argv, VALUE_OPTIONS);
   const program = declareRoot(
     new Command('mailctl')
       .description('Drive the campaign and notification email services from the terminal.')
@@ -92,10 +94,11 @@ export async function main(o: RunOptions): Promise<number> {
       opts[key] = true;
     }
     io.runKind = opts.dryRun === true ? 'dry-run' : declares(cmd, '--dry-run') ? 'write' : 'read';
+    commandLine = commandLineOf(o.argv, new Set([...VALUE_OPTIONS, ...valueOptionsOf(cmd)]));
     const ctx = new Context({
       io, env: o.env, globals, clock: o.clock ?? systemClock, signal,
       prompter: o.prompter ?? inquirerPrompter(() => o.stdin, o.stderr),
-      fetch: o.fetch, tuning: o.tuning, dryRun: opts.dryRun === true,
+      fetch: o.fetch, tuning: o.tuning, dryRun: opts.dryRun === true, commandLine,
       recorder: o.recorder, wrapApiFetch: o.wrapApiFetch,
     });
     const { run } = await load();
@@ -136,8 +139,39 @@ export async function main(o: RunOptions): Promise<number> {
     return 0;
   } catch (e) {
     if (e instanceof CommanderError && COMMANDER_OK.has(e.code)) return 0; // help or version shown
-    return reportError(e, io ?? (await makeIO(o, {})), signal, o.argv, o.env);
+    return reportError(e, io ?? (await makeIO(o, {})), signal, o.argv, o.env, commandLine);
   }
+}
+
+/**
+ * argv less the flags suggest() puts back as the run chose them (--profile P, --sandbox): the
+ * words of Context.commandLine. `valued` names the options that take the next word as their
+ * value whatever it is (`--subject --sandbox` keeps its subject).
+ */
+function commandLineOf(argv: readonly string[], valued: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    if (a === '--sandbox' || a.startsWith('--profile=')) continue;
+    if (a === '--profile') {
+      i++;
+      continue;
+    }
+    out.push(a);
+    if (valued.has(a) && i + 1 < argv.length) out.push(argv[++i]);
+  }
+  return out;
+}
+
+/** The flags of a command (and the nouns above it) whose value is required, so commander takes the next word as it is. */
+function valueOptionsOf(c: CommandUnknownOpts): string[] {
+  const out: string[] = [];
+  for (let x: CommandUnknownOpts | null = c; x; x = x.parent) for (const opt of x.options) if (opt.required) out.push(...[opt.long, opt.short].filter((f): f is string => !!f));
+  return out;
 }
 
 /** The word after `mailctl [global flags] help`, if any: a help topic or a command. */
@@ -231,8 +265,8 @@ async function makeIO(o: RunOptions, g: Partial<Globals>, choice: OutputChoice =
 /** The longest line of an error message printed (service words in it are already cut shorter). */
 const MAX_ERROR_LINE = 2000;
 
-async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string[], env: Env): Promise<number> {
-  const { CliError, ExitCode, SilentExit, InterruptedError, errorJson, forTerminal, forTerminalLines } = await import('./runtime.js');
+async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string[], env: Env, commandLine: readonly string[]): Promise<number> {
+  const { CliError, ExitCode, SilentExit, InterruptedError, DiskError, isDiskProblem, errorJson, forTerminal, forTerminalLines } = await import('./runtime.js');
   if (e instanceof CommanderError) {
     // Commander already printed the message and the usage hint on stderr. A script that asked
     // for --json still gets its one document, even when parsing failed before globals existed.
@@ -243,6 +277,13 @@ async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string
   }
   if (e instanceof SilentExit) return e.exitCode;
   let err = e instanceof CliError ? e : undefined;
+  // A full disk is never "a bug in mailctl": an errno the disk caused that no command turned
+  // into its own DiskError still names the disk problem and the path the system gave.
+  if (!err && isDiskProblem(e)) err = new DiskError(String((e as NodeJS.ErrnoException).path ?? (e as { dest?: string }).dest ?? ''), e.code!);
+  // Without a hint of its own (the command that resumes the work), the disk error's hint is this
+  // same command line, to run once there is room: the commands whose work would not be safe to
+  // redo from the start give their own.
+  if (err instanceof DiskError && !err.hint) err = err.withHint(`Free some space on that disk, then run the command again: ${sameCommand({ ...runOfArgv(argv, env), commandLine })}`);
   if (!err && (signal.aborted || (e as Error)?.name === 'AbortError')) err = new InterruptedError();
   // Messages carry words from services and files: printed only through the sanitiser (each
   // line kept, control characters shown, a runaway line cut). --json keeps the service's own

@@ -11,3 +11,4 @@ export { chooseOutput } from '../output/choice.js';
 export { configDir } from '../config/paths.js';
 export { CliError, ExitCode, errorJson, InterruptedError, SilentExit, UsageError } from '../core/errors.js';
 export { forTerminal, forTerminalLines } from '../core/sanitize.js';
+export { DiskError, isDiskProblem } from '../fs/append-whole.js';

@@ -60,6 +60,21 @@ export function envNote(run: SuggestRun): string {
   return parts.length ? `  (with ${parts.join(' and ')}, as now)` : '';
 }
 
+/** What `sameCommand` needs: a run and its own words (Context.commandLine). */
+export interface RerunRun extends SuggestRun {
+  commandLine: readonly string[];
+}
+
+/**
+ * This run's own command line, to run it again (after a full disk, say): its words as given,
+ * with --profile and --sandbox as suggest() puts them. A run that read standard input (a `-`
+ * word) is noted as needing the same input again.
+ */
+export function sameCommand(run: RerunRun): string {
+  const line = suggest(run, ...run.commandLine);
+  return run.commandLine.includes('-') ? `${line}  (given the same standard input)` : line;
+}
+
 /** A suggested-command builder already bound to a run, for code that has no Context. */
 export type Suggest = (...args: Array<string | number>) => string;
 
