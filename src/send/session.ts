@@ -4,7 +4,8 @@
 // sent). One mechanism for every kind; what differs lives in ./kinds.ts.
 import type { Context } from '../cli/context.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
-import { suggest } from '../cli/suggest.js';
+import { sameCommand, suggest } from '../cli/suggest.js';
+import { DiskError } from '../fs/append-whole.js';
 import { plural } from '../core/human.js';
 import { forTerminal } from '../core/sanitize.js';
 import { printDryRun } from '../output/dry-run.js';
@@ -61,7 +62,14 @@ export async function startRun(ctx: Context, plan: PlanRecord, o: SessionOptions
   const file = o.journal ?? newJournalPath(ctx.configDir, plan, ctx.clock.now());
   // Where this run sends, so a resume can refuse to go anywhere else (./account.ts).
   const recorded: PlanRecord = { ...plan, account: await accountFor(ctx, plan.kind) };
-  const journal = Journal.create(file, recorded, { userPath: o.journal !== undefined, resumeCommand: resumeCommand(ctx, plan, file) });
+  let journal: Journal;
+  try {
+    journal = Journal.create(file, recorded, { userPath: o.journal !== undefined, resumeCommand: resumeCommand(ctx, plan, file) });
+  } catch (e) {
+    // No journal, so nothing was sent and there is nothing to resume: the same command starts afresh.
+    if (e instanceof DiskError) throw e.withHint(`Nothing was sent. Free some space on that disk, then run the command again: ${sameCommand(ctx)}`);
+    throw e;
+  }
   await execute(ctx, { journal, plan: recorded, records: [recorded], ...clients }, o);
 }
 
@@ -103,7 +111,14 @@ export async function resumeRun(ctx: Context, given: string | true, o: SessionOp
     const unsent = notYetSent(peek.plan, replay(peek.plan, peek.records));
     if (unsent.length) await checkForecast(ctx, peek.plan, unsent, { ...o, resume: true });
   }
-  const { journal, plan, records, torn } = Journal.open(file);
+  let opened: ReturnType<typeof Journal.open>;
+  try {
+    opened = Journal.open(file);
+  } catch (e) {
+    if (e instanceof DiskError) throw e.withHint(`Nothing more was sent. Free some space on that disk, then run ${resumeCommand(ctx, peek.plan, file)} again.`);
+    throw e;
+  }
+  const { journal, plan, records, torn } = opened;
   if (torn) ctx.io.warn(`The last line of ${file} was cut short (the run was killed while writing it); it is ignored and removed from the file.`);
   const what = plan.kind === 'automation' ? `the automation ${verbOf(plan)} run` : plan.kind === 'email' ? 'the email send' : 'the SMS send';
   ctx.io.info(`Resuming ${what} of ${plan.createdAt} (${plural(plan.recipients.length, 'recipient')}) from ${file}`);
@@ -174,6 +189,7 @@ async function execute(ctx: Context, s: { journal: Journal; plan: PlanRecord; re
   const kind = KIND[plan.kind];
   let summary;
   let stoppedBy: Error | undefined;
+  const afterwards = kind.lookup ? 'requests that were in flight are checked before anything is sent again' : 'recipients whose request was in flight are reported as in doubt and never sent again by itself';
   try {
     const states = replay(plan, records);
     if (!isDone(records)) {
@@ -203,12 +219,16 @@ async function execute(ctx: Context, s: { journal: Journal; plan: PlanRecord; re
       ctx.io.info('Every recipient of this journal was already sent or failed; nothing to do.');
       summary = summarise(plan, states, journal.file, requestIdsOf(records), nextBatchNumber(records) - 1);
     }
+  } catch (e) {
+    // The journal could not take a record (its disk is full): the run stopped there. Every
+    // record it holds is whole, so the resume knows exactly who is sent, unsent or in doubt.
+    if (e instanceof DiskError) throw e.withHint(`The run stopped; what the journal holds is whole. Free some space on that disk, then run ${resumeCommand(ctx, plan, journal.file)} to send the rest; ${afterwards}.`);
+    throw e;
   } finally {
     await journal.close();
   }
   if (ctx.signal.aborted) {
-    const checked = kind.lookup ? 'requests that were in flight are checked before anything is sent again' : 'recipients whose request was in flight are reported as in doubt and never sent again by itself';
-    throw new InterruptedError('Interrupted; batches already answered are recorded.', `Run ${resumeCommand(ctx, plan, journal.file)} to send the rest; ${checked}.`);
+    throw new InterruptedError('Interrupted; batches already answered are recorded.', `Run ${resumeCommand(ctx, plan, journal.file)} to send the rest; ${afterwards}.`);
   }
   await printSummary(ctx, plan, summary);
   finish(ctx, plan, summary, stoppedBy);
