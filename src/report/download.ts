@@ -13,6 +13,7 @@ import { safeFileName, uniqueSafeName } from '../fs/safe-name.js';
 import { forTerminal } from '../core/sanitize.js';
 import type { OutDir } from './out-dir.js';
 import { plainSuggest, suggest, suggester, type Suggest } from '../cli/suggest.js';
+import { DiskError, isDiskProblem } from '../fs/append-whole.js';
 
 export interface Saved {
   reportType: string;
@@ -71,9 +72,13 @@ export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[
   refuseNonDirectory(out);
   const targets = links.filter((l) => l && typeof l === 'object').map((l) => ({ link: l, type: forTerminal(l.reportType, 40), file: path.join(dir, reportFileName(sn, l.reportType, suggester(ctx))) }));
   refuseSameName(ctx, sn, targets);
+  // The links stay good for a while: once there is room, `report links` fetches them again
+  // (the export is not requested again); --force because the files saved before stay.
+  const again = () => `Free some space on that disk, then save the files with: ${suggest(ctx, 'report', 'links', sn, '--out-dir', dir, '--force')}`;
   try {
     fs.mkdirSync(dir, { recursive: true });
   } catch (e) {
+    if (isDiskProblem(e)) throw new DiskError(dir, e.code!, again());
     throw new UsageError(`Cannot create the directory ${dir}: ${(e as Error).message}.`);
   }
   if (!force) refuseExisting(targets.map((t) => t.file), out);
@@ -87,6 +92,10 @@ export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[
         expiredHint: `Links expire; get fresh ones with \`${suggest(ctx, 'report', 'export', sn, '--wait')}\` (files already saved are kept; --force replaces them).`,
         // Checked above, and again as the file lands: one that appeared meanwhile is kept.
         replace: force,
+      }).catch((e: unknown) => {
+        if (!(e instanceof DiskError)) throw e;
+        const kept = saved.length ? `${saved.map((x) => x.file).join(', ')} ${saved.length === 1 ? 'was' : 'were'} saved before. ` : '';
+        throw e.withHint(`${kept}${again()}`);
       });
       saved.push({ reportType: String(link.reportType), file, bytes });
     }

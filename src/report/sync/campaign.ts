@@ -5,6 +5,7 @@ import type { Context } from '../../cli/context.js';
 import type { CampaignClient } from '../../api/campaign.js';
 import type { ReportLink } from '../../api/campaign-types.js';
 import { ServiceError, factsOf } from '../../core/errors.js';
+import type { DiskError } from '../../fs/append-whole.js';
 import { pollUntil } from '../../cli/poll.js';
 import { REPORT_TYPES } from '../download.js';
 import { campaignFolder, fetchReportFile, prepareFolder, refuseInTheWay, reportFile, stillWhole } from './files.js';
@@ -29,6 +30,11 @@ export interface SyncRun {
   progress: { downloading: number; exports: number; update(): void };
   /** `${sn}/${type}` of each file downloaded in this run. */
   fresh: Set<string>;
+  /**
+   * The directory's disk refused a write (a report file, the state): the run stops starting
+   * work (every later write would meet the same disk) and ends with this error.
+   */
+  diskError?: DiskError;
 }
 
 export type Plan = { kind: 'complete' } | { kind: 'deferred'; until: number } | { kind: 'work'; types: string[]; refresh: boolean };
@@ -54,6 +60,7 @@ export async function planCampaign(run: SyncRun, sn: string, rec: CampaignRecord
 /** Returns the number of files downloaded (0: a refresh found the service reusing the same files). */
 export async function syncCampaign(run: SyncRun, sn: string, rec: CampaignRecord, plan: { types: string[]; refresh: boolean }): Promise<number> {
   const { ctx, client } = run;
+  if (run.diskError) throw run.diskError;
   const last = rec.exportedAt ? Date.parse(rec.exportedAt) : NaN;
   const recent = ctx.clock.now() - last < EXPORT_REPEAT_MS;
   if (!recent) await requestExport(run, sn, rec);
@@ -77,6 +84,7 @@ export async function syncCampaign(run: SyncRun, sn: string, rec: CampaignRecord
       const had = rec.files[t];
       if (plan.refresh && had && link.createdDate && had.createdDate === link.createdDate) return; // the service reused the same file
       const f = await run.downloadSlot(async () => {
+        if (run.diskError) throw run.diskError;
         run.progress.downloading++;
         run.progress.update();
         try {

@@ -12,6 +12,7 @@ import { download } from '../../cli/transfer.js';
 import { PRIVATE_DIR_MODE } from '../../fs/safe-write.js';
 import { safeFileName, uniqueSafeName } from '../../fs/safe-name.js';
 import { forTerminal } from '../../core/sanitize.js';
+import { asDiskError } from '../../fs/append-whole.js';
 import type { FileRecord } from './state.js';
 
 /** What a killed download leaves: our hidden name, and whatever temporary file download() makes beside it. */
@@ -53,7 +54,7 @@ export function prepareFolder(dir: string, folder: string, sn: string): string {
     fs.mkdirSync(abs, { recursive: true, mode: PRIVATE_DIR_MODE });
   } catch (e) {
     refuseInTheWay(dir, folder, sn); // appeared meanwhile
-    throw e;
+    throw asDiskError(e, abs);
   }
   refuseInTheWay(dir, folder, sn);
   for (const name of fs.readdirSync(abs)) if (TEMP.test(name)) fs.rmSync(path.join(abs, name), { force: true });

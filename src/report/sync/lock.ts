@@ -7,6 +7,7 @@ import type { Context } from '../../cli/context.js';
 import { CliError, ExitCode, InterruptedError } from '../../core/errors.js';
 import { lockHolder, takeLock, type HeldLock, type LockHolder } from '../../fs/lock-file.js';
 import { forTerminal } from '../../core/sanitize.js';
+import { DiskError } from '../../fs/append-whole.js';
 
 export const LOCK_FILE = '.mailctl-sync.lock';
 const HEARTBEAT_MS = 60_000;
@@ -51,6 +52,7 @@ function take(file: string, about: Record<string, string>): HeldLock | undefined
   try {
     return takeLock(file, { staleMs: LOCK_STALE_MS, heartbeatMs: HEARTBEAT_MS, about });
   } catch (e) {
+    if (e instanceof DiskError) throw e; // nothing done yet: main's hint is this same command, to run once there is room
     throw new CliError(`Cannot create the lock file ${file}: ${(e as Error).message}.`, ExitCode.FAILED, 'Check that the directory is writable by this user.');
   }
 }

@@ -9,6 +9,8 @@ import { CliError, ExitCode, InterruptedError, UsageError, factsOf } from '../..
 import { forTerminal } from '../../core/sanitize.js';
 import { lookup } from '../../output/dry-run.js';
 import { PRIVATE_DIR_MODE, writeFileAtomic } from '../../fs/safe-write.js';
+import { DiskError, isDiskProblem } from '../../fs/append-whole.js';
+import { sameCommand } from '../../cli/suggest.js';
 import { safeFileName } from '../../fs/safe-name.js';
 import { acquireLock, LOCK_FILE } from './lock.js';
 import { loadState, stateSaver, STATE_FILE, type CampaignRecord } from './state.js';
@@ -91,6 +93,7 @@ function prepareDir(dir: string, flag?: string): void {
   try {
     fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   } catch (e) {
+    if (isDiskProblem(e)) throw new DiskError(dir, e.code!);
     throw new UsageError(`Cannot create the directory ${dir}: ${(e as Error).message}.`);
   }
 }
@@ -150,6 +153,11 @@ async function locked(ctx: Context, o: SyncOptions): Promise<SyncReport> {
           else report.unchanged++;
         } catch (e) {
           if (ctx.signal.aborted) return;
+          // Not this campaign's failure but the run's: it ends with the disk error (below).
+          if (e instanceof DiskError) {
+            run.diskError ??= e;
+            return;
+          }
           const at = new Date(ctx.clock.now()).toISOString();
           if (!listed.includes(sn) && factsOf(e).serviceCode === INVALID_CAMPAIGN) {
             // Retried from an earlier run, and the service no longer knows it (deleted, and its reports with it).
@@ -175,14 +183,26 @@ async function locked(ctx: Context, o: SyncOptions): Promise<SyncReport> {
     }
   } finally {
     spin.stop();
-    await save();
-    const rows = manifestRows(state);
-    await writeManifest(o.dir, rows);
-    // Last, from the state as saved: the page shows only files that are whole and figures that were read.
-    report.dashboard = path.join(o.dir, DASHBOARD_FILE);
-    await writeFileAtomic(report.dashboard, dashboardPage(state, { dir: o.dir, generatedAt: new Date(ctx.clock.now()).toISOString(), metricsError: report.metrics?.error?.message }));
-    report.rows = rows.map((r) => ({ ...r, updated: run.fresh.has(`${r.campaignCode}/${r.type}`) }));
+    try {
+      await save();
+      // The manifest and the dashboard show what the state on disk holds: after a state that
+      // could not be saved they are left as they were, so none claims a file the others do not.
+      const rows = manifestRows(state);
+      await writeManifest(o.dir, rows);
+      // Last, from the state as saved: the page shows only files that are whole and figures that were read.
+      report.dashboard = path.join(o.dir, DASHBOARD_FILE);
+      await writeFileAtomic(report.dashboard, dashboardPage(state, { dir: o.dir, generatedAt: new Date(ctx.clock.now()).toISOString(), metricsError: report.metrics?.error?.message }));
+      report.rows = rows.map((r) => ({ ...r, updated: run.fresh.has(`${r.campaignCode}/${r.type}`) }));
+    } catch (e) {
+      if (!(e instanceof DiskError)) throw e;
+      run.diskError ??= e;
+    }
     report.exports = run.progress.exports;
+  }
+  if (run.diskError) {
+    // Only whole files are in DIR under their names, and the state lists only what it could
+    // save: a run once there is room checks each file and fetches the rest.
+    throw run.diskError.withHint(`Files already whole in ${o.dir} are kept, and the next run checks them. Free some space on that disk, then run the command again: ${sameCommand(ctx)}`);
   }
   if (ctx.signal.aborted) {
     throw new InterruptedError(
