@@ -29,7 +29,8 @@ import { printDryRun } from '../../src/output/dry-run.js';
 import { resolveGroup } from '../../src/groups.js';
 import { finishImport } from './finish.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { sameCommand, suggest } from '../../src/cli/suggest.js';
+import { DiskError } from '../../src/fs/append-whole.js';
 import { checkUrl } from '../../src/cli/url.js';
 import type { OptsOf, Verb } from '../../src/cli/declared.js';
 import type { declareImport } from './index.js';
@@ -49,9 +50,9 @@ export const run: Verb<typeof declareImport> = async (ctx, opts, file) => {
   const sizeHint = stdin ? undefined : (await fs.promises.stat(file)).size;
   // A dry run touches no file it was not asked to write: no work folder (and so no cleanup of
   // what dead runs left), no cleaned copy; only the --rejects file it names, if a row is rejected.
-  const work = plan.dryRun ? undefined : await ImportWorkDir.create(ctx.configDir);
+  const work = plan.dryRun ? undefined : await ImportWorkDir.create(ctx.configDir).catch(nothingSentYet(ctx));
   try {
-    const checked = await check(ctx, plan, input, source, work, sizeHint);
+    const checked = await check(ctx, plan, input, source, work, sizeHint).catch(nothingSentYet(ctx));
     // None valid: a dry run ends as the real run would, exit 2 (its summary is already on stderr).
     if (!checked.valid) throw nothingValid(checked, source, plan.dryRun);
     if (plan.dryRun) return await dryRunReport(ctx, plan, checked, source);
@@ -60,6 +61,17 @@ export const run: Verb<typeof declareImport> = async (ctx, opts, file) => {
     await work?.remove();
   }
 };
+
+/**
+ * The local check could not write its copy or the rejects file (a full disk): nothing has been
+ * sent, so the same command, once there is room, does the whole import.
+ */
+function nothingSentYet(ctx: Context): (e: unknown) => never {
+  return (e) => {
+    if (e instanceof DiskError && !e.hint) throw e.withHint(`Nothing was sent. Free some space on that disk, then run the command again: ${sameCommand(ctx)}`);
+    throw e;
+  };
+}
 
 interface Plan {
   group: string;

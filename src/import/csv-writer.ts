@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { once } from 'node:events';
+import { asDiskError } from '../fs/append-whole.js';
 
 const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
 
@@ -36,8 +37,9 @@ export class CsvFile {
    * Writes to `handle` when given (a file created exclusively, to be renamed into place: its
    * data reaches the disk before close() returns, so it is whole under its final name even
    * after a crash), else creates `path`, which must not exist yet (a private working file).
+   * A disk that refuses the data is a DiskError naming `shownAs` (a temporary file's target).
    */
-  constructor(readonly path: string, handle?: FileHandle) {
+  constructor(readonly path: string, handle?: FileHandle, private readonly shownAs = path) {
     this.stream = handle ? fs.createWriteStream('', { fd: handle, flush: true }) : fs.createWriteStream(path, { flags: 'wx', mode: 0o600 });
     this.stream.on('error', (e) => (this.failed = e));
   }
@@ -69,6 +71,14 @@ export class CsvFile {
 
   /** Call between input chunks: hands full buffers to the disk, waiting if it is behind. */
   async drain(force = false): Promise<void> {
+    try {
+      await this.flush(force);
+    } catch (e) {
+      throw asDiskError(e, this.shownAs);
+    }
+  }
+
+  private async flush(force: boolean): Promise<void> {
     if (this.failed) throw this.failed;
     if (force) this.rotate();
     const ready = this.full;
@@ -84,8 +94,12 @@ export class CsvFile {
 
   async close(): Promise<void> {
     await this.drain(true);
-    await new Promise<void>((resolve, reject) => this.stream.end((e?: Error | null) => (e ? reject(e) : resolve())));
-    if (this.failed) throw this.failed;
+    try {
+      await new Promise<void>((resolve, reject) => this.stream.end((e?: Error | null) => (e ? reject(e) : resolve())));
+      if (this.failed) throw this.failed;
+    } catch (e) {
+      throw asDiskError(e, this.shownAs);
+    }
   }
 
   /** Stops writing and removes the file (a refused import leaves nothing half-written behind). */

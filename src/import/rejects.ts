@@ -94,7 +94,7 @@ export class RejectsFile {
   private async create(): Promise<CsvFile> {
     const { path: tmp, handle } = await createTempBeside(this.target!.path, { beforeCreate: this.target!.onTemp });
     this.tmp = tmp;
-    this.file = new CsvFile(tmp, handle);
+    this.file = new CsvFile(tmp, handle, this.target!.path);
     for (const row of this.pending.splice(0)) this.file.write(row);
     return this.file;
   }

@@ -7,6 +7,7 @@ import type { ImportResult } from '../api/campaign-types.js';
 import { download } from '../cli/transfer.js';
 import { safeFileName } from '../fs/safe-name.js';
 import { refuseSymlink } from '../fs/safe-write.js';
+import { DiskError } from '../fs/append-whole.js';
 import { UsageError } from '../core/errors.js';
 import { printRecord, type Field } from '../output/format.js';
 import { bytes, count as n } from '../core/human.js';
@@ -82,7 +83,12 @@ export async function downloadFailures(ctx: Context, r: ImportResult, dest: stri
     ctx.io.warn(`${file} already exists, so the service's failure file was not saved (nothing was overwritten). Save it with: ${suggest(ctx, 'import', 'status', r.importSn, '--download-failures', 'FILE')}`);
     return undefined;
   }
-  const size = await download(ctx, r.errorDownloadLink, file, { what: 'the failure file', expiredHint: `Links expire; run \`${suggest(ctx, 'import', 'status', r.importSn, '--download-failures', file, ...(force ? ['--force'] : []))}\` for a fresh one and the file.`, replace: force });
+  const again = suggest(ctx, 'import', 'status', r.importSn, '--download-failures', file, ...(force ? ['--force'] : []));
+  const size = await download(ctx, r.errorDownloadLink, file, { what: 'the failure file', expiredHint: `Links expire; run \`${again}\` for a fresh one and the file.`, replace: force }).catch((e: unknown) => {
+    // The import itself is done at the service: running it again would import again. Only the file is missing.
+    if (e instanceof DiskError) throw e.withHint(`The import is done at the service; only its failure file is not saved. Free some space on that disk, then save it with: ${again}`);
+    throw e;
+  });
   ctx.io.info(`Saved the service's failure file (${bytes(size)}) to ${file}`);
   return file;
 }

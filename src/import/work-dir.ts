@@ -4,10 +4,12 @@
 // there leaves a full copy of the contacts behind for good, where nobody looks. Here, the next
 // import removes what a dead run left (its process is gone, or the folder is older than
 // STALE_AFTER_MS), including the temporary files it listed.
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { PRIVATE_DIR_MODE } from '../fs/safe-write.js';
+import { openAppendNoFollow, PRIVATE_DIR_MODE } from '../fs/safe-write.js';
+import { appendWhole, asDiskError } from '../fs/append-whole.js';
 import { alive } from '../fs/lock-file.js';
 
 /** A folder this old is removed even when a process with its number runs (the number was reused). */
@@ -29,10 +31,14 @@ export class ImportWorkDir {
   /** Removes what dead runs left, then makes a fresh private folder for this run. */
   static async create(configDir: string): Promise<ImportWorkDir> {
     const root = workRoot(configDir);
-    await fsp.mkdir(root, { recursive: true, mode: PRIVATE_DIR_MODE });
+    await fsp.mkdir(root, { recursive: true, mode: PRIVATE_DIR_MODE }).catch((e: unknown) => {
+      throw asDiskError(e, root);
+    });
     await removeStale(root);
     const dir = path.join(root, `import-${process.pid}-${randomBytes(6).toString('hex')}`);
-    await fsp.mkdir(dir, { mode: PRIVATE_DIR_MODE });
+    await fsp.mkdir(dir, { mode: PRIVATE_DIR_MODE }).catch((e: unknown) => {
+      throw asDiskError(e, dir);
+    });
     return new ImportWorkDir(dir);
   }
 
@@ -41,9 +47,23 @@ export class ImportWorkDir {
     return path.join(this.path, 'contacts.csv');
   }
 
-  /** Notes a temporary file made outside this folder, so a later run can remove it if this one dies. */
+  /**
+   * Notes a temporary file made outside this folder, so a later run can remove it if this one
+   * dies: a whole line (appendWhole) before the file is made, or the file is not made at all.
+   */
   async own(file: string): Promise<void> {
-    await fsp.appendFile(path.join(this.path, OWNED), `${path.resolve(file)}\n`, { mode: 0o600 });
+    const list = path.join(this.path, OWNED);
+    let fd: number;
+    try {
+      fd = openAppendNoFollow(list);
+    } catch (e) {
+      throw asDiskError(e, list);
+    }
+    try {
+      appendWhole(fd, `${path.resolve(file)}\n`, list);
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
   async remove(): Promise<void> {
