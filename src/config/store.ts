@@ -7,6 +7,7 @@ import { AuthError } from '../core/errors.js';
 import { keepPrivate } from './private-dir.js';
 import { profileNameProblem } from './profile-name.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/safe-write.js';
+import { asDiskError, DiskError, isDiskProblem } from '../fs/append-whole.js';
 import { plainSuggest, type Suggest } from '../cli/suggest.js';
 import { checkProfile, CONFIG_FILE_NAME, readConfig } from './read.js';
 
@@ -33,6 +34,7 @@ export async function openConfig(dir: string, warn: (message: string) => void = 
   try {
     fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   } catch (e) {
+    if (isDiskProblem(e)) throw new DiskError(dir, e.code!);
     throw new AuthError(`Cannot create the config directory ${dir}: ${(e as Error).message}.`, 'Set MAILCTL_CONFIG_DIR to a writable directory.');
   }
   keepPrivate(dir, warn);
@@ -51,19 +53,30 @@ export async function openConfig(dir: string, warn: (message: string) => void = 
       clearInvalidConfig: false,
     });
   } catch (e) {
+    // A new config file is written with its defaults as conf opens it.
+    if (isDiskProblem(e)) throw new DiskError(path.join(dir, CONFIG_FILE_NAME), e.code!);
     throw new AuthError(`The config file in ${dir} cannot be read: ${(e as Error).message}.`, `Fix or remove the file, then run \`${cmd('config', 'set-key')}\` again.`);
   }
   // A null-prototype copy: a key such as "__proto__" or "constructor" is then an ordinary entry,
   // never the object's prototype or an inherited member (names are checked before they get here;
   // this keeps a hand-edited file from misleading the code too).
   const profiles = (): Record<string, Profile> => Object.assign(Object.create(null), conf.get('profiles') ?? {});
+  // conf writes a temporary file and renames it over the config: a disk that refuses it leaves
+  // the config as it was, and the error names the config file (not conf's temporary name).
+  const write = (change: () => void): void => {
+    try {
+      change();
+    } catch (e) {
+      throw asDiskError(e, conf.path);
+    }
+  };
   return {
     path: conf.path,
     currentProfile: () => {
       const c: unknown = conf.get('currentProfile');
       return typeof c === 'string' ? c : undefined;
     },
-    setCurrentProfile: (name) => conf.set('currentProfile', name),
+    setCurrentProfile: (name) => write(() => conf.set('currentProfile', name)),
     profileNames: () => Object.keys(profiles()).filter((n) => !profileNameProblem(n)).sort(),
     getProfile: (name) => {
       const all = profiles();
@@ -76,13 +89,15 @@ export async function openConfig(dir: string, warn: (message: string) => void = 
     setProfile(name, profile) {
       const all = profiles();
       all[name] = dropUndefined(profile);
-      conf.set('profiles', all);
+      write(() => conf.set('profiles', all));
     },
     deleteProfile(name) {
       const all = profiles();
       delete all[name];
-      conf.set('profiles', all);
-      if (conf.get('currentProfile') === name) conf.delete('currentProfile');
+      write(() => {
+        conf.set('profiles', all);
+        if (conf.get('currentProfile') === name) conf.delete('currentProfile');
+      });
     },
   };
 }
@@ -114,15 +129,18 @@ function dropUndefined<T extends object>(o: T): T {
 }
 
 /**
- * conf writes through atomically, whose when-exit dependency hooks SIGINT on import and, after
- * its clean-up, sends the process SIGINT again: one Ctrl-C would arrive twice, and a second
- * Ctrl-C means "leave now" (bin/mailctl.js), so commands never got to stop cleanly and print
- * how to resume. The SIGINT hook it adds is dropped; its 'exit' hook, which does the clean-up
- * on every normal exit (including after Ctrl-C), stays.
+ * conf writes through atomically, whose when-exit dependency hooks SIGINT (and SIGTERM, SIGHUP)
+ * on import and, after its clean-up, sends the process the same signal again: one Ctrl-C would
+ * arrive twice, and a second one means "leave now" (bin/mailctl.js), so commands never got to
+ * stop cleanly and print how to resume. The hooks it adds for the signals bin/mailctl.js
+ * handles are dropped; its 'exit' hook, which does the clean-up on every normal exit (including
+ * after Ctrl-C), stays.
  */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 async function importConfKeepingCtrlC() {
-  const before = new Set(process.listeners('SIGINT'));
+  const before = new Map(STOP_SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
   const { default: Conf } = await import('conf');
-  for (const l of process.listeners('SIGINT')) if (!before.has(l)) process.removeListener('SIGINT', l);
+  for (const s of STOP_SIGNALS) for (const l of process.listeners(s)) if (!before.get(s)!.has(l)) process.removeListener(s, l);
   return Conf;
 }
