@@ -6,6 +6,7 @@ import { certainlyNotDone, CliError, ExitCode, ServiceError, SilentExit, UsageEr
 import { compose, type Composed } from '../../src/campaign/compose.js';
 import { draftFromFlags, mergeDrafts, withProfileDefaults, type CreateFlags, type Draft } from '../../src/campaign/draft.js';
 import { DRAFT_DIR, readCampaignFile, saveDraftFile } from '../../src/campaign/file.js';
+import { DiskError } from '../../src/fs/append-whole.js';
 import { resolveGroups } from '../../src/campaign/groups.js';
 import { checkListFile, loadHtmlFiles } from '../../src/campaign/local-files.js';
 import { putListFile } from '../../src/campaign/upload.js';
@@ -169,7 +170,16 @@ async function recover(ctx: Context, e: CliError, answers: Draft, deps: WizardDe
 
 /** Saves the answers as a --file draft and prints the command that sends it. */
 async function keepAnswers(ctx: Context, answers: Draft): Promise<void> {
-  const file = await saveDraftFile(path.join(ctx.configDir, DRAFT_DIR), answers, ctx.clock.now());
+  let file: string;
+  try {
+    file = await saveDraftFile(path.join(ctx.configDir, DRAFT_DIR), answers, ctx.clock.now());
+  } catch (e) {
+    // The run's own error (the refusal, the network) still follows: it is what to act on. The
+    // draft is a convenience, and the user is told it is not there and why.
+    if (!(e instanceof DiskError)) throw e;
+    ctx.io.error(`Your answers could not be saved: ${forTerminal(e.message, 400)}`);
+    return;
+  }
   ctx.io.error(`Your answers are saved in ${file}.`);
   ctx.io.error(`To send them later (after the fix, or after editing that file): ${suggestWithNote(ctx, 'campaign', 'create', '--file', file)}`);
 }

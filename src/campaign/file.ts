@@ -14,6 +14,7 @@ import { DRAFT_KEYS, FIELD_KEYS, SCHEDULE_TYPE, field, keysWhere, type Draft, ty
 import { fileProblem } from '../cli/file-problem.js';
 import { forTerminal } from '../core/sanitize.js';
 import { PRIVATE_DIR_MODE, writeFileAtomic } from '../fs/safe-write.js';
+import { asDiskError } from '../fs/append-whole.js';
 import { safeFileName } from '../fs/safe-name.js';
 
 // Which keys are what comes from the table of campaign fields (fields.ts).
@@ -249,7 +250,11 @@ export const DRAFT_DIR = 'drafts';
  * private (0600, in a 0700 folder), written whole or not at all, never over another file.
  */
 export async function saveDraftFile(dir: string, d: Draft, now: number): Promise<string> {
-  fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  } catch (e) {
+    throw asDiskError(e, dir);
+  }
   const stamp = new Date(now).toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
   let slug = 'campaign';
   try {
