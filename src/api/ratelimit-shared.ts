@@ -26,6 +26,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../core/clock.js';
 import { SlidingWindowLimiter, type Limiter, type Ticket } from './ratelimit.js';
 import { HOST, LOCK_STALE_MS, alive, takeLock, type HeldLock } from '../fs/lock-file.js';
+import { appendWhole, asDiskError, DiskError } from '../fs/append-whole.js';
 import { normalUrl } from '../cli/url.js';
 
 // The lock (src/fs/lock-file.ts) is held for a few file operations (microseconds): one older than
@@ -169,6 +170,8 @@ export class SharedWindowLimiter implements Limiter {
     try {
       fs.mkdirSync(this.o.dir, { recursive: true, mode: 0o700 });
     } catch (e) {
+      const disk = asDiskError(e, this.o.dir);
+      if (disk instanceof DiskError) throw disk;
       throw new Error(`cannot create ${this.o.dir}: ${reason(e)}`);
     }
     const deadline = Date.now() + LOCK_WAIT_MS;
@@ -177,6 +180,7 @@ export class SharedWindowLimiter implements Limiter {
       try {
         held = takeLock(this.lock);
       } catch (e) {
+        if (e instanceof DiskError) throw e;
         throw new Error(`cannot write ${this.lock}: ${reason(e)}`);
       }
       if (held) {
@@ -187,6 +191,7 @@ export class SharedWindowLimiter implements Limiter {
           if (JSON.stringify(budget) !== before) writeBudget(this.file, budget);
           return result;
         } catch (e) {
+          if (e instanceof DiskError) throw e;
           throw new Error(`cannot write ${this.file}: ${reason(e)}`);
         } finally {
           held.release();
@@ -198,9 +203,15 @@ export class SharedWindowLimiter implements Limiter {
     }
   }
 
+  /**
+   * The budget cannot be shared (its folder or file cannot be written: a full disk is a
+   * DiskError naming the file). Pacing is all it does, so the run goes on pacing itself — the
+   * requests and what the run records are unaffected — and says why.
+   */
   private goAlone(e: unknown): undefined {
     this.alone = new SlidingWindowLimiter(this.o.max, this.o.windowMs, this.o.clock);
-    this.o.warn?.(`The rate budget is not shared with other mailctl processes (${(e as Error).message}); this process paces itself alone, so runs in parallel on the same key may meet "too many requests" and wait.`);
+    const why = String((e as Error)?.message ?? e).replace(/[.\s]+$/, '');
+    this.o.warn?.(`The rate budget is not shared with other mailctl processes (${why}); this process paces itself alone, so runs in parallel on the same key may meet "too many requests" and wait.`);
     return undefined;
   }
 }
@@ -233,14 +244,26 @@ function readBudget(file: string): Budget {
   }
 }
 
-/** Written beside and renamed in; only the lock holder writes, so one fixed temporary name serves. */
+/**
+ * Written beside and renamed in; only the lock holder writes, so one fixed temporary name serves.
+ * Renamed only once written whole: a short write on a full disk would otherwise replace the
+ * budget with a torn one (read back as empty), and every process would forget the slots taken.
+ */
 function writeBudget(file: string, budget: Budget): void {
   const tmp = `${file}.tmp`;
-  const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | NOFOLLOW, FILE_MODE);
+  let fd: number;
   try {
-    fs.writeSync(fd, JSON.stringify(budget));
-  } finally {
-    fs.closeSync(fd);
+    fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | NOFOLLOW, FILE_MODE);
+  } catch (e) {
+    throw asDiskError(e, file);
   }
+  try {
+    appendWhole(fd, JSON.stringify(budget), file, { sync: false });
+  } catch (e) {
+    fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+  fs.closeSync(fd);
   fs.renameSync(tmp, file);
 }

@@ -29,14 +29,20 @@ function cacheFile(configDir: string, scope: string): string {
 }
 
 export function writeGroupCache(configDir: string, scope: string, groups: CachedGroup[], now = Date.now()): void {
+  const file = cacheFile(configDir, scope);
+  const tmp = `${file}.${process.pid}.tmp`;
   try {
-    const file = cacheFile(configDir, scope);
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, JSON.stringify({ at: now, groups: groups.map((g) => ({ sn: g.sn, name: g.name })) }), { mode: 0o600, flag: 'wx' });
     fs.renameSync(tmp, file);
   } catch {
-    /* completion is a convenience: never fail a command over it */
+    // Completion is a convenience: never fail a command over it (a full disk included). A
+    // half-written temporary file goes, or its name ('wx') would refuse this pid's next write.
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      /* nothing more to do */
+    }
   }
 }
 
