@@ -12,7 +12,7 @@ import { download } from '../../cli/transfer.js';
 import { PRIVATE_DIR_MODE } from '../../fs/safe-write.js';
 import { safeFileName, uniqueSafeName } from '../../fs/safe-name.js';
 import { forTerminal } from '../../core/sanitize.js';
-import { asDiskError } from '../../fs/append-whole.js';
+import { asDiskError, DiskError } from '../../fs/append-whole.js';
 import type { FileRecord } from './state.js';
 
 /** What a killed download leaves: our hidden name, and whatever temporary file download() makes beside it. */
@@ -105,6 +105,10 @@ export async function fetchReportFile(ctx: Context, dir: string, rel: string, ur
     const d = await digestFile(tmp);
     await fsp.rename(tmp, final);
     return { path: rel, ...d, downloadedAt: new Date(o.now()).toISOString() };
+  } catch (e) {
+    // The hidden name is ours; the file the user will look for is the report file.
+    if (e instanceof DiskError) throw new DiskError(final, e.errno);
+    throw e;
   } finally {
     await fsp.rm(tmp, { force: true });
     await fsp.rm(`${tmp}.part`, { force: true });
