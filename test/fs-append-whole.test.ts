@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { appendWhole, cutTornTail, DiskError } from '../src/fs/append-whole.js';
+import { appendWhole, appendWholeAsync, cutTornTail, DiskError } from '../src/fs/append-whole.js';
 import { smallDisk } from './helpers/small-disk.js';
 
 describe('appendWhole on a nearly full disk', () => {
@@ -34,6 +34,38 @@ describe('appendWhole on a nearly full disk', () => {
     appendWhole(fd, '{"n":3}\n', file);
     fs.closeSync(fd);
     expect(fs.readFileSync(file, 'utf8')).toBe('{"n":1}\n{"n":3}\n');
+  });
+});
+
+describe('appendWholeAsync on a nearly full disk', () => {
+  const disk = smallDisk();
+  afterAll(() => ('unmount' in disk ? disk.unmount() : undefined));
+
+  it.skipIf('skip' in disk)('a record the disk takes only part of is cut back, rejects with a DiskError, and the next one lands whole after space is freed', async () => {
+    if ('skip' in disk) return;
+    const file = path.join(disk.dir, 'journal.jsonl');
+    const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_APPEND);
+    await appendWholeAsync(fd, '{"n":1}\n', file, { sync: 'data' });
+    // No page left: the record fits the rest of the file's page only in part (a short write).
+    disk.fill(0);
+    const big = JSON.stringify({ n: 2, pad: 'x'.repeat(3 * 4096) }) + '\n';
+    const err = await appendWholeAsync(fd, big, file).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(DiskError);
+    expect((err as DiskError).facts.code).toBe('DISK');
+    expect((err as DiskError).message).toBe(`Could not write ${file}: the disk is full (ENOSPC).`);
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"n":1}\n');
+    disk.free();
+    await appendWholeAsync(fd, '{"n":3}\n', file);
+    fs.closeSync(fd);
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"n":1}\n{"n":3}\n');
+  });
+});
+
+describe('DiskError', () => {
+  it('names the file, or says a file when the system gave no path', () => {
+    expect(new DiskError('/x/y', 'EROFS').message).toBe('Could not write /x/y: the file system is read-only (EROFS).');
+    expect(new DiskError('', 'EDQUOT').message).toBe('A file could not be written: the disk quota is used up (EDQUOT).');
+    expect(new DiskError('/x/y', 'ENOSPC').withHint('run it again').hint).toBe('run it again');
   });
 });
 

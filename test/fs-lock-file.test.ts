@@ -5,10 +5,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/cli.js';
 import { until } from './helpers/wait.js';
 import { lockHolder, takeLock } from '../src/fs/lock-file.js';
+import { DiskError } from '../src/fs/append-whole.js';
+import { smallDisk } from './helpers/small-disk.js';
 
 const lockIn = () => path.join(tempDir('mailctl-lock-'), 'x.lock');
 const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
@@ -69,5 +71,30 @@ describe('the lock file', () => {
     await until('the holder touching its lock', () => Date.now() - fs.statSync(lock).mtimeMs < 60_000, 5_000);
     expect(takeLock(lock, { staleMs: 60_000 })).toBeUndefined();
     held.release();
+  });
+});
+
+describe('a lock on a full disk', () => {
+  const disk = smallDisk();
+  afterAll(() => ('unmount' in disk ? disk.unmount() : undefined));
+
+  it.skipIf('skip' in disk)('is a DiskError naming the lock, and no empty lock is left to block the next taker', () => {
+    if ('skip' in disk) return;
+    const lock = path.join(disk.dir, 'x.lock');
+    disk.fill(0);
+    let err: unknown;
+    try {
+      takeLock(lock);
+    } catch (e) {
+      err = e;
+    } finally {
+      disk.free();
+    }
+    expect(err).toBeInstanceOf(DiskError);
+    expect((err as DiskError).message).toBe(`Could not write ${lock}: the disk is full (ENOSPC).`);
+    expect(fs.existsSync(lock)).toBe(false);
+    const held = takeLock(lock, { staleMs: 3_600_000 });
+    expect(held).toBeDefined();
+    held!.release();
   });
 });
