@@ -4,11 +4,12 @@
 // --timezone; with --json each subcommand prints one document.
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, scriptedPrompter, tempDir, type CliOptions } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import { unusedPort } from './helpers/wait.js';
+import { smallDisk } from './helpers/small-disk.js';
 
 const sb = useSandbox({
   expect: [
@@ -309,5 +310,33 @@ describe('--json on local commands', () => {
     const r = await runCli(['config', 'set', 'from-name', 'Acme'], { configDir: dir });
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('Set from-name in profile "default".');
+  });
+});
+
+describe('config writes on a full disk (a small tmpfs; needs root to mount)', () => {
+  const mounted = smallDisk();
+  afterAll(() => ('unmount' in mounted ? mounted.unmount() : undefined));
+
+  it.skipIf('skip' in mounted)('config set: exit 1 DISK naming config.json, the file as it was and no temporary file left; the same command then saves', async () => {
+    if ('skip' in mounted) return;
+    const configDir = path.join(mounted.dir, 'config');
+    fs.mkdirSync(configDir, { mode: 0o700 });
+    expect((await runCli(['config', 'set', 'from-name', 'Before'], { configDir })).exitCode).toBe(0);
+    const file = path.join(configDir, 'config.json');
+    const before = fs.readFileSync(file, 'utf8');
+    mounted.fill(0);
+    let r: Awaited<ReturnType<typeof runCli>>;
+    try {
+      r = await runCli(['config', 'set', 'from-name', 'After the disk filled'], { configDir });
+    } finally {
+      mounted.free();
+    }
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`error: Could not write ${file}: the disk is full (ENOSPC).`);
+    expect(r.stderr).toContain("Free some space on that disk, then run the command again: mailctl config set from-name 'After the disk filled'");
+    expect(fs.readFileSync(file, 'utf8')).toBe(before);
+    expect(fs.readdirSync(configDir).filter((n) => n !== 'config.json')).toEqual([]);
+    expect((await runCli(['config', 'set', 'from-name', 'After the disk filled'], { configDir })).exitCode).toBe(0);
+    expect((await runCli(['config', 'get', 'from-name'], { configDir })).stdout.trim()).toBe('After the disk filled');
   });
 });
