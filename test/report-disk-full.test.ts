@@ -1,9 +1,10 @@
-// `report sync` on a full disk (a tiny tmpfs, test/helpers/small-disk.ts; needs root to mount,
-// skips saying so where it cannot). Whatever write the disk refuses — the state, a report file,
+// `report sync` and `report export|links --out-dir` on a full disk (a tiny tmpfs,
+// test/helpers/small-disk.ts; needs root to mount, skips saying so where it cannot). For sync: Whatever write the disk refuses — the state, a report file,
 // the lock — the run ends with the disk problem and its path (exit 1, code DISK) and the same
 // command to run again; nothing is claimed synced that is not on disk (no state or manifest
 // listing a file that is not whole there, no leftovers, no lock left behind); once space is
-// freed the same command completes the directory.
+// freed the same command completes the directory. For --out-dir: the file that could not be
+// saved is named, those saved before stay whole, and the hinted `report links` fetches the rest.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { smallDisk, type SmallDisk } from './helpers/small-disk.js';
 import { TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, FINISHED_CAMPAIGNS, REPORT_EXPORT } from './helpers/report-sync.js';
+import { shellQuote } from '../src/cli/suggest.js';
 
 const sb = useSandbox({ expect: [...FINISHED_CAMPAIGNS, ...REPORT_EXPORT, 'GET /campaign/v1/report/campaigns'] });
 
@@ -109,5 +111,34 @@ describe.skipIf('skip' in mounted)('report sync on a full disk', () => {
     const again = await sync(dir);
     expect(again.exitCode, again.stderr).toBe(0);
     await expectComplete(dir);
+  });
+});
+
+describe.skipIf('skip' in mounted)('report export --out-dir on a full disk', () => {
+  it('names the report file that could not be saved, keeps those saved before, and hints `report links … --force`, which then saves every file whole', async () => {
+    const dir = path.join(disk.dir, 'export');
+    disk.fill(4096);
+    let r: Awaited<ReturnType<typeof runCli>>;
+    try {
+      r = await runCli(['report', 'export', sn, '--wait', '--out-dir', dir], { sandbox: sb.get(), env: { NO_COLOR: '1' } });
+    } finally {
+      disk.free();
+    }
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`error: Could not write ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/${sn}_(${TYPES.join('|')})\\.csv: the disk is full \\(ENOSPC\\)\\.`));
+    const hinted = `mailctl report links ${sn} --out-dir ${shellQuote(dir)} --force`;
+    expect(r.stderr).toContain(`Free some space on that disk, then save the files with: ${hinted}`);
+    expect(r.stderr).not.toContain('bug in mailctl');
+    // What is there is whole (the service's own content), and no temporary file is left.
+    const links = sandboxLinks(sb.get, sn);
+    for (const name of fs.readdirSync(dir)) {
+      const type = /^.+_([a-z]+)\.csv$/.exec(name)?.[1];
+      expect(type && TYPES.includes(type), name).toBe(true);
+      expect(fs.readFileSync(path.join(dir, name), 'utf8')).toBe(await (await fetch(links[type!])).text());
+    }
+
+    const again = await runCli(hinted.split(' ').slice(1), { sandbox: sb.get() });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(fs.readdirSync(dir).sort()).toEqual(TYPES.map((t) => `${sn}_${t}.csv`).sort());
   });
 });
