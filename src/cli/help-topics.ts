@@ -10,13 +10,13 @@ import { shellQuote } from './suggest.js';
 /** What each exit code means, by its name in ExitCode. */
 export const EXIT_MEANINGS: Record<string, string> = {
   OK: 'success',
-  FAILED: 'the service refused or failed (the message says why), or an operation ended in a failed state',
+  FAILED: 'the service refused or failed (the message says why), or an operation ended in a failed state; also a full disk (code DISK: the message names the file, the hint the command that resumes or reruns)',
   USAGE: 'usage or invalid input: nothing was sent',
   AUTH: 'auth or config: no key, the key refused (Forbidden), an unreadable config file',
   LIMIT: 'rate limit or network: the daily cap, unreachable, timed out (also a --timeout that ran out while waiting)',
   PARTIAL: 'partial: the operation ran, but some recipients, rows or campaigns failed (each is listed)',
   LOCKED: 'locked: another run holds the lock (report sync on the same folder, a send or automation on the same journal); try later (report sync: or wait with --wait-lock)',
-  INTERRUPTED: 'interrupted (Ctrl-C); the message says how to resume where that is possible',
+  INTERRUPTED: 'interrupted (Ctrl-C, SIGTERM or SIGHUP; a second signal leaves at once); the message says how to resume where that is possible',
 };
 
 export const ENVIRONMENT: Array<[string, string]> = [
