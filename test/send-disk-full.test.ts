@@ -123,3 +123,29 @@ describe.skipIf('skip' in mounted)('send whose journal disk is full', () => {
     expect(timesSent('dplan').size).toBe(300);
   });
 });
+
+describe.skipIf('skip' in mounted)('the journal itself on a full disk', () => {
+  it('a record the disk refuses rejects with DISK and leaves nothing of itself; once there is room the next record lands on a whole line', async () => {
+    const { Journal } = await import('../src/send/journal.js');
+    const file = path.join(dir('unit'), 'j.jsonl');
+    const plan = { type: 'plan' as const, version: 3, kind: 'email' as const, createdAt: new Date().toISOString(), batchSize: 100, message: { subject: 's' }, recipients: [{ address: 'a@example.com' }] };
+    const journal = Journal.create(file, plan, { userPath: true, resumeCommand: 'mailctl send --resume j.jsonl' });
+    try {
+      const keys = Array.from({ length: 200 }, (_, i) => `somebody-with-a-long-address-${i}@example.com`);
+      disk.fill(0);
+      let err: unknown;
+      try {
+        await journal.append({ type: 'intent', batch: '1', keys, at: new Date().toISOString() });
+      } catch (e) {
+        err = e;
+      } finally {
+        disk.free();
+      }
+      expect(err).toMatchObject({ facts: { code: 'DISK' }, message: `Could not write ${file}: the disk is full (ENOSPC).` });
+      await journal.append({ type: 'intent', batch: '1', keys: ['a@example.com'], at: new Date().toISOString() });
+    } finally {
+      await journal.close(); // the file closed, or the small disk could not be unmounted
+    }
+    expect(wholeLines(file).map((x) => `${x.type}${x.batch ?? ''}`)).toEqual(['plan', 'intent1']);
+  });
+});

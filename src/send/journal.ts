@@ -139,7 +139,8 @@ export class Journal {
     }
     let fd: number;
     try {
-      fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_APPEND, PRIVATE_FILE_MODE);
+      // Read as well as written: after a failed append the tail is read to cut any torn part.
+      fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_APPEND, PRIVATE_FILE_MODE);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') throw new UsageError(`The journal ${file} already exists.`, `To continue that run: ${o.resumeCommand}; for a new one, choose another --journal file.`);
