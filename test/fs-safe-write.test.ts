@@ -4,8 +4,10 @@
 // append never follows a link, and a user-named link is refused unless --force.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { createTempBeside, openAppendNoFollow, refuseSymlink, writeFileAtomic } from '../src/fs/safe-write.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTempBeside, openAppendNoFollow, refuseSymlink, writeFileAtomic, writeFileAtomicSync } from '../src/fs/safe-write.js';
+import { DiskError } from '../src/fs/append-whole.js';
+import { smallDisk } from './helpers/small-disk.js';
 import { CliError, ExitCode } from '../src/core/errors.js';
 import { tempDir } from './helpers/cli.js';
 
@@ -159,5 +161,39 @@ describe('refuseSymlink', () => {
     fs.writeFileSync(path.join(dir, 'plain'), 'x');
     expect(() => refuseSymlink(path.join(dir, 'plain'), '--out', false)).not.toThrow();
     expect(() => refuseSymlink(path.join(dir, 'missing'), '--out', false)).not.toThrow();
+  });
+});
+
+describe('whole files on a nearly full disk (a small tmpfs; needs root to mount)', () => {
+  const disk = smallDisk();
+  afterAll(() => ('unmount' in disk ? disk.unmount() : undefined));
+
+  it.skipIf('skip' in disk)('writeFileAtomicSync and writeFileAtomic: a file the disk takes only part of is never renamed in; the target stays as it was, no temporary file is left, and the DiskError names the target', async () => {
+    if ('skip' in disk) return;
+    const target = path.join(disk.dir, 'config.json');
+    fs.writeFileSync(target, '{"old":true}');
+    const big = JSON.stringify({ pad: 'x'.repeat(3 * 4096) });
+    // One page left: the temporary file's first page is written (a short write), the rest is refused.
+    disk.fill(4096);
+    const errors: unknown[] = [];
+    try {
+      try {
+        writeFileAtomicSync(target, big);
+      } catch (e) {
+        errors.push(e);
+      }
+      await writeFileAtomic(target, big).catch((e: unknown) => errors.push(e));
+    } finally {
+      disk.free();
+    }
+    expect(errors).toHaveLength(2);
+    for (const e of errors) {
+      expect(e).toBeInstanceOf(DiskError);
+      expect((e as DiskError).message).toBe(`Could not write ${target}: the disk is full (ENOSPC).`);
+    }
+    expect(fs.readFileSync(target, 'utf8')).toBe('{"old":true}');
+    expect(fs.readdirSync(disk.dir).filter((n) => n !== '.ballast')).toEqual(['config.json']);
+    writeFileAtomicSync(target, big);
+    expect(fs.readFileSync(target, 'utf8')).toBe(big);
   });
 });

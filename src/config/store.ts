@@ -6,8 +6,8 @@ import type { Profile } from './keys.js';
 import { AuthError } from '../core/errors.js';
 import { keepPrivate } from './private-dir.js';
 import { profileNameProblem } from './profile-name.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/safe-write.js';
-import { asDiskError, DiskError, isDiskProblem } from '../fs/append-whole.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, writeFileAtomicSync } from '../fs/safe-write.js';
+import { DiskError, isDiskProblem } from '../fs/append-whole.js';
 import { plainSuggest, type Suggest } from '../cli/suggest.js';
 import { checkProfile, CONFIG_FILE_NAME, readConfig } from './read.js';
 
@@ -61,22 +61,18 @@ export async function openConfig(dir: string, warn: (message: string) => void = 
   // never the object's prototype or an inherited member (names are checked before they get here;
   // this keeps a hand-edited file from misleading the code too).
   const profiles = (): Record<string, Profile> => Object.assign(Object.create(null), conf.get('profiles') ?? {});
-  // conf writes a temporary file and renames it over the config: a disk that refuses it leaves
-  // the config as it was, and the error names the config file (not conf's temporary name).
-  const write = (change: () => void): void => {
-    try {
-      change();
-    } catch (e) {
-      throw asDiskError(e, conf.path);
-    }
-  };
+  // Changes are written here, not by conf.set: conf's writer (atomically) writes its temporary
+  // file in one call without checking how much reached the disk, so a nearly full disk could
+  // rename a torn config over the keys. writeFileAtomicSync writes it whole or not at all (a
+  // DiskError naming the config file), in conf's own format; conf reads the file on every get.
+  const write = (next: Partial<FileShape>): void => writeFileAtomicSync(conf.path, JSON.stringify(next, undefined, '\t'));
   return {
     path: conf.path,
     currentProfile: () => {
       const c: unknown = conf.get('currentProfile');
       return typeof c === 'string' ? c : undefined;
     },
-    setCurrentProfile: (name) => write(() => conf.set('currentProfile', name)),
+    setCurrentProfile: (name) => write({ ...conf.store, currentProfile: name }),
     profileNames: () => Object.keys(profiles()).filter((n) => !profileNameProblem(n)).sort(),
     getProfile: (name) => {
       const all = profiles();
@@ -89,15 +85,13 @@ export async function openConfig(dir: string, warn: (message: string) => void = 
     setProfile(name, profile) {
       const all = profiles();
       all[name] = dropUndefined(profile);
-      write(() => conf.set('profiles', all));
+      write({ ...conf.store, profiles: all });
     },
     deleteProfile(name) {
       const all = profiles();
       delete all[name];
-      write(() => {
-        conf.set('profiles', all);
-        if (conf.get('currentProfile') === name) conf.delete('currentProfile');
-      });
+      const { currentProfile, ...rest } = conf.store;
+      write({ ...rest, profiles: all, ...(currentProfile !== undefined && currentProfile !== name ? { currentProfile } : {}) });
     },
   };
 }

@@ -7,7 +7,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../core/errors.js';
-import { asDiskError } from './append-whole.js';
+import { appendWhole, asDiskError } from './append-whole.js';
 
 export const PRIVATE_FILE_MODE = 0o600;
 export const PRIVATE_DIR_MODE = 0o700;
@@ -64,6 +64,29 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   } catch (e) {
     await handle.close().catch(() => {});
     await fsp.rm(tmp, { force: true });
+    throw asDiskError(e, target);
+  }
+}
+
+/**
+ * writeFileAtomic for a caller that cannot wait (the config store): a private temporary file
+ * beside `target` written whole (appendWhole: a short write on a nearly full disk is continued,
+ * never renamed in torn), fsync, rename. A disk that refuses it is a DiskError naming `target`,
+ * with the temporary file gone and `target` as it was.
+ */
+export function writeFileAtomicSync(target: string, data: string | Uint8Array): void {
+  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.part`);
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), PRIVATE_FILE_MODE);
+    appendWhole(fd, data, target);
+    const open = fd;
+    fd = undefined;
+    fs.closeSync(open);
+    fs.renameSync(tmp, target);
+  } catch (e) {
+    if (fd !== undefined) fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
     throw asDiskError(e, target);
   }
 }
