@@ -11,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { smallDisk, type SmallDisk } from './helpers/small-disk.js';
-import { TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, FINISHED_CAMPAIGNS, REPORT_EXPORT } from './helpers/report-sync.js';
+import { TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, FINISHED_CAMPAIGNS, REPORT_EXPORT, SYNC_METRICS } from './helpers/report-sync.js';
 import { shellQuote } from '../src/cli/suggest.js';
 
-const sb = useSandbox({ expect: [...FINISHED_CAMPAIGNS, ...REPORT_EXPORT, 'GET /campaign/v1/report/campaigns'] });
+const sb = useSandbox({ expect: [...FINISHED_CAMPAIGNS, ...REPORT_EXPORT, 'GET /campaign/v1/report/campaigns', SYNC_METRICS] });
 
 const mounted = smallDisk(1024 * 1024);
 afterAll(() => ('unmount' in mounted ? mounted.unmount() : undefined));
