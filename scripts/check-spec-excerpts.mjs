@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 if (!process.argv[2]) {
-  console.error('Name the folder that holds the service contracts (000_…, 001_…, GAPS.md): node scripts/check-spec-excerpts.mjs SPEC_DIR');
+  console.error('Name the folder that holds the service contracts (000_…, 001_…, GAPS.md, VENDOR.md): node scripts/check-spec-excerpts.mjs SPEC_DIR');
   process.exit(2);
 }
 const specDir = path.resolve(process.argv[2]);
@@ -21,6 +21,7 @@ const pairs = [
   ['campaign-excerpts.txt', contract('000_')],
   ['notify-excerpts.txt', contract('001_')],
   ['decisions.md', fs.readFileSync(path.join(specDir, 'GAPS.md'), 'utf8')],
+  ['vendor-excerpts.txt', fs.readFileSync(path.join(specDir, 'VENDOR.md'), 'utf8')],
 ];
 let bad = 0;
 for (const [name, text] of pairs) {

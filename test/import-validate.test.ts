@@ -251,6 +251,18 @@ describe('warnings once, by name', () => {
     expect(result.warnings.join('\n')).toMatch(/Column 6 has no name/);
     expect(cleaned).toBe('EMAIL,NAME,PHONE,AGE,Shoe\na@example.com,A,123,5,42\n');
   });
+
+  it('decisions row 33: the eight third-party identifiers the vendor reserves are warned on as the spec\'s are, in any case', async () => {
+    const eight = ['line_uid', 'Facebook_Id', 'SHOPLINE_ID', 'cyberbiz_id', 'WACA_ID', 'EasyStore_ID', 'qdm_id', 'LINE_DISPLAY_NAME'];
+    const { result, cleaned } = await check(`EMAIL,NAME,${eight.join(',')},PLAN\na@example.com,A,${eight.map((_, i) => `v${i}`).join(',')},gold\n`, { fieldTypes: { PLAN: 'string' } });
+    const warning = result.warnings.find((w) => w.startsWith('Reserved column names'))!;
+    for (const n of eight) expect(warning).toContain(n);
+    // Reserved, so not reported as unknown custom fields; PLAN is declared, so nothing else is said.
+    expect(result.warnings.join('\n')).not.toMatch(/not among the known custom fields/);
+    // The data is sent unchanged: the service ignores those columns, the rows are imported.
+    expect(cleaned).toBe(`EMAIL,NAME,${eight.join(',')},PLAN\na@example.com,A,v0,v1,v2,v3,v4,v5,v6,v7,gold\n`);
+    expect(result).toMatchObject({ read: 1, valid: 1 });
+  });
 });
 
 describe('large files', () => {

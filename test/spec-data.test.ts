@@ -5,8 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SPEC_SMS_COUNTRY_CODES } from '../src/spec/sms-country-codes.js';
-import { RESERVED_COLUMNS } from '../src/spec/reserved-columns.js';
+import { DOCUMENTED_SMS_COUNTRY_CODES, ITU_CALLING_CODES, SPEC_SMS_COUNTRY_CODES, VENDOR_SMS_COUNTRY_CODES } from '../src/spec/sms-country-codes.js';
+import { RESERVED_COLUMNS, SPEC_RESERVED_COLUMNS, VENDOR_RESERVED_COLUMNS } from '../src/spec/reserved-columns.js';
+import { EVENT_FIELDS, EVENT_TYPE_CODES, ID_FIELDS, SIGNATURE_HEADERS } from '../src/spec/webhook-signing.js';
+import { EMAIL_WEBHOOK_TYPES } from '../src/api/notify-types.js';
 import { TIME_ZONE_CODES } from '../src/campaign/timezones.js';
 import { CAMPAIGN_CODES, REMOVAL_CODES } from '../src/api/error-messages.js';
 import { SIGNED_EVENTS } from '../src/webhook/signature.js';
@@ -15,6 +17,13 @@ const specDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..',
 const specText = (name: string) => fs.readFileSync(path.join(specDir, name), 'utf8');
 const campaign = specText('campaign-excerpts.txt');
 const notify = specText('notify-excerpts.txt');
+const vendor = specText('vendor-excerpts.txt');
+/** One `## …` section of the vendor excerpts, its lines joined (bullets wrap). */
+const vendorSection = (title: string) => {
+  const start = vendor.indexOf(`## ${title}`);
+  const end = vendor.indexOf('\n## ', start + 1);
+  return vendor.slice(start, end < 0 ? undefined : end).replace(/\n\s+/g, ' ');
+};
 
 describe('data copied from the spec matches the spec text', () => {
   it('SMS country codes: every code of spec 001 "SMS country codes supported", and no other', () => {
@@ -28,7 +37,7 @@ describe('data copied from the spec matches the spec text', () => {
     const line = campaign.split('\n').find((l) => l.includes('Reserved column names'))!;
     const names = line.slice(line.indexOf('):') + 2, line.indexOf('. Eight')).split(',').map((s) => s.trim());
     expect(names).toContain('NL_SUBSCRIBE_FORM_SN');
-    expect([...RESERVED_COLUMNS].sort()).toEqual(names.sort());
+    expect([...SPEC_RESERVED_COLUMNS].sort()).toEqual(names.sort());
   });
 
   it('time-zone codes: the 88 codes of spec 000 section 2, each with its city', () => {
@@ -56,5 +65,42 @@ describe('data copied from the spec matches the spec text', () => {
     // "X…" + "name" would share a signature.
     const all = [...new Set([...SIGNED_EVENTS.email, ...SIGNED_EVENTS.sms])];
     for (const a of all) for (const b of all) if (a !== b) expect(a.endsWith(b), `${a} ends with ${b}`).toBe(false);
+  });
+});
+
+describe('data copied from the vendor\'s reference (docs/spec/vendor-excerpts.txt) matches it', () => {
+  it('decisions row 33: the eight reserved import columns the spec omits, and the import\'s list is both', () => {
+    const bullet = vendorSection('Campaign service');
+    const names = [...bullet.slice(bullet.indexOf('Eight more reserved')).matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]);
+    expect(names).toHaveLength(8);
+    expect([...VENDOR_RESERVED_COLUMNS].sort()).toEqual([...names].sort());
+    expect([...RESERVED_COLUMNS].sort()).toEqual([...SPEC_RESERVED_COLUMNS, ...names].sort());
+  });
+
+  it('decisions row 24: the SMS country codes the vendor\'s examples use beyond the spec\'s list (886), each a real calling code', () => {
+    const codes = [...vendorSection('SMS').matchAll(/`(\d+)`/g)].map((m) => m[1]);
+    expect(codes).toEqual(['886']);
+    expect([...VENDOR_SMS_COUNTRY_CODES]).toEqual(codes);
+    for (const c of codes) {
+      expect(SPEC_SMS_COUNTRY_CODES.has(c), `${c} is new to the spec's list`).toBe(false);
+      expect(ITU_CALLING_CODES.has(c)).toBe(true);
+      expect(DOCUMENTED_SMS_COUNTRY_CODES.has(c)).toBe(true);
+    }
+  });
+
+  it('decisions row 27: the signature headers, id and event fields, and the type codes of the events', () => {
+    const hooks = vendorSection('Webhooks');
+    expect(SIGNATURE_HEADERS[0]).toBe(notify.match(/The header `([a-z-]+)` carries/)![1]);
+    expect(SIGNATURE_HEADERS[1]).toBe(hooks.match(/Header `([a-z-]+)`/)![1]);
+    const ids = hooks.match(/read the id from (.*?) and the event/)![1];
+    expect(ID_FIELDS.map((p) => p.join('.'))).toEqual([...ids.matchAll(/`([a-z_.]+)`/g)].map((m) => m[1]));
+    const events = hooks.match(/the event from (.*?), as a name/)![1];
+    expect([...EVENT_FIELDS]).toEqual([...events.matchAll(/`(\w+)`/g)].map((m) => m[1]));
+    const codes = Object.fromEntries([...hooks.match(/as the type code \(([^)]*)\)/)![1].matchAll(/(\d) (\w+)/g)].map((m) => [m[2], Number(m[1])]));
+    expect(EVENT_TYPE_CODES).toEqual(codes);
+    // The vendor's codes are the spec's webhook types (spec 001 section 2), so a type code names one event.
+    expect(codes).toEqual(EMAIL_WEBHOOK_TYPES);
+    // The troubleshooting page's example: the id followed by the code.
+    expect(hooks).toContain('(`"msg-123" + "3"`)');
   });
 });

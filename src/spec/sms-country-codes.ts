@@ -11,8 +11,18 @@ export const SPEC_SMS_COUNTRY_CODES: ReadonlySet<string> = new Set(`60 62 63 65 
 20 211 212 213 216 220 221 222 223 224 225 226 227 228 229 230 231 233 234 235 236 237 238 239 241 242 243 245
 248 249 250 254 255 256 257 258 260 261 262 263 264 265 266 268 27 355 652`.split(/\s+/));
 
-/** ITU-T E.164 country codes in use: a code here but not in the spec's list is real, only
- * undocumented (886, decisions row 24); a code in neither is no calling code at all. */
+/**
+ * Codes the vendor's reference documents beyond the spec's list: its own SMS examples use 886,
+ * Taiwan (surenotify-api.md 183–218, kept in docs/spec/vendor-excerpts.txt). Decisions row 24: a
+ * documented code, sent without a warning.
+ */
+export const VENDOR_SMS_COUNTRY_CODES: ReadonlySet<string> = new Set(['886']);
+
+/** Every documented code: the spec's list and the vendor's (decisions row 24). */
+export const DOCUMENTED_SMS_COUNTRY_CODES: ReadonlySet<string> = new Set([...SPEC_SMS_COUNTRY_CODES, ...VENDOR_SMS_COUNTRY_CODES]);
+
+/** ITU-T E.164 country codes in use: a code here but in neither documented list is real, only
+ * undocumented (a warning, decisions row 24); a code in none is no calling code at all. */
 export const ITU_CALLING_CODES: ReadonlySet<string> = new Set(`1 7 20 27 30 31 32 33 34 36 39 40 41 43 44 45 46 47 48 49 51 52 53 54 55 56 57 58
 60 61 62 63 64 65 66 81 82 84 86 90 91 92 93 94 95 98 211 212 213 216 218 220 221 222 223 224 225 226 227 228
 229 230 231 232 233 234 235 236 237 238 239 240 241 242 243 244 245 246 247 248 249 250 251 252 253 254 255 256
