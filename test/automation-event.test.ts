@@ -1,7 +1,7 @@
 // Automation events (endpoint 20, decisions row 23: body {workflow, event, recipients}): at most 100
 // recipients per request (section 8) so larger files go in sequential batches; variables are
-// checked first (at most 100 long, no mathematical expressions; a leading digit is decisions
-// row 26, test/send-variables.test.ts); recipients the service refuses are listed with its
+// checked first (at most 100 long, no mathematical expressions; names by decisions row 26,
+// test/send-variables.test.ts); recipients the service refuses are listed with its
 // reason. Exit 0 / 5 some refused / 1 none. Journal and resume: test/automation-resume.test.ts.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -93,7 +93,7 @@ describe('mailctl send (email)', () => {
     expect(sends('miss-').flatMap((q) => (q.body as { recipients: Array<{ address: string }> }).recipients.map((x) => x.address))).toEqual(['miss-a@example.com', 'miss-b@example.com', 'miss-c@example.com']);
   });
 
-  it('refuses a value over 100 characters and an invalid {{#name}} before sending; warns about ${FIELD} and leading digits', async () => {
+  it('refuses a value over 100 characters and an invalid {{#name}} before sending; warns about ${FIELD}, never about a value\'s leading digit (decisions row 26)', async () => {
     const before = sb.get().sandbox.requests('notify').length;
     const long = await runCli(['send', '--to', 'v@example.com', '--var', `code=${'x'.repeat(101)}`, '--subject', 's', '--html', '{{code}}', ...FROM], { sandbox: sb.get() });
     expect(long.exitCode).toBe(2);
@@ -105,7 +105,7 @@ describe('mailctl send (email)', () => {
     const warn = await runCli(['send', '--to', 'warn-v@example.com', '--var', 'code=042917', '--subject', 'Hi ${NAME}', '--html', '{{code}}', ...FROM], { sandbox: sb.get() });
     expect(warn.exitCode).toBe(0);
     expect(warn.stderr).toContain("${NAME} — that is the campaign service's syntax");
-    expect(warn.stderr).toContain('must not start with a digit');
+    expect(warn.stderr).not.toContain('digit');
   });
 
   it('refuses a bad address before any request, with its row', async () => {

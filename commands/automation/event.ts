@@ -25,7 +25,7 @@ export async function runEvent(ctx: Context, o: EventOpts, event: AutomationEven
     const workflow = o.workflow?.trim();
     if (!workflow) throw new UsageError(`Name the workflow: ${suggest(ctx, 'automation', verb, '--workflow', 'ID')} …`, 'The workflow id is set when the workflow is created in the back office.');
     const recipients = readRecipients(ctx, o);
-    checkAutomationVariables(recipients, !!o.strict, (line) => ctx.io.warn(line));
+    checkAutomationVariables(recipients);
     return automationPlan(workflow, event, recipients, ctx.clock.now());
   }, CONCURRENCY);
 }

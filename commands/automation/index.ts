@@ -7,9 +7,9 @@ const HELP = `
 Recipients: one with --to (plus --name and --var k=v), or many with --recipients: a CSV with an
 "address" (or "email") column, an optional "name" column and one column per variable, or a JSON
 array of {"address", "name", "variables": {...}}. More than 100 go out as requests of 100, one
-after another. Variable values are checked first: over 100 characters or a mathematical
-expression stops the run before a request; a value that starts with a digit is sent with one
-warning (--strict refuses it instead).
+after another. Variables are checked first: a name that starts with a digit or holds an operator
+(anything but letters, digits and _), a value over 100 characters or a mathematical expression
+stops the run before a request; a value that starts with a digit (123456) is fine.
 
 Journal and resume: like \`mailctl send\`, every run writes a journal (under the config
 directory, or --journal FILE in an existing folder), each batch recorded before its request
@@ -40,8 +40,7 @@ export function declareEvent(parent: CommandUnknownOpts, name: string, descripti
     .option('--to <email>', 'one recipient')
     .option('--name <name>', 'name of the --to recipient')
     .option('--var <name=value>', 'a variable of the --to recipient (repeatable)', collect)
-    .option('--recipients <file>', 'many recipients: CSV or JSON')
-    .option('--strict', 'refuse variable values that start with a digit instead of warning');
+    .option('--recipients <file>', 'many recipients: CSV or JSON');
   return journalOptions(event, AUTOMATION_JOURNAL)
     .option('--csv', 'print the results as CSV with a header row, for spreadsheets')
     .addHelpText('after', `${HELP}\n\nExamples:\n${examples}`);

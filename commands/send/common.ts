@@ -7,7 +7,7 @@ import { readAll } from '../../src/cli/stdin.js';
 import type { Recipient } from '../../src/send/recipients.js';
 import { runBatchCommand, type BatchFlags } from '../../src/send/command.js';
 import type { PlanRecord } from '../../src/send/journal.js';
-import { campaignSyntax, leadingDigitRule, missingValues, placeholders, summarise, valueProblems } from '../../src/send/variables.js';
+import { campaignSyntax, checkVariableNames, missingValues, placeholders, summarise, valueProblems } from '../../src/send/variables.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
 
 /** The shape of both send commands; `send --resume` takes email and SMS journals alike. */
@@ -41,12 +41,12 @@ export async function textFrom(ctx: Context, inline: string | undefined, file: s
 }
 
 /**
- * The checks of spec section 4 and decisions row 18, before any request: placeholders that are not
- * names, recipients without a value for a placeholder, names and values the service refuses
- * (errors, nothing sent); values that start with a digit (decisions row 26: a warning, or a
- * refusal with --strict); expressions and the campaign service's ${FIELD} syntax (warnings).
+ * The checks of spec section 4 and decisions rows 18 and 26, before any request: placeholders that
+ * are not names, recipients without a value for a placeholder, names (decisions row 26) and values
+ * the service refuses (errors, nothing sent); expressions and the campaign service's ${FIELD}
+ * syntax (warnings). A value is never judged by its first character: 123456 is a fine value.
  */
-export function checkVariables(ctx: Context, texts: string[], recipients: Recipient[], allowMissing: boolean, strict: boolean): void {
+export function checkVariables(ctx: Context, texts: string[], recipients: Recipient[], allowMissing: boolean): void {
   const { names, invalid } = placeholders(...texts);
   if (invalid.length) {
     throw new UsageError(`The message uses ${invalid.join(', ')}, which ${invalid.length === 1 ? 'is not a valid variable' : 'are not valid variables'}.`, 'Variable names are letters, digits and _ only, not starting with a digit: {{code}}, {{first_name}}.');
@@ -62,14 +62,11 @@ export function checkVariables(ctx: Context, texts: string[], recipients: Recipi
     ctx.io.warn(`${msg} Sending anyway (--allow-missing).`);
   }
 
+  checkVariableNames(recipients, 'the columns (or --var names)');
   const p = valueProblems(recipients);
-  if (p.badNames.length) {
-    throw new UsageError(`Variable names must be letters, digits and _ and not start with a digit; these are not: ${summarise(uniq(p.badNames.map((f) => f.name)), (n) => `"${n}"`)}.`, 'Rename the columns (or --var names); the service refuses recipients carrying such names.');
-  }
   if (p.tooLong.length) {
     throw new UsageError(`Variable values are limited to 100 characters and the service refuses longer ones: ${summarise(p.tooLong, (f) => `${f.label} ${f.name} (${[...f.value].length})`)}. Nothing was sent.`, 'Shorten those values and run the command again.');
   }
-  leadingDigitRule(recipients, strict, (line) => ctx.io.warn(line));
   if (p.expression.length) ctx.io.warn(`The spec forbids mathematical expressions in variable values; the service may refuse these: ${summarise(p.expression, (f) => `${f.label} ${f.name}="${f.value}"`)}.`);
 }
 
@@ -77,8 +74,4 @@ export function checkVariables(ctx: Context, texts: string[], recipients: Recipi
 export function nameAsVariable(recipients: Recipient[], texts: string[]): void {
   if (!placeholders(...texts).names.includes('name')) return;
   for (const r of recipients) if (r.name && !Object.hasOwn(r.variables, 'name')) r.variables.name = r.name;
-}
-
-function uniq<T>(a: T[]): T[] {
-  return [...new Set(a)];
 }

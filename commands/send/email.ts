@@ -35,7 +35,7 @@ async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {
 
   const texts = [opts.subject, html];
   nameAsVariable(recipients, texts);
-  checkVariables(ctx, texts, recipients, !!opts.allowMissing, !!opts.strict);
+  checkVariables(ctx, texts, recipients, !!opts.allowMissing);
 
   const message: Record<string, unknown> = { subject: opts.subject, fromAddress, content: html };
   if (fromName) message.fromName = fromName;

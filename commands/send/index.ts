@@ -42,9 +42,10 @@ the balance cannot be read (no campaign-service key, network), a warning, and th
 whether it is covered (--json: {"forecast": …}), and sends and writes nothing: exit 0 covered,
 2 INSUFFICIENT_BALANCE not (--force: a warning, exit 0); a balance it cannot read fails it.
 
-Variable values that start with a digit: the spec forbids them, yet the service lists no
-failure for them (verification codes are its own example), so mailctl warns once and sends;
---strict refuses them instead (exit 2, nothing sent).
+Variables: a name starts with a letter or _ and holds only letters, digits and _; one that
+starts with a digit or holds an operator is refused before anything is sent (exit 2). Values go
+as given, up to 100 characters: 123456 is a fine value (the vendor's reference, which makes the
+"must not start with a digit" rule one for names).
 
 Exit codes: 0 all accepted · 1 none accepted (a request refused as a whole says what to fix)
 · 2 bad input or not covered by the balance, nothing sent · 4 stopped by a limit or the network, the rest not sent (resume
@@ -55,8 +56,7 @@ function recipientOptions<A extends unknown[], O extends OptionValues, G extends
   return c
     .option('--var <name=value>', 'a variable of the --to recipient (repeatable)', collect)
     .option('--recipients <file>', 'many recipients: CSV (address column + one column per variable) or JSON')
-    .option('--allow-missing', 'send even when a recipient has no value for a {{variable}}')
-    .option('--strict', 'refuse variable values that start with a digit instead of warning');
+    .option('--allow-missing', 'send even when a recipient has no value for a {{variable}}');
 }
 
 /** A command's options as its own --help lists them: `send --help` shows the email verb's. */
@@ -131,7 +131,9 @@ export function declareSms(send: CommandUnknownOpts) {
 Carriers require the sender's identity (company, brand or campaign name, e.g. 【Acme】) at the
 start or end of the text, and a link's domain must be on their allow-list beforehand (ask the
 provider's support; 5-7 business days). mailctl warns about both; it never rewrites the text.
-A country code outside the service's documented list (such as 886) is sent with a warning.
+Country codes: those the spec lists and 886 (Taiwan, in the vendor's own examples) are sent
+as they are; another real calling code is sent with a warning (the service may refuse it); a code
+that is no calling code, or a number with other than digits, spaces and hyphens, is refused.
 
 ${BATCH_HELP}
 

@@ -34,7 +34,7 @@ async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {
     message.alive_mins = minutes;
   }
 
-  checkVariables(ctx, [text], recipients, !!opts.allowMissing, !!opts.strict);
+  checkVariables(ctx, [text], recipients, !!opts.allowMissing);
   const { profile } = await ctx.settings();
   if (!hasSenderIdentity(text, [opts.brand, profile.fromName])) {
     ctx.io.warn('The text does not start or end with the sender\'s identity (for example 【Acme】); carriers require the company, brand or campaign name at the start or end and may block it.');

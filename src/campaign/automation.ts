@@ -5,7 +5,7 @@ import type { AutomationRecipient, AutomationRequest } from '../api/campaign-typ
 import { UsageError } from '../core/errors.js';
 import { JOURNAL_VERSION, type PlanRecord } from '../send/journal.js';
 import type { Recipient } from '../send/recipients.js';
-import { leadingDigitRule, summarise, valueProblems } from '../send/variables.js';
+import { checkVariableNames, summarise, valueProblems } from '../send/variables.js';
 
 export const MAX_PER_REQUEST = 100;
 
@@ -13,13 +13,15 @@ export type AutomationEvent = AutomationRequest['event'];
 
 /**
  * Spec endpoint 20, recipients[].variables: "each content at most 100 long, no mathematical
- * expressions, must not start with a digit". Over 100 and expressions refuse the run here
- * (exit 2): the service documents a per-recipient failure only for the length, so an
- * expression would otherwise be found out after the fact, if at all. A leading digit follows
- * decisions row 26, as in `send`: one warning, or a refusal with `strict`. Variable names are
- * not restricted by this endpoint.
+ * expressions, must not start with a digit". Names are checked as in `send` (decisions row 26: the
+ * vendor's reference makes the digit and expression rules rules for NAMES, so a name that starts
+ * with a digit or holds an operator is refused); over 100 and expressions in values refuse the run
+ * here (exit 2): the service documents a per-recipient failure only for the length, so an
+ * expression would otherwise be found out after the fact, if at all. A value is never judged by
+ * its first character.
  */
-export function checkAutomationVariables(recipients: Recipient[], strict: boolean, warn: (line: string) => void): void {
+export function checkAutomationVariables(recipients: Recipient[]): void {
+  checkVariableNames(recipients, 'the columns (or --var names)');
   const p = valueProblems(recipients);
   const problems: string[] = [];
   const show = (f: { label: string; name: string; value: string }) => `${f.label} ${f.name}="${f.value.length > 30 ? `${f.value.slice(0, 27)}…` : f.value}"`;
@@ -28,7 +30,6 @@ export function checkAutomationVariables(recipients: Recipient[], strict: boolea
   if (problems.length) {
     throw new UsageError(problems.length === 1 ? `${problems[0]} Nothing was sent.` : `${problems.length} problems with the variables, nothing was sent:\n  ${problems.join('\n  ')}`, 'Fix the values (the --recipients columns or --var) and run the command again.');
   }
-  leadingDigitRule(recipients, strict, warn);
 }
 
 /**

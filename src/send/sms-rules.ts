@@ -2,12 +2,15 @@
 // national numbers, alive_mins (section 8, decisions row 3) and the regulatory content rules
 // (section 2, decisions row 17). Only a malformed code or number is refused; the rest are warnings.
 import { UsageError } from '../core/errors.js';
-import { ITU_CALLING_CODES as ITU_CODES, SPEC_SMS_COUNTRY_CODES as DOCUMENTED_CODES } from '../spec/sms-country-codes.js';
+import { ITU_CALLING_CODES as ITU_CODES, DOCUMENTED_SMS_COUNTRY_CODES as DOCUMENTED_CODES } from '../spec/sms-country-codes.js';
 
 
 export type CodeCheck = { code: string; documented: boolean } | { error: string };
 
-/** "+886", "00886" or "886" → "886"; whether the spec lists it; or why it is no calling code. */
+/**
+ * "+886", "00886" or "886" → "886"; whether it is documented (the spec's list or the vendor's
+ * reference: 886 is, decisions row 24); or why it is no calling code.
+ */
 export function checkCountryCode(input: string): CodeCheck {
   const code = input.trim().replace(/^(\+|00)/, '');
   if (!/^\d{1,7}$/.test(code)) return { error: `"${input}" is not a country calling code (digits only, such as 886 or 81)` };

@@ -10,8 +10,9 @@ export const MAX_VALUE_LENGTH = 100;
 
 /**
  * Spec section 2: names "must not contain special characters (for example {{#subject}} is
- * invalid)". Kept to ASCII letters, digits and underscore, not starting with a digit — the
- * narrowest reading, so a name that passes here passes on the service.
+ * invalid)"; the vendor's reference: names must not start with a digit and hold no mathematical
+ * expressions (decisions row 26). Kept to ASCII letters, digits and underscore, not starting with
+ * a digit — the narrowest reading, so a name that passes here passes on the service.
  */
 export const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -72,46 +73,52 @@ export interface ValueFinding {
 }
 
 export interface ValueProblems {
-  /** Names the service refuses (special characters, leading digit). */
+  /** Names the service refuses: decisions row 26, see checkVariableNames. */
   badNames: ValueFinding[];
   /** Over 100 characters: the service fails the recipient ("should under 100 characters"). */
   tooLong: ValueFinding[];
-  /** Spec: "must not start with a digit". */
-  leadingDigit: ValueFinding[];
   /** Spec: "no mathematical expressions". */
   expression: ValueFinding[];
 }
 
+/**
+ * What the send checks find in the variables. A value is never judged by its first character
+ * (decisions row 26: the vendor's reference makes "must not start with a digit" a rule for names,
+ * and sends `123456` as a value in its own examples).
+ */
 export function valueProblems(recipients: VariableHolder[]): ValueProblems {
-  const p: ValueProblems = { badNames: [], tooLong: [], leadingDigit: [], expression: [] };
+  const p: ValueProblems = { badNames: [], tooLong: [], expression: [] };
   for (const r of recipients) {
     for (const [name, value] of Object.entries(r.variables)) {
       const f = { label: r.label, name, value };
       if (!VALID_NAME.test(name)) p.badNames.push(f);
       if ([...value].length > MAX_VALUE_LENGTH) p.tooLong.push(f);
-      if (/^\s*\d/.test(value)) p.leadingDigit.push(f);
       if (EXPRESSION.test(value)) p.expression.push(f);
     }
   }
   return p;
 }
 
+/** Why a variable name is refused, in a few words (the name is shown by the caller). */
+function nameProblem(name: string): string {
+  if (name === '') return 'empty';
+  if (/^\d/.test(name)) return 'starts with a digit';
+  if (/[+\-*/%^=<>!&|()×÷]/.test(name)) return 'holds an operator';
+  return 'holds a character other than a letter, a digit or _';
+}
+
 /**
- * decisions row 26: both specs say values "must not start with a digit", yet verification codes
- * are the notification service's own example and neither service lists a failure for it. The
- * same rule for `send`, `send sms` and `automation`: one warning per run naming the variables
- * and how many recipients; with `strict`, a refusal before any request.
+ * decisions row 26: a variable NAME that starts with a digit or holds an operator (or any other
+ * character the service may refuse) stops `send`, `send sms` and `automation` alike before any
+ * request — exit 2, nothing sent — naming each bad name once and what is wrong with it.
  */
-export function leadingDigitRule(recipients: VariableHolder[], strict: boolean, warn: (line: string) => void): void {
-  const found = valueProblems(recipients).leadingDigit;
-  if (!found.length) return;
-  const names = [...new Set(found.map((f) => f.name))];
-  const people = new Set(found.map((f) => f.label)).size;
-  const what = `${people} recipient${people === 1 ? ' has' : 's have'} variable values that start with a digit (${summarise(names, (n) => forTerminal(n, 40))})`;
-  if (strict) {
-    throw new UsageError(`${what}, and --strict refuses them: the spec says values must not start with a digit. Nothing was sent.`, 'Change those values, or leave out --strict to send them with a warning.');
-  }
-  warn(`${what}. The spec says values must not start with a digit, but the service lists no failure for it, so they are sent; pass --strict to refuse them instead.`);
+export function checkVariableNames(recipients: VariableHolder[], where: string): void {
+  const bad = [...new Set(valueProblems(recipients).badNames.map((f) => f.name))];
+  if (!bad.length) return;
+  throw new UsageError(
+    `Variable names start with a letter or _ and hold only letters, digits and _ (the service refuses a name that starts with a digit or holds an operator); ${bad.length === 1 ? 'this one does not' : 'these do not'}: ${summarise(bad, (n) => `"${forTerminal(n, 40)}" (${nameProblem(n)})`)}. Nothing was sent.`,
+    `Rename ${where}; a value may be anything, 123456 included.`,
+  );
 }
 
 /** "a@x.com (code, name), b@x.com (code) and 3 more" — a readable list for one sentence. */
