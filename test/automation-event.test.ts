@@ -28,6 +28,18 @@ describe('automation trigger / terminate', () => {
     ]);
   });
 
+  it('decisions row 31: a recipient without a name is sent with its address\'s local part (spec 000 endpoint 20 stars name)', async () => {
+    const from = mark();
+    const file = csv(['nameless.one@example.org,,basic', 'named@example.org,Named,pro']);
+    const r = await runCli(['automation', 'trigger', '--workflow', 'welcome', '--recipients', file], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    const solo = await runCli(['automation', 'terminate', '--workflow', 'welcome', '--to', 'solo@example.org'], { sandbox: sb.get() });
+    expect(solo.exitCode).toBe(0);
+    expect(events(from).flatMap((e) => (e.body as { recipients: Array<{ address: string; name?: string }> }).recipients.map((x) => [x.address, x.name]))).toEqual([
+      ['nameless.one@example.org', 'nameless.one'], ['named@example.org', 'Named'], ['solo@example.org', 'solo'],
+    ]);
+  });
+
   it('terminate sends event TERMINATE', async () => {
     const from = mark();
     const r = await runCli(['automation', 'terminate', '--workflow', 'welcome', '--to', 'ann@example.org'], { sandbox: sb.get() });

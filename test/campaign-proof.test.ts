@@ -37,7 +37,8 @@ describe('one contact from a contacts file', () => {
       fromName: 'Acme',
       fromAddress: 'news@example.com',
       content: '<html><body><p>Hello Cy, your plan is Bronze, yearly.</p></body></html>',
-      recipients: [{ address: 'me@example.com' }, { address: 'boss@example.com' }],
+      // decisions row 31: a name for every recipient, the local part when none is given.
+      recipients: [{ name: 'me', address: 'me@example.com' }, { name: 'boss', address: 'boss@example.com' }],
     });
     expect(r.stdout.replace(/\n$/, '').split('\n').map((l) => l.split('\t').slice(0, 2))).toEqual([['', 'me@example.com'], ['', 'boss@example.com']]);
     expect(r.stderr).toContain('What differs from the campaign send');

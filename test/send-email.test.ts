@@ -32,9 +32,25 @@ describe('mailctl send (email)', () => {
     const [address, status, id] = r.stdout.trim().split('\t');
     expect([address, status]).toEqual(['ci-smoke@example.com', 'sent']);
     const req = sends('ci-smoke@')[0];
-    expect(req.body).toEqual({ subject: 'smoke', fromAddress: 'noreply@example.com', content: '<p>ok</p>', recipients: [{ address: 'ci-smoke@example.com' }] });
+    expect(req.body).toEqual({ subject: 'smoke', fromAddress: 'noreply@example.com', content: '<p>ok</p>', recipients: [{ name: 'ci-smoke', address: 'ci-smoke@example.com' }] });
     expect(req.status).toBe(200);
     expect(Object.values(sb.get().sandbox.state.notify.messages).some((m) => m.id === id)).toBe(true);
+  });
+
+  it('decisions row 31: every recipient is sent with a name — its own (flag, CSV column or JSON field), else its address\'s local part', async () => {
+    const dir = tempDir('mailctl-names-');
+    fs.writeFileSync(path.join(dir, 'r.csv'), 'address,name\nnm-ann.lee@example.com,Ann Lee\nnm-bob@example.com,\n');
+    fs.writeFileSync(path.join(dir, 'r.json'), JSON.stringify([{ address: 'nm-cy@example.com', name: 'Cy' }, { address: 'nm-dee.o@example.com' }]));
+    for (const argv of [['--recipients', path.join(dir, 'r.csv')], ['--recipients', path.join(dir, 'r.json')], ['--to', 'nm-eve@example.com'], ['--to', 'nm-fay@example.com', '--name', '  Fay  ']]) {
+      const r = await runCli(['send', ...argv, '--subject', 'Hi', '--html', '<p>hi</p>', ...FROM], { sandbox: sb.get() });
+      expect(r.exitCode).toBe(0);
+    }
+    const sent = sends('nm-').flatMap((q) => (q.body as { recipients: Array<{ name?: string; address: string }> }).recipients.map((x) => [x.address, x.name]));
+    expect(sent).toEqual([
+      ['nm-ann.lee@example.com', 'Ann Lee'], ['nm-bob@example.com', 'nm-bob'],
+      ['nm-cy@example.com', 'Cy'], ['nm-dee.o@example.com', 'nm-dee.o'],
+      ['nm-eve@example.com', 'nm-eve'], ['nm-fay@example.com', 'Fay'],
+    ]);
   });
 
   it('after a run where all were accepted: one line with the delivery lookup to run next, which finds the message; not under --json or -q', async () => {

@@ -6,7 +6,8 @@ import { journalOptions, type JournalTexts } from '../../src/send/batch-options.
 const HELP = `
 Recipients: one with --to (plus --name and --var k=v), or many with --recipients: a CSV with an
 "address" (or "email") column, an optional "name" column and one column per variable, or a JSON
-array of {"address", "name", "variables": {...}}. More than 100 go out as requests of 100, one
+array of {"address", "name", "variables": {...}}. A recipient without a name is sent with the
+part of its address before the @ (the service lists name as required). More than 100 go out as requests of 100, one
 after another. Variables are checked first: a name that starts with a digit or holds an operator
 (anything but letters, digits and _), a value over 100 characters or a mathematical expression
 stops the run before a request; a value that starts with a digit (123456) is fine.
@@ -38,7 +39,7 @@ export function declareEvent(parent: CommandUnknownOpts, name: string, descripti
     .description(description)
     .option('--workflow <id>', 'workflow id (set when the workflow was created in the back office)')
     .option('--to <email>', 'one recipient')
-    .option('--name <name>', 'name of the --to recipient')
+    .option('--name <name>', 'name of the --to recipient (default: the address before the @)')
     .option('--var <name=value>', 'a variable of the --to recipient (repeatable)', collect)
     .option('--recipients <file>', 'many recipients: CSV or JSON');
   return journalOptions(event, AUTOMATION_JOURNAL)

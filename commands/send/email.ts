@@ -3,7 +3,7 @@ import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import { BATCH_SIZE } from '../../src/send/batches.js';
 import { JOURNAL_VERSION, type PlanRecord, type WireRecipient } from '../../src/send/journal.js';
-import { checkRecipients, isEmail, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
+import { checkRecipients, isEmail, readRecipientsFile, recipientName, type Recipient } from '../../src/send/recipients.js';
 import { checkVariables, nameAsVariable, runSend, textFrom } from './common.js';
 import { parseVars } from '../../src/send/variables.js';
 import { suggest } from '../../src/cli/suggest.js';
@@ -56,6 +56,6 @@ function recipientsOf(ctx: Context, opts: Opts): Recipient[] {
 }
 
 function wire(r: Recipient): WireRecipient {
-  // `name` is sent only when known: the spec's payload description requires only `address`.
-  return { ...(r.name ? { name: r.name } : {}), address: r.address, ...(Object.keys(r.variables).length ? { variables: r.variables } : {}) };
+  // Every recipient has a name (decisions row 31): its own, else its address's local part.
+  return { name: recipientName(r.address, r.name), address: r.address, ...(Object.keys(r.variables).length ? { variables: r.variables } : {}) };
 }

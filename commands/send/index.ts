@@ -94,7 +94,7 @@ export function declareEmail(send: CommandUnknownOpts) {
       .command('email', { isDefault: true })
       .description('send a transactional email to one recipient or a recipients file')
       .option('--to <address>', 'one recipient')
-      .option('--name <name>', 'name of the --to recipient (also fills {{name}})')
+      .option('--name <name>', 'name of the --to recipient (also fills {{name}}); default: the address before the @')
       .option('--subject <text>', 'subject; may hold {{variables}}')
       .option('--html <html>', 'html content as a string')
       .option('--html-file <file>', 'html content from a file ("-" reads stdin)')
@@ -103,6 +103,8 @@ export function declareEmail(send: CommandUnknownOpts) {
       .option('--unsubscribe-url <url>', 'List-Unsubscribe link placed in the mail header (https://… or mailto:…)'),
   ))
     .addHelpText('after', `
+Every recipient is sent with a name, which the service lists as required: the one given (--name,
+a "name" column or field of --recipients), else the part of the address before the @.
 ${BATCH_HELP}
 
 Examples:

@@ -4,7 +4,7 @@
 import type { AutomationRecipient, AutomationRequest } from '../api/campaign-types.js';
 import { UsageError } from '../core/errors.js';
 import { JOURNAL_VERSION, type PlanRecord } from '../send/journal.js';
-import type { Recipient } from '../send/recipients.js';
+import { recipientName, type Recipient } from '../send/recipients.js';
 import { checkVariableNames, summarise, valueProblems } from '../send/variables.js';
 
 export const MAX_PER_REQUEST = 100;
@@ -33,13 +33,12 @@ export function checkAutomationVariables(recipients: Recipient[]): void {
 }
 
 /**
- * `name` is starred in the field table but the payload description "requires only address", and
- * the behaviour without it is not shown: mailctl sends a name only when one is given rather than
- * inventing one that would show up in the mail.
+ * `name` is starred in the field table, "the payload description requires only address", and the
+ * vendor lists it as required: every recipient carries one (decisions row 31) — the name given,
+ * else the address's local part.
  */
 export function toAutomationRecipient(r: Recipient): AutomationRecipient {
-  const out: AutomationRecipient = { address: r.address };
-  if (r.name) out.name = r.name;
+  const out: AutomationRecipient = { address: r.address, name: recipientName(r.address, r.name) };
   if (Object.keys(r.variables).length) out.variables = r.variables;
   return out;
 }

@@ -39,6 +39,19 @@ export interface Parsed {
 /** The one rule for an email address (src/email.ts), under the name the send code uses. */
 export { isEmail };
 
+/**
+ * The name sent for an email recipient (decisions row 31): the vendor's reference lists
+ * `recipients[].name` as required (spec 001 section 4 and spec 000 endpoint 20 star it too), so
+ * every recipient carries one — the name given, else the address's local part (ann.lee for
+ * ann.lee@example.com), which reads as a name where the service shows one.
+ */
+export function recipientName(address: string, given?: string): string {
+  const name = given?.trim();
+  if (name) return name;
+  const at = address.lastIndexOf('@');
+  return at > 0 ? address.slice(0, at) : address;
+}
+
 const ADDRESS_COLUMNS: Record<Channel, string[]> = {
   email: ['address', 'email', 'e-mail', 'mail', 'email address'],
   sms: ['address', 'phone', 'mobile', 'number', 'phone number', 'recipient'],

@@ -4,6 +4,7 @@
 // is asked to deliver.
 import type { EmailMessage } from '../../api/notify-types.js';
 import type { Version } from './versions.js';
+import { recipientName } from '../../send/recipients.js';
 
 const FIELD = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
@@ -43,7 +44,8 @@ export function proofMessage(v: Version, values: Record<string, string>, to: str
     ...(v.fromName ? { fromName: v.fromName } : {}),
     fromAddress: v.fromAddress ?? '',
     content,
-    recipients: to.map((address) => ({ address })),
+    // A name for every recipient (decisions row 31): the local part of the address.
+    recipients: to.map((address) => ({ name: recipientName(address), address })),
   };
 }
 
