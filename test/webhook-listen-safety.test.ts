@@ -122,7 +122,7 @@ describe('webhook listen and a signature re-split (id + event have no separator)
     for (const body of forged) {
       const res = await send(body);
       expect(res.status).toBe(401);
-      expect(((await res.json()) as { error: string }).error).toContain('is not one the service sends for email (delivery, open, click, bounce, complaint)');
+      expect(((await res.json()) as { error: string }).error).toContain('is not one the service sends for email (delivery, open, click, bounce, complaint, or their type codes 3, 4, 5, 6, 7)');
     }
     expect((await send({ event: 'delivery', mail: { id: 'M1', to: 'a@example.com' }, delivery: { timestamp: 1 } })).status).toBe(200);
     await until('the genuine event forwarded', () => app.got.length >= 1);

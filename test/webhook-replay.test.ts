@@ -186,7 +186,7 @@ describe('mailctl webhook replay', () => {
 
   it.each([
     ['a torn line', '{"receivedAt":"2024-05-01T12:00:00.000Z","event":"deliv', 'Line 3 of', 'is not JSON'],
-    ['a line without a message id', JSON.stringify({ ...emailEvent('x'), payload: { event: 'delivery', mail: {} } }), 'Line 3 of', 'no mail.id or sms_data.id'],
+    ['a line without a message id', JSON.stringify({ ...emailEvent('x'), payload: { event: 'delivery', mail: {} } }), 'Line 3 of', 'no message id (mail.id, sms_data.id or id)'],
     ['a JSON value that is not an event', '[1,2]', 'Line 3 of', 'is not a stored webhook event'],
     ['an unknown signature header name', JSON.stringify({ ...emailEvent('x'), signatureHeader: 'x-evil' }), 'Line 3 of', 'names the signature header "x-evil"'],
     ['a stored signature that is not one', JSON.stringify({ ...emailEvent('x'), signature: 'ab\r\nx-evil: 1' }), 'Line 3 of', 'has a signature that is not 64 hex digits'],

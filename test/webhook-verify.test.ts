@@ -48,7 +48,7 @@ describe('mailctl webhook verify', () => {
     const { event: _e, ...rest } = emailPayload;
     const r = await runCli(['webhook', 'verify', payloadFile({ ...rest, eventType: 'open' }), '--signature', independentHmac(KEY, 'msg-123open'), '--json'], { env });
     expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ valid: true, id: 'msg-123', event: 'open', idField: 'mail.id', eventField: 'eventType' });
+    expect(JSON.parse(r.stdout)).toEqual({ valid: true, id: 'msg-123', event: 'open', idField: 'mail.id', eventField: 'eventType', signedAs: 'name' });
   });
 
   it('says invalid (exit 1) for a wrong key, a changed body or a cut signature, and lists the usual causes', async () => {
@@ -74,13 +74,13 @@ describe('mailctl webhook verify', () => {
     for (const [id, event] of [['msg-123d', 'elivery'], ['msg-123deliver', 'y'], ['msg-12', '3delivery']]) {
       const r = await runCli(['webhook', 'verify', payloadFile({ ...emailPayload, event, mail: { ...emailPayload.mail, id } }), '--signature', sig, '--json'], { env });
       expect(r.exitCode).toBe(1);
-      expect(JSON.parse(r.stdout)).toMatchObject({ valid: false, reason: `the event "${event}" is not one the service sends for email (delivery, open, click, bounce, complaint)` });
+      expect(JSON.parse(r.stdout)).toMatchObject({ valid: false, reason: `the event "${event}" is not one the service sends for email (delivery, open, click, bounce, complaint, or their type codes 3, 4, 5, 6, 7)` });
     }
     // SMS webhooks carry delivery and bounce only: a correctly computed MAC of an email-only name is still refused.
     const sms = { event: 'open', sms_data: { id: 'sms-9', content: 'x' } };
     const r = await runCli(['webhook', 'verify', '--signature', independentHmac(KEY, 'sms-9open')], { env, stdin: JSON.stringify(sms) });
     expect(r).toMatchObject({ exitCode: 1, stdout: 'invalid\n' });
-    expect(r.stderr).toContain('the event "open" is not one the service sends for SMS (delivery, bounce)');
+    expect(r.stderr).toContain('the event "open" is not one the service sends for SMS (delivery, bounce, or their type codes 3, 6)');
   });
 
   it('a body that is not JSON is bad input (exit 2); no key is a config problem (exit 3)', async () => {

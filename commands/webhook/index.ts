@@ -1,8 +1,9 @@
-import { Argument, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Argument, Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/declared.js';
 import { offer, type OfferContext } from '../../src/cli/offer.js';
 import { EMAIL_WEBHOOK_TYPES, SMS_WEBHOOK_TYPES } from '../../src/api/notify-types.js';
 import { collect } from '../../src/cli/collect.js';
+import { FORM_NAMES, formHelp } from '../../src/webhook/forms.js';
 
 /** HMAC-SHA256 of examples/webhook-payload.json's mail.id + event, keyed with the sandbox's notification key. */
 const EXAMPLE_SIGNATURE = '15b3df1cfb2db579d47e97cda508c783dd97e4d5286880809d28229c8bdd0dba';
@@ -71,9 +72,13 @@ export function declareVerify(w: CommandUnknownOpts) {
     .argument('[payload]', 'the request body as received: a file, or "-"/nothing for stdin')
     .requiredOption('--signature <hex>', 'the x-service-signature (or x-surenotify-signature) header value')
     .addHelpText('after', `
-The signature is the hex HMAC-SHA256 of the message id (mail.id or sms_data.id) followed by the
-event name (event, or eventType), keyed with the notification-service key of the profile.
-(The example's signature is the one the sandbox's key gives.)
+The signature is the hex HMAC-SHA256 of the message id followed by the event, keyed with the
+notification-service key of the profile. The id is read from mail.id, sms_data.id or a top-level
+id, the event from event or eventType, by name (delivery) or type code (3-7); the event may be
+signed as either (the vendor's reference signs "msg-123" + "3"). Each (id, event) the payload
+states is tried; only the events the service sends count (email: delivery open click bounce
+complaint, 3-7; SMS: delivery bounce, 3 and 6). --json says which matched (idField, eventField,
+signedAs). (The example's signature is the one the sandbox's key gives.)
 
 Examples:
   mailctl webhook verify examples/webhook-payload.json --signature ${EXAMPLE_SIGNATURE}
@@ -100,7 +105,8 @@ default, or --store sqlite:PATH; PostgreSQL with --store postgres://… (the pas
 so that several listeners share one history — and the 200 goes back only after the commit. Events
 arriving together are committed together. An event that could not be stored whole (the commit
 failed, the disk is full) gets 503, and the service sends it again. Requests without a valid
-signature get 401 and are not stored. A repeat of a stored event (same channel, message id and
+signature get 401 and are not stored (checked as \`webhook verify\` checks, in every form the
+vendor's reference shows: see its --help). A repeat of a stored event (same channel, message id and
 event; any age, stored by any listener on the store) gets 200 and is neither stored nor
 forwarded again. Read the store with \`mailctl events --history\` (docs/events-store.md).
 At most 64 connections at once; headers must arrive within 5 s and a whole request within 10 s,
@@ -138,6 +144,11 @@ with made-up values and a fresh mail.id / sms_data.id each time. It is signed li
 hex HMAC-SHA256 of id + event, keyed with the profile's notification key (MAILCTL_NOTIFY_API_KEY),
 which itself is never sent.
 
+--form sends it the way the vendor's reference shows instead (decisions row 27), so a consumer
+can be tested with each form the service may really use (\`webhook listen\`, \`verify\` and
+\`replay\` accept all of them):
+{FORMS}
+
 --set FIELD=VALUE (repeatable) changes one field by its dotted path. Numbers where the spec has
 numbers (timestamp, bounce.type, SMS delivery.point, sms_data.alive_mins; a timestamp also takes
 an ISO date), text elsewhere; FIELD:=JSON sends any JSON value as written.
@@ -150,7 +161,8 @@ Against your consumer, with your profile's key:
 
 Examples (each works against a fresh --sandbox; drop --dry-run to send):
   mailctl --sandbox webhook trigger bounce --to http://127.0.0.1:3000/hooks --set bounce.type=0 --dry-run
-  mailctl --sandbox webhook trigger sms-delivery --to http://127.0.0.1:3000/hooks --set sms_data.address=0987654321 --dry-run`;
+  mailctl --sandbox webhook trigger sms-delivery --to http://127.0.0.1:3000/hooks --set sms_data.address=0987654321 --dry-run
+  mailctl --sandbox webhook trigger delivery --to http://127.0.0.1:3000/hooks --form vendor --dry-run`;
 
 const REPLAY_HELP = `
 Reads the JSONL file \`webhook listen --out\` writes (one stored event a line: receivedAt, event, id,
@@ -184,10 +196,11 @@ export function declareTrigger(w: CommandUnknownOpts) {
     .option('--to <url>', 'your webhook consumer')
     .option('--sms', 'an SMS event (delivery or bounce)')
     .option('--set <field=value>', 'change one payload field by its dotted path (repeatable)', collect)
-    .option('--signature-header <name>', 'x-service-signature (default, the spec\'s) or x-surenotify-signature')
+    .addOption(offer(new Option('--form <name>', `the payload and signature form: ${FORM_NAMES.join(', ')} (default spec; see below)`), FORM_NAMES))
+    .option('--signature-header <name>', 'x-service-signature (the spec\'s) or x-surenotify-signature (default: the form\'s)')
     .option('--timeout <duration>', 'give up waiting for the answer after this long (default 10s)')
     .option('--dry-run', 'print the request (headers, body) and send nothing')
-    .addHelpText('after', TRIGGER_HELP)
+    .addHelpText('after', () => TRIGGER_HELP.replace('{FORMS}', formHelp()))
     .option('--csv', 'print CSV with a header row, for spreadsheets');
 }
 

@@ -13,7 +13,7 @@ import { checkUrl } from '../../src/cli/url.js';
 import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
 import { parseSignatureHeader, postSigned, shortAnswer, type ConsumerAnswer } from '../../src/webhook/deliver.js';
 import { checkReplayFile, replayItems, type ReplayItem } from '../../src/webhook/replay-source.js';
-import { sign } from '../../src/webhook/signature.js';
+import { signPayload } from '../../src/webhook/signature.js';
 import { DEFAULT_TIMEOUT_MS } from './trigger.js';
 import { keylessTransport } from '../../src/cli/transfer.js';
 import type { OptsOf, Verb } from '../../src/cli/declared.js';
@@ -109,7 +109,7 @@ export const run: Verb<typeof declareReplay> = async (ctx, opts, file) => {
     const header = headerOf(it);
     let a: ConsumerAnswer;
     try {
-      const signature = resigns(it) ? sign(key, it.id, it.event) : it.signature!;
+      const signature = resigns(it) ? resign(key, it) : it.signature!;
       a = await postSigned({ url, body: JSON.stringify(it.payload), signatureHeader: header, signature }, { fetch, signal: ctx.signal, timeoutMs, now: () => ctx.clock.now() });
     } catch (e) {
       if (e instanceof CliError) {
@@ -150,6 +150,18 @@ export const run: Verb<typeof declareReplay> = async (ctx, opts, file) => {
   }
   if (failed) throw new PartialError(`${failed} of ${results.length} events were not answered 2xx.`);
 };
+
+/**
+ * A new signature for a stored event, with the current key: over the id and event its payload
+ * states, the event as the payload states it (a name, or the vendor's type code), so a consumer
+ * that checks the way the service signs finds it signed the same way (decisions row 27).
+ */
+function resign(key: string, it: ReplayItem): string {
+  const s = signPayload(key, it.payload);
+  // checkReplayFile has refused every line without an id and a documented event.
+  if ('problem' in s) throw new UsageError(`Line ${it.line} cannot be signed: ${s.problem}.`);
+  return s.signature;
+}
 
 /** The flags a continued replay keeps (file, --to and --from-line are given anew). */
 function extraFlags(opts: Opts): string[] {

@@ -10,9 +10,11 @@ import { printPlanned } from '../../src/output/dry-run.js';
 import { printRecord } from '../../src/output/format.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { parseEventArg } from '../../src/webhook/event-name.js';
-import { applyOverrides, parseOverride, syntheticId, syntheticPayload } from '../../src/webhook/payloads.js';
+import { applyForm, applyOverrides, parseForm, parseOverride, syntheticId, syntheticPayload } from '../../src/webhook/payloads.js';
+import { WEBHOOK_FORMS } from '../../src/webhook/forms.js';
 import { parseSignatureHeader, postHeaders, postSigned, shortAnswer, type ConsumerAnswer } from '../../src/webhook/deliver.js';
 import { signPayload } from '../../src/webhook/signature.js';
+import { EVENT_TYPE_CODES } from '../../src/spec/webhook-signing.js';
 import { keylessTransport } from '../../src/cli/transfer.js';
 import { suggest } from '../../src/cli/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
@@ -24,17 +26,20 @@ export const run: Verb<typeof declareTrigger> = async (ctx, opts, eventArg) => {
   const { channel, event } = parseEventArg(eventArg, !!opts.sms);
   if (opts.to === undefined) throw new UsageError('No consumer URL.', `Give the address of your webhook consumer with --to, e.g. ${suggest(ctx, 'webhook', 'trigger', eventArg, '--to', 'http://127.0.0.1:3000/hooks')}`);
   const url = checkUrl(opts.to, { name: '--to', example: 'http://127.0.0.1:3000/hooks' });
-  const header = parseSignatureHeader(opts.signatureHeader);
+  const formName = parseForm(opts.form);
+  const form = WEBHOOK_FORMS[formName];
+  // The form's header (the spec's, or the vendor's for --form vendor) unless --signature-header says.
+  const header = opts.signatureHeader === undefined ? form.header : parseSignatureHeader(opts.signatureHeader);
   const timeoutMs = opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout', { positive: true });
   const overrides = (opts.set ?? []).map((s) => parseOverride(s, channel, event));
-  const payload = applyOverrides(syntheticPayload(channel, event, { id: syntheticId(), now: ctx.clock.now() }), overrides);
+  const payload = applyOverrides(applyForm(syntheticPayload(channel, event, { id: syntheticId(), now: ctx.clock.now() }), channel, event, formName), overrides);
   for (const o of overrides) {
     if (o.unknown) ctx.io.warn(`--set ${forTerminal(o.path.join('.'), 80)}: the spec's ${channel === 'sms' ? 'SMS' : 'email'} ${event} payload has no such field; sent anyway.`);
   }
   // A dry run needs no key: without one, the signature is shown as what it would be made from.
   const key = opts.dryRun ? await ctx.keyIfAny('notify') : await ctx.apiKey('notify');
-  const signed = signPayload(key ?? 'no key in a dry run', payload);
-  if ('problem' in signed) throw new UsageError(`After the --set overrides the payload cannot be signed: ${signed.problem}.`, 'Keep mail.id (or sms_data.id) and event as strings.');
+  const signed = signPayload(key ?? 'no key in a dry run', payload, form.signs);
+  if ('problem' in signed) throw new UsageError(`After the --set overrides the payload cannot be signed: ${signed.problem}.`, 'Keep an id (mail.id, sms_data.id or id) and an event (event or eventType) the service sends.');
   const body = JSON.stringify(payload);
   const what = `${channel === 'sms' ? 'SMS' : 'email'} ${event} event (${signed.fields.idField}=${forTerminal(signed.id, 80)})`;
 
@@ -45,9 +50,10 @@ export const run: Verb<typeof declareTrigger> = async (ctx, opts, eventArg) => {
     return;
   }
 
-  ctx.io.info(`Sending a synthetic ${what} to ${forTerminal(url, 200)}, signed in ${header}.`);
+  const over = form.signs === 'code' ? `the id + type code ${EVENT_TYPE_CODES[signed.event]}` : 'the id + event name';
+  ctx.io.info(`Sending a synthetic ${what} in the ${formName} form to ${forTerminal(url, 200)}, signed over ${over} in ${header}.`);
   const answer = await postSigned({ url, body, signatureHeader: header, signature: signed.signature }, { fetch: await keylessTransport(ctx), signal: ctx.signal, timeoutMs, now: () => ctx.clock.now() });
-  await report(ctx, answer, { url, channel, event, id: signed.id, signatureHeader: header, signature: signed.signature, payload });
+  await report(ctx, answer, { url, channel, event, form: formName, id: signed.id, signatureHeader: header, signature: signed.signature, payload });
   if (!answer.ok) throw refusal(url, answer);
 };
 

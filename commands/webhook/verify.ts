@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { SilentExit, UsageError } from '../../src/core/errors.js';
 import { readAll } from '../../src/cli/stdin.js';
-import { verifyPayload } from '../../src/webhook/signature.js';
+import { signedEventText, verifyPayload } from '../../src/webhook/signature.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { suggest, suggester } from '../../src/cli/suggest.js';
@@ -32,11 +32,12 @@ export const run: Verb<typeof declareVerify> = async (ctx, opts, file) => {
   const v = verifyPayload(key, payload, opts.signature, suggester(ctx));
   if (ctx.io.json) {
     ctx.io.printJson(v.valid
-      ? { valid: true, id: v.id, event: v.event, idField: v.fields.idField, eventField: v.fields.eventField }
+      ? { valid: true, id: v.id, event: v.event, idField: v.fields.idField, eventField: v.fields.eventField, signedAs: v.fields.signedAs }
       : { valid: false, reason: v.reason, causes: v.causes, id: v.fields.id, event: v.fields.event });
   } else if (v.valid) {
     ctx.io.out('valid');
-    ctx.io.info(`${ctx.io.paint('green', '✓')} Signed with this profile's notification key: ${v.fields.idField}=${forTerminal(v.id, 120)}, ${v.fields.eventField}=${forTerminal(v.event, 60)}.`);
+    const how = v.fields.signedAs === 'code' ? ` (signed over its type code ${signedEventText(v.event, 'code')})` : '';
+    ctx.io.info(`${ctx.io.paint('green', '✓')} Signed with this profile's notification key: ${v.fields.idField}=${forTerminal(v.id, 120)}, ${v.fields.eventField}=${forTerminal(v.event, 60)}${how}.`);
   } else {
     ctx.io.out('invalid');
     ctx.io.error(`${ctx.io.paint('red', '✗')} Invalid: ${forTerminal(v.reason)}. Usual causes:`);

@@ -6,6 +6,8 @@ import crypto from 'node:crypto';
 import { UsageError } from '../core/errors.js';
 import { parseTime } from '../cli/date.js';
 import { SIGNED_EVENTS } from './signature.js';
+import { EVENT_TYPE_CODES } from '../spec/webhook-signing.js';
+import { FORM_NAMES, WEBHOOK_FORMS, type FormName } from './forms.js';
 
 export type Channel = 'email' | 'sms';
 export type Payload = Record<string, unknown>;
@@ -75,6 +77,34 @@ export function syntheticPayload(channel: Channel, event: string, o: { id: strin
     sms_data: { id: o.id, content: '[mailctl] test message', recipient: '886912345678', address: '0912345678', country_code: '886', variables: {}, alive_mins: 5 },
     [event]: details[event],
   };
+}
+
+/** `--form NAME` (case-insensitive): one of WEBHOOK_FORMS (src/webhook/forms.ts), default the spec's. */
+export function parseForm(value: string | undefined): FormName {
+  if (value === undefined) return 'spec';
+  const v = value.trim().toLowerCase();
+  if ((FORM_NAMES as string[]).includes(v)) return v as FormName;
+  throw new UsageError(`--form "${value}" is not a webhook form.`, `Use one of ${FORM_NAMES.join(', ')} (\`mailctl webhook trigger --help\` says what each changes).`);
+}
+
+/**
+ * The spec's payload recast in another form (decisions row 27): the event under `eventType` and/or
+ * as its type code, the id moved out of mail / sms_data to a top-level `id`. The spec's form is
+ * returned as it is. Keys keep a readable order: id, the event, the message, the event's detail.
+ */
+export function applyForm(payload: Payload, channel: Channel, event: string, name: FormName): Payload {
+  const form = WEBHOOK_FORMS[name];
+  const msgKey = MESSAGE[channel].name;
+  const { event: _stated, [msgKey]: message, ...rest } = payload as Payload & { [k: string]: unknown };
+  const msg = { ...(message as Payload) };
+  const out: Payload = {};
+  if (form.idAt === 'top') {
+    out.id = msg.id;
+    delete msg.id;
+  }
+  out[form.eventField] = form.eventAs === 'code' ? EVENT_TYPE_CODES[event] : event;
+  out[msgKey] = msg;
+  return { ...out, ...rest };
 }
 
 /** The type the spec gives the field at `path` of this payload, or undefined when the spec has no such field. */

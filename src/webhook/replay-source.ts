@@ -11,7 +11,7 @@ import { UsageError } from '../core/errors.js';
 import { fileProblem } from '../cli/file-problem.js';
 import { endSentence } from '../core/sentence.js';
 import { forTerminal } from '../core/sanitize.js';
-import { SIGNATURE_HEADERS, signedFields, unsignedEvent } from './signature.js';
+import { candidatesOf, SIGNATURE_HEADERS, signedFields, unsignedEvent } from './signature.js';
 
 export interface ReplayItem {
   /** The file's own line number (1 = first line). */
@@ -80,15 +80,16 @@ function parseLine(text: string, n: number, file: string): ReplayItem | undefine
   const stored = 'payload' in o;
   const payload = stored ? o.payload : o;
   if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return { problem: `${at} has a payload that is not a JSON object.` };
+  // The listener's reading (src/webhook/signature.ts, decisions row 27): the id from mail.id,
+  // sms_data.id or id, the event from event or eventType, by name or type code. An event the
+  // service does not send would vouch for a split it never signed, and --resign would sign it.
+  const unknown = unsignedEvent(candidatesOf(payload));
+  if (unknown) return { problem: `${at} is not a webhook event: ${forTerminal(unknown, 200)}.` };
   const f = signedFields(payload);
   if (!f.id || !f.event) {
-    const missing = !f.id ? 'no mail.id or sms_data.id' : 'no event name (event or eventType)';
+    const missing = !f.id ? 'no message id (mail.id, sms_data.id or id)' : 'no event (event or eventType)';
     return { problem: `${at} is not a webhook event: its ${stored ? 'payload' : 'content'} has ${missing}.` };
   }
-  // The listener's check (src/webhook/signature.ts SIGNED_EVENTS): a stored signature sent with
-  // another event name would vouch for a split the service never signed, and --resign would sign it.
-  const unknown = unsignedEvent(f);
-  if (unknown) return { problem: `${at} is not a webhook event: ${forTerminal(unknown, 200)}.` };
   let signatureHeader: string | undefined;
   if (stored && o.signatureHeader !== undefined) {
     const h = typeof o.signatureHeader === 'string' ? o.signatureHeader.toLowerCase() : '';
