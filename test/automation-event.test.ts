@@ -40,6 +40,16 @@ describe('automation trigger / terminate', () => {
     ]);
   });
 
+  it('--to is repeatable: every recipient started and counted, --var for each', async () => {
+    const from = mark();
+    const r = await runCli(['automation', 'trigger', '--workflow', 'welcome', '--to', 'two-a@example.org', '--to', 'two-b@example.org', '--var', 'plan=pro'], { sandbox: sb.get() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Started 2 of 2 recipients');
+    expect(events(from).map((e) => e.body)).toEqual([
+      { workflow: 'welcome', event: 'TRIGGER', recipients: [{ address: 'two-a@example.org', name: 'two-a', variables: { plan: 'pro' } }, { address: 'two-b@example.org', name: 'two-b', variables: { plan: 'pro' } }] },
+    ]);
+  });
+
   it('terminate sends event TERMINATE', async () => {
     const from = mark();
     const r = await runCli(['automation', 'terminate', '--workflow', 'welcome', '--to', 'ann@example.org'], { sandbox: sb.get() });

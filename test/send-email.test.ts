@@ -37,6 +37,27 @@ describe('mailctl send (email)', () => {
     expect(Object.values(sb.get().sandbox.state.notify.messages).some((m) => m.id === id)).toBe(true);
   });
 
+  it('--to is repeatable: every recipient is sent and counted (it used to send to the last only, "1 of 1 accepted"); --var goes to each, a repeat is sent once', async () => {
+    const r = await runCli(['send', '--to', 'rep-a@example.com', '--to=rep-b@example.com', '--to', 'REP-A@example.com', '--var', 'code=K9', '--subject', 'Hi', '--html', '<p>{{code}}</p>', ...FROM, '--json'], { sandbox: sb.get() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Skipping 1 duplicate recipient so nobody gets the message twice: REP-A@example.com (--to 3, first at --to 1)');
+    const sent = sends('rep-').flatMap((q) => (q.body as { recipients: unknown[] }).recipients);
+    expect(sent).toEqual([
+      { name: 'rep-a', address: 'rep-a@example.com', variables: { code: 'K9' } },
+      { name: 'rep-b', address: 'rep-b@example.com', variables: { code: 'K9' } },
+    ]);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.recipients.map((x: { address: string; status: string }) => [x.address, x.status])).toEqual([['rep-a@example.com', 'sent'], ['rep-b@example.com', 'sent']]);
+    const text = await runCli(['send', '--to', 'rep-c@example.com', '--to', 'rep-d@example.com', '--subject', 'Hi', '--html', '<p>hi</p>', ...FROM], { sandbox: sb.get() });
+    expect(text.stderr).toContain('2 of 2 accepted');
+    // --name belongs to one recipient: with several it is refused before anything is sent.
+    const before = sb.get().sandbox.requests('notify').length;
+    const named = await runCli(['send', '--to', 'rep-e@example.com', '--to', 'rep-f@example.com', '--name', 'Eve', '--subject', 'Hi', '--html', '<p>hi</p>', ...FROM], { sandbox: sb.get() });
+    expect(named.exitCode).toBe(2);
+    expect(named.stderr).toContain('--name names the one --to recipient, and 2 were given.');
+    expect(sb.get().sandbox.requests('notify').length).toBe(before);
+  });
+
   it('decisions row 31: every recipient is sent with a name — its own (flag, CSV column or JSON field), else its address\'s local part', async () => {
     const dir = tempDir('mailctl-names-');
     fs.writeFileSync(path.join(dir, 'r.csv'), 'address,name\nnm-ann.lee@example.com,Ann Lee\nnm-bob@example.com,\n');

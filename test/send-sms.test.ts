@@ -33,6 +33,13 @@ describe('mailctl send sms', () => {
     expect(smsPosts().at(-1)!.body).toMatchObject({ recipients: [{ address: '912345678', country_code: '218' }] });
   });
 
+  it('--to is repeatable: each number sent and counted under the one --country-code', async () => {
+    const r = await runCli(['send', 'sms', '--to', '0933100001', '--to', '0933100002', '--country-code', '886', ...TEXT, '--var', 'code=Z1'], { sandbox: sb.get() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('2 of 2 accepted');
+    expect(smsPosts().at(-1)!.body).toMatchObject({ recipients: [{ address: '0933100001', country_code: '886', variables: { code: 'Z1' } }, { address: '0933100002', country_code: '886', variables: { code: 'Z1' } }] });
+  });
+
   it('a documented code (81) gets no warning', async () => {
     const r = await runCli(['send', 'sms', '--to', '9012345678', '--country-code', '81', ...TEXT, '--var', 'code=X'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);

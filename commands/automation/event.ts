@@ -5,7 +5,7 @@ import { UsageError } from '../../src/core/errors.js';
 import { suggest } from '../../src/cli/suggest.js';
 import { automationPlan, checkAutomationVariables, type AutomationEvent } from '../../src/campaign/automation.js';
 import { runBatchCommand } from '../../src/send/command.js';
-import { isEmail, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
+import { checkRecipients, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
 import { parseVars } from '../../src/send/variables.js';
 import type { OptsOf } from '../../src/cli/declared.js';
 import { AUTOMATION_JOURNAL, declareEvent } from './index.js';
@@ -31,15 +31,19 @@ export async function runEvent(ctx: Context, o: EventOpts, event: AutomationEven
 }
 
 function readRecipients(ctx: Context, o: EventOpts): Recipient[] {
-  if (o.to !== undefined && o.recipients !== undefined) throw new UsageError('Give one recipient with --to or many with --recipients, not both.');
+  if (o.to !== undefined && o.recipients !== undefined) throw new UsageError('Give recipients with --to or with --recipients, not both.');
   if (o.recipients !== undefined) {
     if (o.name !== undefined || o.var !== undefined) throw new UsageError('--name and --var belong to --to; with --recipients put names and variables in the file (a "name" column and one column per variable).');
     const parsed = readRecipientsFile(o.recipients, 'email');
     for (const w of parsed.warnings) ctx.io.warn(w);
     return parsed.recipients;
   }
-  if (o.to === undefined) throw new UsageError('No recipient.', 'Give one with --to EMAIL (and --name, --var k=v), or many with --recipients FILE.csv|json.');
-  const address = o.to.trim();
-  if (!isEmail(address)) throw new UsageError(`"${o.to}" (--to) is not an email address.`);
-  return [{ key: address.toLowerCase(), label: address, address, name: o.name?.trim() || undefined, variables: parseVars(o.var) }];
+  if (o.to === undefined) throw new UsageError('No recipient.', 'Give --to EMAIL (repeatable; with --name for one, --var k=v for all), or many with --recipients FILE.csv|json.');
+  if (o.to.length > 1 && o.name !== undefined) throw new UsageError(`--name names the one --to recipient, and ${o.to.length} were given.`, 'Give each recipient its name in a --recipients file (an email and a name column), or leave --name out (each is sent with the part of its address before the @).');
+  // --var goes to every --to recipient; each is checked (and a repeat dropped, with a warning) as a file's rows are.
+  const variables = parseVars(o.var);
+  const to = o.to;
+  const parsed = checkRecipients(to.map((address, i) => ({ address, name: o.name, variables: { ...variables }, where: to.length > 1 ? `--to ${i + 1}` : '--to' })), 'email');
+  for (const w of parsed.warnings) ctx.io.warn(w);
+  return parsed.recipients;
 }

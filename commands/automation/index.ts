@@ -4,13 +4,14 @@ import { collect } from '../../src/cli/collect.js';
 import { journalOptions, type JournalTexts } from '../../src/send/batch-options.js';
 
 const HELP = `
-Recipients: one with --to (plus --name and --var k=v), or many with --recipients: a CSV with an
-"address" (or "email") column, an optional "name" column and one column per variable, or a JSON
-array of {"address", "name", "variables": {...}}. A recipient without a name is sent with the
-part of its address before the @ (the service lists name as required). More than 100 go out as requests of 100, one
-after another. Variables are checked first: a name that starts with a digit or holds an operator
-(anything but letters, digits and _), a value over 100 characters or a mathematical expression
-stops the run before a request; a value that starts with a digit (123456) is fine.
+Recipients: --to, repeatable (with --name for a single one, --var k=v for all of them), or many
+with --recipients: a CSV with an "address" (or "email") column, an optional "name" column and one
+column per variable, or a JSON array of {"address", "name", "variables": {...}}. A recipient
+without a name is sent with the part of its address before the @ (the service lists name as
+required). More than 100 go out as requests of 100, one after another. Variables are checked
+first: a name that starts with a digit or holds an operator (anything but letters, digits and _),
+a value over 100 characters or a mathematical expression stops the run before a request; a value
+that starts with a digit (123456) is fine.
 
 Journal and resume: like \`mailctl send\`, every run writes a journal (under the config
 directory, or --journal FILE in an existing folder), each batch recorded before its request
@@ -38,9 +39,9 @@ export function declareEvent(parent: CommandUnknownOpts, name: string, descripti
     .command(name)
     .description(description)
     .option('--workflow <id>', 'workflow id (set when the workflow was created in the back office)')
-    .option('--to <email>', 'one recipient')
-    .option('--name <name>', 'name of the --to recipient (default: the address before the @)')
-    .option('--var <name=value>', 'a variable of the --to recipient (repeatable)', collect)
+    .option('--to <email>', 'a recipient (repeatable)', collect)
+    .option('--name <name>', 'name of the --to recipient, when there is one (default: the address before the @)')
+    .option('--var <name=value>', 'a variable of the --to recipients, the same for each (repeatable)', collect)
     .option('--recipients <file>', 'many recipients: CSV or JSON');
   return journalOptions(event, AUTOMATION_JOURNAL)
     .option('--csv', 'print the results as CSV with a header row, for spreadsheets')

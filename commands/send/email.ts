@@ -44,15 +44,20 @@ async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {
 }
 
 function recipientsOf(ctx: Context, opts: Opts): Recipient[] {
-  if (opts.recipients !== undefined && opts.to !== undefined) throw new UsageError('Give either --to (one recipient) or --recipients FILE (many), not both.');
+  if (opts.recipients !== undefined && opts.to !== undefined) throw new UsageError('Give either --to (recipients) or --recipients FILE, not both.');
   if (opts.recipients !== undefined) {
-    if (opts.name !== undefined || opts.var !== undefined) throw new UsageError('--name and --var describe the single --to recipient; with --recipients put names and variables in the file.');
+    if (opts.name !== undefined || opts.var !== undefined) throw new UsageError('--name and --var describe the --to recipients; with --recipients put names and variables in the file.');
     const parsed = readRecipientsFile(opts.recipients, 'email');
     parsed.warnings.forEach((w) => ctx.io.warn(w));
     return parsed.recipients;
   }
-  if (opts.to === undefined) throw new UsageError('No recipient.', 'Give --to ADDRESS for one recipient, or --recipients FILE (CSV or JSON) for many.');
-  return checkRecipients([{ address: opts.to, name: opts.name, variables: parseVars(opts.var), where: '--to' }], 'email').recipients;
+  if (opts.to === undefined) throw new UsageError('No recipient.', 'Give --to ADDRESS (repeatable), or --recipients FILE (CSV or JSON) for many.');
+  if (opts.to.length > 1 && opts.name !== undefined) throw new UsageError(`--name names the one --to recipient, and ${opts.to.length} were given.`, 'Give each recipient its name in a --recipients file (an address and a name column), or leave --name out (each is sent with the part of its address before the @).');
+  // --var goes to every --to recipient; each is checked (and a repeat dropped, with a warning) as a file's rows are.
+  const variables = parseVars(opts.var);
+  const parsed = checkRecipients(opts.to.map((address, i) => ({ address, name: opts.name, variables: { ...variables }, where: opts.to!.length > 1 ? `--to ${i + 1}` : '--to' })), 'email');
+  parsed.warnings.forEach((w) => ctx.io.warn(w));
+  return parsed.recipients;
 }
 
 function wire(r: Recipient): WireRecipient {

@@ -54,7 +54,7 @@ later) · 5 some failed, not sent or in doubt (the report says which).`;
 /** The recipients and variables both send verbs take; the batch flags are batchOptions' (src/send/batch-options.ts). */
 function recipientOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(c: Command<A, O, G>) {
   return c
-    .option('--var <name=value>', 'a variable of the --to recipient (repeatable)', collect)
+    .option('--var <name=value>', 'a variable of the --to recipients, the same for each (repeatable)', collect)
     .option('--recipients <file>', 'many recipients: CSV (address column + one column per variable) or JSON')
     .option('--allow-missing', 'send even when a recipient has no value for a {{variable}}');
 }
@@ -93,8 +93,8 @@ export function declareEmail(send: CommandUnknownOpts) {
     send
       .command('email', { isDefault: true })
       .description('send a transactional email to one recipient or a recipients file')
-      .option('--to <address>', 'one recipient')
-      .option('--name <name>', 'name of the --to recipient (also fills {{name}}); default: the address before the @')
+      .option('--to <address>', 'a recipient (repeatable: --to a@example.com --to b@example.com)', collect)
+      .option('--name <name>', 'name of the --to recipient, when there is one (also fills {{name}}); default: the address before the @')
       .option('--subject <text>', 'subject; may hold {{variables}}')
       .option('--html <html>', 'html content as a string')
       .option('--html-file <file>', 'html content from a file ("-" reads stdin)')
@@ -122,8 +122,8 @@ export function declareSms(send: CommandUnknownOpts) {
     send
       .command('sms')
       .description('send a transactional SMS to one number or a recipients file')
-      .option('--to <number>', 'one number, in national form (digits; spaces and hyphens are ignored)')
-      .option('--country-code <code>', 'calling code of --to, and the default for file rows without one (e.g. 886)')
+      .option('--to <number>', 'a number, in national form (digits; spaces and hyphens are ignored); repeatable', collect)
+      .option('--country-code <code>', 'calling code of the --to numbers, and the default for file rows without one (e.g. 886)')
       .option('--text <text>', 'the SMS text; may hold {{variables}}')
       .option('--text-file <file>', 'the SMS text from a file ("-" reads stdin)')
       .option('--alive-mins <minutes>', 'how long the operator keeps retrying (5-480; clamped, default 5)')

@@ -49,15 +49,18 @@ async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {
 }
 
 function recipientsOf(ctx: Context, opts: Opts): Recipient[] {
-  if (opts.recipients !== undefined && opts.to !== undefined) throw new UsageError('Give either --to (one number) or --recipients FILE (many), not both.');
+  if (opts.recipients !== undefined && opts.to !== undefined) throw new UsageError('Give either --to (numbers) or --recipients FILE, not both.');
   let parsed;
   if (opts.recipients !== undefined) {
     if (opts.var !== undefined) throw new UsageError('--var describes the single --to recipient; with --recipients put variables in the file.');
     parsed = readRecipientsFile(opts.recipients, 'sms', opts.countryCode);
   } else {
-    if (opts.to === undefined) throw new UsageError('No recipient.', 'Give --to NUMBER --country-code CODE for one recipient, or --recipients FILE (CSV or JSON) for many.');
+    if (opts.to === undefined) throw new UsageError('No recipient.', 'Give --to NUMBER (repeatable) with --country-code CODE, or --recipients FILE (CSV or JSON) for many.');
     if (opts.countryCode === undefined) throw new UsageError('--to needs --country-code.', 'For example: --to 0912345678 --country-code 886.');
-    parsed = checkRecipients([{ address: opts.to, countryCode: opts.countryCode, variables: parseVars(opts.var), where: '--to' }], 'sms');
+    // --var goes to every --to number; a number given twice is sent once (with a warning).
+    const variables = parseVars(opts.var);
+    const to = opts.to;
+    parsed = checkRecipients(to.map((address, i) => ({ address, countryCode: opts.countryCode, variables: { ...variables }, where: to.length > 1 ? `--to ${i + 1}` : '--to' })), 'sms');
   }
   parsed.warnings.forEach((w) => ctx.io.warn(w));
   return parsed.recipients;

@@ -11,7 +11,7 @@ import { shellQuote } from './suggest.js';
 export const EXIT_MEANINGS: Record<string, string> = {
   OK: 'success',
   FAILED: 'the service refused or failed (the message says why), or an operation ended in a failed state; also a full disk (code DISK: the message names the file, the hint the command that resumes or reruns)',
-  USAGE: 'usage or invalid input: nothing was sent',
+  USAGE: 'usage or invalid input (a flag that takes one value given twice included): nothing was sent',
   AUTH: 'auth or config: no key, the key refused (Forbidden), an unreadable config file',
   LIMIT: 'rate limit or network: the daily cap, unreachable, timed out (also a --timeout that ran out while waiting)',
   PARTIAL: 'partial: the operation ran, but some recipients, rows or campaigns failed (each is listed)',

@@ -16,6 +16,7 @@ import { DECLARED_GLOBALS, declares } from './write-flags.js';
 import { HELP_TOPICS, ROOT_HELP } from './root-help.js';
 import { version } from './version.js';
 import { declareRoot } from './root-options.js';
+import { refuseRepeats } from './repeats.js';
 import type { OutputChoice } from '../output/choice.js';
 import type { ActionFactory } from './declared.js';
 import { sameCommand, suggest, type SuggestRun } from './suggest.js';
@@ -129,9 +130,10 @@ export async function main(o: RunOptions): Promise<number> {
     return 0;
   }
   // Commander's own usage errors must not exit the process: make every subcommand throw.
-  // After a usage error, show that command's usage line (not just "see --help").
+  // After a usage error, show that command's usage line (not just "see --help"). A single-value
+  // flag given twice is one of them (src/cli/repeats.ts).
   const run = runOfArgv(o.argv, o.env);
-  const walk = (c: CommandUnknownOpts) => { c.exitOverride(); c.showHelpAfterError(usageHint(c, run)); c.commands.forEach(walk); };
+  const walk = (c: CommandUnknownOpts) => { c.exitOverride(); c.showHelpAfterError(usageHint(c, run)); refuseRepeats(c as never); c.commands.forEach(walk); };
   walk(program);
 
   try {

@@ -16,6 +16,9 @@ Every example below works as is against the built-in sandbox, no account needed:
 (mailctl --sandbox import …). CP123, IM123, LS123 stand for the codes mailctl prints. The files in
 examples/ ship with mailctl: \`mailctl help examples\` says where, and how to copy them here.
 
+A flag that takes a value is given once (twice is exit 2, nothing sent) unless its help says
+"repeatable"; a flag without a value (--json, --dry-run, -q) may be repeated and means the same.
+
 Examples — the common workflows:
   # import a contact list into a new group, and wait for the service's result
   mailctl import examples/contacts.csv --group Newsletter --create-group --wait
