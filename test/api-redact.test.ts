@@ -40,6 +40,18 @@ describe('redactor', () => {
     expect(redactor(['$&$1key-1234'])('a $&$1key-1234 b')).toBe('a $&$1…34 b');
   });
 
+  it('finds the key echoed in another letter case: all lower, all upper, or mixed, also URL-encoded', () => {
+    const key = 'MixedCaseKey/42Zz';
+    const redact = redactor([key]);
+    const mask = 'Mixe…Zz';
+    for (const form of [key.toLowerCase(), key.toUpperCase(), 'mIXEDcASEkEY/42zZ', encodeURIComponent(key.toUpperCase()), encodeURIComponent(key).toLowerCase()]) {
+      expect(redact(`bad key ${form}.`), form).toBe(`bad key ${mask}.`);
+      expect(redact.mayHoldKey(`{"m":"${form}"}`), form).toBe(true);
+    }
+    // Other text is left alone.
+    expect(redact('MixedCaseKey/41Zz')).toBe('MixedCaseKey/41Zz');
+  });
+
   it('does not look for a key too short to be one (it would blank out ordinary words)', () => {
     expect(redactor(['abc'])('abc abc')).toBe('abc abc');
   });
@@ -62,6 +74,18 @@ describe('a service that echoes the key back', () => {
       if (argv.includes('--json')) {
         const { error } = JSON.parse(r.stdout) as { error: Record<string, unknown> };
         expect(error).toMatchObject({ serviceCode: `E${MASK}`, serviceMessage: `bad key ${MASK}` });
+      }
+    }
+  });
+
+  it('a service that echoes the key upper- or lower-cased: masked as well, in the sentence, --json and -v', async () => {
+    const key = 'SuperSecretKey123456';
+    for (const echoed of [key.toUpperCase(), key.toLowerCase()]) {
+      hs.get().on('GET', GROUPS, reply.json({ errorCode: 'E1', message: `bad key ${echoed}` }, 403));
+      for (const argv of [['groups', 'list', '--json'], ['-v', 'groups', 'list']]) {
+        const r = await runCli(argv, { env: { ...env(), MAILCTL_API_KEY: key } });
+        expect(r.stdout + r.stderr, argv.join(' ')).not.toMatch(new RegExp(key, 'i'));
+        expect(r.stdout + r.stderr).toContain('bad key Supe…56');
       }
     }
   });

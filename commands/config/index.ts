@@ -85,6 +85,10 @@ export function declareSetKey(c: CommandUnknownOpts) {
     .option('--with-key-stdin', 'read the key from standard input')
     .option('--dry-run', 'read and check the key, show where it would go; write nothing (the key is never shown)')
     .addHelpText('after', `
+A key is printable ASCII without spaces; one holding a control character, a space or any other
+character is refused (exit 3, nothing saved, the key not shown), as it is from MAILCTL_API_KEY,
+MAILCTL_CAMPAIGN_API_KEY, MAILCTL_NOTIFY_API_KEY or a hand-edited config file.
+
 Examples:
   mailctl config set-key --service campaign       # a hidden prompt (needs a terminal)
   printenv NOTIFY_KEY | mailctl config set-key --service notify --with-key-stdin

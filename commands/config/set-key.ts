@@ -1,4 +1,5 @@
-import { UsageError } from '../../src/core/errors.js';
+import { AuthError, UsageError } from '../../src/core/errors.js';
+import { keyProblem } from '../../src/config/key-shape.js';
 import { dryRunTarget, profileInUse, reportDryRun } from './common.js';
 import { readAll } from '../../src/cli/stdin.js';
 import { suggest } from '../../src/cli/suggest.js';
@@ -20,7 +21,9 @@ export const run: Verb<typeof declareSetKey> = async (ctx, opts) => {
     key = (await ctx.prompter.password(`${label}:`)).trim();
   }
   if (!key) throw new UsageError('The key is empty; nothing was saved.');
-  if (/\s/.test(key)) throw new UsageError('The key contains white space; check that only the key was given.');
+  // Checked as it enters (src/config/key-shape.ts): exit 3, the key never shown, nothing saved.
+  const problem = keyProblem(key);
+  if (problem) throw new AuthError(`The key ${problem}; nothing was saved.`, 'Give only the key, as the service\'s console shows it (a line break at the end is fine).');
   const which = service === 'both' ? 'shared' : service;
   if (opts.dryRun) {
     const t = dryRunTarget(ctx);

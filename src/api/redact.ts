@@ -52,18 +52,18 @@ export function redactor(keys: ReadonlyArray<string | undefined>): Redact {
 }
 
 /**
- * The key as sent or as a URL carries it: each character as itself or percent-encoded (its
- * UTF-8 bytes), in either case of hex digit and in any mix — `%2f` is as much `/` as `%2F` is,
- * and a server may encode letters that need none.
+ * The key as sent, as a URL carries it, or as a service echoes it in another letter case: each
+ * character as itself or percent-encoded (its UTF-8 bytes), and any letter in either case — the
+ * `i` flag covers the key's letters (a service that upper-cases what it repeats, `SUPERSECRET` for
+ * `SuperSecret`) and the hex digits of an escape alike (`%2f` is as much `/` as `%2F` is; a
+ * server may encode letters that need none). Keys are printable ASCII (src/config/key-shape.ts),
+ * so case-folding has no Unicode surprises. Another case of a key is not a key the service takes,
+ * but it is most of one: whoever reads it is one guess away.
  */
 function keyPattern(key: string): RegExp {
   const chars = [...key].map((c) => {
-    const bytes = [...Buffer.from(c, 'utf8')].map((b) => `%${hexEitherCase(b)}`).join('');
+    const bytes = [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
     return `(?:${c.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}|${bytes})`;
   });
-  return new RegExp(chars.join(''), 'g');
-}
-
-function hexEitherCase(byte: number): string {
-  return [...byte.toString(16).padStart(2, '0')].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('');
+  return new RegExp(chars.join(''), 'gi');
 }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { AuthError } from '../core/errors.js';
 import { jsonType, readStored, SETTINGS, type Profile } from './keys.js';
 import { profileNameProblem } from './profile-name.js';
+import { keyProblem } from './key-shape.js';
 import { plainSuggest, type Suggest } from '../cli/suggest.js';
 
 /** The file conf keeps (`configName: 'config'`, JSON) inside the config directory. */
@@ -77,6 +78,9 @@ export function checkProfile(file: string, name: string, raw: unknown, cmd: Sugg
   const out: Record<string, unknown> = { ...raw };
   for (const k of KEY_FIELDS) {
     if (out[k] !== undefined && typeof out[k] !== 'string') fail(`"${k}"`, `it should be text in quotes, not ${jsonType(out[k])}`, `Store the key again with \`${cmd('config', 'set-key')}\``);
+    // A hand-edited key holding a control character, a space or a non-ASCII character: refused, never shown.
+    const problem = typeof out[k] === 'string' && out[k] !== '' ? keyProblem(out[k] as string) : undefined;
+    if (problem) fail(`"${k}"`, `it ${problem}`, `Store the key again with \`${cmd('config', 'set-key', '--service', k === 'apiKey' ? 'both' : k === 'campaignKey' ? 'campaign' : 'notify')}\``);
   }
   for (const spec of SETTINGS) {
     if (out[spec.name] === undefined) continue;

@@ -6,6 +6,7 @@ import { AuthError, UsageError } from '../core/errors.js';
 import { profileNameMessage, profileNameProblem } from './profile-name.js';
 import { urlProblem } from '../cli/url.js';
 import type { Profile } from './keys.js';
+import { keyFault, keyProblem } from './key-shape.js';
 import { plainSuggest, type Suggest } from '../cli/suggest.js';
 
 type Env = Record<string, string | undefined>;
@@ -55,10 +56,18 @@ export function resolveSettings(opts: { profileFlag?: string; sandboxFlag?: bool
   const cmd = opts.cmd ?? plainSuggest;
   const profileName = profileNameFor(opts.profileFlag, env, store, cmd);
   const profile = store.getProfile(profileName) ?? {};
+  // A key from the environment is checked as it enters (src/config/key-shape.ts): one holding a
+  // control character, a space or a non-ASCII character is exit 3, and never shown. (The file's
+  // keys are checked when the profile is read: src/config/read.ts.)
+  const fromEnv = (name: string): [string, string] => {
+    const problem = keyProblem(env[name]!);
+    if (problem) throw new AuthError(`${name} ${problem}, so it is not used.`, `Set ${name} again to the key alone (copy it from the service's console), or unset it.`);
+    return [env[name]!, name];
+  };
   const pick = (service: Service): [string | undefined, string | undefined] => {
     const specific = service === 'campaign' ? 'MAILCTL_CAMPAIGN_API_KEY' : 'MAILCTL_NOTIFY_API_KEY';
-    if (env[specific]) return [env[specific], specific];
-    if (env.MAILCTL_API_KEY) return [env.MAILCTL_API_KEY, 'MAILCTL_API_KEY'];
+    if (env[specific]) return fromEnv(specific);
+    if (env.MAILCTL_API_KEY) return fromEnv('MAILCTL_API_KEY');
     const own = service === 'campaign' ? profile.campaignKey : profile.notifyKey;
     if (own) return [own, `profile "${profileName}"`];
     if (profile.apiKey) return [profile.apiKey, `profile "${profileName}" (shared key)`];
@@ -89,10 +98,13 @@ export function resolveSettings(opts: { profileFlag?: string; sandboxFlag?: bool
   };
 }
 
-/** "abcd…wxyz" style: enough to tell keys apart, never enough to use one. */
+/**
+ * "abcd…wz" style: enough to tell keys apart, never enough to use one. A key that is not well-formed
+ * (refused where it enters, so none should get here) is all stars: its ends could be the bad part.
+ */
 export function maskKey(key: string | undefined): string {
   if (!key) return '';
-  if (key.length <= 8) return '****';
+  if (key.length <= 8 || keyFault(key)) return '****';
   return `${key.slice(0, 4)}…${key.slice(-2)}`;
 }
 
