@@ -55,10 +55,15 @@ export function sniffEncoding(head: Uint8Array, source: string): EncodingName {
 
 /**
  * Checks that a byte stream is valid UTF-8, chunk by chunk, without copying chunks: a character
- * split across two chunks is checked once its last bytes arrive.
+ * split across two chunks is checked once its last bytes arrive. A failure names the file offset
+ * (0-based) of the first byte that is not part of a valid character — the same wherever the chunks
+ * happen to be cut. Node's isUtf8 answers only yes or no, so the place is found by firstInvalid,
+ * which runs only once a check has failed.
  */
 export class Utf8Check {
+  /** The start of a character the last chunk ended inside (a valid lead byte and what followed). */
   private carry: Buffer | undefined;
+  /** Bytes pushed so far: the file offset of the next chunk's first byte. */
   private offset = 0;
 
   constructor(private readonly source: string) {}
@@ -67,24 +72,28 @@ export class Utf8Check {
     let start = 0;
     if (this.carry) {
       // Complete the character that the previous chunk ended in the middle of.
-      const need = seqLength(this.carry[0]) - this.carry.length;
+      const carried = this.carry.length;
+      const need = seqLength(this.carry[0]) - carried;
       const joined = Buffer.concat([this.carry, chunk.subarray(0, need)]);
       if (joined.length < seqLength(joined[0])) {
         this.carry = joined;
         this.offset += chunk.length;
         return;
       }
-      if (!isUtf8(joined)) this.fail(chunk.subarray(0, 4096), this.offset - this.carry.length);
+      // One character's bytes: if they are not one, its lead byte is the first that is not part of a character.
+      if (!isUtf8(joined)) this.fail(chunk.subarray(0, 4096), this.offset - carried);
       start = need;
       this.carry = undefined;
     }
     const end = completeEnd(chunk, start);
-    if (!isUtf8(chunk.subarray(start, end))) this.fail(chunk, this.offset);
+    const whole = chunk.subarray(start, end);
+    if (!isUtf8(whole)) this.fail(chunk, this.offset + start + Math.max(0, firstInvalid(whole)));
     if (end < chunk.length) this.carry = Buffer.from(chunk.subarray(end));
     this.offset += chunk.length;
   }
 
   end(): void {
+    // The file ends inside a character: its lead byte is the first bad one.
     if (this.carry) this.fail(this.carry, this.offset - this.carry.length);
   }
 
@@ -93,16 +102,52 @@ export class Utf8Check {
   }
 }
 
-/** The sentence for a file that is not UTF-8, naming the encoding it probably is. */
+/**
+ * The index of the first byte of `buf` that is not part of a valid UTF-8 character (RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF, no character cut off at the end), or -1.
+ */
+export function firstInvalid(buf: Uint8Array): number {
+  const n = buf.length;
+  let i = 0;
+  while (i < n) {
+    const b = buf[i];
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    // The length the lead byte announces, and the range its second byte must fall in.
+    let len: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) len = 2;
+    else if (b >= 0xe0 && b <= 0xef) {
+      len = 3;
+      if (b === 0xe0) lo = 0xa0; // overlong below U+0800
+      if (b === 0xed) hi = 0x9f; // UTF-16 surrogates
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      len = 4;
+      if (b === 0xf0) lo = 0x90; // overlong below U+10000
+      if (b === 0xf4) hi = 0x8f; // above U+10FFFF
+    } else return i; // a continuation byte with no lead, C0/C1 (overlong), F5–FF
+    if (i + len > n) return i;
+    if (buf[i + 1] < lo || buf[i + 1] > hi) return i;
+    for (let k = 2; k < len; k++) if ((buf[i + k] & 0xc0) !== 0x80) return i;
+    i += len;
+  }
+  return -1;
+}
+
+/** The sentence for a file that is not UTF-8, naming where and the encoding it probably is. */
 export function notUtf8(source: string, sample: Uint8Array, at: number): UsageError {
+  const where = `the first invalid byte is at offset ${at}, counting from 0`;
   if (decodes(sample, 'big5')) {
     return new UsageError(
-      `${source} is not UTF-8 (invalid bytes near byte ${at}); it reads as Big5 (Traditional Chinese), as Excel saves it on Taiwanese systems.`,
+      `${source} is not UTF-8 (${where}); it reads as Big5 (Traditional Chinese), as Excel saves it on Taiwanese systems.`,
       'Run again with --encoding big5 to convert it, or save the file as "CSV UTF-8" in your spreadsheet program.',
     );
   }
   return new UsageError(
-    `${source} is not valid UTF-8 (invalid bytes near byte ${at}), so its text cannot be read reliably.`,
+    `${source} is not valid UTF-8 (${where}), so its text cannot be read reliably.`,
     'Save the file as "CSV UTF-8", or name its encoding with --encoding utf8|big5|utf16le.',
   );
 }
