@@ -96,6 +96,19 @@ describe('every form the vendor documents: triggered, stored by the listener, re
   });
 });
 
+describe('webhook trigger --form with --set', () => {
+  it('the form\'s own fields are known to --set (a top-level id, eventType as a number), and the signature follows the payload', async () => {
+    const r = await runCli(['webhook', 'trigger', 'delivery', '--to', 'http://127.0.0.1:9/hooks', '--form', 'vendor', '--set', 'id=evt-42', '--set', 'eventType=6', '--dry-run', '--json'], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('no such field');
+    const [req] = JSON.parse(r.stdout).requests as Array<{ headers: Record<string, string>; body: Record<string, unknown> }>;
+    expect(req.body).toMatchObject({ id: 'evt-42', eventType: 6 });
+    expect(req.headers['x-surenotify-signature']).toBe(hmac('evt-426'));
+    const unknown = await runCli(['webhook', 'trigger', 'delivery', '--to', 'http://127.0.0.1:9/hooks', '--form', 'event-type', '--set', 'event=open', '--dry-run'], { env });
+    expect(unknown.stderr).toContain("--set event: the event-type form's email delivery payload has no such field; sent anyway.");
+  });
+});
+
 describe('what the vendor\'s forms do not open: forged or moved signatures are refused', () => {
   // The vendor's troubleshooting example, whole: top-level id, eventType as the code, id + code signed.
   const genuine = { id: 'msg-123', eventType: 3, mail: { subject: 'Hi', to: 'b@example.com' }, delivery: { timestamp: 1 } };

@@ -31,10 +31,10 @@ export const run: Verb<typeof declareTrigger> = async (ctx, opts, eventArg) => {
   // The form's header (the spec's, or the vendor's for --form vendor) unless --signature-header says.
   const header = opts.signatureHeader === undefined ? form.header : parseSignatureHeader(opts.signatureHeader);
   const timeoutMs = opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout', { positive: true });
-  const overrides = (opts.set ?? []).map((s) => parseOverride(s, channel, event));
+  const overrides = (opts.set ?? []).map((s) => parseOverride(s, channel, event, formName));
   const payload = applyOverrides(applyForm(syntheticPayload(channel, event, { id: syntheticId(), now: ctx.clock.now() }), channel, event, formName), overrides);
   for (const o of overrides) {
-    if (o.unknown) ctx.io.warn(`--set ${forTerminal(o.path.join('.'), 80)}: the spec's ${channel === 'sms' ? 'SMS' : 'email'} ${event} payload has no such field; sent anyway.`);
+    if (o.unknown) ctx.io.warn(`--set ${forTerminal(o.path.join('.'), 80)}: the ${formName === 'spec' ? 'spec\'s' : `${formName} form's`} ${channel === 'sms' ? 'SMS' : 'email'} ${event} payload has no such field; sent anyway.`);
   }
   // A dry run needs no key: without one, the signature is shown as what it would be made from.
   const key = opts.dryRun ? await ctx.keyIfAny('notify') : await ctx.apiKey('notify');

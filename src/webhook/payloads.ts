@@ -108,10 +108,14 @@ export function applyForm(payload: Payload, channel: Channel, event: string, nam
 }
 
 /** The type the spec gives the field at `path` of this payload, or undefined when the spec has no such field. */
-function specType(channel: Channel, event: string, path: string[]): FieldType | 'object' | undefined {
+function specType(channel: Channel, event: string, path: string[], formName: FormName = 'spec'): FieldType | 'object' | undefined {
   const [top, field, ...rest] = path;
   const msg = MESSAGE[channel];
-  if (path.length === 1) return top === 'event' ? 'string' : top === msg.name || top === event ? 'object' : undefined;
+  // The form's own fields (decisions row 27): the event field, a code is a number; a top-level id.
+  const form = WEBHOOK_FORMS[formName];
+  if (path.length === 1 && top === form.eventField) return form.eventAs === 'code' ? 'number' : 'string';
+  if (path.length === 1 && top === 'id' && form.idAt === 'top') return 'string';
+  if (path.length === 1) return top === msg.name || top === event ? 'object' : undefined;
   if (top === msg.name) {
     const t = msg.fields[field];
     if (t === 'variables') return rest.length === 0 ? 'variables' : rest.length === 1 ? 'string' : undefined;
@@ -137,7 +141,7 @@ export interface Override {
  * SMS `point` and `alive_mins`; an ISO date for a `timestamp`; text otherwise), or `path:=JSON`
  * for any value as written (httpie's convention), to send what the spec does not allow on purpose.
  */
-export function parseOverride(text: string, channel: Channel, event: string): Override {
+export function parseOverride(text: string, channel: Channel, event: string, form: FormName = 'spec'): Override {
   const eq = text.indexOf('=');
   if (eq <= 0) throw new UsageError(`--set "${text}" is not FIELD=VALUE.`, 'For example: --set mail.subject=Hello --set bounce.type=0 (FIELD:=JSON for a raw JSON value).');
   const raw = text.slice(0, eq);
@@ -147,7 +151,7 @@ export function parseOverride(text: string, channel: Channel, event: string): Ov
   const path = pathText.split('.');
   if (path.some((p) => !/^[A-Za-z0-9_-]+$/.test(p))) throw new UsageError(`--set "${text}": the field "${pathText}" must be names joined by dots, such as mail.subject or mail.variables.name.`);
   if (path.some((p) => FORBIDDEN_KEYS.has(p))) throw new UsageError(`--set "${text}": "${path.find((p) => FORBIDDEN_KEYS.has(p))}" cannot be a field name.`);
-  const type = specType(channel, event, path);
+  const type = specType(channel, event, path, form);
   const out = (v: unknown): Override => ({ path, value: v, text, unknown: type === undefined });
   if (json) {
     try {
