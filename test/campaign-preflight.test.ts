@@ -35,6 +35,8 @@ const sb = useSandbox({
 });
 const fx = campaignFixtures(sb.get);
 const base = ['--name', 'Dec', '--group', 'Newsletter', '--subject', 'December news', '--preheader', 'What is new', '--from', 'news@example.com', '--from-name', 'Acme'];
+/** `base` with `flag` set to `value` instead: a flag that takes one value may be given only once (src/cli/repeats.ts). */
+const baseWith = (flag: string, value: string) => [...base.filter((x, i, a) => x !== flag && a[i - 1] !== flag), flag, value];
 const link = (target: string) => `${sb.get().url}/links/${target}`;
 
 interface Report {
@@ -83,7 +85,7 @@ describe('the offline rules', () => {
       expect.objectContaining({ severity: 'warning', where: 'html', message: expect.stringContaining('${PLNA} is not a known custom field') }),
     ]);
     const dir = writeFiles({ 'contacts.csv': 'EMAIL,NAME,plan,CITY\na@example.org,A,Gold,Taipei\n' });
-    const fromFile = await preflight([...base, '--no-links', ...body, '--subject', 'Hi ${CITY}', '--fields-from', path.join(dir, 'contacts.csv')]);
+    const fromFile = await preflight([...baseWith('--subject', 'Hi ${CITY}'), '--no-links', ...body, '--fields-from', path.join(dir, 'contacts.csv')]);
     // plan matches case-insensitively; CITY is a reserved column, so not a custom field.
     expect(fromFile.report.findings.filter((f) => f.rule === 'field-unknown').map((f) => f.message.slice(0, 8))).toEqual(['${CITY} ', '${PLNA} ']);
     const env = { MAILCTL_CONFIG_DIR: writeFiles({}) };
@@ -99,7 +101,7 @@ describe('the offline rules', () => {
   });
 
   it('notify-syntax: {{name}} in the subject or html (decisions row 18)', async () => {
-    const r = await preflight([...base, '--no-links', '--subject', 'Your code {{code}}', ...html('<p>{{ name }}</p>')]);
+    const r = await preflight([...baseWith('--subject', 'Your code {{code}}'), '--no-links', ...html('<p>{{ name }}</p>')]);
     expect(r.report.findings.filter((f) => f.rule === 'notify-syntax').map((f) => f.where)).toEqual(['subject', 'html']);
     expect(r.report.findings[0].message).toContain('write ${CODE} instead');
   });

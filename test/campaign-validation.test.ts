@@ -36,10 +36,12 @@ async function refused(args: string[], sentence: string | RegExp) {
   return r;
 }
 
-const without = (flag: string) => {
-  const i = ok.indexOf(flag);
-  return [...ok.slice(0, i), ...ok.slice(i + 2)];
+const without = (flag: string, args = ok) => {
+  const i = args.indexOf(flag);
+  return [...args.slice(0, i), ...args.slice(i + 2)];
 };
+/** `args` with `flag` set to `value`: a flag that takes one value may be given only once (src/cli/repeats.ts). */
+const withFlag = (flag: string, value: string, args = ok) => [...without(flag, args), flag, value];
 
 describe('required fields (names marked * in the spec)', () => {
   it('form.name', () => refused(without('--name'), 'The campaign has no name'));
@@ -52,12 +54,12 @@ describe('required fields (names marked * in the spec)', () => {
 });
 
 describe('lengths: preheader 60, subject 150, sender name 50 (section 8)', () => {
-  it('subject of 151 characters', () => refused([...ok, '--subject', 'x'.repeat(151)], 'is 151 characters long; the service allows at most 150'));
+  it('subject of 151 characters', () => refused(withFlag('--subject', 'x'.repeat(151)), 'is 151 characters long; the service allows at most 150'));
   it('preheader of 61 characters', () => refused([...ok, '--preheader', 'é'.repeat(61)], 'is 61 characters long; the service allows at most 60'));
-  it('sender name of 51 characters', () => refused([...ok, '--from-name', 'n'.repeat(51)], 'is 51 characters long; the service allows at most 50'));
+  it('sender name of 51 characters', () => refused(withFlag('--from-name', 'n'.repeat(51)), 'is 51 characters long; the service allows at most 50'));
   it('a subject of exactly 150 characters passes the local check', async () => {
     const from = fx.mark();
-    const r = await runCli(['campaign', 'create', ...ok, '--subject', 'x'.repeat(150), '--dry-run', '--json'], { sandbox: sb.get() });
+    const r = await runCli(['campaign', 'create', ...withFlag('--subject', 'x'.repeat(150)), '--dry-run', '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).requests[0].body.content.subject).toBe('x'.repeat(150));
     expect(fx.submits(from)).toEqual([]);
@@ -73,12 +75,12 @@ describe('analytics rules (config.ga)', () => {
 describe('A/B rules (endpoint 9)', () => {
   const ab = [...without('--subject'), '--ab', 'subject', '--subject-a', 'A', '--subject-b', 'B', '--test-duration', '4h'];
   it('proportion over 100', () => refused([...ab, '--test-percent', '101'], '--test-percent "101" is not a percentage; give a number from 0 to 100'));
-  it('a duration that is not hours or days', () => refused([...ab, '--test-percent', '20', '--test-duration', '90m'], 'give whole hours or days'));
+  it('a duration that is not hours or days', () => refused([...withFlag('--test-duration', '90m', ab), '--test-percent', '20'], 'give whole hours or days'));
   it('a missing version', () => refused([...without('--subject'), '--ab', 'subject', '--subject-a', 'A', '--test-percent', '20', '--test-duration', '4h'], 'no subject of version B'));
   it('an A/B flag without --ab', () => refused([...ok, '--subject-b', 'B'], '--subject-b only applies to an A/B test'));
   it('an unknown test type', () => refused([...ok, '--ab', 'colour'], 'is not a test type'));
   it.each(['0h', '1.5h', '4', 'soon'])('--test-duration %s: not whole hours or days', async (v) => {
-    await refused([...ab, '--test-percent', '20', '--test-duration', v], `--test-duration "${v}" is not a duration the service takes; give whole hours or days`);
+    await refused([...withFlag('--test-duration', v, ab), '--test-percent', '20'], `--test-duration "${v}" is not a duration the service takes; give whole hours or days`);
   });
 
   // The one duration parser (src/cli/duration.ts) with the service's two units: the wizard asks
