@@ -79,7 +79,7 @@ describe('mailctl mcp over stdio', () => {
     expect(byName.get('groups_list')!.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.get('campaign_delete')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(byName.get('send')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
-    expect(byName.get('send')!.inputSchema.properties).toMatchObject({ to: { type: 'string' }, var: { type: 'array' }, resume: { type: ['string', 'boolean'] }, confirm: { type: 'string' } });
+    expect(byName.get('send')!.inputSchema.properties).toMatchObject({ to: { type: 'array' }, var: { type: 'array' }, resume: { type: ['string', 'boolean'] }, confirm: { type: 'string' } });
     expect(byName.get('campaign_status')!.inputSchema.required).toEqual(['code']);
   });
 
@@ -166,7 +166,7 @@ describe('mailctl mcp over stdio', () => {
     const dir = tempDir();
     const html = path.join(dir, 'mail.html');
     fs.writeFileSync(html, '<p>first version</p>');
-    const args = { to: 'ann.lee@example.com', subject: 'Hello', 'html-file': html, from: 'news@example.com' };
+    const args = { to: ['ann.lee@example.com'], subject: 'Hello', 'html-file': html, from: 'news@example.com' };
     const first = (await s.call('send', args)).doc.plan;
     fs.writeFileSync(html, '<p>second version</p>');
     let fresh: { token: string; requests: PlannedRequest[] } | undefined;
