@@ -180,9 +180,11 @@ describe('mailctl events tail', () => {
   it('--json with no end: Ctrl-C ends it and the document comes out, marked interrupted (exit 0)', async () => {
     const id = (await send('tail-json-int@example.com', 'Interrupted')).body.success[0].id;
     const ac = new AbortController();
-    const run = runCli(['events', 'tail', '--since', '1h', '--interval', '2s', '--recipient', 'tail-json-int@example.com', '--json'], { sandbox: sb.get(), signal: ac.signal });
+    const run = runCli(['events', 'tail', '--since', '1h', '--interval', '2s', '--recipient', 'tail-json-int@example.com', '--json'], { sandbox: sb.get(), signal: ac.signal, clock: fastClock() });
     const lookups = () => sb.get().sandbox.requests('notify').filter((q) => q.path === '/v1/events' && q.query.recipient === 'tail-json-int@example.com').length;
-    while (lookups() === 0) await new Promise((r) => setTimeout(r, 10));
+    // A second lookup starts only after the first answer was read: Ctrl-C then finds the event
+    // collected (the sandbox receiving the first lookup said nothing of its answer being read).
+    while (lookups() < 2) await new Promise((r) => setTimeout(r, 10));
     ac.abort();
     const r = await run;
     expect(r.exitCode).toBe(0);

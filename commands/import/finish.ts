@@ -23,7 +23,7 @@ export interface Finish {
   failuresTo?: string;
   /** --force: the failure file may replace what is at failuresTo. */
   force?: boolean;
-  /** Piped and still running (`import --no-wait | …`): print just the import code. */
+  /** Piped without waiting (`import --no-wait | …`): print just the import code. */
   brief?: boolean;
 }
 
@@ -56,7 +56,9 @@ export async function finishImport(ctx: Context, f: Finish): Promise<void> {
   };
   // Piped without waiting: the code alone, for the next command (TSV is what a pipe gets by
   // default), as one TSV cell: the service's word, whole, with its control characters escaped.
-  if (f.brief && !ended && ctx.io.output === 'tsv') ctx.io.out(forTsvCell(r.importSn));
+  // Also when the import happened to end before the one status look: what a script reads must
+  // not change shape with how fast the service was (the status still decides the exit code).
+  if (f.brief && ctx.io.output === 'tsv') ctx.io.out(forTsvCell(r.importSn));
   else await printResult(ctx, pairs, json);
 
   if (failed) throw failureFor(r, failuresPath, r.errorDownloadLink ? suggest(ctx, 'import', 'status', r.importSn, '--download-failures', 'FILE') : undefined);
