@@ -62,6 +62,8 @@ export class Sandbox {
   private readonly routes: Array<Route & { re: RegExp; names: string[] }>;
   private readonly deliverWebhooks: boolean;
   private pendingDeliveries = new Set<Promise<void>>();
+  /** The advance under way: requests answered side by side (sandbox serve) advance one at a time. */
+  private advancing: Promise<void> = Promise.resolve();
   /** Called after every state change (persistence). */
   onChange?: (state: SandboxState) => void | Promise<void>;
 
@@ -124,7 +126,7 @@ export class Sandbox {
   /** Move every time-driven state forward to now and send webhooks that are due. */
   async tick(): Promise<void> {
     const ctx = this.context();
-    for (const m of MODULES) await m.advance?.(ctx);
+    await this.advance(ctx);
     this.flushWebhooks(ctx);
     await this.onChange?.(this.state);
   }
@@ -178,7 +180,7 @@ export class Sandbox {
     if (service === 'links') return finish(handleLink(rec.method, subPath, raw.url));
 
     const ctx = this.context(now);
-    for (const m of MODULES) await m.advance?.(ctx);
+    await this.advance(ctx);
 
     if (service === 'files') {
       const res = await this.handleFile(ctx, rec.method, subPath, raw.body, (n) => (streamed = n));
@@ -222,6 +224,19 @@ export class Sandbox {
     this.flushWebhooks(ctx);
     await this.onChange?.(this.state);
     return finish(res);
+  }
+
+  /**
+   * Moves time-driven state to ctx.now. A due job may be awaited inside (campaign/jobs.ts), so
+   * two requests could otherwise both find the same import or export due and apply it twice.
+   */
+  private advance(ctx: SbContext): Promise<void> {
+    const run = async () => {
+      for (const m of MODULES) await m.advance?.(ctx);
+    };
+    const next = this.advancing.then(run, run);
+    this.advancing = next.catch(() => {});
+    return next;
   }
 
   private campaignLimits(now: number): SbResponse | undefined {

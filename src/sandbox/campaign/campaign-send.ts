@@ -23,7 +23,7 @@ import type { SbContext } from '../types.js';
 import { contactKey, recountGroups } from './contacts.js';
 import { cohortCounts, cohortSizes, eventsAt, pickWinner, type Cohort } from './campaign-metrics.js';
 import { isVerifiedSender, senderFields } from './campaign-validate.js';
-import { forgetJob, runJob } from './jobs.js';
+import { finished, forgetJob } from './jobs.js';
 import { listRecipients, ranked, readList, recipientCount } from './recipients.js';
 import type { CampaignState, SbCampaign, SbCampaignStatus } from './state.js';
 import type { UploadTarget } from '../types.js';
@@ -58,20 +58,22 @@ function stop(c: SbCampaign, status: SbCampaignStatus, at: number): boolean {
   return true;
 }
 
-/** Once-campaigns: the uploaded list's row count, counted in the background (big files). */
-function listRows(ctx: SbContext, c: SbCampaign): number | undefined {
+/**
+ * Once-campaigns: the uploaded list's row count, asked for when preparing ends by the clock; the
+ * request that finds it due waits for the count (jobs.ts: time, not processes, moves a campaign).
+ */
+async function listRows(ctx: SbContext, c: SbCampaign): Promise<number> {
   if (c.listRows !== undefined) return c.listRows;
   if (!c.listFile) return 0;
   const file = ctx.filePath(c.listFile);
-  const job = runJob(ctx.state.campaign, `count:${c.sn}`, () => readList(file));
-  if (!job.done) return undefined;
+  const job = await finished(ctx.state.campaign, `count:${c.sn}`, () => readList(file));
   forgetJob(ctx.state.campaign, `count:${c.sn}`);
   c.listRows = job.result?.rows ?? 0;
   return c.listRows;
 }
 
 /** One transition if one is due; true when something changed (call again). */
-function step(ctx: SbContext, c: SbCampaign): boolean {
+async function step(ctx: SbContext, c: SbCampaign): Promise<boolean> {
   const st = ctx.state.campaign;
   const { campaignPrepare, campaignSending } = ctx.opts.delays;
   const now = ctx.now;
@@ -84,15 +86,10 @@ function step(ctx: SbContext, c: SbCampaign): boolean {
     }
     case 'PREPARE_TO_SENT': {
       if (now < (c.phaseUntil ?? 0)) return false;
-      const n = c.audience === 'once' ? listRows(ctx, c) : recipientCount(st, c);
-      if (n === undefined) {
-        c.waitedForList = true; // still counting the uploaded list
-        return false;
-      }
-      // A list counted after the phase should have ended starts the next phase now: dating it
-      // back to phaseUntil would let a slow count skip TESTING (or SENDING) altogether.
-      const t = c.waitedForList ? now : (c.phaseUntil ?? now);
+      const n = c.audience === 'once' ? await listRows(ctx, c) : recipientCount(st, c);
+      // A state saved by an older sandbox may still carry this mark of a count that outlasted its phase.
       delete c.waitedForList;
+      const t = c.phaseUntil ?? now;
       if (senderFields(c.content).some((f) => !isVerifiedSender(ctx, String(c.content[f])))) return stop(c, 'UNAUTHENTICATED_SENDER', t);
       if (n === 0) return stop(c, 'EMPTY_RECIPIENT', t);
       if (c.ab) {
@@ -177,9 +174,9 @@ function recordOutcomes(st: CampaignState, c: SbCampaign, now: number): void {
   recountGroups(st, now, c.selectedLists);
 }
 
-export function advanceCampaigns(ctx: SbContext): void {
+export async function advanceCampaigns(ctx: SbContext): Promise<void> {
   for (const c of ctx.state.campaign.campaigns) {
-    for (let i = 0; i < 8 && step(ctx, c); i++);
+    for (let i = 0; i < 8 && (await step(ctx, c)); i++);
     progress(ctx, c);
   }
 }

@@ -27,7 +27,7 @@ import { IMPORT_START_FAILED, isObj, iso } from './common.js';
 import { MAX_STORED_CONTACTS, applyUpserts, findGroup, recountGroups } from './contacts.js';
 import { refreshGroupStatuses } from './groups.js';
 import { processImportFile, type ImportOutcome } from './import-csv.js';
-import { forgetJob, runJob } from './jobs.js';
+import { finished, forgetJob, runJob } from './jobs.js';
 import type { SbImport } from './state.js';
 
 export const TEXT_IMPORT_MAX_BYTES = 10 * 1024 * 1024;
@@ -121,7 +121,7 @@ export function importUploaded(ctx: SbContext, target: UploadTarget): void {
   refreshGroupStatuses(ctx.state.campaign);
 }
 
-export function advanceImports(ctx: SbContext): void {
+export async function advanceImports(ctx: SbContext): Promise<void> {
   const st = ctx.state.campaign;
   for (const imp of st.imports) {
     if (imp.status === 'UPLOADING' && ctx.now - imp.createdAt >= UPLOAD_TTL_MS) {
@@ -134,11 +134,15 @@ export function advanceImports(ctx: SbContext): void {
     const file = ctx.filePath(imp.file);
     const failureFile = ctx.filePath(`import-${imp.importSn}-failures.csv`);
     const fields = structuredClone(st.fields);
-    const job = runJob<ImportOutcome>(st, `import:${imp.importSn}`, () =>
-      processImportFile({ file, failureFile, fields, isStored: (k) => k in st.contacts, collectLimit: MAX_STORED_CONTACTS }),
-    );
-    if (!job.done || ctx.now < (imp.processingSince ?? 0) + ctx.opts.delays.importProcessing) continue;
-    forgetJob(st, `import:${imp.importSn}`);
+    const id = `import:${imp.importSn}`;
+    const work = () => processImportFile({ file, failureFile, fields, isStored: (k) => k in st.contacts, collectLimit: MAX_STORED_CONTACTS });
+    // Not due yet: the parse may start (or go on) in the background. Due: this request waits for it.
+    if (ctx.now < (imp.processingSince ?? 0) + ctx.opts.delays.importProcessing) {
+      runJob(st, id, work);
+      continue;
+    }
+    const job = await finished<ImportOutcome>(st, id, work);
+    forgetJob(st, id);
     const outcome: ImportOutcome = job.result ?? {
       status: 'ERROR', reason: `the file could not be read: ${job.error?.message}`, fileCnt: 0, insertCnt: 0, duplicateCnt: 0, errCnt: 0, upserts: [], uncollected: 0,
     };

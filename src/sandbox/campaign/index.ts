@@ -38,11 +38,11 @@ export const campaignModule: ServiceModule<CampaignState> = {
     capacity: TEMPLATE_CAPACITY,
   }),
   routes: [...groupRoutes, ...fieldRoutes, ...importRoutes, ...removeRoutes, ...campaignRoutes, ...reportRoutes, ...automationRoutes, ...accountRoutes],
-  advance(ctx) {
+  async advance(ctx) {
     upgradeState(ctx.state.campaign);
-    advanceImports(ctx);
-    advanceCampaigns(ctx);
-    advanceExports(ctx);
+    await advanceImports(ctx);
+    await advanceCampaigns(ctx);
+    await advanceExports(ctx);
   },
   onUpload(ctx, _token, target) {
     if (target.kind === 'import') importUploaded(ctx, target);

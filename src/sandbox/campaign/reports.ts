@@ -20,7 +20,7 @@ import type { Route, SbContext, SbResponse } from '../types.js';
 import type { SandboxShapes } from '../shapes.js';
 import { INVALID_REPORT_CODE, isObj, iso } from './common.js';
 import { metricsFor } from './campaign-metrics.js';
-import { forgetJob, runJob } from './jobs.js';
+import { finished as jobFinished, forgetJob } from './jobs.js';
 import { listRecipients } from './recipients.js';
 import { REPORT_TYPES, campaignAudience, writeReportFiles, type ReportType } from './report-files.js';
 import type { SbCampaign } from './state.js';
@@ -97,8 +97,8 @@ export const reportRoutes: Route[] = [
   },
 ];
 
-/** Generates due export files in the background; publishes them and calls the webhook when ready. */
-export function advanceExports(ctx: SbContext): void {
+/** Generates the files of a due export (the request that finds it due waits for them); publishes them and calls the webhook. */
+export async function advanceExports(ctx: SbContext): Promise<void> {
   const st = ctx.state.campaign;
   for (const c of st.campaigns) {
     const ex = c.export;
@@ -110,10 +110,9 @@ export function advanceExports(ctx: SbContext): void {
       const listPath = c.listFile ? ctx.filePath(c.listFile) : undefined;
       const snapshot = structuredClone(c);
       const now = ctx.now;
-      const job = runJob(st, id, async () => writeReportFiles(snapshot, await campaignAudience(snapshot, members, listPath), now, (t) => ctx.filePath(stored(t))));
-      if (!job.done) continue;
+      const job = await jobFinished(st, id, async () => writeReportFiles(snapshot, await campaignAudience(snapshot, members, listPath), now, (t) => ctx.filePath(stored(t))));
       forgetJob(st, id);
-      if (!job.result) continue; // could not write: try again on the next tick
+      if (!job.result) continue; // could not write: try again on the next request
       const created = iso(ctx.now);
       ex.links = REPORT_TYPES.map((t) => ({
         reportType: t,

@@ -101,7 +101,7 @@ export interface SbCampaign {
   /** When the current phase (PREPARE_TO_SENT, TESTING, SENDING) ends, ms. */
   phaseStart?: number;
   phaseUntil?: number;
-  /** PREPARE_TO_SENT outlasted its phase waiting for the uploaded list to be counted. */
+  /** Written by older sandboxes (a list counted after its phase ended); removed when seen. */
   waitedForList?: boolean;
   recipientCnt: number;
   testCnt: number;
