@@ -51,10 +51,20 @@ export function matchGroup(all: Group[], given: string): GroupMatch {
   const wanted = given.trim();
   const byCode = all.find((g) => g.sn === wanted);
   if (byCode) return { group: byCode };
-  let named = all.filter((g) => g.name === wanted);
-  if (!named.length) named = all.filter((g) => g.name.trim().toLowerCase() === wanted.toLowerCase());
+  const named = groupsNamed(all, wanted);
   if (named.length === 1) return { group: named[0] };
   return named.length ? { several: named } : { none: true };
+}
+
+/**
+ * The groups a name finds, as every command that takes --group finds them: those of exactly that
+ * name, else those of that name ignoring case and surrounding spaces. `groups create` refuses a
+ * name that finds any (a second one would make the name ambiguous for every later --group).
+ */
+export function groupsNamed(all: Group[], name: string): Group[] {
+  const wanted = name.trim();
+  const exact = all.filter((g) => g.name === wanted);
+  return exact.length ? exact : all.filter((g) => g.name.trim().toLowerCase() === wanted.toLowerCase());
 }
 
 export interface ResolvedGroup {

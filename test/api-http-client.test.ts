@@ -66,7 +66,7 @@ describe('the x-api-key header (spec 000 §5: "Every request carries header x-ap
         expect((await runCli(argv, { sandbox: sb.get() })).exitCode).toBe(0);
       }
     });
-    expect(reqs.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/balance', 'GET /v1/contacts/lists', 'GET /v1/templates', 'POST /v1/contacts/lists/insert']);
+    expect(reqs.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/balance', 'GET /v1/contacts/lists', 'GET /v1/templates', 'GET /v1/contacts/lists', 'POST /v1/contacts/lists/insert']);
     for (const r of reqs) {
       expect(r.service).toBe('campaign');
       expect(r.headers['x-api-key']).toBe(SANDBOX_KEYS.campaign);
@@ -159,7 +159,7 @@ describe('retries (issue 2 item 3: only where safe)', () => {
 
   it('does not retry a create-type POST that timed out, and says it may or may not have been carried out (exit 4)', async () => {
     sandbox().injectFault({ kind: 'hang', times: 5, match: { method: 'POST', path: '/v1/contacts/lists/insert' } });
-    const { result, reqs } = await received(() => runCli(['groups', 'create', 'Timed out'], { sandbox: sb.get(), tuning: { timeoutMs: 300 } }));
+    const { result, reqs } = await received(() => runCli(['groups', 'create', 'Timed out', '--allow-duplicate'], { sandbox: sb.get(), tuning: { timeoutMs: 300 } }));
     expect(result.exitCode).toBe(4);
     expect(reqs.filter((r) => r.path === '/v1/contacts/lists/insert')).toHaveLength(1);
     expect(result.stderr).toMatch(/may or may not have been carried out/);
@@ -183,7 +183,7 @@ describe('retries (issue 2 item 3: only where safe)', () => {
 
   it('does not retry a create POST on 5xx: exactly one request, exit 1, nothing created twice', async () => {
     sandbox().injectFault({ kind: 'status', status: 500, body: { message: 'Internal Server Error' }, times: 3, match: { method: 'POST', path: '/v1/contacts/lists/insert' } });
-    const { result, reqs } = await received(() => runCli(['groups', 'create', 'Once only'], { sandbox: sb.get() }));
+    const { result, reqs } = await received(() => runCli(['groups', 'create', 'Once only', '--allow-duplicate'], { sandbox: sb.get() }));
     expect(result.exitCode).toBe(1);
     expect(reqs).toHaveLength(1);
     expect(result.stderr).toMatch(/HTTP 500/);
@@ -198,7 +198,7 @@ describe('retries (issue 2 item 3: only where safe)', () => {
 
   it('does not retry a create POST whose connection dropped after it arrived: exit 4, one request, doubt stated', async () => {
     sandbox().injectFault({ kind: 'drop', times: 3, match: { method: 'POST', path: '/v1/contacts/lists/insert' } });
-    const { result, reqs } = await received(() => runCli(['groups', 'create', 'Dropped'], { sandbox: sb.get() }));
+    const { result, reqs } = await received(() => runCli(['groups', 'create', 'Dropped', '--allow-duplicate'], { sandbox: sb.get() }));
     expect(result.exitCode).toBe(4);
     expect(reqs).toHaveLength(1);
     expect(result.stderr).toMatch(/may or may not have been carried out/);
@@ -222,7 +222,7 @@ describe('retries (issue 2 item 3: only where safe)', () => {
     out.on('data', (c) => (stdout += c));
     err.on('data', (c) => (stderr += c));
     const { result: exitCode, reqs } = await received(() => main({
-      argv: ['groups', 'create', 'After refusal'], stdin: Readable.from([]), stdout: out, stderr: err, fetch: flaky, tuning: FAST,
+      argv: ['groups', 'create', 'After refusal', '--allow-duplicate'], stdin: Readable.from([]), stdout: out, stderr: err, fetch: flaky, tuning: FAST,
       env: { ...urls(), MAILCTL_CONFIG_DIR: tempDir(), MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign },
     }));
     expect({ exitCode, stderr }).toEqual({ exitCode: 0, stderr: '' });
@@ -233,7 +233,7 @@ describe('retries (issue 2 item 3: only where safe)', () => {
 
   it('gives up on a refused connection after the retries with exit 4 and a sentence, not a stack', async () => {
     const port = await unusedPort();
-    const r = await runCli(['-v', 'groups', 'create', 'Nowhere'], { sandbox: sb.get(), env: { MAILCTL_CAMPAIGN_URL: `http://127.0.0.1:${port}` } });
+    const r = await runCli(['-v', 'groups', 'create', 'Nowhere', '--allow-duplicate'], { sandbox: sb.get(), env: { MAILCTL_CAMPAIGN_URL: `http://127.0.0.1:${port}` } });
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain(`Cannot reach the campaign service at http://127.0.0.1:${port}`);
     // The -v trace shows each attempt: the first and three retries.
@@ -258,7 +258,7 @@ describe('limits and refusals become exit codes with a fix', () => {
     const capped = await startTestSandbox({ limits: { daily: 1 }, expect: ['GET /campaign/v1/balance', 'POST /campaign/v1/contacts/lists/insert'] });
     try {
       expect((await runCli(['balance'], { sandbox: capped })).exitCode).toBe(0);
-      const r = await runCli(['groups', 'create', 'Over the cap'], { sandbox: capped });
+      const r = await runCli(['groups', 'create', 'Over the cap', '--allow-duplicate'], { sandbox: capped });
       expect(r.exitCode).toBe(4);
       expect(r.stderr).toMatch(/daily request limit/);
       expect(capped.sandbox.requests().map((q) => q.status)).toEqual([200, 429]);
@@ -447,7 +447,7 @@ describe('an answer whose body trickles in (the time-out covers the whole exchan
 
   it('a create whose answer trickles in: exit 4, not sent again, and the doubt is said', async () => {
     const s = await slowAnswer('POST', '/campaign/v1/contacts/lists/insert', 200, '{"sn":"G1"', '}');
-    const r = await runCli(['groups', 'create', 'Slow', '--json'], { env: s.env, tuning: { timeoutMs: 500, minRate: FLOOR } });
+    const r = await runCli(['groups', 'create', 'Slow', '--allow-duplicate', '--json'], { env: s.env, tuning: { timeoutMs: 500, minRate: FLOOR } });
     expect(r.exitCode).toBe(4);
     const { error } = JSON.parse(r.stdout) as { error: { code: string; message: string } };
     expect(error.code).toBe('TIMEOUT');
@@ -458,7 +458,7 @@ describe('an answer whose body trickles in (the time-out covers the whole exchan
 
   it('an error answer whose body trickles in: judged by its status at the time-out (exit 1), not waited for', async () => {
     const s = await slowAnswer('POST', '/campaign/v1/contacts/lists/insert', 400, '{"message":"no"', '}');
-    const r = await runCli(['groups', 'create', 'Slow'], { env: s.env, tuning: { timeoutMs: 500, minRate: FLOOR } });
+    const r = await runCli(['groups', 'create', 'Slow', '--allow-duplicate'], { env: s.env, tuning: { timeoutMs: 500, minRate: FLOOR } });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('The campaign service refused POST /v1/contacts/lists/insert (HTTP 400).');
     expect(await s.left()).toBe(true);

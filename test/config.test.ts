@@ -14,6 +14,7 @@ import { smallDisk } from './helpers/small-disk.js';
 const sb = useSandbox({
   expect: [
     'GET /campaign/v1/balance',
+    'GET /campaign/v1/contacts/lists', // groups create: is the name taken?
     'POST /campaign/v1/contacts/lists/insert',
   ],
 });

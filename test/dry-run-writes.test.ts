@@ -209,7 +209,7 @@ describe('the dry run\'s header', () => {
       return r.stderr.split('\n')[0];
     };
     const header = 'Dry run: nothing was sent. A real run would make these requests, in order:';
-    expect(await first(['groups', 'create', 'Header'])).toBe(header);
+    expect(await first(['groups', 'create', 'Header', '--allow-duplicate'])).toBe(header);
     expect(await first(['webhook', 'trigger', 'open', '--to', 'http://127.0.0.1:9/hooks'])).toBe(header);
     // Lookups add their sentence, and only that.
     expect(await first(['campaign', 'pause', 'CP1'])).toBe('Dry run: nothing was sent, lookups included (marked "#": their answers are unknown here). A real run would make these requests, in order:');

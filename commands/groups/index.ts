@@ -37,8 +37,13 @@ export function declareCreate(groups: CommandUnknownOpts) {
     .command('create')
     .description('create a contact group and print its code')
     .argument('<name>', 'group name')
+    .option('--allow-duplicate', 'create it even when a group of that name exists')
     .option('--dry-run', 'show the request without sending it')
     .addHelpText('after', `
+A name a group already has (ignoring case and surrounding spaces) is refused (exit 2), naming that
+group's code: the service would make a second one, and every later --group NAME would be refused
+as ambiguous. --allow-duplicate creates it anyway.
+
 Examples:
   mailctl groups create "VIP customers"
   mailctl groups create Newsletter --dry-run`);
