@@ -41,7 +41,7 @@ export const NOUNS: Noun[] = [
   { name: 'import', aliases: [], summary: 'check a contacts CSV locally, upload it into a group, and wait for the result', register: importer },
   { name: 'contacts', aliases: ['contact'], summary: 'contacts in groups (import them with `mailctl import`)', register: contacts },
   { name: 'groups', aliases: ['group'], summary: 'contact groups (lists)', register: groups },
-  { name: 'campaign', aliases: ['campaigns'], summary: 'create, schedule, follow, pause and delete email campaigns', register: campaign },
+  { name: 'campaign', aliases: ['campaigns'], summary: 'create, list, schedule, follow, pause and delete email campaigns', register: campaign },
   { name: 'report', aliases: ['reports'], summary: 'campaign reports: finished campaigns, metrics, detail files', register: report },
   { name: 'template', aliases: ['templates'], summary: 'email templates', register: template },
   { name: 'automation', aliases: [], summary: 'start or stop recipients in automation workflows', register: automation },

@@ -83,7 +83,7 @@ describe('the flags', () => {
       expect(o, `${name} ${f.flag}`).toBeDefined();
       expect([o!.flags, o!.description]).toEqual([f.flag, f.help]);
       expect(o!.required || o!.optional, `${f.flag} takes a value`).toBe(f.type !== 'switch');
-      expect(offeredFor(o!, { flags: new Set(), args: [] })?.values).toEqual(f.offer);
+      expect(offeredFor(o!, { flags: new Set(), args: [], campaignCodes: () => [] })?.values).toEqual(f.offer);
     }
   });
 

@@ -98,7 +98,7 @@ describe('lines to run later note the environment; hints to act on now do not', 
     expect(r.stderr).toContain(`\`mailctl --profile staging report links ${sn}\`  (with MAILCTL_CONFIG_DIR=${configDir} MAILCTL_CAMPAIGN_URL=${campaignUrl} MAILCTL_NOTIFY_URL=${notifyUrl} set and the keys in MAILCTL_CAMPAIGN_API_KEY and MAILCTL_NOTIFY_API_KEY, as now)`);
     // A hint to act on now (an unknown campaign) carries the profile but no note.
     const now = await runCli(['campaign', 'status', 'CP404'], { configDir, env, sandbox: sb.get() });
-    expect(now.stderr).toContain('`mailctl --profile staging report list`');
+    expect(now.stderr).toContain('`mailctl --profile staging campaign list --all`');
     expect(now.stderr).not.toContain('as now');
   });
 

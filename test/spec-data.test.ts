@@ -12,6 +12,8 @@ import { EMAIL_WEBHOOK_TYPES } from '../src/api/notify-types.js';
 import { TIME_ZONE_CODES } from '../src/campaign/timezones.js';
 import { CAMPAIGN_CODES, REMOVAL_CODES } from '../src/api/error-messages.js';
 import { SIGNED_EVENTS } from '../src/webhook/signature.js';
+import { CAMPAIGN_STATUSES } from '../src/spec/campaign-statuses.js';
+import { STATUS_WORDS } from '../src/campaign/statuses.js';
 
 const specDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'spec');
 const specText = (name: string) => fs.readFileSync(path.join(specDir, name), 'utf8');
@@ -55,6 +57,14 @@ describe('data copied from the spec matches the spec text', () => {
     const removal = [...campaign.matchAll(/(400503\d\d) /g)].map((m) => m[1]);
     expect(removal).toHaveLength(5);
     for (const c of removal) expect(REMOVAL_CODES[c], c).toBeTruthy();
+  });
+
+  it('campaign statuses: the list of spec 000 section 3, each described in words', () => {
+    const row = campaign.split('\n').find((l) => l.startsWith('| Campaign status |'))!;
+    const names = row.split('|')[2].split(',').map((s) => s.trim().replace(/ \(.*\)$/, ''));
+    expect(names).toContain('PREPARE_TO_SENT');
+    expect([...CAMPAIGN_STATUSES]).toEqual(names);
+    expect(Object.keys(STATUS_WORDS).sort()).toEqual([...CAMPAIGN_STATUSES].sort());
   });
 
   it('webhook event names: the list of each channel in spec 001 section 6, and none ends another (so a signature has one split)', () => {

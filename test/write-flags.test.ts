@@ -37,7 +37,7 @@ const LOCAL_WRITES = ['config set', 'config unset', 'config set-key', 'config us
 const DESTRUCTIVE = ['contacts remove', 'contacts clean', 'campaign pause', 'campaign delete', 'webhook delete', 'domain remove', 'config delete-profile', 'sandbox reset', 'events prune'];
 /** Change nothing (files they are asked to write are their output). */
 const READS = [
-  'import status', 'groups list', 'campaign timezones', 'campaign preflight', 'campaign preview', 'campaign status', 'report list', 'report metrics',
+  'import status', 'groups list', 'campaign timezones', 'campaign preflight', 'campaign preview', 'campaign status', 'campaign list', 'report list', 'report metrics',
   'template list', 'template show', 'balance', 'webhook list', 'webhook verify', 'webhook listen', 'events', 'events tail', 'events export',
   'sms numbers', 'config get', 'config list', 'config profiles', 'config path', 'sandbox serve', 'sandbox field list', 'doctor', 'completion',
 ];

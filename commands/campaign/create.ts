@@ -23,6 +23,9 @@ import { recordUpload } from '../../src/cli/transfer.js';
 import { bytes } from '../../src/core/human.js';
 import { warnOverBalance } from '../../src/campaign/balance-check.js';
 import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
+import { entryFor, recordCampaign } from '../../src/campaign/ledger.js';
+import { campaignLedger } from '../../src/cli/campaign-ledger.js';
+import { groupCacheScope, mergeCampaignCache } from '../../src/cli/completion-cache.js';
 
 /** The declaration's own options, and the campaign's fields (derived from the same field table). */
 type Opts = OptsOf<typeof declareCreate> & CreateFlags;
@@ -44,7 +47,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   const given: Draft = mergeDrafts(opts.file ? readCampaignFile(opts.file) : {}, draftFromFlags(opts));
   if (opts.wizard) return wizard(ctx, opts, given, settings.profile);
 
-  const { c, draft } = await prepare(ctx, given, settings.profile, opts);
+  const { c, draft, groups } = await prepare(ctx, given, settings.profile, opts);
   let created: Created;
   try {
     created = await submit(ctx, c);
@@ -52,7 +55,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
     throw explainRefusal(e, c.request);
   }
   if (opts.dryRun) return dryRunReport(ctx, c, draft);
-  await afterSubmit(ctx, c, draft, created);
+  await afterSubmit(ctx, c, draft, created, groups);
 }
 
 type Profile = Parameters<typeof withProfileDefaults>[1];
@@ -83,9 +86,12 @@ async function submit(ctx: Context, c: Composed): Promise<Created> {
   return (await ctx.campaign()).submit(c.endpoint, c.request);
 }
 
-async function afterSubmit(ctx: Context, c: Composed, draft: Draft, created: Created): Promise<void> {
+async function afterSubmit(ctx: Context, c: Composed, draft: Draft, created: Created, groups: Group[]): Promise<void> {
   // From here on the campaign exists: no failure may claim "nothing was sent" (exit 2).
   try {
+    // Into `campaign list` before anything else is said or done (a one-time list's upload may
+    // still fail): its code is then findable whatever happens next.
+    const listed = await addToLedger(ctx, c, created.sn, groups);
     let uploaded: number | undefined;
     if (c.once) {
       if (!created.preSignedUrl) {
@@ -93,7 +99,7 @@ async function afterSubmit(ctx: Context, c: Composed, draft: Draft, created: Cre
       }
       uploaded = await putListFile(ctx, created.preSignedUrl, draft.list!, created.sn);
     }
-    report(ctx, c, created.sn, uploaded);
+    report(ctx, c, created.sn, listed, uploaded);
   } catch (e) {
     throw afterCreate(ctx, e, created.sn);
   }
@@ -146,7 +152,7 @@ async function wizard(ctx: Context, opts: Opts, given: Draft, profile: Profile):
       if (certainlyNotDone(err)) await keepAnswers(ctx, answers);
       throw err;
     }
-    return afterSubmit(ctx, c, draft, created);
+    return afterSubmit(ctx, c, draft, created, groups);
   }
 }
 
@@ -249,12 +255,32 @@ function summary(c: Composed): string {
   return `${kind} ${audience}, ${when}`;
 }
 
-function report(ctx: Context, c: Composed, sn: string, uploaded?: number): void {
+/**
+ * Records the campaign in the ledger `campaign list` reads, on disk before "Created" is said. If
+ * the disk refuses, the campaign still exists and is reported as created (exit 0: a script that
+ * saw a failure would create it a second time), with a warning saying it is not in the list and
+ * why, and `listed: false` under --json.
+ */
+async function addToLedger(ctx: Context, c: Composed, sn: string, groups: Group[]): Promise<boolean> {
+  const file = await campaignLedger(ctx);
+  try {
+    recordCampaign(file, entryFor(c, sn, groups, ctx.clock.now()));
+  } catch (e) {
+    ctx.io.warn(`Campaign ${forTerminal(sn, 100)} was created but could not be added to \`${suggest(ctx, 'campaign', 'list')}\`: ${forTerminal(e instanceof Error ? e.message : String(e), 500)} Keep its code.`);
+    return false;
+  }
+  // Completion offers it from now on (campaign status, pause, delete, report …).
+  mergeCampaignCache(ctx.configDir, groupCacheScope(await ctx.settings()), [{ sn, name: c.request.form.name }]);
+  return true;
+}
+
+function report(ctx: Context, c: Composed, sn: string, listed: boolean, uploaded?: number): void {
   if (ctx.io.json) {
     ctx.io.printJson({
       sn, name: c.request.form.name, endpoint: c.path, type: c.ab ? 'A_B_TEST' : 'REGULAR', abTest: c.ab ?? null, once: c.once,
       selectedLists: c.request.form.selectedLists ?? [], excludeLists: c.request.form.excludeLists ?? [],
       schedule: c.schedule ? { timezone: c.schedule.timezone, city: c.schedule.zone.city, scheduleDate: c.schedule.scheduleDate } : null,
+      listed,
       ...(uploaded !== undefined ? { listBytes: uploaded } : {}),
     });
     return;

@@ -1,6 +1,7 @@
 import type { Context } from '../../src/cli/context.js';
 import { lookup, printDryRun } from '../../src/output/dry-run.js';
-import { certainlyNotDone, factsOf, PartialError, ServiceError, SilentExit, UsageError } from '../../src/core/errors.js';
+import { certainlyNotDone, PartialError, ServiceError, SilentExit, UsageError } from '../../src/core/errors.js';
+import { refusedAsNoSuchCampaign } from '../../src/campaign/statuses.js';
 import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
 import type { CampaignClient } from '../../src/api/campaign.js';
 import type { DeleteCampaignsResult } from '../../src/api/campaign-types.js';
@@ -70,20 +71,10 @@ export const run: Verb<typeof declareDelete> = async (ctx, opts, sns) => {
   // Every code missing: the one refusal a typo gives, with its stable code and where to look.
   const allMissing = r.badCampaigns.length === total;
   throw new ServiceError(`No campaign was deleted: ${why}.`, {
-    hint: r.sendingCampaign.length ? 'A campaign that is preparing or sending can be deleted once it is sent.' : `Check the codes with \`${suggest(ctx, 'report', 'list')}\` or \`${suggest(ctx, 'campaign', 'status', 'CODE')}\`.`,
+    hint: r.sendingCampaign.length ? 'A campaign that is preparing or sending can be deleted once it is sent.' : `Check the codes with \`${suggest(ctx, 'campaign', 'list', '--all')}\`.`,
     ...(allMissing ? { facts: { code: 'NOT_FOUND' } } : {}),
   });
 };
-
-/**
- * A lookup the service refused because it knows no campaign by that code, read from the facts
- * alone: HTTP 404, or code 40007 "invalid sn" (docs/spec/campaign-excerpts.txt, the code the
- * service gives for an unknown template, group or campaign code — here the code is a campaign's).
- */
-function refusedAsNoSuchCampaign(e: unknown): boolean {
-  const f = factsOf(e);
-  return f.reached === 'yes' && f.refused && (f.status === 404 || f.serviceCode === '40007');
-}
 
 /**
  * The DELETE's answer was lost. Each campaign (all existed just before) is looked up: one that

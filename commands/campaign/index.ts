@@ -1,6 +1,9 @@
 import { type Command, type CommandUnknownOpts, type Option } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/declared.js';
 import { collect } from '../../src/cli/collect.js';
+import { campaignCodeArgument, offer } from '../../src/cli/offer.js';
+import { Option as Opt } from '@commander-js/extra-typings';
+import { LIST_STATUSES } from '../../src/campaign/list-statuses.js';
 import { campaignOptions, flatFileHelp } from '../../src/campaign/options.js';
 
 
@@ -44,16 +47,18 @@ Examples:
   mailctl campaign create --wizard       # asks for what is missing (needs a terminal)`;
 
 export function register(program: Command, action: ActionFactory): void {
-  const campaign = program.command('campaign').alias('campaigns').description('create, schedule, follow, pause and delete email campaigns')
+  const campaign = program.command('campaign').alias('campaigns').description('create, list, schedule, follow, pause and delete email campaigns')
     .addHelpText('after', `
-CP123 stands for a campaign code, as \`campaign create\` prints it.
+CP123 stands for a campaign code, as \`campaign create\` prints it and \`campaign list\` lists it.
 
 Examples:
   mailctl import examples/contacts.csv --group Newsletter --create-group --wait
   mailctl campaign create --file examples/campaign.json
+  mailctl campaign list
   mailctl campaign status CP123 --wait
   mailctl report metrics CP123`);
   declareCreate(campaign).action(action(() => import('./create.js')));
+  declareList(campaign).action(action(() => import('./list.js')));
   declareTimezones(campaign).action(action(() => import('./timezones.js')));
   declareStatus(campaign).action(action(() => import('./status.js')));
   declarePause(campaign).action(action(() => import('./pause.js')));
@@ -265,7 +270,7 @@ export function declareStatus(campaign: CommandUnknownOpts) {
   return campaign
     .command('status')
     .description('show a campaign\'s status in words; --wait follows it until it is sent or stops')
-    .argument('<code>', 'campaign code')
+    .addArgument(campaignCodeArgument('<code>', 'campaign code'))
     .option('--wait', 'poll until the campaign is sent, stopped, paused, or scheduled for later')
     .option('--timeout <duration>', 'with --wait: give up after this long (e.g. 30m)')
     .addHelpText('after', `
@@ -284,7 +289,7 @@ export function declarePause(campaign: CommandUnknownOpts) {
   return campaign
     .command('pause')
     .description('pause a scheduled campaign (only before its send time; there is no resume)')
-    .argument('<code>', 'campaign code')
+    .addArgument(campaignCodeArgument('<code>', 'campaign code'))
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .option('--dry-run', 'show the request without sending it')
     .addHelpText('after', `
@@ -301,7 +306,7 @@ export function declareDelete(campaign: CommandUnknownOpts) {
     .command('delete')
     .alias('rm')
     .description('delete campaigns that are sent, scheduled or paused (not while preparing or sending)')
-    .argument('<codes...>', 'campaign codes')
+    .addArgument(campaignCodeArgument('<codes...>', 'campaign codes'))
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .option('--dry-run', 'show the request without sending it')
     .addHelpText('after', `
@@ -313,4 +318,34 @@ Examples:
       --at "2030-03-01 09:00" --timezone Asia/Taipei
   mailctl campaign delete CP123 --dry-run
   mailctl campaign delete CP123 --yes`);
+}
+
+// ---- list: the campaigns mailctl created (the service has no listing), with their live status ----
+
+export function declareList(campaign: CommandUnknownOpts) {
+  return campaign
+    .command('list')
+    .alias('ls')
+    .description('list the campaigns created here, newest first, each with its status now; --all adds finished ones from the service')
+    // --since/--until, as everywhere a time range is read; declared here rather than through
+    // rangeOptions, whose hidden old spelling --from means the sender in `campaign` commands.
+    .option('--since <time>', 'campaigns created since: YYYY-MM-DD (UTC day), an ISO date-time, or a span back such as 30d')
+    .option('--until <time>', 'campaigns created until (that whole day when a date)')
+    .addOption(offer(new Opt('--status <list>', 'only these statuses, comma-separated (e.g. PREPARE,STOP; NOT_FOUND for deleted ones)'), LIST_STATUSES, { list: true }))
+    .option('--all', 'also list finished campaigns from the service (`report list`): made elsewhere, or before this list existed')
+    .option('--limit <n>', 'show at most this many (default 30; each shown campaign made here costs one status lookup)')
+    .addHelpText('after', `
+The service has no endpoint that lists campaigns, so mailctl keeps a list of every campaign
+\`campaign create\` makes, per profile and campaign-service URL, in the config folder (code, name,
+kind, groups, schedule, time created). Each is shown with its status now (one status lookup each,
+paced to the service's 2 requests a second). With --all, finished campaigns the service lists
+(the 10 most recent, or those sent between --since and --until) are added; their date is when
+they were sent. NOT_FOUND: the service has no campaign by that code any more (deleted).
+
+Examples:
+  mailctl campaign list
+  mailctl campaign list --status PREPARE,STOP
+  mailctl campaign list --since 7d --json
+  mailctl campaign list --all --since 2026-11-01 --until 2026-11-30 --csv`)
+    .option('--csv', 'print CSV with a header row, for spreadsheets');
 }

@@ -14,7 +14,7 @@ import type { declarePause } from './index.js';
 export const run: Verb<typeof declarePause> = async (ctx, opts, sn) => {
   const client = await ctx.campaign();
   const [c] = await lookup(ctx, `the status of ${sn}: only a scheduled campaign (PREPARE) can be paused; taken as scheduled here`, () => client.campaignStatus(sn), (): Campaign[] => [{ sn, name: '', status: 'PREPARE' }]);
-  if (!c) throw new ServiceError(`There is no campaign ${sn}.`, { hint: `Check the code with \`${suggest(ctx, 'campaign', 'status', 'CODE')}\`.`, facts: { code: 'NOT_FOUND' } });
+  if (!c) throw new ServiceError(`There is no campaign ${sn}.`, { hint: `Check the code with \`${suggest(ctx, 'campaign', 'list', '--status', 'PREPARE')}\` (the scheduled campaigns).`, facts: { code: 'NOT_FOUND' } });
   if (c.status === 'STOP') {
     report(ctx, sn, 'already paused');
     return;

@@ -16,7 +16,7 @@ export const run: Verb<typeof declareStatus> = async (ctx, opts, sn) => {
   const lookup = async (): Promise<Campaign> => {
     const [c] = await client.campaignStatus(sn);
     // Spec 000 endpoint 13 answers a list of campaigns: an empty one means no campaign has this code.
-    if (!c) throw new ServiceError(`There is no campaign ${sn}.`, { hint: `Check the code; finished campaigns are listed by \`${suggest(ctx, 'report', 'list')}\`.`, facts: { code: 'NOT_FOUND' } });
+    if (!c) throw new ServiceError(`There is no campaign ${sn}.`, { hint: `Check the code with \`${suggest(ctx, 'campaign', 'list', '--all')}\` (the campaigns created here, and finished ones).`, facts: { code: 'NOT_FOUND' } });
     return c;
   };
   let c = await lookup();

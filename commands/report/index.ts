@@ -2,6 +2,7 @@ import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { outDirOptions } from '../../src/report/out-dir-options.js';
 import { rangeOptions } from '../../src/cli/range-options.js';
 import type { ActionFactory } from '../../src/cli/declared.js';
+import { campaignCodeArgument } from '../../src/cli/offer.js';
 
 // The report commands write into a folder: --out-dir DIR. --out, a file in every other command,
 // was the old name here and still works, hidden from help and completion (issue 12.4); both come
@@ -49,7 +50,7 @@ export function declareMetrics(report: CommandUnknownOpts) {
   return report
     .command('metrics')
     .description('delivery, open, click, bounce numbers and rates (A/B campaigns: total, test A, test B, winner)')
-    .argument('<codes...>', 'campaign codes')
+    .addArgument(campaignCodeArgument('<codes...>', 'campaign codes'))
     .option('--csv', 'print CSV with a header row, for spreadsheets: every field, rates as fractions')
     .addHelpText('after', `
 Rates: delivered/recipients; opened, clicked, unsubscribed, complained per delivered; bounced/recipients.
@@ -68,7 +69,7 @@ export function declareExport(report: CommandUnknownOpts) {
   return outDirOptions(report
     .command('export')
     .description('generate the detail CSV files (delivery, open, click, bounce, unsubscribe, complain)')
-    .argument('<code>', 'campaign code')
+    .addArgument(campaignCodeArgument('<code>', 'campaign code'))
     .option('--wait', 'wait until the files are ready and print their links'), 'wait, then download the files into this directory')
     .option('--force', 'with --out-dir: overwrite files already there')
     .option('--webhook-url <url>', 'the service POSTs the links here when the files are ready')
@@ -92,7 +93,7 @@ export function declareLinks(report: CommandUnknownOpts) {
   return outDirOptions(report
     .command('links')
     .description('show the links of the exported detail files')
-    .argument('<code>', 'campaign code'), 'download the files into this directory')
+    .addArgument(campaignCodeArgument('<code>', 'campaign code')), 'download the files into this directory')
     .option('--force', 'with --out-dir: overwrite files already there')
     .option('--dry-run', 'show the lookup and, with --out-dir, the files a run would save; read, download and write nothing')
     .addHelpText('after', `

@@ -22,7 +22,7 @@ export const CAMPAIGN_CODES: Record<string, Sentence> = {
   '40017': 'The balance is too low for the A/B test share. Lower the test proportion or top up in the back office.',
   '40019': 'The schedule time is wrong: it must be a valid time in the future. Give a later time (campaign create --at).',
   '40020': 'A date is in the wrong format. Use ISO 8601 (for example 2026-12-01T09:00:00Z).',
-  '40303': (cmd) => `The campaign code is invalid for this operation (bad operation with invalid user state). Check the code with \`${cmd('report', 'list')}\`.`,
+  '40303': (cmd) => `The campaign code is invalid for this operation (bad operation with invalid user state). Check the code and its status with \`${cmd('campaign', 'list', '--all')}\` (reports exist only for sent campaigns).`,
 };
 
 export const REMOVAL_CODES: Record<string, Sentence> = {

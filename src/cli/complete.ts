@@ -3,7 +3,7 @@
 // CLI accepts), plus group names and codes from the completion cache and profile names from
 // the config file. It never calls a service: a Tab must answer at once.
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
-import { groupCacheScope, readGroupCache } from './completion-cache.js';
+import { groupCacheScope, readCampaignCache, readGroupCache } from './completion-cache.js';
 import { resolveSettings } from '../config/settings.js';
 import { configDir } from '../config/paths.js';
 import { readConfig } from '../config/read.js';
@@ -49,7 +49,7 @@ export function completions(program: CommandUnknownOpts, rawWords: string[], env
     else args = [...args, w];
   }
   const scope = () => cacheScope(env, profile, sandbox);
-  const ctx = { flags, args };
+  const ctx = { flags, args, campaignCodes: () => readCampaignCache(configDir(env), scope()).map((c) => c.sn) };
   // `--flag=value` as one word (zsh, fish; bash when "=" is not a word break): complete the value,
   // keeping `--flag=` in front. In bash the cursor right after the "=" is a word of its own.
   let keep = '';
@@ -76,10 +76,13 @@ export function completions(program: CommandUnknownOpts, rawWords: string[], env
   } else if (cmd.commands.length && !args.length) {
     out = cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden).map((c) => c.name());
   } else {
-    const arg = cmd.registeredArguments[args.length];
+    // A variadic last argument (`<codes...>`) takes every word after it.
+    const last = cmd.registeredArguments.at(-1);
+    const arg = cmd.registeredArguments[args.length] ?? (last?.variadic ? last : undefined);
     const offered = arg && offeredFor(arg, ctx);
     if (arg?.argChoices) out = arg.argChoices;
-    else if (offered) [out, list] = [[...offered.values], offered.list];
+    // A variadic argument's values already typed are not offered again (campaign delete A B …).
+    else if (offered) [out, list] = [[...offered.values].filter((v) => !(arg.variadic && args.includes(v))), offered.list];
     else if (arg?.name() === 'profile') out = profileNames(env);
     else out = [];
   }

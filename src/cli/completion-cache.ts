@@ -1,18 +1,27 @@
-// A short-lived local cache of group names and codes, for shell completion: every command that
-// lists groups refreshes it, and completion only reads it, so a Tab never waits for the network.
-// One file per profile (or the sandbox), 0600, in the config directory; a failure to write it
-// never fails the command that listed the groups.
+// A short-lived local cache of group names and codes, and of campaign codes, for shell
+// completion: every command that lists groups refreshes the first, `campaign create` and
+// `campaign list` the second, and completion only reads them, so a Tab never waits for the
+// network. One file per kind and profile (or the sandbox), 0600, in the config directory; a
+// failure to write one never fails the command that wrote it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { isPlainText } from '../core/sanitize.js';
 
 /** Older than this, cached names are not offered (groups change). */
 export const COMPLETION_CACHE_TTL_MS = 60 * 60_000;
+/** Campaign codes never change; a deleted campaign's code offered for a month does no harm. */
+export const CAMPAIGN_CACHE_TTL_MS = 30 * 24 * 60 * 60_000;
 
 export interface CachedGroup {
   sn: string;
   name: string;
 }
+
+/** A campaign as completion offers it: its code (the name rides along for the cache's reader). */
+export type CachedCampaign = CachedGroup;
+
+type Kind = 'groups' | 'campaigns';
+const TTL: Record<Kind, number> = { groups: COMPLETION_CACHE_TTL_MS, campaigns: CAMPAIGN_CACHE_TTL_MS };
 
 /**
  * Whose groups a cache holds: the sandbox, or the profile in use — decided from the run's
@@ -23,13 +32,17 @@ export function groupCacheScope(s: { sandbox: boolean; profileName: string }): s
   return s.sandbox ? 'sandbox' : `profile-${s.profileName}`;
 }
 
-function cacheFile(configDir: string, scope: string): string {
+function cacheFile(configDir: string, scope: string, kind: Kind = 'groups'): string {
   // The scope is a profile name (checked elsewhere) or "sandbox"; keep it to a plain file name.
-  return path.join(configDir, 'cache', `groups-${scope.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
+  return path.join(configDir, 'cache', `${kind}-${scope.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
 }
 
 export function writeGroupCache(configDir: string, scope: string, groups: CachedGroup[], now = Date.now()): void {
-  const file = cacheFile(configDir, scope);
+  writeCache(configDir, scope, 'groups', groups, now);
+}
+
+function writeCache(configDir: string, scope: string, kind: Kind, groups: CachedGroup[], now: number): void {
+  const file = cacheFile(configDir, scope, kind);
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
@@ -52,25 +65,42 @@ export function writeGroupCache(configDir: string, scope: string, groups: Cached
  * that have gone from the service still leave within the hour.
  */
 export function mergeGroupCache(configDir: string, scope: string, page: CachedGroup[], now = Date.now()): void {
+  mergeCache(configDir, scope, 'groups', page, now);
+}
+
+/** Campaigns just created or listed, added to the codes completion offers. */
+export function mergeCampaignCache(configDir: string, scope: string, campaigns: CachedCampaign[], now = Date.now()): void {
+  mergeCache(configDir, scope, 'campaigns', campaigns, now);
+}
+
+function mergeCache(configDir: string, scope: string, kind: Kind, page: CachedGroup[], now: number): void {
   let at = now;
   let kept: CachedGroup[] = [];
   try {
-    const data = JSON.parse(fs.readFileSync(cacheFile(configDir, scope), 'utf8')) as { at?: number };
-    if (typeof data.at === 'number' && now - data.at <= COMPLETION_CACHE_TTL_MS) {
+    const data = JSON.parse(fs.readFileSync(cacheFile(configDir, scope, kind), 'utf8')) as { at?: number };
+    if (typeof data.at === 'number' && now - data.at <= TTL[kind]) {
       at = Math.min(at, data.at);
-      kept = readGroupCache(configDir, scope, now);
+      kept = readCache(configDir, scope, kind, now);
     }
   } catch {
     /* no cache yet, or unreadable: start from this page */
   }
   const codes = new Set(page.map((g) => g.sn));
-  writeGroupCache(configDir, scope, [...kept.filter((g) => !codes.has(g.sn)), ...page], at);
+  writeCache(configDir, scope, kind, [...kept.filter((g) => !codes.has(g.sn)), ...page], at);
 }
 
 export function readGroupCache(configDir: string, scope: string, now = Date.now()): CachedGroup[] {
+  return readCache(configDir, scope, 'groups', now);
+}
+
+export function readCampaignCache(configDir: string, scope: string, now = Date.now()): CachedCampaign[] {
+  return readCache(configDir, scope, 'campaigns', now);
+}
+
+function readCache(configDir: string, scope: string, kind: Kind, now: number): CachedGroup[] {
   try {
-    const data = JSON.parse(fs.readFileSync(cacheFile(configDir, scope), 'utf8')) as { at?: number; groups?: CachedGroup[] };
-    if (typeof data.at !== 'number' || now - data.at > COMPLETION_CACHE_TTL_MS || !Array.isArray(data.groups)) return [];
+    const data = JSON.parse(fs.readFileSync(cacheFile(configDir, scope, kind), 'utf8')) as { at?: number; groups?: CachedGroup[] };
+    if (typeof data.at !== 'number' || now - data.at > TTL[kind] || !Array.isArray(data.groups)) return [];
     // A shell shows candidates raw: one carrying control characters (a hostile name) is not offered.
     return data.groups.filter((g) => typeof g?.sn === 'string' && typeof g?.name === 'string' && isPlainText(g.sn) && isPlainText(g.name));
   } catch {

@@ -2,13 +2,15 @@
 // case-insensitively, with aliases (webhook type 3, footer language 0/1) and a sentence naming
 // the fix. Commander's .choices() would replace that check with its own exact-match message, so
 // these are for completion only (src/cli/complete.ts reads them; argChoices still count too).
-import type { Argument, Option } from '@commander-js/extra-typings';
+import { Argument, type Option } from '@commander-js/extra-typings';
 
 export interface OfferContext {
   /** Flags typed so far on the line (long forms, e.g. --sms). */
   flags: Set<string>;
   /** Positional arguments of the command typed so far. */
   args: string[];
+  /** Campaign codes in the completion cache of the run's profile (src/cli/completion-cache.ts). */
+  campaignCodes(): readonly string[];
 }
 
 export type Offered = readonly string[] | ((c: OfferContext) => readonly string[]);
@@ -30,4 +32,12 @@ export function offeredFor(target: Option | Argument, c: OfferContext): { values
   const o = offers.get(target);
   if (!o) return undefined;
   return { values: typeof o.values === 'function' ? o.values(c) : o.values, list: o.list };
+}
+
+/** The campaign codes mailctl has seen (created or listed): offered wherever a command takes one. */
+export const CAMPAIGN_CODES: Offered = (c) => c.campaignCodes();
+
+/** A campaign-code argument (`<code>` or `<codes...>`) whose values completion offers. */
+export function campaignCodeArgument<S extends string>(spec: S, description: string): Argument<S> {
+  return offer(new Argument(spec, description), CAMPAIGN_CODES);
 }

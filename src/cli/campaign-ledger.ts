@@ -1,0 +1,11 @@
+// Which campaign ledger (src/campaign/ledger.ts) a run reads and writes: one per account, i.e.
+// per profile and campaign-service URL (the same URL however it is spelled: normalUrl), and one
+// for the sandbox, whose state every profile of a config folder shares.
+import type { Context } from './context.js';
+import { normalUrl } from './url.js';
+import { ledgerPath } from '../campaign/ledger.js';
+
+export async function campaignLedger(ctx: Context): Promise<string> {
+  const s = await ctx.settings();
+  return ledgerPath(ctx.configDir, s.sandbox ? 'sandbox' : `profile ${s.profileName} at ${normalUrl(s.campaignUrl)}`);
+}
