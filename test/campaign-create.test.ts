@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.js';
+import { runCli, scriptedPrompter } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures, writeFiles } from './helpers/campaign-setup.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
@@ -110,10 +110,78 @@ describe('regular campaign from flags (endpoint 7)', () => {
   });
 
   it('on a terminal: a confirmation with the code, and the status command as the next step', async () => {
-    const r = await runCli(['campaign', 'create', '--name', 'Tty', '--group', news, ...base, '--html', '<p>x</p>'], { sandbox: sb.get(), tty: true });
+    const r = await runCli(['campaign', 'create', '--name', 'Tty', '--group', news, ...base, '--html', '<p>x</p>', '--yes'], { sandbox: sb.get(), tty: true });
     expect(r.exitCode).toBe(0);
     const sn = /(CP\w+)/.exec(r.stdout)![1];
     expect(r.stderr).toContain(`mailctl campaign status ${sn} --wait`);
+  });
+});
+
+describe('what cannot be taken back is shown and asked about first, on a terminal only', () => {
+  const submitted = (from: number) => fx.submits(from).length;
+
+  it('send now to groups: each group with its valid members, subject, sender and now in your zone and UTC; yes creates it', async () => {
+    const from = fx.mark();
+    const p = scriptedPrompter([true]);
+    const r = await runCli(['campaign', 'create', '--name', 'Asked', '--group', 'Newsletter', '--group', vip, '--exclude', bounced, ...base, '--html', '<p>x</p>'], { sandbox: sb.get(), tty: true, prompter: p });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(p.asked).toEqual(['Send this campaign now?']);
+    for (const line of [
+      'Campaign "Asked" goes out now:',
+      '  To:       2 groups — up to 8 valid members (a contact in two groups gets one mail)',
+      `Newsletter (${news}): 5 valid members`,
+      `VIP (${vip}): 3 valid members`,
+      `  Not to:   anyone also in Bounced (${bounced})`,
+      '  Subject:  "December news"',
+      '  Sender:   Acme <news@example.com>',
+    ]) expect(r.stderr).toContain(line);
+    expect(r.stderr).toMatch(/ {2}When: {5}now: \d{4}-\d\d-\d\d \d\d:\d\d your time \(\S+, UTC[+-]\d\d:\d\d\) = \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ UTC/);
+    expect(submitted(from)).toBe(1);
+  });
+
+  it('scheduled to groups: the time in its zone, yours and UTC; no is exit 2 and nothing is sent', async () => {
+    const from = fx.mark();
+    const p = scriptedPrompter([false]);
+    const r = await runCli(['campaign', 'create', '--name', 'Later', '--group', news, ...base, '--html', '<p>x</p>', '--at', '2035-12-01 09:00', '--timezone', 'Asia/Taipei'], { sandbox: sb.get(), tty: true, prompter: p });
+    expect(r.exitCode).toBe(2);
+    expect(p.asked).toEqual(['Schedule this campaign?']);
+    expect(r.stderr).toContain('Campaign "Later" is scheduled:');
+    expect(r.stderr).toMatch(/When: {5}2035-12-01 09:00 TAIPEI \(UTC\+08:00\) = 2035-12-\d\d \d\d:\d\d your time \(.*\) = 2035-12-01T01:00:00Z UTC/);
+    expect(r.stderr).toContain('Nothing was sent.');
+    expect(submitted(from)).toBe(0);
+  });
+
+  it('an A/B test shows both versions', async () => {
+    const p = scriptedPrompter([false]);
+    const r = await runCli(['campaign', 'create', '--name', 'AB', '--group', news, '--from', 'news@example.com', '--from-name', 'Acme', '--ab', 'subject', '--subject-a', 'Hi', '--subject-b', 'Hello', '--html', '<p>x</p>', '--test-percent', '20', '--test-duration', '4h'], { sandbox: sb.get(), tty: true, prompter: p });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('A/B subject test "AB" goes out now:');
+    expect(r.stderr).toContain('  Subject:  A "Hi" / B "Hello"');
+    expect(r.stderr).toContain('  Test:     20% get A or B; after 4 hours the better one goes to the rest');
+  });
+
+  it('no question with --yes, without a terminal, for a dry run, or for a one-time list scheduled for later', async () => {
+    const from = fx.mark();
+    const none = () => scriptedPrompter([]); // fails the test on any question
+    const runs: Array<[string[], boolean]> = [
+      [['--name', 'Yes', '--group', news, ...base, '--html', '<p>x</p>', '--yes'], true],
+      [['--name', 'Dry', '--group', news, ...base, '--html', '<p>x</p>', '--dry-run'], true],
+      [['--name', 'Once later', '--once', '--list', file('guests.csv'), ...base, '--html', '<p>x</p>', '--at', '2035-12-01 09:00', '--timezone', 'TAIPEI'], true],
+      [['--name', 'Piped', '--group', news, ...base, '--html', '<p>x</p>'], false],
+    ];
+    for (const [argv, tty] of runs) {
+      const r = await runCli(['campaign', 'create', ...argv], { sandbox: sb.get(), tty, prompter: none() });
+      expect(r.exitCode, `${argv.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stderr).not.toContain('goes out now:');
+    }
+    expect(submitted(from)).toBe(3);
+  });
+
+  it('a one-time list sent now is asked about too, naming the file', async () => {
+    const p = scriptedPrompter([false]);
+    const r = await runCli(['campaign', 'create', '--name', 'Guests', '--once', '--list', file('guests.csv'), ...base, '--html', '<p>x</p>'], { sandbox: sb.get(), tty: true, prompter: p });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`  To:       the list in ${file('guests.csv')} (`);
   });
 });
 

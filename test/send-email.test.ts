@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './helpers/cli.js';
+import { runCli, scriptedPrompter, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
@@ -232,11 +232,43 @@ describe('mailctl send (email)', () => {
   });
 
   it('on a terminal: a progress bar on stderr, and only the recipients that were not accepted in the table', async () => {
-    const r = await runCli(['send', '--recipients', csv('tty-', 150), '--subject', 'Hi', '--html', '<p>{{code}}</p>', ...FROM], { sandbox: sb.get(), tty: true });
+    const r = await runCli(['send', '--recipients', csv('tty-', 150), '--subject', 'Hi', '--html', '<p>{{code}}</p>', ...FROM, '--yes'], { sandbox: sb.get(), tty: true });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toMatch(/Sending .*█.* 150\/150 \(100%\)/);
     expect(r.stderr).toContain('150 accepted recipients not listed');
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('send to more than 100 recipients asks first, on a terminal only', () => {
+  it('shows how many, the first few, subject, sender and when; no is exit 2 with nothing sent and no journal', async () => {
+    const configDir = tempDir();
+    const p = scriptedPrompter([false]);
+    const r = await runCli(['send', '--recipients', csv('ask-', 101), '--subject', 'Hi {{name}}', '--html', '<p>{{code}}</p>', ...FROM, '--from-name', 'Acme'], { sandbox: sb.get(), tty: true, prompter: p, configDir });
+    expect(r.exitCode).toBe(2);
+    expect(p.asked).toEqual(['Send to all 101 recipients now?']);
+    expect(r.stderr).toContain('This send goes out now to 101 recipients: ask-0.quiet@example.com, ask-1.quiet@example.com, ask-2.quiet@example.com and 98 more.');
+    expect(r.stderr).toContain('  Subject:  "Hi {{name}}"');
+    expect(r.stderr).toContain('  Sender:   Acme <noreply@example.com>');
+    expect(r.stderr).toMatch(/ {2}When: {5}now: .* your time \(.*\) = .*Z UTC/);
+    expect(r.stderr).toContain('Nothing was sent.');
+    expect(sends('ask-')).toEqual([]);
+    expect(fs.existsSync(path.join(configDir, 'journals')) ? fs.readdirSync(path.join(configDir, 'journals')) : []).toEqual([]);
+  });
+
+  it('yes sends to all of them', async () => {
+    const r = await runCli(['send', '--recipients', csv('yes-', 101), '--subject', 'Hi', '--html', '<p>{{code}}</p>', ...FROM], { sandbox: sb.get(), tty: true, prompter: scriptedPrompter([true]) });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(sends('yes-').flatMap((q) => (q.body as { recipients: unknown[] }).recipients)).toHaveLength(101);
+  });
+
+  it('no question for 100 recipients, with --yes, or without a terminal', async () => {
+    const none = () => scriptedPrompter([]); // fails the test on any question
+    for (const [prefix, n, extra, tty] of [['hundred-', 100, [], true], ['flag-', 150, ['--yes'], true], ['piped-', 150, [], false]] as const) {
+      const r = await runCli(['send', '--recipients', csv(prefix, n), '--subject', 'Hi', '--html', '<p>{{code}}</p>', ...FROM, ...extra], { sandbox: sb.get(), tty, prompter: none() });
+      expect(r.exitCode, `${prefix}: ${r.stderr}`).toBe(0);
+      expect(r.stderr).not.toContain('goes out now');
+    }
   });
 });
 

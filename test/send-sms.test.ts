@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './helpers/cli.js';
+import { runCli, scriptedPrompter, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
@@ -151,5 +151,20 @@ describe('mailctl send sms', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ total: 2, sent: 2 });
     // Only the one never sent goes out.
     expect(smsPosts().slice(before).map((q) => (q.body as { recipients: unknown[] }).recipients)).toEqual([[{ address: '977000002', country_code: '886' }]]);
+  });
+});
+
+describe('send sms to more than 100 numbers asks first on a terminal', () => {
+  it('shows the count, the first numbers with their codes and the text; no sends nothing (exit 2)', async () => {
+    const file = path.join(tempDir(), 'phones.csv');
+    fs.writeFileSync(file, ['address,code', ...Array.from({ length: 120 }, (_, i) => `0912${String(i).padStart(6, '0')},C${i}`)].join('\n'));
+    const before = smsPosts().length;
+    const p = scriptedPrompter([false]);
+    const r = await runCli(['send', 'sms', '--recipients', file, '--country-code', '886', ...TEXT], { sandbox: sb.get(), tty: true, prompter: p });
+    expect(r.exitCode).toBe(2);
+    expect(p.asked).toEqual(['Send to all 120 recipients now?']);
+    expect(r.stderr).toContain('This SMS send goes out now to 120 recipients: +886 0912000000, +886 0912000001, +886 0912000002 and 117 more.');
+    expect(r.stderr).toContain('  Text:     "【Acme】Your code is {{code}}"');
+    expect(smsPosts().length).toBe(before);
   });
 });

@@ -24,6 +24,7 @@ import { bytes } from '../../src/core/human.js';
 import { warnOverBalance } from '../../src/campaign/balance-check.js';
 import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
 import { entryFor, recordCampaign } from '../../src/campaign/ledger.js';
+import { asksFirst, outgoingLines } from '../../src/campaign/outgoing.js';
 import { campaignLedger } from '../../src/cli/campaign-ledger.js';
 import { groupCacheScope, mergeCampaignCache } from '../../src/cli/completion-cache.js';
 
@@ -48,6 +49,9 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   if (opts.wizard) return wizard(ctx, opts, given, settings.profile);
 
   const { c, draft, groups } = await prepare(ctx, given, settings.profile, opts);
+  // What cannot be taken back is shown and asked about first, on a terminal only: a script says
+  // what it means with its flags, and --yes says it here.
+  if (!opts.dryRun && !opts.yes && ctx.io.canPrompt && asksFirst(c)) await confirmCreate(ctx, c, draft, groups);
   let created: Created;
   try {
     created = await submit(ctx, c);
@@ -74,6 +78,15 @@ async function prepare(ctx: Context, answers: Draft, profile: Profile, opts: Opt
   // The campaign is complete (template html in place); nothing is sent yet.
   await preflightBeforeCreate(ctx, c, opts);
   return { c, draft, groups };
+}
+
+/** Who, what and when, then one question; no is exit 2 with nothing sent. */
+async function confirmCreate(ctx: Context, c: Composed, draft: Draft, groups: Group[]): Promise<void> {
+  // Printed even under --quiet: the question that follows is about these lines.
+  ctx.io.error(['', ...outgoingLines(c, draft, groups, ctx.clock.now()), ''].join('\n'));
+  if (await ctx.prompter.confirm(c.schedule ? 'Schedule this campaign?' : 'Send this campaign now?', false)) return;
+  ctx.io.info('Nothing was sent.');
+  throw new SilentExit(ExitCode.USAGE);
 }
 
 /** --dry-run: the submit was recorded, not sent; a one-time list's upload goes to an address only its answer gives. */

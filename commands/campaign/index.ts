@@ -32,7 +32,13 @@ request body, used as is:
 or a flat object whose keys are the flags in camelCase (file paths relative to the JSON file):
 ${flatFileHelp()}
 
-Exit codes: 0 created · 1 the service refused (reason in words) · 2 invalid input, nothing sent.
+On a terminal, a campaign that sends now or is scheduled to groups is first shown — its groups
+with their valid members, subject, sender, and when (in its zone, yours and UTC) — and created
+only if you say yes; --yes skips the question. Without a terminal (piped, CI, --no-input) nothing
+asks: a script's flags say what it means. Every campaign created is added to \`campaign list\`.
+
+Exit codes: 0 created · 1 the service refused (reason in words) · 2 invalid input or not
+confirmed, nothing sent.
 
 Examples:
   mailctl import examples/contacts.csv --group Newsletter --create-group --wait
@@ -154,7 +160,7 @@ Examples (each works against a fresh --sandbox):
 function registerChecks(campaign: CommandUnknownOpts, action: ActionFactory): void {
   const create = campaign.commands.find((c) => c.name() === 'create')!;
   // The campaign inputs of `create`, shared as they are: one definition, three commands.
-  const inputs = create.options.filter((o) => !['--wizard', '--dry-run', '--strict', '--no-links'].includes(o.long ?? ''));
+  const inputs = create.options.filter((o) => !['--wizard', '--dry-run', '--yes', '--strict', '--no-links'].includes(o.long ?? ''));
   declarePreflight(campaign, inputs).action(action(() => import('./preflight.js')));
   declareProof(campaign, inputs).action(action(() => import('./proof.js')));
   declarePreview(campaign, inputs).action(action(() => import('./preview.js')));
@@ -174,6 +180,7 @@ export function declareCreate(campaign: CommandUnknownOpts) {
     .option('--file <campaign.json>', 'read the campaign from a JSON file (flags override it)')
     .option('--wizard', 'ask for everything that flags and --file leave open (needs a terminal)')
     .option('--dry-run', 'print the exact request (key masked) and send nothing')
+    .option('-y, --yes', 'do not show what goes out and ask first (only a terminal asks)')
     .option('--strict', 'refuse to send (exit 2) when the preflight check finds any warning')
     .option('--no-links', 'skip the preflight link check')
     .addHelpText('after', CREATE_HELP);

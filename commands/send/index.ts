@@ -6,6 +6,9 @@ import { batchOptions } from '../../src/send/batch-options.js';
 const BATCH_HELP = `
 Batches and resume:
   More than 100 recipients go out as requests of 100, --concurrency at a time (default 4).
+  On a terminal, such a send first shows what goes out (how many, to whom, subject or text,
+  sender, when) and asks; --yes skips the question. Without a terminal (piped, CI, --no-input)
+  nothing asks: a script's flags say what it means.
   Every send writes a journal (JSONL, fsync'd, readable only by you) under the config
   directory, or --journal FILE (its folder must exist): each batch is recorded before its
   request and again when answered. If the run is killed, \`mailctl send --resume [FILE]\`

@@ -24,6 +24,7 @@ export function sessionOptions(o: BatchFlags, defaultConcurrency = DEFAULT_CONCU
     journal: o.journal,
     force: o.force,
     forecast: o.forecast,
+    yes: o.yes,
   };
 }
 

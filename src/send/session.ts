@@ -13,6 +13,7 @@ import { chunk } from './batches.js';
 import { applySettlement, isDone, Journal, journalPrefix, keyOf, latestUnfinished, newJournalPath, nextBatchNumber, pruneJournals, replay, unfinishedWithSamePlan, type JournalRecord, type Kind, type PlanRecord, type RecipientState, type WireRecipient } from './journal.js';
 import { KIND } from './kinds.js';
 import { checkForecast, forecastOnly } from './forecast.js';
+import { asksFirst, confirmSend } from './confirm.js';
 import { progressBar } from './progress.js';
 import { finish, printNext, printSummary, resumeCommand, summarise, verbOf } from './report.js';
 import { sendPending } from './runner.js';
@@ -31,6 +32,8 @@ export interface SessionOptions {
   forecast?: boolean;
   /** The pasteable --forecast command of this run, which a dry run suggests. */
   forecastCommand?: string;
+  /** --yes: a large send does not ask first on a terminal (./confirm.ts). */
+  yes?: boolean;
 }
 
 /** Which journals a command may resume: `send` takes email and SMS, `automation trigger` TRIGGER journals. */
@@ -58,6 +61,8 @@ export async function startRun(ctx: Context, plan: PlanRecord, o: SessionOptions
   if (o.forecast) return forecastOnly(ctx, plan, plan.recipients, o);
   // Refused before the journal exists: a run the balance cannot cover leaves nothing to resume.
   await checkForecast(ctx, plan, plan.recipients, o);
+  // Last, before the journal: a "no" leaves nothing to resume.
+  if (!o.yes && ctx.io.canPrompt && asksFirst(plan)) await confirmSend(ctx, plan);
   pruneJournals(ctx.configDir, ctx.clock.now());
   const file = o.journal ?? newJournalPath(ctx.configDir, plan, ctx.clock.now());
   // Where this run sends, so a resume can refuse to go anywhere else (./account.ts).
