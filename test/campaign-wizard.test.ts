@@ -9,6 +9,7 @@ import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures, FUTURE_YEAR, writeFiles } from './helpers/campaign-setup.js';
 import { pollUntil, GROUP_SETUP } from './helpers/campaign-api.js';
 import { PICKER_ACTIONS } from '../src/campaign/group-picker.js';
+import { BACK } from '../src/cli/prompter.js';
 
 const sb = useSandbox({
   expect: [
@@ -76,8 +77,8 @@ describe('campaign create --wizard', () => {
     expect((fx.submits(from)[0].body as any).config.schedule).toEqual({ type: 0 });
   });
 
-  it('declining at the end sends nothing (exit 2)', async () => {
-    const prompter = scriptedPrompter(['none', '', 'en', 'now', false, false]);
+  it('declining at the end, then quitting, sends nothing (exit 2)', async () => {
+    const prompter = scriptedPrompter(['none', '', 'en', 'now', false, false, 'quit']);
     const from = fx.mark();
     const r = await runCli(
       ['campaign', 'create', '--wizard', '--name', 'No', '--group', news, '--subject', 'S', '--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>x</p>'],
@@ -201,7 +202,7 @@ describe('campaign create --wizard: the group list is live', () => {
 
 describe('campaign create --wizard: review and refusal', () => {
   it('shows the whole request as a table before asking to send', async () => {
-    const prompter = scriptedPrompter(['subject', 'Hi A', 'Pre A', 'Hi B', '', 'later', 'Asia/Taipei', `${FUTURE_YEAR}-12-01 09:00`, false, '20', '4h', false]);
+    const prompter = scriptedPrompter(['subject', 'Hi A', 'Pre A', 'Hi B', '', 'later', 'Asia/Taipei', `${FUTURE_YEAR}-12-01 09:00`, false, '20', '4h', false, 'quit']);
     const r = await runCli(['campaign', 'create', '--wizard', '--name', 'Shown', '--group', news, '--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>Body text</p>', '--footer-lang', 'zh'], { sandbox: sb.get(), tty: true, prompter });
     expect(r.exitCode).toBe(2); // declined at the end
     const table = r.stderr.slice(r.stderr.indexOf('Review'));
@@ -280,5 +281,88 @@ describe('campaign create --wizard: review and refusal', () => {
     const file = /Your answers are saved in (\S+\.json)\./.exec(r.stderr)![1];
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ name: 'Stop', groups: [news], subject: 'S', from: 'x@unverified.example', html: '<p>x</p>' });
     expect(r.stderr.match(/The service refused the campaign/g)).toHaveLength(1); // said once, not again on exit
+  });
+});
+
+describe('campaign create --wizard goes back, and nothing typed is lost at the review', () => {
+  const given = ['--name', 'Nav', '--footer-lang', 'en'];
+  const withGroup = () => ['campaign', 'create', '--wizard', ...given, '--group', news, '--html', '<p>x</p>'];
+
+  it('Back (Esc) at a question asks the one before again, showing the earlier answer', async () => {
+    const prompter = scriptedPrompter(['none', 'First subject', BACK, 'Second subject', '', 'news@example.com', 'Acme', 'now', false, true]);
+    const from = fx.mark();
+    const r = await runCli(withGroup(), { sandbox: sb.get(), tty: true, prompter });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Esc goes back to the previous question');
+    const subject = 'Subject (may hold ${FIELD} variables):';
+    expect(prompter.asked.slice(0, 4)).toEqual(['A/B test?', subject, 'Preheader (optional, the preview line):', subject]);
+    expect(prompter.defaults[3]).toBe('First subject'); // asked again with what was typed
+    expect((fx.submits(from)[0].body as any).content.subject).toBe('Second subject');
+  });
+
+  it('going back across a branch: from an A/B subject test back to "A/B test?", then one version', async () => {
+    const prompter = scriptedPrompter(['subject', 'Hi A', BACK, BACK, 'none', 'One subject', '', 'news@example.com', 'Acme', 'now', false, true]);
+    const from = fx.mark();
+    const r = await runCli(withGroup(), { sandbox: sb.get(), tty: true, prompter });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(prompter.asked[4]).toBe('A/B test?');
+    expect(prompter.defaults[4]).toBe('subject');
+    const [req] = fx.submits(from);
+    expect(req.path).toBe('/v1/campaign/normal/submit');
+    expect((req.body as any).content).toMatchObject({ subject: 'One subject' });
+    expect((req.body as any).content).not.toHaveProperty('subjectA');
+  });
+
+  it('Back from the groups to exclude returns to the groups to send to, still checked', async () => {
+    const prompter = scriptedPrompter(['groups', [news], BACK, [news], [], 'none', 'S', '', 'news@example.com', 'Acme', 'now', false, true]);
+    const from = fx.mark();
+    const r = await runCli(['campaign', 'create', '--wizard', ...given, '--html', '<p>x</p>'], { sandbox: sb.get(), tty: true, prompter });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(prompter.asked[3]).toMatch(/^Groups to send to/);
+    expect(prompter.defaults[3]).toEqual([news]);
+    expect((fx.submits(from)[0].body as any).form.selectedLists).toEqual([news]);
+  });
+
+  it('declining at the review offers to change any answer, then reviews again; Back inside an edit keeps that answer', async () => {
+    const prompter = scriptedPrompter([
+      'none', 'Old subject', '', 'news@example.com', 'Acme', 'now', false,
+      false, 'change', // not sent: change an answer
+      'sender', BACK, // start changing the sender, then go back: it stays
+      'subject', 'New subject', 'New preheader', 'done',
+      true, // the second review: send
+    ]);
+    const from = fx.mark();
+    const r = await runCli(withGroup(), { sandbox: sb.get(), tty: true, prompter });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(prompter.asked.filter((q) => q === 'Send this campaign now?')).toHaveLength(2);
+    expect(r.stderr.match(/Review: this is the whole request/g)).toHaveLength(2);
+    const [req] = fx.submits(from);
+    expect((req.body as any).content).toMatchObject({ subject: 'New subject', preheader: 'New preheader', fromAddress: 'news@example.com', fromName: 'Acme' });
+  });
+
+  it('declining and saving a draft: nothing sent, exit 0, the file and the command that sends it', async () => {
+    const cfg = tempDir();
+    const prompter = scriptedPrompter(['none', 'Kept', '', 'news@example.com', 'Acme', 'now', false, false, 'draft']);
+    const from = fx.mark();
+    const r = await runCli(withGroup(), { sandbox: sb.get(), tty: true, prompter, configDir: cfg, env: { NO_COLOR: '1' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(fx.submits(from)).toEqual([]);
+    const file = /Saved as a draft, nothing sent: (\S+\.json)/.exec(r.stdout)![1];
+    expect(path.dirname(file)).toBe(path.join(cfg, 'drafts'));
+    expect(r.stderr).toContain(`Send it with: mailctl campaign create --file ${file}`);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ name: 'Nav', groups: [news], subject: 'Kept', from: 'news@example.com', fromName: 'Acme', html: '<p>x</p>' });
+    // The printed command sends it as reviewed.
+    const sent = await runCli(['campaign', 'create', '--file', file], { sandbox: sb.get(), configDir: cfg });
+    expect(sent.exitCode, sent.stderr).toBe(0);
+    expect((fx.submits(from)[0].body as any).content).toMatchObject({ subject: 'Kept', htmlContent: '<p>x</p>' });
+  });
+
+  it('html can be written in $EDITOR', async () => {
+    const prompter = scriptedPrompter(['none', 'S', '', 'news@example.com', 'Acme', 'editor', '<p>Written in the editor</p>', 'now', false, true]);
+    const from = fx.mark();
+    const r = await runCli(['campaign', 'create', '--wizard', ...given, '--group', news], { sandbox: sb.get(), tty: true, prompter, env: { EDITOR: 'nano' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(prompter.asked).toContain('Html content: press Enter to open your editor; save and close it to go on.');
+    expect((fx.submits(from)[0].body as any).content.htmlContent).toBe('<p>Written in the editor</p>');
   });
 });

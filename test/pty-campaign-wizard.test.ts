@@ -146,4 +146,50 @@ describe.skipIf(ptyUnavailable)(`campaign create --wizard on a real terminal${pt
       content: { subject: 'Hi', preheader: 'Before you go', fromAddress: 'news@example.com', fromName: 'Acme', htmlContent: '<p>Hi</p>' },
     });
   }, 120_000);
+
+  it('goes back with Esc, changes an answer from the review, and keeps a declined campaign as a draft', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'mail.html'), '<p>Hi</p>');
+    const from = fx.mark();
+    pty = wizard(['--name', 'PTY nav', '--group', news, '--from', 'news@example.com', '--from-name', 'Acme', '--html-file', 'mail.html', '--footer-lang', 'en'], dir);
+    await pty.waitFor('A/B test?');
+    await pty.keys(KEY.enter); // No
+    await pty.waitFor('Subject (may hold');
+    await pty.line('First');
+    await pty.waitFor('Preheader');
+    await pty.keys(KEY.esc); // back to the subject, which shows what was typed
+    await pty.waitFor(/Subject \(may hold \$\{FIELD\} variables\): \(First\)/);
+    await pty.line('Second');
+    await pty.waitFor('Preheader');
+    await pty.line('');
+    await pty.waitFor('When?');
+    await pty.keys(KEY.up, KEY.enter); // the list's last entry, "← Back": the preheader again
+    await pty.waitFor('Preheader');
+    await pty.line('');
+    await pty.waitFor('When?');
+    await pty.keys(KEY.enter); // Now
+    await pty.waitFor('Google Analytics');
+    await pty.keys(KEY.enter); // No
+    expect(await pty.waitFor('Send this campaign now?')).toMatch(/content\.subject\s*│\s*Second/);
+    await pty.line('n');
+    await pty.waitFor('Not sent. What now?');
+    await pty.keys(KEY.enter); // Change an answer
+    await pty.waitFor('Which answer do you want to change?');
+    await pty.keys(KEY.down, KEY.down, KEY.down, KEY.enter); // name, audience, A/B, → subject
+    await pty.waitFor('Subject (may hold');
+    await pty.line('Third');
+    await pty.waitFor('Preheader');
+    await pty.line('');
+    await pty.waitFor('Which answer do you want to change?');
+    await pty.keys(KEY.esc); // back to the review
+    expect(await pty.waitFor('Send this campaign now?')).toMatch(/content\.subject\s*│\s*Third/);
+    await pty.line('n');
+    await pty.waitFor('Not sent. What now?');
+    await pty.keys(KEY.down, KEY.enter); // Save as a draft
+    const saved = await pty.waitFor(/Send it with: mailctl campaign create --file \S+\.json/);
+    expect(await pty.exited()).toBe(0);
+    const file = /--file (\S+\.json)/.exec(saved)![1];
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ name: 'PTY nav', subject: 'Third', groups: [news] });
+    expect(fx.submits(from)).toEqual([]);
+  }, 120_000);
 });

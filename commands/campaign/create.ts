@@ -148,6 +148,17 @@ async function wizard(ctx: Context, opts: Opts, given: Draft, profile: Profile):
     const { c, draft, groups } = prepared;
     await printReview(ctx.io, c, draft, groups);
     if (!(await ctx.prompter.confirm(c.schedule ? 'Schedule this campaign?' : 'Send this campaign now?', false))) {
+      // Declining loses nothing: change any answer and review again, keep them as a draft, or quit.
+      const next = await ctx.prompter.select('Not sent. What now?', [
+        { name: 'Change an answer, then review again', value: 'change' },
+        { name: 'Save the answers as a draft (prints the command that sends it) and stop', value: 'draft' },
+        { name: 'Quit without saving', value: 'quit' },
+      ]);
+      if (next === 'change') {
+        answers = await editAnswers(ctx, answers, deps, []);
+        continue;
+      }
+      if (next === 'draft') return saveDraft(ctx, answers);
       ctx.io.info('Nothing was sent.');
       throw new SilentExit(ExitCode.USAGE);
     }
@@ -185,6 +196,17 @@ async function recover(ctx: Context, e: CliError, answers: Draft, deps: WizardDe
     throw new CliError('', e.exitCode, undefined, e.facts);
   }
   return editAnswers(ctx, answers, deps, advice.steps);
+}
+
+/** Declined at the review and kept: the draft's file and the command that sends it (exit 0: done as asked). */
+async function saveDraft(ctx: Context, answers: Draft): Promise<void> {
+  const file = await saveDraftFile(path.join(ctx.configDir, 'drafts'), answers, ctx.clock.now());
+  if (ctx.io.json) {
+    ctx.io.printJson({ draft: file, send: suggest(ctx, 'campaign', 'create', '--file', file) });
+    return;
+  }
+  ctx.io.out(`${ctx.io.isTTY ? `${ctx.io.paint('green', '✓')} Saved as a draft, nothing sent: ` : ''}${file}`);
+  ctx.io.info(`Send it with: ${suggestWithNote(ctx, 'campaign', 'create', '--file', file)}`);
 }
 
 /** Saves the answers as a --file draft and prints the command that sends it. */

@@ -32,6 +32,11 @@ request body, used as is:
 or a flat object whose keys are the flags in camelCase (file paths relative to the JSON file):
 ${flatFileHelp()}
 
+--wizard asks what flags and --file leave open; Esc (or a list's "← Back") goes back a question.
+The whole request is reviewed before anything is sent; declining there offers to change any
+answer, to save the answers as a draft (with the command that sends it), or to quit. The html
+can be a file, a saved template, or written in your $EDITOR.
+
 On a terminal, a campaign that sends now or is scheduled to groups is first shown — its groups
 with their valid members, subject, sender, and when (in its zone, yours and UTC) — and created
 only if you say yes; --yes skips the question. Without a terminal (piped, CI, --no-input) nothing

@@ -3,10 +3,15 @@
 // nothing the wizard lets through skips a check). Never runs without a terminal.
 //
 // The questions come in steps (name, audience, A/B, subject, sender, content, …). The first pass
-// asks every step's open fields; after a refusal, `editAnswers` lets the user pick steps to
-// answer again, each question showing the current answer as its default.
+// asks every step's open fields, and Esc (or a list's Back entry) goes back to the previous
+// question (wizard-nav.ts: the pass is replayed up to it). From the review, or after a refusal,
+// `editAnswers` lets the user pick steps to answer again, each question showing the current
+// answer as its default; Back there leaves that answer as it was.
 import fs from 'node:fs';
+import os from 'node:os';
 import type { Context } from '../cli/context.js';
+import type { Prompter } from '../cli/prompter.js';
+import { GoBack, Navigator, withBack, type Answer } from './wizard-nav.js';
 import type { Group, Template } from '../api/campaign-types.js';
 import { STEPS, field, keysWhere, type AbDimension, type Draft, type DraftKey, type StepId } from './fields.js';
 import { parseTestDuration } from './compose.js';
@@ -48,12 +53,27 @@ const TEST_FIELDS = keysWhere((f) => f.step === 'test');
 /** Spec section 8, from the table. */
 const max = (k: DraftKey): number => field(k).max ?? Infinity;
 
-/** First pass: every step, asking only what is still open. */
+/**
+ * First pass: every step, asking only what is still open. Back replays the pass from the start
+ * up to the question before (the template list is read once for all replays).
+ */
 export async function runWizard(ctx: Context, draft: Draft, deps: WizardDeps): Promise<Draft> {
-  ctx.io.info('New campaign. Nothing is sent until you confirm at the end (Ctrl-C stops).');
-  const d: Draft = { ...draft };
-  for (const step of STEPS) await askStep(ctx, d, deps, step, false);
-  return d;
+  ctx.io.info('New campaign. Nothing is sent until you confirm at the end. Esc goes back to the previous question; Ctrl-C stops.');
+  let templates: Promise<Template[]> | undefined;
+  const once: WizardDeps = { ...deps, listTemplates: () => (templates ??= deps.listTemplates()) };
+  let replay: Answer[] = [];
+  let redo: Answer | undefined;
+  for (;;) {
+    const nav = new Navigator(ctx.prompter, replay, redo);
+    const d: Draft = { ...draft };
+    try {
+      for (const step of STEPS) await askStep(ctx, nav, d, once, step, false);
+      return d;
+    } catch (e) {
+      if (!(e instanceof GoBack)) throw e;
+      ({ replay, redo } = Navigator.backFrom(nav.given));
+    }
+  }
 }
 
 /**
@@ -61,15 +81,28 @@ export async function runWizard(ctx: Context, draft: Draft, deps: WizardDeps): P
  * first and are marked), each asked again with the current answer as default, until "Done".
  */
 export async function editAnswers(ctx: Context, draft: Draft, deps: WizardDeps, suggested: StepId[]): Promise<Draft> {
-  const d: Draft = { ...draft };
+  let d: Draft = { ...draft };
   for (;;) {
     const names = new Map([...(deps.known ?? new Map<string, Group>())].map(([sn, g]) => [sn, `${forTerminal(g.name, 40)} (${forTerminal(sn, 40)})`]));
     const order = [...suggested, ...STEPS.filter((s) => !suggested.includes(s))].filter((s) => s !== 'test' || d.ab);
     const choices = order.map((s) => ({ name: `${suggested.includes(s) ? '→ ' : '  '}${describeStep(d, s, names)}`, value: s as StepId | 'done' }));
     choices.push({ name: '  Done: review the campaign again', value: 'done' });
-    const step = await ctx.prompter.select('Which answer do you want to change?', choices, { default: suggested[0] });
+    let step: StepId | 'done';
+    try {
+      step = await ctx.prompter.select('Which answer do you want to change?', choices, { default: suggested[0], back: true });
+    } catch (e) {
+      if (e instanceof GoBack) return d; // back to the review
+      throw e;
+    }
     if (step === 'done') return d;
-    await askStep(ctx, d, deps, step, true);
+    const before = d;
+    d = { ...d };
+    try {
+      await askStep(ctx, withBack(ctx.prompter), d, deps, step, true);
+    } catch (e) {
+      if (!(e instanceof GoBack)) throw e;
+      d = before; // Back: this answer stays as it was
+    }
   }
 }
 
@@ -91,9 +124,8 @@ function describeStep(d: Draft, s: StepId, names: Map<string, string>): string {
   }
 }
 
-/** Asks one step. `redo`: ask every field of the step again (defaults: the current answers). */
-async function askStep(ctx: Context, d: Draft, deps: WizardDeps, step: StepId, redo: boolean): Promise<void> {
-  const p = ctx.prompter;
+/** Asks one step through `p`. `redo`: ask every field of the step again (defaults: the current answers). */
+async function askStep(ctx: Context, p: Prompter, d: Draft, deps: WizardDeps, step: StepId, redo: boolean): Promise<void> {
   const ask = (message: string, validate: Validate, def?: string) => p.input(message, { validate, default: def }).then((v) => v.trim());
   const open = (v: unknown) => redo || v === undefined;
 
@@ -145,7 +177,7 @@ async function askStep(ctx: Context, d: Draft, deps: WizardDeps, step: StepId, r
       ], { default: before ?? 'none' });
       if (ab === 'none') delete d.ab;
       else d.ab = ab;
-      if (redo && before !== d.ab) await switchTest(ctx, d, deps);
+      if (redo && before !== d.ab) await switchTest(ctx, p, d, deps);
       return;
     }
 
@@ -192,12 +224,17 @@ async function askStep(ctx: Context, d: Draft, deps: WizardDeps, step: StepId, r
       } else if (redo || (d.html === undefined && d.htmlFile === undefined && d.template === undefined)) {
         const source = await p.select('Content:', [
           { name: 'An html file', value: 'file' },
+          { name: `Write it in your editor (${editorName(ctx)})`, value: 'editor' },
           { name: 'A saved template', value: 'template' },
-        ], { default: d.template !== undefined ? 'template' : 'file' });
-        const was = { htmlFile: d.htmlFile ?? d.htmlFileA, template: d.template };
+        ], { default: d.template !== undefined ? 'template' : d.html !== undefined ? 'editor' : 'file' });
+        const was = { htmlFile: d.htmlFile ?? d.htmlFileA, template: d.template, html: d.html ?? d.htmlA };
         for (const k of CONTENT_SOURCES) delete d[k];
         if (source === 'file') d.htmlFile = await ask('Html file:', existingFile, was.htmlFile);
-        else {
+        else if (source === 'editor') {
+          d.html = await p.editor('Html content: press Enter to open your editor; save and close it to go on.', {
+            default: was.html ?? '', postfix: '.html', validate: (v) => (v.trim() ? true : 'The html is empty: write the mail\'s html, save and close the editor.'),
+          });
+        } else {
           const templates = await deps.listTemplates();
           if (!templates.length) d.htmlFile = await ask('The account has no templates. Html file:', existingFile, was.htmlFile);
           else {
@@ -274,8 +311,15 @@ async function askStep(ctx: Context, d: Draft, deps: WizardDeps, step: StepId, r
  * fields, defaulting to what the old test had), then drop the fields only the old test used,
  * which compose would refuse.
  */
-async function switchTest(ctx: Context, d: Draft, deps: WizardDeps): Promise<void> {
-  for (const s of ['subject', 'sender', 'content', 'test'] as const) await askStep(ctx, d, deps, s, false);
+async function switchTest(ctx: Context, p: Prompter, d: Draft, deps: WizardDeps): Promise<void> {
+  for (const s of ['subject', 'sender', 'content', 'test'] as const) await askStep(ctx, p, d, deps, s, false);
   for (const k of abFields(d.ab as AbDimension | undefined)) delete d[k];
   if (!d.ab) for (const k of TEST_FIELDS) delete d[k];
+}
+
+/** The editor the content question opens, as @inquirer/prompts' editor picks it: $VISUAL, else $EDITOR, else vim (notepad on Windows). */
+function editorName(ctx: Context): string {
+  const set = ctx.env.VISUAL || ctx.env.EDITOR;
+  if (set) return `$${ctx.env.VISUAL ? 'VISUAL' : 'EDITOR'}: ${forTerminal(set, 40)}`;
+  return `${os.platform() === 'win32' ? 'notepad' : 'vim'}; set $EDITOR for another`;
 }

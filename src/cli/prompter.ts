@@ -18,38 +18,93 @@ export interface ChoiceSeparator {
 
 export type ChoiceOrSeparator<T extends string> = Choice<T> | ChoiceSeparator;
 
+/**
+ * `back: true` offers going back to the previous question: Esc at any prompt, and for lists also
+ * an entry of its own. The prompt then throws GoBack; the caller decides what "previous" is.
+ */
+export interface BackOption {
+  back?: boolean;
+}
+
+/** The person asked to go back to the previous question (Esc, or the Back entry). */
+export class GoBack extends Error {
+  constructor() {
+    super('back to the previous question');
+    this.name = 'GoBack';
+  }
+}
+
+/** The Back entry's value; a NUL keeps it apart from any value a list could hold. */
+export const BACK = '\u0000go-back';
+
 export interface Prompter {
   password(message: string): Promise<string>;
-  confirm(message: string, defaultValue?: boolean): Promise<boolean>;
-  input(message: string, opts?: { default?: string; validate?: (v: string) => true | string }): Promise<string>;
-  select<T extends string>(message: string, choices: Array<{ name: string; value: T }>, opts?: { default?: T }): Promise<T>;
+  confirm(message: string, defaultValue?: boolean, opts?: BackOption): Promise<boolean>;
+  input(message: string, opts?: { default?: string; validate?: (v: string) => true | string } & BackOption): Promise<string>;
+  select<T extends string>(message: string, choices: Array<{ name: string; value: T }>, opts?: { default?: T } & BackOption): Promise<T>;
   /** Several entries at once (space checks, Enter accepts); `validate` sees the checked values. */
-  checkbox<T extends string>(message: string, choices: Array<ChoiceOrSeparator<T>>, opts?: { validate?: (values: T[]) => true | string }): Promise<T[]>;
+  checkbox<T extends string>(message: string, choices: Array<ChoiceOrSeparator<T>>, opts?: { validate?: (values: T[]) => true | string } & BackOption): Promise<T[]>;
   /** One entry, found by typing: `source` is asked again for each search term. */
   search<T extends string>(message: string, source: (term: string) => Array<Choice<T>>): Promise<T>;
+  /** Text written in the person's editor ($VISUAL or $EDITOR), opened when they press Enter. */
+  editor(message: string, opts?: { default?: string; validate?: (v: string) => true | string; postfix?: string } & BackOption): Promise<string>;
 }
+
+const BACK_ENTRY = { name: '← Back to the previous question (or press Esc)', value: BACK };
 
 export function inquirerPrompter(input: () => Readable, output: Writable): Prompter {
   const ctx = { get input() { return input(); }, output, clearPromptOnDone: false };
   const load = () => import('@inquirer/prompts');
+  /** Runs one prompt; with `back`, Esc cancels it (inquirer's own way: an AbortSignal) as GoBack. */
+  const ask = <T>(back: boolean | undefined, prompt: (m: Awaited<ReturnType<typeof load>>, c: typeof ctx & { signal?: AbortSignal }) => Promise<T>) =>
+    asked(async () => {
+      const m = await load();
+      if (!back) return prompt(m, ctx);
+      const esc = new AbortController();
+      const stream = input();
+      // The prompt's readline turns the terminal's bytes into 'keypress' events on its input as
+      // soon as it is created (synchronously, inside the call below); a lone Esc is one of them.
+      const onKey = (_: unknown, key?: { name?: string }) => {
+        if (key?.name === 'escape') esc.abort();
+      };
+      const pending = prompt(m, { ...ctx, input: stream, signal: esc.signal });
+      stream.on('keypress', onKey);
+      try {
+        return await pending;
+      } catch (e) {
+        if (esc.signal.aborted && (e as Error)?.name === 'AbortPromptError') throw new GoBack();
+        throw e;
+      } finally {
+        stream.off('keypress', onKey);
+      }
+    });
+  const backFrom = <T>(v: T): T => {
+    if (v === BACK) throw new GoBack();
+    return v;
+  };
   return {
-    password: (message) => asked(async () => (await load()).password({ message, mask: '*' }, ctx)),
-    confirm: (message, defaultValue = false) => asked(async () => (await load()).confirm({ message, default: defaultValue }, ctx)),
-    input: (message, opts = {}) => asked(async () => (await load()).input({ message, default: opts.default, validate: opts.validate }, ctx)),
-    select: (message, choices, opts = {}) => asked(async () => (await load()).select({ message, choices, default: opts.default }, ctx)),
-    checkbox: <T extends string>(message: string, choices: Array<ChoiceOrSeparator<T>>, opts: { validate?: (values: T[]) => true | string } = {}) =>
-      asked(async () => {
-        const m = await load();
-        const list = choices.map((c) => ('separator' in c ? new m.Separator(c.separator) : { name: c.name, value: c.value, checked: !!c.checked, disabled: c.disabled ? `(${c.disabled})` : false }));
+    password: (message) => ask(false, (m, c) => m.password({ message, mask: '*' }, c)),
+    confirm: (message, defaultValue = false, opts = {}) => ask(opts.back, (m, c) => m.confirm({ message, default: defaultValue }, c)),
+    input: (message, opts = {}) => ask(opts.back, (m, c) => m.input({ message, default: opts.default, validate: opts.validate }, c)),
+    select: (message, choices, opts = {}) =>
+      ask(opts.back, (m, c) => m.select({ message, choices: opts.back ? [...choices, BACK_ENTRY] : choices, default: opts.default }, c)).then(backFrom) as Promise<never>,
+    checkbox: <T extends string>(message: string, choices: Array<ChoiceOrSeparator<T>>, opts: { validate?: (values: T[]) => true | string } & BackOption = {}) =>
+      ask(opts.back, async (m, c) => {
+        // Last, as in a select list: the cursor starts on the list's own first entry.
+        const all: Array<ChoiceOrSeparator<string>> = opts.back ? [...choices, { name: '← Back to the previous question: check this and press Enter (or press Esc)', value: BACK }] : choices;
+        const list = all.map((x) => ('separator' in x ? new m.Separator(x.separator) : { name: x.name, value: x.value, checked: !!x.checked, disabled: x.disabled ? `(${x.disabled})` : false }));
         const { validate } = opts;
-        return m.checkbox<T>({ message, choices: list, pageSize: 12, loop: false, validate: validate && ((checked) => validate(checked.map((c) => c.value))) }, ctx);
+        const check = validate && ((checked: ReadonlyArray<{ value: string }>) => (checked.some((x) => x.value === BACK) ? true : validate(checked.map((x) => x.value as T))));
+        const picked = await m.checkbox<string>({ message, choices: list, pageSize: 12, loop: false, validate: check }, c);
+        if (picked.includes(BACK)) throw new GoBack();
+        return picked as T[];
       }),
     search: <T extends string>(message: string, source: (term: string) => Array<Choice<T>>) =>
-      asked(async () => {
-        const m = await load();
-        const list = (term: string | undefined) => source(term ?? '').map((c) => ({ name: c.name, value: c.value, disabled: c.disabled ? `(${c.disabled})` : false }));
-        return m.search<T>({ message, pageSize: 10, source: list }, ctx);
+      ask(false, (m, c) => {
+        const list = (term: string | undefined) => source(term ?? '').map((x) => ({ name: x.name, value: x.value, disabled: x.disabled ? `(${x.disabled})` : false }));
+        return m.search<T>({ message, pageSize: 10, source: list }, c);
       }),
+    editor: (message, opts = {}) => ask(opts.back, (m, c) => m.editor({ message, default: opts.default, validate: opts.validate, postfix: opts.postfix ?? '.txt' }, c)),
   };
 }
 
@@ -59,6 +114,7 @@ async function asked<T>(prompt: () => Promise<T>): Promise<T> {
   try {
     return await prompt();
   } catch (e) {
+    if (e instanceof GoBack) throw e;
     if ((e as Error)?.name === 'ExitPromptError' || (e as Error)?.name === 'AbortPromptError') throw new InterruptedError('Stopped at a question; nothing was changed by it.');
     throw e;
   }

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/main.js';
-import type { Choice, ChoiceOrSeparator, Prompter } from '../../src/cli/prompter.js';
+import { BACK, GoBack, type BackOption, type Choice, type ChoiceOrSeparator, type Prompter } from '../../src/cli/prompter.js';
 import type { Tuning } from '../../src/cli/context.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { FetchLike } from '../../src/api/http.js';
@@ -77,32 +77,43 @@ export async function runCli(argv: string[], o: CliOptions = {}): Promise<CliRes
  * A prompter that answers from a script and fails the test on an unexpected question. A list
  * question (checkbox) takes an array of values and, like the real one, refuses a disabled or
  * unknown entry or an answer its validate rejects; a search takes the term typed and picks the
- * first entry it finds that can be picked.
+ * first entry it finds that can be picked. BACK (src/cli/prompter.ts) answers "go back" (Esc, or
+ * the Back entry) where the question offers it, and fails the test where it does not. `defaults`
+ * records the default each question showed (for a list, the values checked).
  */
 export type ScriptedAnswer = string | boolean | string[];
 
-export function scriptedPrompter(answers: Array<ScriptedAnswer | ((shown: string[]) => ScriptedAnswer | Promise<ScriptedAnswer>)>): Prompter & { asked: string[]; shown: string[][] } {
+export function scriptedPrompter(answers: Array<ScriptedAnswer | ((shown: string[]) => ScriptedAnswer | Promise<ScriptedAnswer>)>): Prompter & { asked: string[]; shown: string[][]; defaults: unknown[] } {
   const asked: string[] = [];
   const shown: string[][] = [];
+  const defaults: unknown[] = [];
   /** The next answer; a function answers at the moment of asking, seeing the entries listed. */
-  const next = async (message: string, entries: string[] = []): Promise<ScriptedAnswer> => {
+  const next = async (message: string, o: BackOption & { entries?: string[]; default?: unknown } = {}): Promise<ScriptedAnswer> => {
     asked.push(message);
+    defaults.push(o.default);
     if (!answers.length) throw new Error(`unexpected prompt: ${message}`);
     const a = answers.shift()!;
-    return typeof a === 'function' ? a(entries) : a;
+    const answer = typeof a === 'function' ? await a(o.entries ?? []) : a;
+    if (answer === BACK) {
+      if (!o.back) throw new Error(`the script goes back at "${message}", which offers no way back`);
+      throw new GoBack();
+    }
+    return answer;
   };
   return {
     asked,
     shown,
+    defaults,
     password: async (m) => String(await next(m)),
-    input: async (m) => String(await next(m)),
-    confirm: async (m) => Boolean(await next(m)),
-    select: async (m) => String(await next(m)) as never,
-    checkbox: async <T extends string>(m: string, choices: Array<ChoiceOrSeparator<T>>, opts: { validate?: (v: T[]) => true | string } = {}) => {
+    input: async (m, o = {}) => String(await next(m, o)),
+    editor: async (m, o = {}) => String(await next(m, o)),
+    confirm: async (m, d, o = {}) => Boolean(await next(m, { ...o, default: d })),
+    select: async (m, _c, o = {}) => String(await next(m, o)) as never,
+    checkbox: async <T extends string>(m: string, choices: Array<ChoiceOrSeparator<T>>, opts: { validate?: (v: T[]) => true | string } & BackOption = {}) => {
       const entries = choices.filter((c): c is Choice<T> => !('separator' in c));
       const view = entries.map((c) => `${c.checked ? '[x]' : '[ ]'} ${c.name}${c.disabled ? ` (${c.disabled})` : ''}`);
       shown.push(view);
-      const a = await next(m, view);
+      const a = await next(m, { entries: view, back: opts.back, default: entries.filter((c) => c.checked).map((c) => c.value) });
       if (!Array.isArray(a)) throw new Error(`the script answers "${m}" with ${JSON.stringify(a)}, not a list`);
       for (const v of a) {
         const c = entries.find((x) => x.value === v);

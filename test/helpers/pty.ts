@@ -17,7 +17,7 @@ export const ptyUnavailable: string | undefined = (() => {
 })();
 
 /** Keys as a terminal sends them (raw mode: Enter is a carriage return). */
-export const KEY = { up: '\u001b[A', down: '\u001b[B', enter: '\r', space: ' ', backspace: '\u007f', ctrlC: '\u0003' } as const;
+export const KEY = { up: '\u001b[A', down: '\u001b[B', enter: '\r', space: ' ', backspace: '\u007f', ctrlC: '\u0003', esc: '\u001b' } as const;
 
 // CSI (with private markers), OSC, and the two-byte escapes inquirer and ora use.
 // eslint-disable-next-line no-control-regex
