@@ -192,4 +192,31 @@ describe.skipIf(ptyUnavailable)(`campaign create --wizard on a real terminal${pt
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ name: 'PTY nav', subject: 'Third', groups: [news] });
     expect(fx.submits(from)).toEqual([]);
   }, 120_000);
+
+  it('writes the html in $EDITOR: the editor opens on Enter and what it saved is sent', async () => {
+    const dir = tempDir();
+    // An "editor" that writes the mail into the file it is given, as a person would, then exits.
+    const editor = path.join(dir, 'edit.sh');
+    fs.writeFileSync(editor, '#!/bin/sh\nprintf \'<p>Written in the editor</p>\' > "$1"\n', { mode: 0o755 });
+    const from = fx.mark();
+    pty = new Pty(['campaign', 'create', '--wizard', '--name', 'PTY editor', '--group', news, '--subject', 'S', '--preheader', 'P', '--from', 'news@example.com', '--from-name', 'Acme', '--footer-lang', 'en'], {
+      env: { PATH: process.env.PATH, HOME: dir, MAILCTL_CONFIG_DIR: dir, NO_COLOR: '1', EDITOR: editor, MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign },
+      cols: 120, rows: 50, cwd: dir,
+    });
+    await pty.waitFor('A/B test?');
+    await pty.keys(KEY.enter); // No
+    await pty.waitFor('Write it in your editor');
+    await pty.keys(KEY.down, KEY.enter);
+    await pty.waitFor('Html content: press Enter to open your editor');
+    await pty.keys(KEY.enter);
+    await pty.waitFor('When?');
+    await pty.keys(KEY.enter);
+    await pty.waitFor('Google Analytics');
+    await pty.keys(KEY.enter);
+    await pty.waitFor('Send this campaign now?');
+    await pty.line('y');
+    await pty.waitFor(/Created campaign to 1 group, sending now: CP\w+/);
+    expect(await pty.exited()).toBe(0);
+    expect((fx.submits(from)[0].body as any).content.htmlContent).toBe('<p>Written in the editor</p>');
+  }, 120_000);
 });
