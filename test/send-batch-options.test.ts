@@ -11,7 +11,8 @@ import { runCli } from './helpers/cli.js';
 
 describe('messageFlags', () => {
   it('a new option is a message flag at once; the group\'s and the root\'s (--csv, --dry-run) are not', () => {
-    const declare = (p: CommandUnknownOpts) => batchOptions(p.command('x').option('--new-flag <v>').option('--also')).option('--csv').option('--yes');
+    // batchOptions declares -y/--yes itself (a large send asks first): a root option, never a message flag.
+    const declare = (p: CommandUnknownOpts) => batchOptions(p.command('x').option('--new-flag <v>').option('--also')).option('--csv');
     expect(messageFlags(declare, batchOptions)).toEqual({ newFlag: '--new-flag', also: '--also' });
     expect(messageFlags(declare, (c) => journalOptions(c, AUTOMATION_JOURNAL))).toEqual({ newFlag: '--new-flag', also: '--also', concurrency: '--concurrency', settleAfter: '--settle-after', force: '--force', forecast: '--forecast' });
   });
