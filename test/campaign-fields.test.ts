@@ -89,7 +89,7 @@ describe('the flags', () => {
 
   it('create declares no campaign field outside the table', () => {
     const longs = campaignCommand(p, 'create').options.map((o) => o.long);
-    expect(longs.filter((l) => !FLAG_ROWS.some((k) => longFlag(field(k).flag!) === l))).toEqual(['--file', '--wizard', '--dry-run', '--strict', '--no-links']);
+    expect(longs.filter((l) => !FLAG_ROWS.some((k) => longFlag(field(k).flag!) === l))).toEqual(['--file', '--wizard', '--dry-run', '--yes', '--strict', '--no-links']);
   });
 
   it('every flag, parsed by commander, becomes its row in the draft (repeatable ones as lists)', async () => {
