@@ -2,6 +2,7 @@
 // until a command actually asks something.
 import type { Readable, Writable } from 'node:stream';
 import { InterruptedError } from '../core/errors.js';
+import { BACK, GoBack } from '../core/go-back.js';
 
 /** One entry of a list question. `disabled` (a reason) shows it greyed out and not selectable. */
 export interface Choice<T extends string> {
@@ -26,16 +27,7 @@ export interface BackOption {
   back?: boolean;
 }
 
-/** The person asked to go back to the previous question (Esc, or the Back entry). */
-export class GoBack extends Error {
-  constructor() {
-    super('back to the previous question');
-    this.name = 'GoBack';
-  }
-}
-
-/** The Back entry's value; a NUL keeps it apart from any value a list could hold. */
-export const BACK = '\u0000go-back';
+export { BACK, GoBack };
 
 export interface Prompter {
   password(message: string): Promise<string>;
