@@ -9,8 +9,11 @@ export interface OfferContext {
   flags: Set<string>;
   /** Positional arguments of the command typed so far. */
   args: string[];
-  /** Campaign codes in the completion cache of the run's profile (src/cli/completion-cache.ts). */
-  campaignCodes(): readonly string[];
+  /**
+   * Campaign codes in the completion cache of the run's profile (src/cli/completion-cache.ts);
+   * absent where no run's cache applies (a tool schema, a declaration test): none then.
+   */
+  campaignCodes?(): readonly string[];
 }
 
 export type Offered = readonly string[] | ((c: OfferContext) => readonly string[]);
@@ -35,7 +38,7 @@ export function offeredFor(target: Option | Argument, c: OfferContext): { values
 }
 
 /** The campaign codes mailctl has seen (created or listed): offered wherever a command takes one. */
-export const CAMPAIGN_CODES: Offered = (c) => c.campaignCodes();
+export const CAMPAIGN_CODES: Offered = (c) => c.campaignCodes?.() ?? [];
 
 /** A campaign-code argument (`<code>` or `<codes...>`) whose values completion offers. */
 export function campaignCodeArgument<S extends string>(spec: S, description: string): Argument<S> {
