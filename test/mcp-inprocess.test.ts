@@ -206,7 +206,9 @@ describe('mailctl mcp: profiles and --sandbox as for the CLI', () => {
   });
 
   it('--sandbox serves the built-in sandbox: nothing reaches a service, and writes persist between calls', async () => {
-    const s = await inProcessMcp(['mcp', '--sandbox'], { env: bare(tempDir()) });
+    // Paced as the CLI paces itself: the in-process sandbox keeps the service's 2 requests a
+    // second, and groups create looks the name up before it creates the group.
+    const s = await inProcessMcp(['mcp', '--sandbox'], { env: bare(tempDir()), tuning: { rateLimit: true } });
     try {
       const got = await received(async () => {
         const plan = (await s.call('groups_create', { name: 'Tried' })).doc.plan;

@@ -2,6 +2,7 @@ import { type Command, type CommandUnknownOpts, type Option } from '@commander-j
 import type { ActionFactory } from '../../src/cli/declared.js';
 import { collect } from '../../src/cli/collect.js';
 import { campaignCodeArgument, offer } from '../../src/cli/offer.js';
+import { skipsTerminalQuestion } from '../../src/cli/write-flags.js';
 import { Option as Opt } from '@commander-js/extra-typings';
 import { LIST_STATUSES } from '../../src/campaign/list-statuses.js';
 import { campaignOptions, flatFileHelp } from '../../src/campaign/options.js';
@@ -185,7 +186,7 @@ export function declareCreate(campaign: CommandUnknownOpts) {
     .option('--file <campaign.json>', 'read the campaign from a JSON file (flags override it)')
     .option('--wizard', 'ask for everything that flags and --file leave open (needs a terminal)')
     .option('--dry-run', 'print the exact request (key masked) and send nothing')
-    .option('-y, --yes', 'do not show what goes out and ask first (only a terminal asks)')
+    .addOption(skipsTerminalQuestion(new Opt('-y, --yes', 'do not show what goes out and ask first (only a terminal asks)')))
     .option('--strict', 'refuse to send (exit 2) when the preflight check finds any warning')
     .option('--no-links', 'skip the preflight link check')
     .addHelpText('after', CREATE_HELP);

@@ -4,7 +4,7 @@
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { NOUNS } from '../index.js';
 import type { ActionFactory } from '../../src/cli/declared.js';
-import { declares } from '../../src/cli/write-flags.js';
+import { declares, isDestructive } from '../../src/cli/write-flags.js';
 import { inputSchema, paramsOf, type JsonSchema, type ToolParam } from '../../src/cli/tool-schema.js';
 import { PLAN_TTL_MS } from '../../src/mcp/plan-tokens.js';
 import { SERVER_FLAGS, TOOL_SPECS, type ToolSpec } from './tools.js';
@@ -55,7 +55,7 @@ function commandAt(program: CommandUnknownOpts, path: readonly string[]): Comman
 function toolOf(spec: ToolSpec, cmd: CommandUnknownOpts): Tool {
   const name = spec.name ?? spec.path.join('_');
   const write = declares(cmd, '--dry-run') && !spec.read;
-  const destructive = write && declares(cmd, '--yes');
+  const destructive = write && isDestructive(cmd);
   const params = paramsOf(cmd, new Set([...Object.keys(SERVER_FLAGS), ...Object.keys(spec.omit ?? {})]));
   const title = `mailctl ${spec.path.join(' ')}`;
   // Flags left out for one reason are named together.

@@ -16,3 +16,23 @@ export const DECLARED_GLOBALS = [
 export function declares(cmd: CommandUnknownOpts, flag: string): boolean {
   return cmd.options.some((o) => o.long === flag);
 }
+
+/** --yes options that only skip the question a terminal gets: see skipsTerminalQuestion. */
+const onlyOnTerminal = new WeakSet<object>();
+
+/**
+ * Marks a command's --yes as skipping only the question a terminal gets before something that
+ * cannot be taken back (campaign create, send to over 100): without a terminal nothing asks and
+ * nothing needs it, so the command is not destructive in the sense above (refused without --yes
+ * where nobody can answer).
+ */
+export function skipsTerminalQuestion<T extends object>(option: T): T {
+  onlyOnTerminal.add(option);
+  return option;
+}
+
+/** Destructive: the command declares a --yes it needs without a terminal (not one that only skips a terminal's question). */
+export function isDestructive(cmd: CommandUnknownOpts): boolean {
+  const yes = cmd.options.find((o) => o.long === '--yes');
+  return !!yes && !onlyOnTerminal.has(yes);
+}

@@ -3,8 +3,9 @@
 // log to settle against, no balance to weigh). The types src/send/command.ts reads are derived
 // from these declarations, so a flag removed here fails typecheck where it is read. Loaded at
 // start-up with the nouns' declarations: commander only.
-import { Command, type CommandUnknownOpts, type OptionValues } from '@commander-js/extra-typings';
+import { Command, Option, type CommandUnknownOpts, type OptionValues } from '@commander-js/extra-typings';
 import { declareRoot } from '../cli/root-options.js';
+import { skipsTerminalQuestion } from '../cli/write-flags.js';
 
 /** More recipients than this, and `send` on a terminal asks first (src/send/confirm.ts). */
 export const ASK_OVER = 100;
@@ -32,7 +33,7 @@ export function batchOptions<A extends unknown[], O extends OptionValues, G exte
   })
     .option('--settle-after <duration>', 'how long after an in-doubt batch started "no matching event" means "not sent" (default 5m)')
     .option('--force', 'send even when the balance cannot cover it')
-    .option('-y, --yes', `send to more than ${ASK_OVER} recipients without being asked first (only a terminal asks)`)
+    .addOption(skipsTerminalQuestion(new Option('-y, --yes', `send to more than ${ASK_OVER} recipients without being asked first (only a terminal asks)`)))
     .option('--forecast', 'check everything, read only the balance, print the forecast; send and write nothing (exit 2 if not covered)');
 }
 
