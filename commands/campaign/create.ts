@@ -200,7 +200,7 @@ async function recover(ctx: Context, e: CliError, answers: Draft, deps: WizardDe
 
 /** Declined at the review and kept: the draft's file and the command that sends it (exit 0: done as asked). */
 async function saveDraft(ctx: Context, answers: Draft): Promise<void> {
-  const file = await saveDraftFile(path.join(ctx.configDir, 'drafts'), answers, ctx.clock.now());
+  const file = await saveDraftFile(path.join(ctx.configDir, DRAFT_DIR), answers, ctx.clock.now());
   if (ctx.io.json) {
     ctx.io.printJson({ draft: file, send: suggest(ctx, 'campaign', 'create', '--file', file) });
     return;
