@@ -74,7 +74,7 @@ describe('mailctl mcp over stdio', () => {
   it('lists one tool per read and write command, writes and destructive ones annotated', async () => {
     const { tools } = await s.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(catalog().map((t) => t.name));
-    expect(tools).toHaveLength(23);
+    expect(tools).toHaveLength(24);
     const byName = new Map(tools.map((t) => [t.name, t]));
     expect(byName.get('groups_list')!.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.get('campaign_delete')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
@@ -266,7 +266,7 @@ describe('a plain JSON-RPC client', () => {
     const byId = new Map(answers.map((a) => [a.id, a.result]));
     expect(byId.get(3)?.isError).toBe(false);
     expect(byId.get(4)?.structuredContent?.plan).toBeDefined();
-    expect(err).toContain('mailctl MCP server on stdin/stdout: 23 tools');
+    expect(err).toContain('mailctl MCP server on stdin/stdout: 24 tools');
     for (const key of Object.values(KEYS)) expect(out + err).not.toContain(key);
   });
 

@@ -19,7 +19,7 @@ prompts. Each tool runs one command in-process with --json and --no-input, under
 --sandbox the server was started with; its result is the command's JSON document, a failure its
 {"error": {code, …}} with the exit code. No key is ever part of a result.
 
-Reads (groups list, campaign status, report metrics, balance, events, doctor, …) run at once.
+Reads (groups list, campaign status and list, report metrics, balance, events, doctor, …) run at once.
 Writes (import, groups create, campaign create/pause/delete, report export, send, send sms,
 automation trigger/terminate, webhook set/delete) take two calls: without "confirm" the command
 runs as --dry-run and the result is its plan, the exact requests a real run makes, with a token;

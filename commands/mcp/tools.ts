@@ -28,6 +28,7 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
   { path: ['groups', 'list'] },
   { path: ['import', 'status'], omit: { '--download-failures': LOCAL_FILE, '--force': LOCAL_FILE } },
   { path: ['campaign', 'status'] },
+  { path: ['campaign', 'list'] },
   { path: ['report', 'list'] },
   { path: ['report', 'metrics'] },
   { path: ['report', 'links'], read: true, omit: { '--out-dir': LOCAL_FILE, '--force': LOCAL_FILE } },
