@@ -2,7 +2,7 @@
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import { BATCH_SIZE } from '../../src/send/batches.js';
-import { JOURNAL_VERSION, type PlanRecord, type WireRecipient } from '../../src/send/journal.js';
+import { JOURNAL_VERSION, type NewPlan, type WireRecipient } from '../../src/send/journal.js';
 import { checkRecipients, isEmail, readRecipientsFile, recipientName, type Recipient } from '../../src/send/recipients.js';
 import { checkVariables, nameAsVariable, runSend, textFrom } from './common.js';
 import { parseVars } from '../../src/send/variables.js';
@@ -21,7 +21,7 @@ export const run: Verb<typeof declareEmail> = async (ctx, opts) => {
   await runSend(ctx, opts, MESSAGE_FLAGS, buildPlan, ['send']);
 };
 
-async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {
+async function buildPlan(ctx: Context, opts: Opts): Promise<NewPlan> {
   const recipients = recipientsOf(ctx, opts);
   if (opts.subject === undefined || !opts.subject.trim()) throw new UsageError('No subject.', 'Give one with --subject "…" (it may hold {{variables}}).');
   const html = await textFrom(ctx, opts.html, opts.htmlFile, 'html content', ['--html', '--html-file']);

@@ -2,7 +2,7 @@
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import { BATCH_SIZE } from '../../src/send/batches.js';
-import { JOURNAL_VERSION, type PlanRecord, type WireRecipient } from '../../src/send/journal.js';
+import { JOURNAL_VERSION, type NewPlan, type WireRecipient } from '../../src/send/journal.js';
 import { checkRecipients, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
 import { checkCountryCode, clampAliveMins, hasSenderIdentity, linkDomains, LONG_SMS } from '../../src/send/sms-rules.js';
 import { checkVariables, runSend, textFrom } from './common.js';
@@ -20,7 +20,7 @@ export const run: Verb<typeof declareSms> = async (ctx, opts) => {
   await runSend(ctx, opts, MESSAGE_FLAGS, buildPlan, ['send', 'sms']);
 };
 
-async function buildPlan(ctx: Context, opts: Opts): Promise<PlanRecord> {
+async function buildPlan(ctx: Context, opts: Opts): Promise<NewPlan> {
   if (opts.countryCode !== undefined) {
     const c = checkCountryCode(opts.countryCode);
     if ('error' in c) throw new UsageError(`--country-code: ${c.error}.`, 'Give the calling code without "+", for example --country-code 886 (Taiwan) or 81 (Japan).');

@@ -3,7 +3,7 @@
 // requests of at most 100 recipients (spec section 8), one after another.
 import type { AutomationRecipient, AutomationRequest } from '../api/campaign-types.js';
 import { UsageError } from '../core/errors.js';
-import { JOURNAL_VERSION, type PlanRecord } from '../send/journal.js';
+import { JOURNAL_VERSION, type NewPlan } from '../send/journal.js';
 import { recipientName, type Recipient } from '../send/recipients.js';
 import { checkVariableNames, summarise, valueProblems } from '../send/variables.js';
 
@@ -44,6 +44,6 @@ export function toAutomationRecipient(r: Recipient): AutomationRecipient {
 }
 
 /** The journal's plan: the request body without recipients is {workflow, event}. */
-export function automationPlan(workflow: string, event: AutomationEvent, recipients: Recipient[], now: number): PlanRecord {
+export function automationPlan(workflow: string, event: AutomationEvent, recipients: Recipient[], now: number): NewPlan {
   return { type: 'plan', version: JOURNAL_VERSION, kind: 'automation', createdAt: new Date(now).toISOString(), batchSize: MAX_PER_REQUEST, message: { workflow, event }, recipients: recipients.map(toAutomationRecipient) };
 }

@@ -4,8 +4,7 @@
 // send everyone the message a second time. So the plan records the base URL, the profile and a
 // fingerprint of the key (a short hash: enough to tell two keys apart, useless for guessing one;
 // the key itself is never written), and a resume whose URL or key differs is refused (exit 2)
-// before any request. Journals from before version 3 record none of this: they resume as they
-// always did, with a warning.
+// before any request. Every journal records it (src/send/journal.ts reads only the version that does).
 import { createHash } from 'node:crypto';
 import type { Context } from '../cli/context.js';
 import { UsageError } from '../core/errors.js';
@@ -20,7 +19,7 @@ import { normalUrl } from '../cli/url.js';
 const FINGERPRINT_PREFIX = 'mailctl journal account key v1\0';
 
 /** The first 12 hex digits of SHA-256 over the prefix and the key. */
-function keyFingerprint(key: string): string {
+export function keyFingerprint(key: string): string {
   return createHash('sha256').update(FINGERPRINT_PREFIX + key).digest('hex').slice(0, 12);
 }
 
@@ -43,21 +42,14 @@ export async function accountFor(ctx: Context, kind: Kind): Promise<JournalAccou
 
 const sameUrl = (a: string, b: string) => normalUrl(a) === normalUrl(b);
 
-/** Whether a bare `--resume` of this run may pick this journal: its profile and URL are this run's (or it records none). */
+/** Whether a bare `--resume` of this run may pick this journal: its profile and URL are this run's. */
 export function sameRun(here: { url: string; profile: string }, plan: Pick<PlanRecord, 'account'>): boolean {
-  return !plan.account || (plan.account.profile === here.profile && sameUrl(plan.account.url, here.url));
+  return plan.account.profile === here.profile && sameUrl(plan.account.url, here.url);
 }
 
-/**
- * Refuses (exit 2, before any request) a resume whose base URL or key is not the journal's;
- * warns once for a journal that does not record them.
- */
+/** Refuses (exit 2, before any request) a resume whose base URL or key is not the journal's. */
 export async function checkAccount(ctx: Context, plan: PlanRecord, file: string): Promise<void> {
   const a = plan.account;
-  if (!a) {
-    ctx.io.warn(`${file} does not record which account and service it was sent through (it was written by an older mailctl): make sure this run uses the same profile and service, or recipients may get the message twice.`);
-    return;
-  }
   const service = serviceOf(plan.kind);
   const here = await currentAccount(ctx, service);
   const label = SERVICE_LABEL[service];
@@ -85,7 +77,7 @@ export async function checkAccount(ctx: Context, plan: PlanRecord, file: string)
  * went to the sandbox), and the environment variables of this shell that point elsewhere.
  */
 export function resumeThrough(ctx: Pick<Context, 'env' | 'globals'>, plan: PlanRecord, file: string, differs: 'url' | 'key', unsetReaches = false): string {
-  const a = plan.account!;
+  const a = plan.account;
   const words = plan.kind === 'automation' ? ['automation', plan.message.event === 'TERMINATE' ? 'terminate' : 'trigger'] : ['send'];
   const cmd = suggest({ env: ctx.env, globals: { profile: a.profile, sandbox: a.url.startsWith(`${SANDBOX_BASE}/`) } }, ...words, '--resume', file);
   const service = serviceOf(plan.kind);

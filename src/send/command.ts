@@ -9,7 +9,7 @@ import { suggest } from '../cli/suggest.js';
 import { parseWhole } from '../cli/parse.js';
 import { parseDuration } from '../cli/duration.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './batches.js';
-import type { PlanRecord } from './journal.js';
+import type { NewPlan } from './journal.js';
 import { DEFAULT_SETTLE_AFTER_MS } from './settle.js';
 import { resumeRun, startRun, type ResumeScope, type SessionOptions } from './session.js';
 import type { BatchFlags } from './batch-options.js';
@@ -50,7 +50,7 @@ export function refuseWithResume(o: Record<string, unknown>, flags: Record<strin
 
 export async function runBatchCommand<O extends BatchFlags>(
   ctx: Context, opts: O, messageFlags: Record<string, string>, scope: ResumeScope,
-  buildPlan: (ctx: Context, opts: O) => Promise<PlanRecord>, defaultConcurrency?: number,
+  buildPlan: (ctx: Context, opts: O) => Promise<NewPlan>, defaultConcurrency?: number,
   /** `send`'s words (`send`, `send sms`), for the --forecast command a dry run suggests. */
   forecastVerb?: string[],
 ): Promise<void> {

@@ -9,19 +9,19 @@ import { forTerminal } from '../core/sanitize.js';
 import { count } from '../core/human.js';
 import { localZone, wallTime } from '../campaign/outgoing.js';
 import { offsetLabel } from '../campaign/timezones.js';
-import type { PlanRecord } from './journal.js';
+import type { NewPlan } from './journal.js';
 import { ASK_OVER } from './batch-options.js';
 
 export { ASK_OVER };
 
-export function asksFirst(plan: PlanRecord): boolean {
+export function asksFirst(plan: NewPlan): boolean {
   return plan.kind !== 'automation' && plan.recipients.length > ASK_OVER;
 }
 
 /** The lines shown before the question. */
-export function sendLines(plan: PlanRecord, now: number, zone = localZone()): string[] {
+export function sendLines(plan: NewPlan, now: number, zone = localZone()): string[] {
   const n = plan.recipients.length;
-  const who = (r: PlanRecord['recipients'][number]) => forTerminal(r.country_code ? `+${r.country_code} ${r.address}` : r.address, 80);
+  const who = (r: NewPlan['recipients'][number]) => forTerminal(r.country_code ? `+${r.country_code} ${r.address}` : r.address, 80);
   const shown = plan.recipients.slice(0, 3).map(who).join(', ');
   const m = plan.message as Record<string, string | undefined>;
   const lines = [`This ${plan.kind === 'sms' ? 'SMS send' : 'send'} goes out now to ${count(n)} recipients: ${shown}${n > 3 ? ` and ${count(n - 3)} more` : ''}.`];
@@ -35,7 +35,7 @@ export function sendLines(plan: PlanRecord, now: number, zone = localZone()): st
 }
 
 /** Shows what goes out and asks; "no" is exit 2 with nothing sent and no journal. */
-export async function confirmSend(ctx: Context, plan: PlanRecord): Promise<void> {
+export async function confirmSend(ctx: Context, plan: NewPlan): Promise<void> {
   // Printed even under --quiet: the question that follows is about these lines.
   ctx.io.error(['', ...sendLines(plan, ctx.clock.now()), ''].join('\n'));
   if (await ctx.prompter.confirm(`Send to all ${count(plan.recipients.length)} recipients now?`, false)) return;

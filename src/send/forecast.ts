@@ -10,7 +10,7 @@ import { CliError, ExitCode, ServiceError } from '../core/errors.js';
 import { suggest } from '../cli/suggest.js';
 import { NOT_READ_IN_DRY_RUN, readBalance } from '../campaign/balance-check.js';
 import { smsSegments, type SmsEncoding } from '../spec/sms-segments.js';
-import type { PlanRecord, WireRecipient } from './journal.js';
+import type { NewPlan, WireRecipient } from './journal.js';
 import { render } from './variables.js';
 
 export interface Forecast {
@@ -29,7 +29,7 @@ export interface Forecast {
 }
 
 /** What sending `plan` to `wires` draws, before any balance is known. Automation has no forecast. */
-export function usageOf(plan: PlanRecord, wires: WireRecipient[]): Omit<Forecast, 'balance' | 'covered'> | undefined {
+export function usageOf(plan: NewPlan, wires: WireRecipient[]): Omit<Forecast, 'balance' | 'covered'> | undefined {
   if (plan.kind === 'email') return { channel: 'email', recipients: wires.length, needed: wires.length };
   if (plan.kind !== 'sms') return undefined;
   const content = String(plan.message.content ?? '');
@@ -48,7 +48,7 @@ export function usageOf(plan: PlanRecord, wires: WireRecipient[]): Omit<Forecast
 }
 
 /** The usage against the balance (one balance request); undefined for kinds without a forecast. */
-export async function forecast(ctx: Context, plan: PlanRecord, wires: WireRecipient[]): Promise<Forecast | undefined> {
+export async function forecast(ctx: Context, plan: NewPlan, wires: WireRecipient[]): Promise<Forecast | undefined> {
   const usage = usageOf(plan, wires);
   if (!usage || !wires.length) return undefined;
   const b = await readBalance(ctx, `the ${usage.channel === 'email' ? 'email' : 'SMS'} balance, for the forecast (not compared in a dry run)`);
@@ -73,7 +73,7 @@ export function usageWords(f: Omit<Forecast, 'balance' | 'covered'>): string {
  * matters), and a refusal when the balance cannot cover the run — exit 2, nothing was sent —
  * unless --force. A dry run only reports.
  */
-export async function checkForecast(ctx: Context, plan: PlanRecord, wires: WireRecipient[], o: { force?: boolean; dryRun?: boolean; resume?: boolean; forecastCommand?: string }): Promise<Forecast | undefined> {
+export async function checkForecast(ctx: Context, plan: NewPlan, wires: WireRecipient[], o: { force?: boolean; dryRun?: boolean; resume?: boolean; forecastCommand?: string }): Promise<Forecast | undefined> {
   const f = await forecast(ctx, plan, wires);
   if (!f) return undefined;
   const what = usageWords(f);
@@ -124,7 +124,7 @@ function notCovered(ctx: Context, f: Forecast, what: 'send' | 'resume', outcome:
  * the send would go anyway). A balance that cannot be read fails the check with its own error
  * (exit 3 no key, 4 network, 1 refused): reading it is the point.
  */
-export async function forecastOnly(ctx: Context, plan: PlanRecord, wires: WireRecipient[], o: { force?: boolean; resume?: boolean }): Promise<void> {
+export async function forecastOnly(ctx: Context, plan: NewPlan, wires: WireRecipient[], o: { force?: boolean; resume?: boolean }): Promise<void> {
   const usage = usageOf(plan, wires);
   if (!usage) return; // automation declares no --forecast
   const b = await readBalance(ctx, `the ${usage.channel === 'email' ? 'email' : 'SMS'} balance, for the forecast`);

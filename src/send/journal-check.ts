@@ -26,10 +26,8 @@ export function planProblem(p: Obj): string | undefined {
     if (p.kind === 'sms' && !isText(r.country_code)) return 'an SMS recipient of the plan has no country code';
     if (r.variables !== undefined && !isTextMap(r.variables)) return 'a recipient\'s variables are not text';
   }
-  if ((p.version as number) >= 3) {
-    const a = p.account;
-    if (!isObj(a) || !isText(a.url) || !isText(a.profile) || !isText(a.key)) return 'the plan does not say which account it was sent through';
-  }
+  const a = p.account;
+  if (!isObj(a) || !isText(a.url) || !isText(a.profile) || !isText(a.key)) return 'the plan does not say which account it was sent through';
   return undefined;
 }
 
@@ -49,7 +47,7 @@ function recordProblem(r: Obj, keys: ReadonlySet<string>): string | undefined {
       if (!isText(r.batch) || !isTime(r.at)) return 'a result record has no batch or time';
       if (!isTextMap(r.success) || !isTextMap(r.failure)) return 'a result record has no success and failure lists';
       if (r.unmatched !== undefined && !isTextList(r.unmatched)) return 'the unmatched addresses of a result record are not a list';
-      if (r.requestId !== undefined && r.requestId !== null && !isText(r.requestId) && typeof r.requestId !== 'number') return 'the request id of a result record is not text';
+      if (r.requestId !== undefined && !isText(r.requestId)) return 'the request id of a result record is not text';
       if (stranger([...Object.keys(r.success), ...Object.keys(r.failure)])) return 'a result record names a recipient the plan does not have';
       return undefined;
     }
@@ -88,12 +86,4 @@ export function journalProblem(records: JournalRecord[], keyOf: (plan: PlanRecor
     if (what) return { index: i, what };
   }
   return undefined;
-}
-
-/** A request id written as a number or null by an older mailctl, read as text (or none). */
-export function normaliseRequestId(r: JournalRecord): void {
-  if (r.type !== 'result') return;
-  const o = r as unknown as Obj;
-  if (typeof o.requestId === 'number') o.requestId = String(o.requestId);
-  else if (o.requestId === null) delete o.requestId;
 }

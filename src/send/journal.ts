@@ -14,11 +14,10 @@
 //   settled  what an event lookup proved about in-doubt recipients (email and SMS only)
 //   done     every recipient is either sent or failed for good
 //
-// Journals written before version 2 used one-letter keys (t, b, v); before version 3 the plan did
-// not record its account (`account`) and SMS keys kept the trunk zero ("886:0912345678"). All
-// are still read, each keyed the way it was written (keyOf). Every record is checked field by
-// field when read (./journal-check.ts): a journal that does not hold what its writer wrote is
-// damaged, never half-trusted.
+// Only the version written now is read (JOURNAL_VERSION): a journal of another version is
+// refused, not reinterpreted. Every record is checked field by field when read
+// (./journal-check.ts): a journal that does not hold what its writer wrote is damaged, never
+// half-trusted.
 import fs from 'node:fs';
 import path from 'node:path';
 import { CliError, ExitCode, UsageError } from '../core/errors.js';
@@ -28,7 +27,7 @@ import { forTerminal } from '../core/sanitize.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/safe-write.js';
 import { appendWhole, appendWholeAsync, cutTornTail, DiskError, isDiskProblem } from '../fs/append-whole.js';
 import { smsKey } from './sms-rules.js';
-import { journalProblem, normaliseRequestId, planProblem } from './journal-check.js';
+import { journalProblem, planProblem } from './journal-check.js';
 
 /** What one journal sends: transactional email or SMS, or automation events (campaign service). */
 export type Kind = 'email' | 'sms' | 'automation';
@@ -38,9 +37,8 @@ const KINDS: readonly Kind[] = ['email', 'sms', 'automation'];
 const JOURNAL_LOCK_STALE_MS = 60 * 60_000;
 const JOURNAL_LOCK_HEARTBEAT_MS = 60_000;
 
-/** The record format written now. Versions 1 (one-letter keys) and 2 (no account) are read too. */
+/** The record format written and read (the only one: earlier formats never shipped). */
 export const JOURNAL_VERSION = 3;
-const JOURNAL_VERSIONS: readonly number[] = [1, 2, JOURNAL_VERSION];
 
 export interface WireRecipient {
   address: string;
@@ -58,9 +56,12 @@ export interface PlanRecord {
   /** The request body without `recipients`. */
   message: Record<string, unknown>;
   recipients: WireRecipient[];
-  /** Where the run sent (version 3 on; a new plan gets it when its journal is created). */
-  account?: JournalAccount;
+  /** Where the run sent (src/send/account.ts): recorded when the journal is created. */
+  account: JournalAccount;
 }
+
+/** A plan as a command builds it, before its run knows the account it goes through (src/send/session.ts adds it). */
+export type NewPlan = Omit<PlanRecord, 'account'>;
 
 /**
  * The account and service a journal's run went through, so a resume goes through the same
@@ -93,14 +94,9 @@ export type RecipientState =
   | { state: 'sent'; id?: string; batch?: string; requestId?: string; settled?: boolean }
   | { state: 'failed'; reason: string };
 
-/**
- * The journal identity of a wire recipient: the lower-cased address, or smsKey() "CC:number"
- * without the trunk zero. Journals before version 3 keyed SMS with the number as written; they
- * are keyed that way still, so a resume matches the keys they hold.
- */
-export function keyOf(plan: Pick<PlanRecord, 'kind' | 'version'>, r: WireRecipient): string {
-  if (plan.kind !== 'sms') return r.address.toLowerCase();
-  return plan.version < 3 ? `${r.country_code}:${r.address}` : smsKey(r.country_code, r.address);
+/** The journal identity of a wire recipient: the lower-cased address, or smsKey() "CC:number" without the trunk zero. */
+export function keyOf(plan: Pick<PlanRecord, 'kind'>, r: WireRecipient): string {
+  return plan.kind === 'sms' ? smsKey(r.country_code, r.address) : r.address.toLowerCase();
 }
 
 export function labelOf(kind: Kind, r: WireRecipient): string {
@@ -212,12 +208,12 @@ export class Journal {
     }
     const { records, lines, torn, goodLines } = parseJournal(text, file);
     const plan = records[0];
-    if (!plan || plan.type !== 'plan' || !JOURNAL_VERSIONS.includes(plan.version) || !KINDS.includes(plan.kind)) {
-      throw new UsageError(`${file} is not a mailctl send or automation journal.`);
+    // Earlier formats never shipped: a plan of another version (or no plan) is refused, never guessed at.
+    if (!plan || plan.type !== 'plan' || plan.version !== JOURNAL_VERSION || !KINDS.includes(plan.kind)) {
+      throw new UsageError(`${file} is not a mailctl journal of this version (a send or automation journal of version ${JOURNAL_VERSION}), so it cannot be resumed.`);
     }
     const problem = journalProblem(records, keyOf);
     if (problem) throw damaged(file, lines[problem.index], problem.what);
-    records.forEach(normaliseRequestId);
     return { plan, records, torn, goodLines, text };
   }
 
@@ -357,13 +353,16 @@ function syncDir(dir: string): void {
   }
 }
 
-/** A record as read from disk, in the named-key form (version 1's t/b/v renamed). */
-export function fromDisk(raw: unknown): JournalRecord {
+/** A parsed line as a record: a JSON object (its fields are checked by ./journal-check.ts). */
+function asRecord(raw: unknown): JournalRecord {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('not a record');
-  const o = raw as Record<string, unknown>;
-  if (o.type !== undefined || o.t === undefined) return o as unknown as JournalRecord;
-  const { t, b, v, ...rest } = o;
-  return { type: t, ...(b !== undefined ? { batch: b } : {}), ...(v !== undefined ? { version: v } : {}), ...rest } as unknown as JournalRecord;
+  return raw as JournalRecord;
+}
+
+/** The first line of a journal as its plan, when it is a plan of the version this mailctl reads. */
+function planOfLine(line: string): PlanRecord | undefined {
+  const first = asRecord(JSON.parse(line));
+  return first.type === 'plan' && first.version === JOURNAL_VERSION ? first : undefined;
 }
 
 /**
@@ -392,7 +391,7 @@ function parseJournal(text: string, file = 'journal'): { records: JournalRecord[
       return;
     }
     try {
-      records.push(fromDisk(raw));
+      records.push(asRecord(raw));
     } catch {
       throw damaged(file, i + 1, 'a line that is not a record');
     }
@@ -518,8 +517,9 @@ export function newJournalPath(configDir: string, plan: Pick<PlanRecord, 'kind' 
 /**
  * For a bare `--resume`: the most recent journal whose name starts with one of `prefixes`, that
  * is not done and whose plan `accept`s (same profile and service), and the unfinished ones passed
- * over because their plan did not, most recent first. A journal whose first line cannot be read
- * is taken as it is (the resume then says what is wrong with it). Reads only.
+ * over because their plan did not, most recent first. A journal whose first line cannot be read,
+ * or is a plan of another version, is taken as it is (the resume then says what is wrong with it).
+ * Reads only.
  */
 export function latestUnfinished(configDir: string, prefixes: readonly string[], accept: (plan: PlanRecord) => boolean = () => true): { file?: string; passedOver: Array<{ file: string; plan: PlanRecord }> } {
   const passedOver: Array<{ file: string; plan: PlanRecord }> = [];
@@ -527,8 +527,7 @@ export function latestUnfinished(configDir: string, prefixes: readonly string[],
     if (tailSaysDone(f)) continue;
     let plan: PlanRecord | undefined;
     try {
-      const first = fromDisk(JSON.parse(firstLine(f)));
-      if (first.type === 'plan') plan = first;
+      plan = planOfLine(firstLine(f));
     } catch {
       /* unreadable: the resume reports it */
     }
@@ -541,14 +540,15 @@ export function latestUnfinished(configDir: string, prefixes: readonly string[],
 /**
  * An unfinished journal in the config directory whose plan is this one — the same kind, request
  * body and recipients — most recent first: a new run of it probably meant `--resume`. Reads the
- * first line of each candidate only; a journal it cannot read is passed over.
+ * first line of each candidate only; a journal it cannot read (or cannot resume: another version)
+ * is passed over.
  */
 export function unfinishedWithSamePlan(configDir: string, plan: Pick<PlanRecord, 'kind' | 'message' | 'recipients'>): string | undefined {
   const want = JSON.stringify([plan.kind, plan.message, plan.recipients]);
   for (const f of journalsNewestFirst(configDir, [journalPrefix(plan.kind, plan.message.event)])) {
     try {
-      const first = fromDisk(JSON.parse(firstLine(f)));
-      if (first.type !== 'plan' || JSON.stringify([first.kind, first.message, first.recipients]) !== want) continue;
+      const first = planOfLine(firstLine(f));
+      if (!first || JSON.stringify([first.kind, first.message, first.recipients]) !== want) continue;
       if (!tailSaysDone(f)) return f;
     } catch {
       /* not a journal, torn, or gone: not the run we look for */
@@ -624,7 +624,7 @@ function tailSaysDone(file: string): boolean {
     const len = Math.min(size, 256);
     const buf = Buffer.alloc(len);
     fs.readSync(fd, buf, 0, len, size - len);
-    return /"(?:type|t)":"done"/.test(buf.toString('utf8'));
+    return /"type":"done"/.test(buf.toString('utf8'));
   } finally {
     fs.closeSync(fd);
   }

@@ -10,7 +10,7 @@ import { printList, type Column } from '../output/format.js';
 import { forTerminal } from '../core/sanitize.js';
 import { endSentence } from '../core/sentence.js';
 import { count as n, plural } from '../core/human.js';
-import { keyOf, labelOf, type PlanRecord, type RecipientState } from './journal.js';
+import { keyOf, labelOf, type NewPlan, type PlanRecord, type RecipientState } from './journal.js';
 import { KIND } from './kinds.js';
 
 export type Status = 'sent' | 'failed' | 'not sent' | 'unsettled';
@@ -53,12 +53,12 @@ export function summarise(plan: PlanRecord, states: Map<string, RecipientState>,
 }
 
 /** The command that resumes this journal, as the user can paste it. */
-export function resumeCommand(ctx: Context, plan: PlanRecord, file: string): string {
+export function resumeCommand(ctx: Context, plan: NewPlan, file: string): string {
   if (plan.kind !== 'automation') return suggestWithNote(ctx, 'send', '--resume', file);
   return suggestWithNote(ctx, 'automation', verbOf(plan), '--resume', file);
 }
 
-export function verbOf(plan: PlanRecord): 'trigger' | 'terminate' {
+export function verbOf(plan: Pick<NewPlan, 'message'>): 'trigger' | 'terminate' {
   return plan.message.event === 'TERMINATE' ? 'terminate' : 'trigger';
 }
 

@@ -10,7 +10,7 @@ import { plural } from '../core/human.js';
 import { forTerminal } from '../core/sanitize.js';
 import { printDryRun } from '../output/dry-run.js';
 import { chunk } from './batches.js';
-import { applySettlement, isDone, Journal, journalPrefix, keyOf, latestUnfinished, newJournalPath, nextBatchNumber, pruneJournals, replay, unfinishedWithSamePlan, type JournalRecord, type Kind, type PlanRecord, type RecipientState, type WireRecipient } from './journal.js';
+import { applySettlement, isDone, Journal, journalPrefix, keyOf, latestUnfinished, newJournalPath, nextBatchNumber, pruneJournals, replay, unfinishedWithSamePlan, type JournalRecord, type Kind, type NewPlan, type PlanRecord, type RecipientState, type WireRecipient } from './journal.js';
 import { KIND } from './kinds.js';
 import { checkForecast, forecastOnly } from './forecast.js';
 import { asksFirst, confirmSend } from './confirm.js';
@@ -47,14 +47,14 @@ export interface ResumeScope {
  * after another, over the recording transport (src/api/recorder.ts): each request exactly as it
  * would go out, none sent, no journal written.
  */
-export async function dryRun(ctx: Context, plan: PlanRecord, wires: WireRecipient[], o: SessionOptions, forecastOf = wires): Promise<void> {
+export async function dryRun(ctx: Context, plan: NewPlan, wires: WireRecipient[], o: SessionOptions, forecastOf = wires): Promise<void> {
   const forecast = await checkForecast(ctx, plan, forecastOf, o);
   const { send } = await clientsFor(ctx, plan);
   for (const recipients of chunk(wires, plan.batchSize)) await send({ ...plan.message, recipients });
   await printDryRun(ctx, forecast ? { forecast } : {});
 }
 
-export async function startRun(ctx: Context, plan: PlanRecord, o: SessionOptions): Promise<void> {
+export async function startRun(ctx: Context, plan: NewPlan, o: SessionOptions): Promise<void> {
   warnIfUnfinished(ctx, plan);
   if (o.dryRun) return dryRun(ctx, plan, plan.recipients, o);
   const clients = await clientsFor(ctx, plan); // fails on a missing key before a journal is written
@@ -157,7 +157,7 @@ async function latestOfThisRun(ctx: Context, scope: ResumeScope): Promise<string
  * meant to resume it (a new run sends again to everyone that one reached). Only a warning — a
  * deliberate second send is allowed — naming the journal and the command that finishes it.
  */
-function warnIfUnfinished(ctx: Context, plan: PlanRecord): void {
+function warnIfUnfinished(ctx: Context, plan: NewPlan): void {
   const file = unfinishedWithSamePlan(ctx.configDir, plan);
   if (!file) return;
   const what = plan.kind === 'automation' ? `automation ${verbOf(plan)}` : plan.kind === 'email' ? 'send' : 'SMS send';
@@ -179,7 +179,7 @@ interface Clients {
   notify?: Awaited<ReturnType<Context['notify']>>;
 }
 
-async function clientsFor(ctx: Context, plan: PlanRecord): Promise<Clients> {
+async function clientsFor(ctx: Context, plan: Pick<NewPlan, 'kind'>): Promise<Clients> {
   if (plan.kind === 'automation') {
     const campaign = await ctx.campaign();
     return { send: (b) => campaign.automationEvent(b as never) };
