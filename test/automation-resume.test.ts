@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
+import { journalPlan } from './helpers/journal-plan.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { snapshot } from './helpers/fs-snapshot.js';
 import { shellWords } from './helpers/help-examples.js';
@@ -141,7 +142,7 @@ describe('automation: journal and --resume', () => {
     const configDir = tempDir();
     const dir = path.join(configDir, 'journals');
     fs.mkdirSync(dir, { recursive: true });
-    const plan = (event: string, address: string) => JSON.stringify({ type: 'plan', version: 2, kind: 'automation', createdAt: new Date().toISOString(), batchSize: 100, message: { workflow: 'w', event }, recipients: [{ address }] }) + '\n';
+    const plan = (event: string, address: string) => JSON.stringify(journalPlan({ kind: 'automation', message: { workflow: 'w', event }, recipients: [{ address }] }, sb.get())) + '\n';
     fs.writeFileSync(path.join(dir, 'automation-terminate-a.jsonl'), plan('TERMINATE', 'bare-stop@example.org'));
     fs.utimesSync(path.join(dir, 'automation-terminate-a.jsonl'), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
     fs.writeFileSync(path.join(dir, 'automation-trigger-b.jsonl'), plan('TRIGGER', 'bare-start@example.org'));

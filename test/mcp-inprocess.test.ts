@@ -12,7 +12,7 @@ import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import { PLAN_TTL_MS } from '../src/mcp/plan-tokens.js';
 import type { Clock } from '../src/core/clock.js';
 import type { Recorded } from '../src/sandbox/types.js';
-import type { PlanRecord } from '../src/send/journal.js';
+import { journalPlan } from './helpers/journal-plan.js';
 
 const sb = useSandbox({
   expect: [
@@ -111,7 +111,7 @@ describe('mailctl mcp in-process', () => {
   it('a send stopped part-way resumes from its journal: the plan holds only the recipients never sent, and only they are sent', async () => {
     const message = { subject: 'Order {{code}}', fromAddress: 'news@example.com', content: '<p>{{code}}</p>' };
     const recipients = Array.from({ length: 150 }, (_, i) => ({ address: `res${i}@example.com`, variables: { code: `C${i}` } }));
-    const plan: PlanRecord = { type: 'plan', version: 2, kind: 'email', createdAt: new Date().toISOString(), batchSize: 100, message, recipients };
+    const plan = journalPlan({ kind: 'email', message, recipients }, sb.get());
     const first = recipients.slice(0, 100);
     const res = await fetch(`${sb.get().notifyUrl}/v1/messages`, { method: 'POST', headers: { 'x-api-key': SANDBOX_KEYS.notify, 'content-type': 'application/json' }, body: JSON.stringify({ ...message, recipients: first }) });
     const answer = (await res.json()) as { id: string; success: Array<{ id: string; address: string }> };
@@ -132,7 +132,7 @@ describe('mailctl mcp in-process', () => {
     const message = { subject: 'Doubt {{code}}', fromAddress: 'news@example.com', content: '<p>{{code}}</p>' };
     const recipients = Array.from({ length: 120 }, (_, i) => ({ address: `doubt${i}@example.com`, variables: { code: `D${i}` } }));
     const longAgo = new Date(Date.now() - 3600_000).toISOString();
-    const plan: PlanRecord = { type: 'plan', version: 2, kind: 'email', createdAt: longAgo, batchSize: 100, message, recipients };
+    const plan = journalPlan({ kind: 'email', createdAt: longAgo, message, recipients }, sb.get());
     const file = path.join(configDir, 'journals', 'send-email-doubt.jsonl');
     fs.mkdirSync(path.dirname(file), { recursive: true });
     // Batch 1 went out an hour ago and no answer was recorded; the event log holds nothing of it.

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
+import { journalPlan } from './helpers/journal-plan.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { smallDisk, type SmallDisk } from './helpers/small-disk.js';
 
@@ -128,7 +129,7 @@ describe.skipIf('skip' in mounted)('the journal itself on a full disk', () => {
   it('a record the disk refuses rejects with DISK and leaves nothing of itself; once there is room the next record lands on a whole line', async () => {
     const { Journal } = await import('../src/send/journal.js');
     const file = path.join(dir('unit'), 'j.jsonl');
-    const plan = { type: 'plan' as const, version: 3, kind: 'email' as const, createdAt: new Date().toISOString(), batchSize: 100, message: { subject: 's' }, recipients: [{ address: 'a@example.com' }] };
+    const plan = journalPlan({ kind: 'email', message: { subject: 's' }, recipients: [{ address: 'a@example.com' }] });
     const journal = Journal.create(file, plan, { userPath: true, resumeCommand: 'mailctl send --resume j.jsonl' });
     try {
       const keys = Array.from({ length: 200 }, (_, i) => `somebody-with-a-long-address-${i}@example.com`);

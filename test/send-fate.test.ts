@@ -7,7 +7,8 @@ import { requestFate } from '../src/send/runner.js';
 import { LimitError } from '../src/core/errors.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { replay, type PlanRecord } from '../src/send/journal.js';
+import { replay } from '../src/send/journal.js';
+import { journalPlan } from './helpers/journal-plan.js';
 import { unusedPort } from './helpers/wait.js';
 
 const sb = useSandbox({ expect: ['POST /notify/v1/messages'] });
@@ -62,7 +63,7 @@ describe('the fate of a failed send request', () => {
   });
 
   it('replaying a journal: an intent without an outcome is in doubt; unsent goes back to pending; a result settles each recipient', () => {
-    const plan: PlanRecord = { type: 'plan', version: 2, kind: 'email', createdAt: '', batchSize: 2, message: {}, recipients: ['a', 'b', 'c', 'd', 'e'].map((x) => ({ address: `${x}@example.com` })) };
+    const plan = journalPlan({ kind: 'email', batchSize: 2, message: {}, recipients: ['a', 'b', 'c', 'd', 'e'].map((x) => ({ address: `${x}@example.com` })) });
     const at = '2024-05-01T00:00:00.000Z';
     const states = replay(plan, [
       plan,

@@ -12,7 +12,8 @@ import { useSandbox } from './helpers/sandbox.js';
 import { campaignApi, pollUntil } from './helpers/campaign-api.js';
 import { eventually, notifyApi } from './helpers/notify-api.js';
 import { PART, smsSegments } from '../src/spec/sms-segments.js';
-import type { JournalRecord, PlanRecord } from '../src/send/journal.js';
+import { keyOf, type JournalRecord } from '../src/send/journal.js';
+import { journalPlan, journalText } from './helpers/journal-plan.js';
 import { NOT_READ_IN_DRY_RUN } from '../src/campaign/balance-check.js';
 import { shellWords } from './helpers/help-examples.js';
 
@@ -212,12 +213,12 @@ describe('--resume forecasts only the recipients not yet sent', () => {
   /** A journal of 150 SMS whose first batch of 100 was sent and recorded: 50 are left. */
   function halfSentJournal(prefix: string): string {
     const recipients = Array.from({ length: 150 }, (_, i) => ({ address: `${prefix}${String(i).padStart(3, '0')}`, country_code: '886' }));
-    const plan: PlanRecord = { type: 'plan', version: 2, kind: 'sms', createdAt: new Date().toISOString(), batchSize: 100, message: { content: '[Acme] your parcel is ready' }, recipients };
-    const first = recipients.slice(0, 100).map((r) => `886:${r.address}`);
+    const plan = journalPlan({ kind: 'sms', message: { content: '[Acme] your parcel is ready' }, recipients }, sb.get());
+    const first = recipients.slice(0, 100).map((r) => keyOf(plan, r));
     const at = new Date().toISOString();
     const records: JournalRecord[] = [plan, { type: 'intent', batch: '1', keys: first, at }, { type: 'result', batch: '1', at, requestId: 'r1', success: Object.fromEntries(first.map((k, i) => [k, `m${i}`])), failure: {} }];
     const file = path.join(tempDir('mailctl-forecast-'), 'send-sms.jsonl');
-    fs.writeFileSync(file, records.map((x) => JSON.stringify(x) + '\n').join(''));
+    fs.writeFileSync(file, journalText(records));
     return file;
   }
 
@@ -307,11 +308,11 @@ describe('send --forecast: the balance read, the forecast printed, nothing sent 
 
   it('--resume --forecast counts the recipients not yet sent and leaves the journal as it was', async () => {
     const recipients = Array.from({ length: 3 }, (_, i) => ({ address: `fr${i}@example.com` }));
-    const plan: PlanRecord = { type: 'plan', version: 2, kind: 'email', createdAt: new Date().toISOString(), batchSize: 1, message: { subject: 'S', fromAddress: 'noreply@example.com', content: '<p>x</p>' }, recipients };
+    const plan = journalPlan({ kind: 'email', batchSize: 1, message: { subject: 'S', fromAddress: 'noreply@example.com', content: '<p>x</p>' }, recipients }, sb.get());
     const at = new Date().toISOString();
     const records: JournalRecord[] = [plan, { type: 'intent', batch: '1', keys: ['fr0@example.com'], at }, { type: 'result', batch: '1', at, requestId: 'r1', success: { 'fr0@example.com': 'm0' }, failure: {} }];
     const file = path.join(tempDir('mailctl-forecast-'), 'send-email.jsonl');
-    fs.writeFileSync(file, records.map((x) => JSON.stringify(x) + '\n').join(''));
+    fs.writeFileSync(file, journalText(records));
     const before = fs.readFileSync(file, 'utf8');
     setBalance({ email: 5 });
     const dry = await runCli(['send', '--resume', file, '--dry-run'], { sandbox: sb.get() });

@@ -161,14 +161,4 @@ describe('send --resume through another account or service', () => {
     expect(r.stderr).toContain(`(with MAILCTL_NOTIFY_URL set to ${A.get().notifyUrl})`);
     expect(r.stderr).not.toContain('unset');
   });
-
-  it('a journal written before journals recorded their account resumes as before, with one warning saying so', async () => {
-    const file = path.join(tempDir(), 'old.jsonl');
-    const plan = { type: 'plan', version: 2, kind: 'email', createdAt: new Date().toISOString(), batchSize: 100, message: { subject: 'S', fromAddress: 'noreply@example.com', content: '<p>x</p>' }, recipients: [{ address: 'acct-old@example.com' }] };
-    fs.writeFileSync(file, JSON.stringify(plan) + '\n');
-    const r = await runCli(['send', '--resume', file], { sandbox: A.get() });
-    expect(r.exitCode).toBe(0);
-    expect(r.stderr.match(/does not record which account/g)).toHaveLength(1);
-    expect(delivered(A.get(), 'acct-old@')).toEqual(['acct-old@example.com']);
-  });
 });

@@ -11,6 +11,7 @@ import { useSandbox } from './helpers/sandbox.js';
 import { snapshot } from './helpers/fs-snapshot.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import type { JournalRecord, PlanRecord, WireRecipient } from '../src/send/journal.js';
+import { journalPlan, journalText } from './helpers/journal-plan.js';
 
 const sb = useSandbox({
   expect: [
@@ -24,12 +25,12 @@ const MESSAGE = { subject: 'Order {{code}}', fromAddress: 'noreply@example.com',
 
 function plan(prefix: string, n: number): PlanRecord {
   const recipients = Array.from({ length: n }, (_, i) => ({ address: `${prefix}${i}.quiet@example.com`, variables: { code: `C${i}` } }));
-  return { type: 'plan', version: 2, kind: 'email', createdAt: new Date().toISOString(), batchSize: 100, message: MESSAGE, recipients };
+  return journalPlan({ kind: 'email', message: MESSAGE, recipients }, sb.get());
 }
 
 function writeJournal(records: JournalRecord[], tail = ''): string {
   const file = path.join(tempDir('mailctl-journal-'), 'send.jsonl');
-  fs.writeFileSync(file, records.map((r) => JSON.stringify(r) + '\n').join('') + tail);
+  fs.writeFileSync(file, journalText(records) + tail);
   return file;
 }
 
@@ -144,7 +145,7 @@ describe('send --resume', () => {
     const p = plan('kt-', 150);
     const first = p.recipients.slice(0, 100);
     // Batch 1 was in flight (never arrived) when the run died writing batch 2's intent.
-    const file = writeJournal([p, { type: 'intent', batch: '1', keys: first.map((r) => r.address.toLowerCase()), at: new Date().toISOString() }], '{"t":"intent","b":"2","keys":["kt-1');
+    const file = writeJournal([p, { type: 'intent', batch: '1', keys: first.map((r) => r.address.toLowerCase()), at: new Date().toISOString() }], '{"type":"intent","batch":"2","keys":["kt-1');
     // First resume: too early to settle batch 1 (reported, not sent); batch 2 goes out.
     const r = await runCli(['send', '--resume', file, '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(5);

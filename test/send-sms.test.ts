@@ -5,7 +5,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, scriptedPrompter, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
 const sb = useSandbox({
   expect: [
@@ -132,25 +131,6 @@ describe('mailctl send sms', () => {
     const sent = smsPosts().slice(before).flatMap((q) => (q.body as { recipients: Array<{ address: string }> }).recipients.map((x) => x.address));
     expect(sent).toEqual(['0912345678']);
     expect(JSON.parse(r.stdout)).toMatchObject({ total: 1, sent: 1 });
-  });
-
-  it('a journal written before version 3 keeps its own keys (the number as written): its resume matches them and sends nobody again', async () => {
-    const file = path.join(tempDir(), 'old-sms.jsonl');
-    const at = new Date().toISOString();
-    const recipients = [{ address: '0977000001', country_code: '886' }, { address: '977000002', country_code: '886' }];
-    const res = await fetch(`${sb.get().notifyUrl}/v1/sms/messages`, { method: 'POST', headers: { 'x-api-key': SANDBOX_KEYS.notify, 'content-type': 'application/json' }, body: JSON.stringify({ content: '【Acme】Old', recipients: [recipients[0]] }) });
-    const answer = await res.json() as { id: string; success: Array<{ id: string }> };
-    fs.writeFileSync(file, [
-      { type: 'plan', version: 2, kind: 'sms', createdAt: at, batchSize: 1, message: { content: '【Acme】Old' }, recipients },
-      { type: 'intent', batch: '1', keys: ['886:0977000001'], at },
-      { type: 'result', batch: '1', at, requestId: answer.id, success: { '886:0977000001': answer.success[0].id }, failure: {} },
-    ].map((x) => JSON.stringify(x) + '\n').join(''));
-    const before = smsPosts().length;
-    const r = await runCli(['send', '--resume', file, '--json'], { sandbox: sb.get() });
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ total: 2, sent: 2 });
-    // Only the one never sent goes out.
-    expect(smsPosts().slice(before).map((q) => (q.body as { recipients: unknown[] }).recipients)).toEqual([[{ address: '977000002', country_code: '886' }]]);
   });
 });
 
