@@ -12,20 +12,6 @@ import { campaignRoutes } from './campaigns.js';
 import { advanceExports, reportRoutes } from './reports.js';
 import { advanceCampaigns, onceListUploaded } from './campaign-send.js';
 
-/** A state saved by an older sandbox lacks newer collections: add them empty. */
-function upgradeState(st: CampaignState): void {
-  st.contacts ??= {};
-  st.fields ??= structuredClone(SEED_FIELDS);
-  st.imports ??= [];
-  st.campaigns ??= [];
-  for (const g of st.groups) {
-    g.unstored ??= 0;
-    g.delivered ??= 0;
-    g.opened ??= 0;
-    g.clicked ??= 0;
-  }
-}
-
 export const campaignModule: ServiceModule<CampaignState> = {
   initialState: () => ({
     groups: [],
@@ -39,7 +25,6 @@ export const campaignModule: ServiceModule<CampaignState> = {
   }),
   routes: [...groupRoutes, ...fieldRoutes, ...importRoutes, ...removeRoutes, ...campaignRoutes, ...reportRoutes, ...automationRoutes, ...accountRoutes],
   async advance(ctx) {
-    upgradeState(ctx.state.campaign);
     await advanceImports(ctx);
     await advanceCampaigns(ctx);
     await advanceExports(ctx);

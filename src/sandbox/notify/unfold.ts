@@ -1,15 +1,13 @@
 // Time moves message histories forward: every event whose time has come becomes visible to
 // lookup and, when a webhook of its type is registered at that moment, is POSTed.
 import type { SbContext } from '../types.js';
-import { initialNotifyState, type MessageRecord } from './state.js';
+import type { MessageRecord } from './state.js';
 import { fireWebhook } from './webhooks.js';
 import { RETENTION_MS } from './events.js';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 export function advanceNotify(ctx: SbContext): void {
-  // State persisted by an older build may lack newer fields: fill them in rather than crash.
-  if (!Array.isArray(ctx.state.notify?.unfolding)) ctx.state.notify = { ...initialNotifyState(), ...ctx.state.notify };
   const s = ctx.state.notify;
   if (s.unfolding.length) {
     s.unfolding = s.unfolding.filter((id) => {
