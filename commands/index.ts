@@ -5,6 +5,7 @@
 import type { Command as CommanderCommand } from 'commander';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../src/cli/declared.js';
+import { scanArgv, type ArgvScan } from '../src/cli/argv-scan.js';
 import { register as importer } from './import/index.js';
 import { register as contacts } from './contacts/index.js';
 import { register as groups } from './groups/index.js';
@@ -58,32 +59,24 @@ export const NOUNS: Noun[] = [
   { name: 'mcp', aliases: [], summary: MCP_SUMMARY, register: mcp },
 ];
 
-/** Global options that take a value, so their value is not mistaken for the noun. */
-export const VALUE_OPTIONS = new Set(['--profile', '--output', '--query']);
-
-/** The noun argv runs (`mailctl --profile x groups list` → groups; `help groups` → groups). */
-export function nounOf(argv: string[]): Noun | undefined {
-  const positional: string[] = [];
-  for (let i = 0; i < argv.length && positional.length < 2; i++) {
-    const a = argv[i];
-    if (a === '--') break;
-    if (a.startsWith('-')) {
-      if (VALUE_OPTIONS.has(a)) i++;
-      continue;
-    }
-    positional.push(a);
-  }
-  const name = positional[0] === 'help' ? positional[1] : positional[0];
-  return NOUNS.find((n) => n.name === name || n.aliases.includes(name ?? ''));
+/** The noun of that name or alias. */
+function nounNamed(name: string | undefined): Noun | undefined {
+  return name === undefined ? undefined : NOUNS.find((n) => n.name === name || n.aliases.includes(name));
 }
 
-export function registerFor(argv: string[], program: CommandUnknownOpts, action: ActionFactory): void {
+/** The noun argv runs (`mailctl --profile x groups list` → groups; `help groups` → groups), as src/cli/argv-scan.ts reads it. */
+export function nounOf(argv: readonly string[]): Noun | undefined {
+  return nounNamed(scanArgv(argv).noun);
+}
+
+/** Registers the noun the scanned line runs in full and the others as one-line entries; completion gets every noun. */
+export function registerFor(scan: Pick<ArgvScan, 'noun' | 'complete'>, program: CommandUnknownOpts, action: ActionFactory): void {
   // Completion reads the whole tree.
-  if (argv[0] === '__complete') {
+  if (scan.complete) {
     for (const noun of NOUNS) noun.register(program, action);
     return;
   }
-  const chosen = nounOf(argv);
+  const chosen = nounNamed(scan.noun);
   for (const noun of NOUNS) {
     if (noun === chosen) noun.register(program, action);
     else program.command(noun.name).aliases(noun.aliases).description(noun.summary);

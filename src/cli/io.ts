@@ -1,6 +1,8 @@
 // One IO object per run: where data (stdout) and chatter (stderr) go, whether each is a
 // terminal, and whether we may prompt or animate. Commands get it through the Context;
-// tests build it over memory streams with makeIO({tty}).
+// main.ts builds it once the run's output choice is made. An error found before that (a usage
+// error commander refused, a bad --query) is printed through errorOutput(): the same lines on
+// the same streams, without an IO.
 import type { Readable, Writable } from 'node:stream';
 import { forTerminal, safeJson } from '../core/sanitize.js';
 import type { OutputFormat } from '../output/formats.js';
@@ -31,7 +33,54 @@ export interface IOOptions {
   noInput?: boolean;
 }
 
-export class IO {
+/** What printing an error needs of a run's output (main.ts reportError): the run's IO, or errorOutput() before there is one. */
+export interface ErrorOutput {
+  /** The line asked for one JSON document: the error is one too. */
+  readonly json: boolean;
+  /** That document is out already: no second one. */
+  readonly jsonWritten: boolean;
+  errorLead?: () => string;
+  error(line: string): void;
+  printErrorJson(value: unknown): void;
+  paint(style: Style, text: string): string;
+}
+
+export type Style = 'red' | 'green' | 'yellow' | 'dim' | 'bold' | 'cyan';
+
+/** Colour only for a person reading stderr on a terminal that shows it (NO_COLOR, TERM=dumb: none). */
+function colorOn(stderrTTY: boolean, env: Record<string, string | undefined>): boolean {
+  return stderrTTY && env.NO_COLOR === undefined && env.TERM !== 'dumb';
+}
+
+function paintText(color: boolean, style: Style, text: string): string {
+  if (!color) return text;
+  const codes: Record<Style, [number, number]> = {
+    red: [31, 39], green: [32, 39], yellow: [33, 39], cyan: [36, 39], dim: [2, 22], bold: [1, 22],
+  };
+  const [a, b] = codes[style];
+  return `\u001b[${a}m${text}\u001b[${b}m`;
+}
+
+/**
+ * Where an error goes before the run's IO exists: stderr, painted as the IO would, and the
+ * {"error": …} document on stdout when the command line asked for JSON (src/cli/argv-scan.ts).
+ */
+export function errorOutput(o: Pick<IOOptions, 'stdout' | 'stderr' | 'env'> & { stderrTTY?: boolean }, json: boolean): ErrorOutput {
+  const color = colorOn(!!o.stderrTTY, o.env);
+  const out = {
+    json,
+    jsonWritten: false,
+    error: (line: string) => void o.stderr.write(line + '\n'),
+    printErrorJson: (value: unknown) => {
+      out.jsonWritten = true;
+      o.stdout.write(safeJson(value, 2) + '\n');
+    },
+    paint: (style: Style, text: string) => paintText(color, style, text),
+  };
+  return out;
+}
+
+export class IO implements ErrorOutput {
   /** table · tsv · json · csv: flags, else the profile's setting, else by the terminal. */
   readonly output: OutputFormat;
   readonly json: boolean;
@@ -72,7 +121,7 @@ export class IO {
   }
 
   get color(): boolean {
-    return this.src.stderrTTY && this.src.env.NO_COLOR === undefined && this.src.env.TERM !== 'dumb';
+    return colorOn(this.src.stderrTTY, this.src.env);
   }
 
   get stdin(): Readable {
@@ -154,13 +203,8 @@ export class IO {
     this.stderr.write(line + '\n');
   }
 
-  paint(style: 'red' | 'green' | 'yellow' | 'dim' | 'bold' | 'cyan', text: string): string {
-    if (!this.color) return text;
-    const codes: Record<string, [number, number]> = {
-      red: [31, 39], green: [32, 39], yellow: [33, 39], cyan: [36, 39], dim: [2, 22], bold: [1, 22],
-    };
-    const [a, b] = codes[style];
-    return `\u001b[${a}m${text}\u001b[${b}m`;
+  paint(style: Style, text: string): string {
+    return paintText(this.color, style, text);
   }
 
   /**

@@ -5,19 +5,21 @@ import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/
 import type { Readable, Writable } from 'node:stream';
 // Only types from the modules a command runs with: their values come from ./runtime.js, loaded
 // (one chunk in the bundle) when an action runs or an error is reported, never for --help.
-import type { IO } from './io.js';
+import type { ErrorOutput, IO } from './io.js';
 import type { Context, Env, Globals, Tuning } from './context.js';
 import type { Clock } from '../core/clock.js';
 import type { Prompter } from './prompter.js';
 import type { FetchLike } from '../api/http.js';
 import type { DryRunRecorder } from '../api/recorder.js';
-import { registerFor, VALUE_OPTIONS } from '../../commands/index.js';
+import { registerFor } from '../../commands/index.js';
+import { commandLineOf, GLOBAL_VALUE_OPTIONS, scanArgv, type ArgvScan } from './argv-scan.js';
 import { DECLARED_GLOBALS, declares } from './write-flags.js';
 import { HELP_TOPICS, ROOT_HELP } from './root-help.js';
 import { version } from './version.js';
 import { declareRoot } from './root-options.js';
 import { refuseRepeats } from './repeats.js';
 import type { OutputChoice } from '../output/choice.js';
+import type * as Runtime from './runtime.js';
 import type { ActionFactory } from './declared.js';
 import { sameCommand, suggest, type SuggestRun } from './suggest.js';
 
@@ -44,9 +46,14 @@ export interface RunOptions {
 
 export async function main(o: RunOptions): Promise<number> {
   const signal = o.signal ?? new AbortController().signal;
+  // argv read once, before commander: the noun to register, help, completion, and what an
+  // early error's hint and --json document need (src/cli/argv-scan.ts).
+  const scan = scanArgv(o.argv);
+  // Built once, when the action knows the output choice; an error before then is printed
+  // through errorOutput() (reportError).
   let io: IO | undefined;
-  // The words that run this command again (Context.commandLine); refined once the command is known.
-  let commandLine = commandLineOf(o.argv, VALUE_OPTIONS);
+  // The words that run this command again (Context.commandLine), once the command is known.
+  let commandLine: string[] | undefined;
   const program = declareRoot(
     new Command('mailctl')
       .description('Drive the campaign and notification email services from the terminal.')
@@ -66,25 +73,25 @@ export async function main(o: RunOptions): Promise<number> {
     // The root holds every global flag wherever it was typed (src/cli/root-options.ts), typed
     // from its declaration.
     const g = program.opts();
-    const globals: Globals = {
-      profile: g.profile,
-      json: !!g.json || g.query !== undefined || g.output === 'json',
-      quiet: !!g.quiet,
-      verbose: !!g.verbose,
-      input: g.input !== false,
-      sandbox: !!g.sandbox,
-    };
-    const { Context, systemClock, inquirerPrompter, chooseOutput, configDir, UsageError } = await import('./runtime.js');
-    io = await makeIO(o, globals);
+    const runtime = await import('./runtime.js');
+    const { Context, systemClock, inquirerPrompter, chooseOutput, configDir, UsageError } = runtime;
     // One output choice for the run (src/output/choice.ts), made before any request: a bad
-    // --query or a --csv the command cannot print is exit 2 with nothing sent.
+    // --query or a --csv the command cannot print is exit 2 with nothing sent (reported
+    // before the IO exists, as JSON when the line asked for it).
     const choice = await chooseOutput({
       flags: { json: g.json, csv: g.csv, output: g.output, query: g.query },
       takesCsv: declares(cmd, '--csv'), dryRun: !!program.getOptionValue('dryRun'),
       command: commandPath(cmd), profileFlag: g.profile, env: o.env, configDir: configDir(o.env),
     });
-    globals.json = choice.format === 'json';
-    io = await makeIO(o, globals, choice);
+    const globals: Globals = {
+      profile: g.profile,
+      json: choice.format === 'json',
+      quiet: !!g.quiet,
+      verbose: !!g.verbose,
+      input: g.input !== false,
+      sandbox: !!g.sandbox,
+    };
+    io = makeIO(runtime, o, globals, choice);
     // The root takes --dry-run and --yes wherever they appear; only a command that declares one
     // gets it (src/cli/write-flags.ts).
     for (const { key, flag, why } of DECLARED_GLOBALS) {
@@ -95,7 +102,7 @@ export async function main(o: RunOptions): Promise<number> {
       opts[key] = true;
     }
     io.runKind = opts.dryRun === true ? 'dry-run' : declares(cmd, '--dry-run') ? 'write' : 'read';
-    commandLine = commandLineOf(o.argv, new Set([...VALUE_OPTIONS, ...valueOptionsOf(cmd)]));
+    commandLine = commandLineOf(o.argv, new Set([...GLOBAL_VALUE_OPTIONS, ...valueOptionsOf(cmd)]));
     const ctx = new Context({
       io, env: o.env, globals, clock: o.clock ?? systemClock, signal,
       prompter: o.prompter ?? inquirerPrompter(() => o.stdin, o.stderr),
@@ -109,64 +116,40 @@ export async function main(o: RunOptions): Promise<number> {
   };
 
   // `mailctl help environment`, `mailctl help exit-codes`: topics, not commands.
-  const helpWord = helpWordOf(o.argv);
-  if (helpWord !== undefined && Object.hasOwn(HELP_TOPICS, helpWord)) {
+  const { help } = scan;
+  if (help && Object.hasOwn(HELP_TOPICS, help.word)) {
     const { helpTopic } = await import('./help-topics.js');
-    o.stdout.write(helpTopic(helpWord as keyof typeof HELP_TOPICS));
+    o.stdout.write(helpTopic(help.word as keyof typeof HELP_TOPICS));
     return 0;
   }
-  registerFor(o.argv, program, action);
-  if (helpWord !== undefined && !program.commands.some((c) => c.name() === helpWord || c.aliases().includes(helpWord))) {
+  registerFor(scan, program, action);
+  if (help && !subcommand(program, help.word)) {
     // Commander would show the top-level help and exit 0, as if the topic existed.
-    o.stderr.write(`error: no command or help topic "${helpWord}".\nHelp topics: ${Object.keys(HELP_TOPICS).join(', ')}; commands: \`mailctl --help\`.\n`);
+    o.stderr.write(`error: no command or help topic "${help.word}".\nHelp topics: ${Object.keys(HELP_TOPICS).join(', ')}; commands: \`mailctl --help\`.\n`);
     return 2;
   }
-  if (o.argv[0] === '__complete') {
+  if (scan.complete) {
     // Shell completion: candidates on stdout, one a line; never an error, never a request.
     const { completions } = await import('./complete.js');
-    const words = o.argv.slice(o.argv[1] === '--' ? 2 : 1);
-    const found = completions(program, words.length ? words : [''], o.env);
+    const found = completions(program, scan.complete, o.env);
     if (found.length) o.stdout.write(`${found.join('\n')}\n`);
     return 0;
   }
   // Commander's own usage errors must not exit the process: make every subcommand throw.
   // After a usage error, show that command's usage line (not just "see --help"). A single-value
   // flag given twice is one of them (src/cli/repeats.ts).
-  const run = runOfArgv(o.argv, o.env);
+  const run = runOf(scan, o.env);
   const walk = (c: CommandUnknownOpts) => { c.exitOverride(); c.showHelpAfterError(usageHint(c, run)); refuseRepeats(c as never); c.commands.forEach(walk); };
   walk(program);
 
   try {
-    await program.parseAsync(helpWord !== undefined ? helpAsFlag(program, o.argv) : o.argv, { from: 'user' });
+    await program.parseAsync(help ? helpAsFlag(program, help) : o.argv, { from: 'user' });
     return 0;
   } catch (e) {
     if (e instanceof CommanderError && COMMANDER_OK.has(e.code)) return 0; // help or version shown
-    return reportError(e, io ?? (await makeIO(o, {})), signal, o.argv, o.env, commandLine);
+    const runtime = await import('./runtime.js');
+    return reportError(runtime, e, io ?? runtime.errorOutput(o, scan.asksJson), signal, run, commandLine ?? commandLineOf(o.argv));
   }
-}
-
-/**
- * argv less the flags suggest() puts back as the run chose them (--profile P, --sandbox): the
- * words of Context.commandLine. `valued` names the options that take the next word as their
- * value whatever it is (`--subject --sandbox` keeps its subject).
- */
-function commandLineOf(argv: readonly string[], valued: ReadonlySet<string>): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--') {
-      out.push(...argv.slice(i));
-      break;
-    }
-    if (a === '--sandbox' || a.startsWith('--profile=')) continue;
-    if (a === '--profile') {
-      i++;
-      continue;
-    }
-    out.push(a);
-    if (valued.has(a) && i + 1 < argv.length) out.push(argv[++i]);
-  }
-  return out;
 }
 
 /** The flags of a command (and the nouns above it) whose value is required, so commander takes the next word as it is. */
@@ -176,33 +159,26 @@ function valueOptionsOf(c: CommandUnknownOpts): string[] {
   return out;
 }
 
-/** The word after `mailctl [global flags] help`, if any: a help topic or a command. */
-function helpWordOf(argv: string[]): string | undefined {
-  const words: string[] = [];
-  for (let i = 0; i < argv.length && words.length < 2; i++) {
-    if (argv[i] === '--') break;
-    if (VALUE_OPTIONS.has(argv[i])) i++;
-    else if (!argv[i].startsWith('-')) words.push(argv[i]);
-  }
-  return words[0] === 'help' ? words[1] : undefined;
+/** The subcommand of `cmd` of that name or alias. */
+function subcommand(cmd: CommandUnknownOpts, word: string): CommandUnknownOpts | undefined {
+  return cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
 }
 
 /**
  * `mailctl [flags] help campaign create` → `[flags] campaign create --help`: commander's own
- * help command looks at one word only, and would show the noun's help for a verb.
+ * help command looks at one word only, and would show the noun's help for a verb. The words
+ * after `help` are taken while they name a command, one level down each.
  */
-function helpAsFlag(program: CommandUnknownOpts, argv: string[]): string[] {
-  let at = 0;
-  while (argv[at] !== 'help') at += VALUE_OPTIONS.has(argv[at]) ? 2 : 1; // helpWordOf found it
+function helpAsFlag(program: CommandUnknownOpts, help: NonNullable<ArgvScan['help']>): string[] {
   const words: string[] = [];
   let cmd = program;
-  for (const w of argv.slice(at + 1)) {
-    const sub = cmd.commands.find((c) => c.name() === w || c.aliases().includes(w));
+  for (const w of help.after) {
+    const sub = subcommand(cmd, w);
     if (!sub) break;
     words.push(w);
     cmd = sub;
   }
-  return [...argv.slice(0, at), ...words, '--help'];
+  return [...help.before, ...words, '--help'];
 }
 
 function commandPath(c: CommandUnknownOpts): string {
@@ -221,26 +197,17 @@ function usageHint(c: CommandUnknownOpts, run: SuggestRun): string {
 }
 
 /**
- * The global flags a usage error's hint carries, read from argv (commander has not parsed them
- * when it refuses the line): --profile (or MAILCTL_PROFILE, which suggest() adds) and --sandbox.
+ * The global flags a usage error's hint carries, as argv gave them (commander has not parsed
+ * them when it refuses the line): --profile (or MAILCTL_PROFILE, which suggest() adds) and --sandbox.
  */
-function runOfArgv(argv: string[], env: Env): SuggestRun {
-  let profile: string | undefined;
-  let sandbox = false;
-  for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
-    const a = argv[i];
-    if (a === '--sandbox') sandbox = true;
-    else if (a === '--profile' && i + 1 < argv.length) profile = argv[++i];
-    else if (a.startsWith('--profile=')) profile = a.slice('--profile='.length);
-    else if (VALUE_OPTIONS.has(a)) i++;
-  }
-  return { globals: { profile, sandbox }, env };
+function runOf(scan: ArgvScan, env: Env): SuggestRun {
+  return { globals: { profile: scan.profile, sandbox: scan.sandbox }, env };
 }
 
 const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
 
-async function makeIO(o: RunOptions, g: Partial<Globals>, choice: OutputChoice = {}): Promise<IO> {
-  const { IO } = await import('./runtime.js');
+/** The run's one IO, for its output choice. */
+function makeIO({ IO }: typeof Runtime, o: RunOptions, g: Globals, choice: OutputChoice): IO {
   return new IO({
     get stdin() {
       return o.stdin;
@@ -267,14 +234,17 @@ async function makeIO(o: RunOptions, g: Partial<Globals>, choice: OutputChoice =
 /** The longest line of an error message printed (service words in it are already cut shorter). */
 const MAX_ERROR_LINE = 2000;
 
-async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string[], env: Env, commandLine: readonly string[]): Promise<number> {
-  const { CliError, ExitCode, SilentExit, InterruptedError, DiskError, isDiskProblem, errorJson, forTerminal, forTerminalLines } = await import('./runtime.js');
+/**
+ * Prints an error as its message (and hint) on stderr, or the {"error": …} document, through
+ * the run's IO or, before it exists, errorOutput() — which for a usage error commander found
+ * means argv asked for JSON: a script that did still gets its one document, even when parsing
+ * failed before globals existed.
+ */
+async function reportError(runtime: typeof Runtime, e: unknown, io: ErrorOutput, signal: AbortSignal, run: SuggestRun, commandLine: readonly string[]): Promise<number> {
+  const { CliError, ExitCode, SilentExit, InterruptedError, DiskError, isDiskProblem, errorJson, forTerminal, forTerminalLines } = runtime;
   if (e instanceof CommanderError) {
-    // Commander already printed the message and the usage hint on stderr. A script that asked
-    // for --json still gets its one document, even when parsing failed before globals existed.
-    const flags = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
-    const asksJson = flags.includes('--json') || flags.includes('--query') || flags.some((f, i) => f.startsWith('--query=') || f === '--output=json' || (f === '--output' && flags[i + 1] === 'json'));
-    if (asksJson) io.printErrorJson({ error: { code: 'USAGE', message: e.message.replace(/^error: /, ''), exitCode: ExitCode.USAGE } });
+    // Commander already printed the message and the usage hint on stderr.
+    if (io.json && !io.jsonWritten) io.printErrorJson({ error: { code: 'USAGE', message: e.message.replace(/^error: /, ''), exitCode: ExitCode.USAGE } });
     return ExitCode.USAGE;
   }
   if (e instanceof SilentExit) return e.exitCode;
@@ -285,7 +255,7 @@ async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string
   // Without a hint of its own (the command that resumes the work), the disk error's hint is this
   // same command line, to run once there is room: the commands whose work would not be safe to
   // redo from the start give their own.
-  if (err instanceof DiskError && !err.hint) err = err.withHint(`Free some space on that disk, then run the command again: ${sameCommand({ ...runOfArgv(argv, env), commandLine })}`);
+  if (err instanceof DiskError && !err.hint) err = err.withHint(`Free some space on that disk, then run the command again: ${sameCommand({ ...run, commandLine })}`);
   if (!err && (signal.aborted || (e as Error)?.name === 'AbortError')) err = new InterruptedError();
   // Messages carry words from services and files: printed only through the sanitiser (each
   // line kept, control characters shown, a runaway line cut). --json keeps the service's own
@@ -306,6 +276,6 @@ async function reportError(e: unknown, io: IO, signal: AbortSignal, argv: string
   if (io.json && !io.jsonWritten) io.printErrorJson({ error: { code: 'FAILED', message: `unexpected failure: ${msg}`, exitCode: ExitCode.FAILED } });
   io.error(`${lead}${io.paint('red', 'error:')} unexpected failure: ${forTerminal(msg, MAX_ERROR_LINE)}`);
   io.error('This is a bug in mailctl; rerun with MAILCTL_DEBUG=1 for details and report it.');
-  if (env.MAILCTL_DEBUG && e instanceof Error && e.stack) io.error(forTerminalLines(e.stack, MAX_ERROR_LINE));
+  if (run.env.MAILCTL_DEBUG && e instanceof Error && e.stack) io.error(forTerminalLines(e.stack, MAX_ERROR_LINE));
   return ExitCode.FAILED;
 }

@@ -6,7 +6,7 @@
 export { Context } from './context.js';
 export { systemClock } from '../core/clock.js';
 export { inquirerPrompter } from './prompter.js';
-export { IO } from './io.js';
+export { errorOutput, IO } from './io.js';
 export { chooseOutput } from '../output/choice.js';
 export { configDir } from '../config/paths.js';
 export { CliError, ExitCode, errorJson, InterruptedError, SilentExit, UsageError } from '../core/errors.js';
