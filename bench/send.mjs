@@ -60,7 +60,7 @@ function cli(args, notifyUrl, configDir) {
   return { child, done };
 }
 
-const sendArgs = (journal, extra = []) => ['send', '--recipients', csv, '--subject', 'Hello {{name}}', '--html', '<p>Your code: {{code}}</p>', '--from', 'noreply@example.com', '--journal', journal, '--json', ...extra];
+const sendArgs = (journal, extra = []) => ['send', '--recipients-file', csv, '--subject', 'Hello {{name}}', '--html', '<p>Your code: {{code}}</p>', '--from', 'noreply@example.com', '--journal', journal, '--json', ...extra];
 
 function tally(sb) {
   const per = new Map();

@@ -21,7 +21,7 @@ function csv(rows: string[]): string {
 describe('automation trigger / terminate', () => {
   it('one recipient with --to, --name and --var: the spec body', async () => {
     const from = mark();
-    const r = await runCli(['automation', 'trigger', '--workflow', 'welcome', '--to', 'ann@example.org', '--name', 'Ann', '--var', 'plan=pro'], { sandbox: sb.get() });
+    const r = await runCli(['automation', 'trigger', '--workflow', 'welcome', '--to', 'ann@example.org', '--to-name', 'Ann', '--var', 'plan=pro'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     expect(events(from).map((e) => e.body)).toEqual([
       { workflow: 'welcome', event: 'TRIGGER', recipients: [{ address: 'ann@example.org', name: 'Ann', variables: { plan: 'pro' } }] },
@@ -31,7 +31,7 @@ describe('automation trigger / terminate', () => {
   it('decisions row 31: a recipient without a name is sent with its address\'s local part (spec 000 endpoint 20 stars name)', async () => {
     const from = mark();
     const file = csv(['nameless.one@example.org,,basic', 'named@example.org,Named,pro']);
-    const r = await runCli(['automation', 'trigger', '--workflow', 'welcome', '--recipients', file], { sandbox: sb.get() });
+    const r = await runCli(['automation', 'trigger', '--workflow', 'welcome', '--recipients-file', file], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     const solo = await runCli(['automation', 'terminate', '--workflow', 'welcome', '--to', 'solo@example.org'], { sandbox: sb.get() });
     expect(solo.exitCode).toBe(0);
@@ -60,7 +60,7 @@ describe('automation trigger / terminate', () => {
   it('250 recipients go as 100 + 100 + 50, one request after another', async () => {
     const file = csv(Array.from({ length: 250 }, (_, i) => `p${i}@example.org,P${i},basic`));
     const from = mark();
-    const r = await runCli(['automation', 'trigger', '--workflow', 'onboard', '--recipients', file, '--json'], { sandbox: sb.get() });
+    const r = await runCli(['automation', 'trigger', '--workflow', 'onboard', '--recipients-file', file, '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     const sent = events(from);
     expect(sent.map((e) => (e.body as any).recipients.length)).toEqual([100, 100, 50]);
@@ -84,7 +84,7 @@ describe('automation trigger / terminate', () => {
   it("a recipient the service refuses is listed with the service's reason; exit 5", async () => {
     const file = csv(Array.from({ length: 121 }, (_, i) => `q${i}@example.org,Q${i},pro`));
     refuse('q120@example.org', Array.from({ length: 20 }, (_, i) => `q${100 + i}@example.org`), 1);
-    const r = await runCli(['automation', 'trigger', '--workflow', 'onboard', '--recipients', file], { sandbox: sb.get() });
+    const r = await runCli(['automation', 'trigger', '--workflow', 'onboard', '--recipients-file', file], { sandbox: sb.get() });
     expect(r.exitCode).toBe(5);
     expect(r.stdout.trim()).toBe('q120@example.org\trefused\tInvalid: address is not a valid email format');
     expect(r.stderr).toContain('Started 120 of 121 recipients in workflow onboard');
@@ -93,7 +93,7 @@ describe('automation trigger / terminate', () => {
   it('--json: the summary on stderr points to the JSON document for who was refused, not to a list "above"', async () => {
     refuse('rj1@example.org', ['rj0@example.org']);
     const file = csv(['rj0@example.org,A,pro', 'rj1@example.org,B,pro']);
-    const r = await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients', file, '--json'], { sandbox: sb.get() });
+    const r = await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients-file', file, '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(5);
     expect(JSON.parse(r.stdout).refused).toEqual([{ address: 'rj1@example.org', reason: 'Invalid: address is not a valid email format' }]);
     expect(r.stderr).toContain('Started 1 of 2 recipients in workflow w; 1 refused (listed in the JSON output).');
@@ -127,7 +127,7 @@ describe('automation trigger / terminate', () => {
 
   it('a file with an invalid address is refused whole, naming the row', async () => {
     const before = sb.get().sandbox.requests().length;
-    const r = await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients', csv(['ok@example.org,A,b', 'not-an-address,B,b'])], { sandbox: sb.get() });
+    const r = await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients-file', csv(['ok@example.org,A,b', 'not-an-address,B,b'])], { sandbox: sb.get() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('row 3');
     expect(sb.get().sandbox.requests().length).toBe(before);

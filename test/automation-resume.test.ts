@@ -40,7 +40,7 @@ describe('automation: journal and --resume', () => {
     const file = csv('cap', 1000);
     const journal = path.join(tempDir(), 'auto.jsonl');
     leaveRequestsToday(5);
-    const r = await runCli(['--profile', 'ops', 'automation', 'trigger', '--workflow', 'onboard', '--recipients', file, '--journal', journal, '--json'], { sandbox: sb.get() });
+    const r = await runCli(['--profile', 'ops', 'automation', 'trigger', '--workflow', 'onboard', '--recipients-file', file, '--journal', journal, '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(4);
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({ workflow: 'onboard', event: 'TRIGGER', requested: 1000, journal, refused: [], inDoubt: [] });
@@ -67,7 +67,7 @@ describe('automation: journal and --resume', () => {
     const file = csv('doubt', 150);
     const journal = path.join(tempDir(), 'auto.jsonl');
     sb.get().sandbox.injectFault({ kind: 'lose-answer', match: { ...onEvent, after: 1 } });
-    const r = await runCli(['automation', 'terminate', '--workflow', 'wf-9', '--recipients', file, '--journal', journal, '--json'], { sandbox: sb.get() });
+    const r = await runCli(['automation', 'terminate', '--workflow', 'wf-9', '--recipients-file', file, '--journal', journal, '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(5);
     const doc = JSON.parse(r.stdout);
     expect(doc.accepted).toHaveLength(100);
@@ -88,7 +88,7 @@ describe('automation: journal and --resume', () => {
     const f = path.join(tempDir('mailctl-auto-'), 'r.csv');
     fs.writeFileSync(f, 'email,name,plan,note\npaste1@example.org,"Ann O\'Lee",pro,"a b; $HOME"\n');
     sb.get().sandbox.injectFault({ kind: 'status', status: 503, body: { message: 'busy' }, match: onEvent });
-    const r = await runCli(['automation', 'trigger', '--workflow', 'wf2', '--recipients', f, '--journal', path.join(tempDir(), 'j.jsonl')], { sandbox: sb.get() });
+    const r = await runCli(['automation', 'trigger', '--workflow', 'wf2', '--recipients-file', f, '--journal', path.join(tempDir(), 'j.jsonl')], { sandbox: sb.get() });
     expect(r.exitCode).toBe(5);
     const line = /to trigger one anyway: (mailctl .*)$/m.exec(r.stderr)?.[1];
     expect(line).toBeDefined();
@@ -117,14 +117,14 @@ describe('automation: journal and --resume', () => {
     const configDir = tempDir();
     const file = csv('same', 150);
     leaveRequestsToday(1);
-    expect((await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients', file], { sandbox: sb.get(), configDir })).exitCode).toBe(4);
+    expect((await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients-file', file], { sandbox: sb.get(), configDir })).exitCode).toBe(4);
     const [name] = fs.readdirSync(path.join(configDir, 'journals'));
     leaveRequestsToday(DAILY);
-    const again = await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients', file], { sandbox: sb.get(), configDir });
+    const again = await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients-file', file], { sandbox: sb.get(), configDir });
     expect(again.exitCode).toBe(0);
     expect(again.stderr).toContain(`To finish that one instead: mailctl automation trigger --resume ${path.join(configDir, 'journals', name)}`);
     // terminate is another plan: no warning.
-    expect((await runCli(['automation', 'terminate', '--workflow', 'w', '--recipients', file], { sandbox: sb.get(), configDir })).stderr).not.toContain('unfinished');
+    expect((await runCli(['automation', 'terminate', '--workflow', 'w', '--recipients-file', file], { sandbox: sb.get(), configDir })).stderr).not.toContain('unfinished');
   });
 
   it('a journal is resumed only by its own command', async () => {
@@ -155,7 +155,7 @@ describe('automation: journal and --resume', () => {
   it('a journal whose last line was cut short by a kill resumes again and again until done: the fragment is cut off, not left mid-file', async () => {
     const journal = path.join(tempDir(), 'auto.jsonl');
     leaveRequestsToday(1);
-    expect((await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients', csv('torn', 250), '--journal', journal], { sandbox: sb.get() })).exitCode).toBe(4);
+    expect((await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients-file', csv('torn', 250), '--journal', journal], { sandbox: sb.get() })).exitCode).toBe(4);
     fs.appendFileSync(journal, '{"type":"intent","batch":"9","keys":["torn1'); // the kill landed mid-write
     leaveRequestsToday(1);
     const first = await runCli(['automation', 'trigger', '--resume', journal, '--json'], { sandbox: sb.get() });
@@ -176,7 +176,7 @@ describe('automation: journal and --resume', () => {
   it('--resume --dry-run shows the requests still to send and changes no file', async () => {
     const journal = path.join(tempDir(), 'auto.jsonl');
     leaveRequestsToday(1);
-    expect((await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients', csv('dry', 250), '--journal', journal], { sandbox: sb.get() })).exitCode).toBe(4);
+    expect((await runCli(['automation', 'trigger', '--workflow', 'w', '--recipients-file', csv('dry', 250), '--journal', journal], { sandbox: sb.get() })).exitCode).toBe(4);
     leaveRequestsToday(DAILY);
     const before = snapshot(path.dirname(journal));
     const r = await runCli(['automation', 'trigger', '--resume', journal, '--dry-run', '--json'], { sandbox: sb.get() });

@@ -43,7 +43,7 @@ async function sendInFlight(prefix: string): Promise<{ journal: string; run: Ret
   const journal = path.join(dir, 'send.jsonl');
   sb.get().sandbox.injectFault({ kind: 'hang', times: 100, match: { after: 1, ...SEND_PATH } });
   const mark = sb.get().sandbox.requests('notify').length;
-  const run = start(['send', '--recipients', csv, '--subject', 'Code {{code}}', '--html', '<p>{{code}}</p>', '--from', 'noreply@example.com', '--journal', journal, '--concurrency', '1']);
+  const run = start(['send', '--recipients-file', csv, '--subject', 'Code {{code}}', '--html', '<p>{{code}}</p>', '--from', 'noreply@example.com', '--journal', journal, '--concurrency', '1']);
   await until('one request answered and one held at the service', () => postsSince(mark).length >= 2, 15_000);
   return { journal, run };
 }

@@ -256,7 +256,7 @@ describe('one-time upload (endpoints 8 and 10)', () => {
   it('creates without groups, then PUTs the list file to the upload address without the API key', async () => {
     const from = fx.mark();
     const filesFrom = sb.get().sandbox.requests('files').length;
-    const r = await runCli(['campaign', 'create', '--name', 'Once', '--once', '--list', file('guests.csv'), ...base, '--preheader', 'p', '--html', '<p>x</p>'], { sandbox: sb.get() });
+    const r = await runCli(['campaign', 'create', '--name', 'Once', '--once', '--recipients-file', file('guests.csv'), ...base, '--preheader', 'p', '--html', '<p>x</p>'], { sandbox: sb.get() });
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     const req = fx.submits(from)[0];
@@ -275,7 +275,7 @@ describe('one-time upload (endpoints 8 and 10)', () => {
   it('an A/B test with a one-time list goes to endpoint 10', async () => {
     const from = fx.mark();
     const r = await runCli([
-      'campaign', 'create', '--name', 'Once AB', '--list', file('guests.csv'), ...base, '--ab', 'content', '--html-file-a', file('a.html'), '--html-file-b', file('b.html'),
+      'campaign', 'create', '--name', 'Once AB', '--recipients-file', file('guests.csv'), ...base, '--ab', 'content', '--html-file-a', file('a.html'), '--html-file-b', file('b.html'),
       '--test-percent', '50', '--test-duration', '1h',
     ], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
@@ -302,7 +302,7 @@ describe('sender test and --json', () => {
 describe('refusals of the service, in words', () => {
   it('a refused list upload: exit 1, naming the campaign left without a list', async () => {
     sb.get().sandbox.injectFault({ kind: 'status', status: 403, match: { service: 'files', method: 'PUT' } });
-    const r = await runCli(['campaign', 'create', '--name', 'Once', '--list', file('guests.csv'), ...base, '--html', '<p>x</p>'], { sandbox: sb.get() });
+    const r = await runCli(['campaign', 'create', '--name', 'Once', '--recipients-file', file('guests.csv'), ...base, '--html', '<p>x</p>'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/Uploading the list .*guests\.csv failed: The upload address at \S+ refused the file \(HTTP 403/);
     expect(r.stderr).toMatch(/The campaign CP\w+ exists but has no list/);
@@ -312,7 +312,7 @@ describe('refusals of the service, in words', () => {
     const puts = () => sb.get().sandbox.requests('files').filter((q) => q.method === 'PUT');
     const before = puts().length;
     sb.get().sandbox.injectFault({ kind: 'status', status: 500, match: { service: 'files', method: 'PUT' } });
-    const r = await runCli(['campaign', 'create', '--name', 'Once', '--list', file('guests.csv'), ...base, '--html', '<p>x</p>'], { sandbox: sb.get() });
+    const r = await runCli(['campaign', 'create', '--name', 'Once', '--recipients-file', file('guests.csv'), ...base, '--html', '<p>x</p>'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     expect(puts().slice(before).map((q) => q.status)).toEqual([500, 200]);
     expect(puts().slice(before).every((q) => q.headers['x-api-key'] === undefined)).toBe(true);
@@ -340,7 +340,7 @@ describe('refusals of the service, in words', () => {
 
   it('a service failure after the campaign exists names it (no upload address for the list): exit 1', async () => {
     sb.get().sandbox.injectFault({ kind: 'status', status: 200, body: { sn: 'CP_MADE' }, match: { service: 'campaign', method: 'POST', path: '/v1/campaign/normal/once' } });
-    const r = await runCli(['campaign', 'create', '--name', 'Once', '--list', file('guests.csv'), ...base, '--html', '<p>x</p>', '--json'], { sandbox: sb.get() });
+    const r = await runCli(['campaign', 'create', '--name', 'Once', '--recipients-file', file('guests.csv'), ...base, '--html', '<p>x</p>', '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('created campaign CP_MADE but gave no upload address');
     expect(JSON.parse(r.stdout).error).toMatchObject({ exitCode: 1 });

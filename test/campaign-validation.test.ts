@@ -107,8 +107,8 @@ describe('schedule and audience', () => {
   it('a time in the past', () => refused([...ok, '--at', '2020-01-01 09:00', '--timezone', 'TAIPEI'], /The schedule time 2020-01-01 09:00 TAIPEI \(2020-01-01T01:00:00Z UTC\) is in the past/));
   it('--at without any time zone', () => refused([...ok, '--at', '2035-01-01 09:00'], '--at needs a time zone'));
   it('an unknown time zone', () => refused([...ok, '--at', '2035-01-01 09:00', '--timezone', 'Mars/Olympus'], 'is not a time zone the campaign service knows'));
-  it('--once with groups', () => refused([...ok, '--once', '--list', `${dir}/nohead.csv`], 'leave out --group and --exclude'));
-  it('a one-time list without the EMAIL,NAME header', () => refused([...without('--group'), '--list', `${dir}/nohead.csv`], 'has no header line'));
+  it('--once with groups', () => refused([...ok, '--once', '--recipients-file', `${dir}/nohead.csv`], 'leave out --group and --exclude'));
+  it('a one-time list without the EMAIL,NAME header', () => refused([...without('--group'), '--recipients-file', `${dir}/nohead.csv`], 'has no header line'));
   it('an unknown footer language', () => refused([...ok, '--footer-lang', 'fr'], 'is not a footer language'));
 });
 

@@ -11,7 +11,7 @@ describe('input files that cannot be read', () => {
   const dir = tempDir();
   const cases: Array<[string, string[]]> = [
     ['contacts file', ['import', dir, '--group', 'G']],
-    ['recipients file', ['send', '--recipients', dir, '--subject', 's', '--html', 'h', '--from', 'a@example.com']],
+    ['recipients file', ['send', '--recipients-file', dir, '--subject', 's', '--html', 'h', '--from', 'a@example.com']],
     ['html content file', ['send', '--to', 'a@example.com', '--subject', 's', '--html-file', dir, '--from', 'a@example.com']],
     ['payload file', ['webhook', 'verify', dir, '--signature', 'ab']],
     ['campaign file', ['campaign', 'create', '--file', dir]],
@@ -28,8 +28,8 @@ describe('input files that cannot be read', () => {
   });
 
   it('a missing recipients file says so and names the flag', async () => {
-    const r = await runCli(['send', '--recipients', `${dir}/nope.csv`, '--subject', 's', '--html', 'h', '--from', 'a@example.com'], { sandbox: sb.get() });
+    const r = await runCli(['send', '--recipients-file', `${dir}/nope.csv`, '--subject', 's', '--html', 'h', '--from', 'a@example.com'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain(`The recipients file ${dir}/nope.csv (--recipients) does not exist.`);
+    expect(r.stderr).toContain(`The recipients file ${dir}/nope.csv (--recipients-file) does not exist.`);
   });
 });

@@ -98,16 +98,16 @@ describe('every write with --dry-run: no key, and not one request', () => {
     import: { argv: () => ['import', contacts, '--group', 'Newsletter'], api: true }, // the file checked, then the group lookup and the import shown
     'report export': { argv: () => ['report', 'export', 'CP1', '--webhook-url', 'https://hooks.example.com/r'], api: true },
     'report links': { argv: () => ['report', 'links', 'CP1', '--out-dir', path.join(dir, 'links')], api: false }, // a lookup, then downloads: listed, not made
-    'report sync': { argv: () => ['report', 'sync', '--out', path.join(dir, 'reports')], api: false }, // nothing known in DIR: only the listing lookup
-    'sandbox balance': { argv: () => ['sandbox', 'balance', '--email', '5'], api: true },
+    'report sync': { argv: () => ['report', 'sync', '--out-dir', path.join(dir, 'reports')], api: false }, // nothing known in DIR: only the listing lookup
+    'sandbox balance': { argv: () => ['sandbox', 'balance', '--set-email', '5'], api: true },
     'sandbox field add': { argv: () => ['sandbox', 'field', 'add', 'TIER', 'string'], api: true },
     'sandbox reset': { argv: () => ['sandbox', 'reset'], api: false },
     'send email': { argv: () => ['send', '--to', 'ann@example.com', '--subject', 'Hi', '--html', '<p>Hi</p>', '--from', 'noreply@example.com'], api: true },
     'send sms': { argv: () => ['send', 'sms', '--to', '0912345678', '--country-code', '886', '--text', '[Acme] your code 1234'], api: true },
     'webhook delete': { argv: () => ['webhook', 'delete', 'open'], api: true },
-    'webhook replay': { argv: () => ['webhook', 'replay', events, '--to', consumer.url], api: false },
+    'webhook replay': { argv: () => ['webhook', 'replay', events, '--url', consumer.url], api: false },
     'webhook set': { argv: () => ['webhook', 'set', 'open', 'https://hooks.example.com/o'], api: true },
-    'webhook trigger': { argv: () => ['webhook', 'trigger', 'click', '--to', consumer.url], api: false },
+    'webhook trigger': { argv: () => ['webhook', 'trigger', 'click', '--url', consumer.url], api: false },
   };
 
   beforeAll(async () => {
@@ -175,8 +175,8 @@ describe('reads a write needs: shown as lookups, answered by marked placeholders
     expect(sb.get().sandbox.requests()).toHaveLength(before);
   });
 
-  it('campaign create --list: the submit, then the upload to the address only its answer gives, with the headers a real upload sends', async () => {
-    const r = await runCli(['campaign', 'create', ...message, '--html', '<p>x</p>', '--list', list, '--dry-run', '--json'], { sandbox: sb.get() });
+  it('campaign create --recipients-file: the submit, then the upload to the address only its answer gives, with the headers a real upload sends', async () => {
+    const r = await runCli(['campaign', 'create', ...message, '--html', '<p>x</p>', '--recipients-file', list, '--dry-run', '--json'], { sandbox: sb.get() });
     expect(r.exitCode, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.requests.map((q: { method: string; url: string }) => `${q.method} ${q.url}`)).toEqual([
@@ -210,7 +210,7 @@ describe('the dry run\'s header', () => {
     };
     const header = 'Dry run: nothing was sent. A real run would make these requests, in order:';
     expect(await first(['groups', 'create', 'Header', '--allow-duplicate'])).toBe(header);
-    expect(await first(['webhook', 'trigger', 'open', '--to', 'http://127.0.0.1:9/hooks'])).toBe(header);
+    expect(await first(['webhook', 'trigger', 'open', '--url', 'http://127.0.0.1:9/hooks'])).toBe(header);
     // Lookups add their sentence, and only that.
     expect(await first(['campaign', 'pause', 'CP1'])).toBe('Dry run: nothing was sent, lookups included (marked "#": their answers are unknown here). A real run would make these requests, in order:');
   });

@@ -33,7 +33,7 @@ describe('mailctl --help', () => {
 
   it('send --help lists the email options, not only a pointer to `send email`', async () => {
     const r = await runCli(['send', '--help']);
-    for (const flag of ['--to <address>', '--subject <text>', '--html-file <file>', '--from <address>', '--recipients <file>', '--resume [journal]', '--dry-run']) {
+    for (const flag of ['--to <address>', '--subject <text>', '--html-file <file>', '--from <address>', '--recipients-file <file>', '--resume [journal]', '--dry-run']) {
       expect(r.stdout).toContain(flag);
     }
   });

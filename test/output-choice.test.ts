@@ -98,7 +98,7 @@ describe('refused before any request (exit 2)', () => {
 
   it('--csv on a command that prints no list or record names the command', async () => {
     await refused(['events', 'tail', '--for', '3s', '--csv'], '`mailctl events tail` prints no list or record, so it takes no --csv.');
-    await refused(['report', 'sync', '--out', tempDir(), '--csv'], '`mailctl report sync` prints no list or record');
+    await refused(['report', 'sync', '--out-dir', tempDir(), '--csv'], '`mailctl report sync` prints no list or record');
     await refused(['groups', 'create', 'X', '--output', 'csv'], 'so it takes no --output csv');
   });
 

@@ -136,7 +136,7 @@ describe.each(Object.entries(CASES))('%s', (_name, c) => {
 
 describe('counts are grouped in a table and raw everywhere else', () => {
   it('balance: 12,345 on a terminal; 12345 piped, in CSV and in JSON', async () => {
-    expect((await run(['sandbox', 'balance', '--email', '12345', '--sms', '500'])).exitCode).toBe(0);
+    expect((await run(['sandbox', 'balance', '--set-email', '12345', '--set-sms', '500'])).exitCode).toBe(0);
     const table = await run(['balance'], { tty: true });
     expect(table.stdout).toBe('email  12,345\nsms    500\n');
     expect((await run(['balance'])).stdout).toBe('email\t12345\nsms\t500\n');

@@ -283,7 +283,7 @@ describe('the export budget (1 per 10 s) is shared too', () => {
   it('a second `report export` on the same key waits out the 10 s another process\'s export started', async () => {
     const [one, two] = await finishedCampaigns(sb.get, 2, 3);
     const cfg = tempDir('mailctl-budget-cfg-');
-    const run = (sn: string, clock?: Clock) => runCli(['report', 'export', sn, '--out', tempDir('mailctl-budget-out-')], { sandbox: sb.get(), configDir: cfg, clock, tuning: { rateLimit: true } });
+    const run = (sn: string, clock?: Clock) => runCli(['report', 'export', sn, '--out-dir', tempDir('mailctl-budget-out-')], { sandbox: sb.get(), configDir: cfg, clock, tuning: { rateLimit: true } });
     expect((await run(one)).exitCode).toBe(0);
     // The second run (another CLI run: it shares only the config folder) on real time plus
     // whatever it asked to sleep, so its wait shows without being waited.

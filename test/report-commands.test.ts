@@ -58,15 +58,15 @@ describe('report list', () => {
 
   it('an end date alone is refused (the service would quietly return the 10 most recent); nothing sent', async () => {
     const before = sb.get().sandbox.requests().length;
-    const r = await runCli(['report', 'list', '--to', '2026-01-01'], { sandbox: sb.get() });
+    const r = await runCli(['report', 'list', '--until', '2026-01-01'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('--to needs --since too');
+    expect(r.stderr).toContain('--until needs --since too');
     expect(sb.get().sandbox.requests().length).toBe(before);
   });
 
-  it('both dates: sent as UTC ISO 8601, the --to day included whole', async () => {
+  it('both dates: sent as UTC ISO 8601, the --until day included whole', async () => {
     const today = new Date().toISOString().slice(0, 10);
-    const r = await runCli(['report', 'list', '--from', '2020-01-01', '--to', today, '--json'], { sandbox: sb.get() });
+    const r = await runCli(['report', 'list', '--since', '2020-01-01', '--until', today, '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).map((c: { sn: string }) => c.sn)).toEqual(expect.arrayContaining([regular, ab]));
     const q = sb.get().sandbox.requests('campaign').filter((x) => x.path === '/v1/report/campaigns').at(-1)!.query;
@@ -113,7 +113,7 @@ describe('report export and links', () => {
   it('--out: export, wait for the links, download the six CSV files, never sending the key to the file host', async () => {
     const out = tempDir('mailctl-reports-');
     const filesFrom = sb.get().sandbox.requests('files').length;
-    const r = await runCli(['report', 'export', regular, '--out', out], { sandbox: sb.get() });
+    const r = await runCli(['report', 'export', regular, '--out-dir', out], { sandbox: sb.get() });
     expect(r.stderr).not.toContain('error');
     expect(r.exitCode).toBe(0);
     const names = fs.readdirSync(out).sort();
@@ -132,7 +132,7 @@ describe('report export and links', () => {
     const out = tempDir('mailctl-reports-');
     fs.writeFileSync(path.join(out, `${ab}_open.csv`), 'mine');
     const before = sb.get().sandbox.requests().length;
-    const r = await runCli(['report', 'export', ab, '--out', out], { sandbox: sb.get() });
+    const r = await runCli(['report', 'export', ab, '--out-dir', out], { sandbox: sb.get() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('already exists');
     expect(fs.readFileSync(path.join(out, `${ab}_open.csv`), 'utf8')).toBe('mine');
@@ -172,10 +172,10 @@ describe('report export/links --out that is a file', () => {
     const file = path.join(tempDir(), 'report.csv');
     fs.writeFileSync(file, 'keep me\n');
     const before = sb.get().sandbox.requests().length;
-    const r = await runCli(['report', 'export', 'CP0001', '--out', file], { sandbox: sb.get() });
+    const r = await runCli(['report', 'export', 'CP0001', '--out-dir', file], { sandbox: sb.get() });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain(`--out ${file} is a file, not a directory`);
-    expect(r.stderr).toContain('--out DIR');
+    expect(r.stderr).toContain(`--out-dir ${file} is a file, not a directory`);
+    expect(r.stderr).toContain("--out-dir DIR");
     expect(r.stderr).not.toContain('unexpected failure');
     expect(sb.get().sandbox.requests().length).toBe(before);
     expect(fs.readFileSync(file, 'utf8')).toBe('keep me\n');
@@ -184,7 +184,7 @@ describe('report export/links --out that is a file', () => {
   it('export --json: the error is the one JSON document', async () => {
     const file = path.join(tempDir(), 'report.csv');
     fs.writeFileSync(file, '');
-    const r = await runCli(['--json', 'report', 'export', 'CP0001', '--out', file], { sandbox: sb.get() });
+    const r = await runCli(['--json', 'report', 'export', 'CP0001', '--out-dir', file], { sandbox: sb.get() });
     expect(r.exitCode).toBe(2);
     expect(JSON.parse(r.stdout).error.message).toContain('is a file, not a directory');
   });

@@ -1,6 +1,6 @@
 // Report downloads against a HOSTILE server (test/helpers/hostile-server.ts): the service
 // chooses the report types (which become file names) and the links (which mailctl fetches). A
-// name must not leave --out DIR or break the write; a link must not reach the metadata service or
+// name must not leave --out-dir DIR or break the write; a link must not reach the metadata service or
 // another machine-local address, directly or by redirect; a symlink planted in DIR must not make
 // mailctl write through it; a broken download must leave nothing behind; the key stays home.
 import fs from 'node:fs';
@@ -25,7 +25,7 @@ function outDir(): { parent: string; dir: string } {
   return { parent, dir: path.join(parent, 'out') };
 }
 
-const saveLinks = (dir: string, ...extra: string[]) => runCli(['report', 'links', 'CP1', '--out', dir, ...extra], { env: hs.get().env });
+const saveLinks = (dir: string, ...extra: string[]) => runCli(['report', 'links', 'CP1', '--out-dir', dir, ...extra], { env: hs.get().env });
 
 describe('server-chosen report types as file names', () => {
   it('a traversal type stays inside DIR, and a type longer than a file name may be is cut', async () => {
@@ -85,7 +85,7 @@ describe('server-chosen report types as file names', () => {
   });
 });
 
-describe('symlinks planted in --out DIR', () => {
+describe('symlinks planted in --out-dir DIR', () => {
   it('a link at the final name to an existing file is never written through: refused, and --force replaces the link itself', async () => {
     links([['delivery', '/files/report.csv']]);
     const { parent, dir } = outDir();
@@ -259,7 +259,7 @@ describe('a download that breaks off', () => {
       res.write('email\n'); // …and nothing more
     });
     const { dir } = outDir();
-    const r = await runCli(['report', 'links', 'CP1', '--out', dir], { env: hs.get().env, tuning: { timeoutMs: 1000 } });
+    const r = await runCli(['report', 'links', 'CP1', '--out-dir', dir], { env: hs.get().env, tuning: { timeoutMs: 1000 } });
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain('nothing arrived for 1 s');
     expect(fs.readdirSync(dir)).toEqual([]);

@@ -1,7 +1,6 @@
 // The report commands' folder flag (issue 12.4): `--out` is a file in `template show` and `webhook
-// listen`, so `report export|links|sync` name their folder `--out-dir DIR`. `--out DIR`, the old
-// spelling, still works (crontabs use `report sync --out DIR`) but is hidden from help and
-// completion; giving both is exit 2 with nothing sent.
+// listen`, so `report export|links|sync` name their folder `--out-dir DIR`, and only that (issue
+// 20.5: nothing had shipped, so the old `--out DIR` went outright; docs/flags.md).
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -62,30 +61,29 @@ describe('--out-dir DIR on the report commands', () => {
     expect(sb.get().sandbox.requests().length).toBe(before);
   });
 
-  it('report sync --out-dir keeps DIR; the old `--out DIR` keeps the same folder (it is already complete)', async () => {
+  it('report sync --out-dir keeps DIR; a second run finds it complete', async () => {
     const dir = tempDir('mailctl-outdir-');
     const r = await runCli(['report', 'sync', '--out-dir', dir, '--json'], { sandbox: sb.get() });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(files(folderOf(sb.get, dir, sn))).toEqual(expect.arrayContaining(TYPES.map((t) => `${t}.csv`)));
-    const old = await runCli(['report', 'sync', '--out', dir, '--json'], { sandbox: sb.get() });
-    expect(old.exitCode, old.stderr).toBe(0);
-    expect(JSON.parse(old.stdout)).toMatchObject({ dir, campaigns: { downloaded: 0 } });
-    expect(JSON.parse(old.stdout).campaigns.alreadyComplete).toBeGreaterThanOrEqual(1);
+    const again = await runCli(['report', 'sync', '--out-dir', dir, '--json'], { sandbox: sb.get() });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ dir, campaigns: { downloaded: 0 } });
+    expect(JSON.parse(again.stdout).campaigns.alreadyComplete).toBeGreaterThanOrEqual(1);
   });
 
   it.each([
     [['report', 'export', 'CP0001']],
     [['report', 'links', 'CP0001']],
     [['report', 'sync']],
-  ])('%j with both --out-dir and --out: exit 2, nothing sent, nothing made', async (argv) => {
-    const a = path.join(tempDir('mailctl-outdir-'), 'a');
+  ])('%j --out DIR: --out is a file everywhere, so a report folder is only --out-dir (exit 2, nothing sent, nothing made)', async (argv) => {
     const b = path.join(tempDir('mailctl-outdir-'), 'b');
     const before = sb.get().sandbox.requests().length;
-    const r = await runCli([...argv, '--out-dir', a, '--out', b], { sandbox: sb.get() });
+    const r = await runCli([...argv, '--out', b], { sandbox: sb.get() });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('--out is the old spelling of --out-dir; give one of them.');
+    expect(r.stderr).toContain("unknown option '--out'");
     expect(sb.get().sandbox.requests().length).toBe(before);
-    expect(fs.existsSync(a) || fs.existsSync(b)).toBe(false);
+    expect(fs.existsSync(b)).toBe(false);
   });
 
   it('report sync without a folder: exit 2 naming --out-dir', async () => {
@@ -108,14 +106,13 @@ describe('--out-dir DIR on the report commands', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe('keep me\n');
   });
 
-  it('help documents --out-dir and calls --out the old spelling; completion never offers the hidden --out', async () => {
+  it('help documents --out-dir and no --out; completion offers --out-dir', async () => {
     for (const verb of ['export', 'links', 'sync']) {
       const h = await runCli(['report', verb, '--help']);
       expect(h.stdout).toContain('--out-dir <dir>');
-      expect(h.stdout).not.toContain('--out <dir>');
-      expect(h.stdout).toContain('--out is the old spelling of --out-dir and still works.');
+      expect(h.stdout).not.toMatch(/--out\b(?!-)/);
       const c = await runCli(['__complete', '--', 'report', verb, ...(verb === 'sync' ? [] : ['CP1']), '--ou']);
-      // The global --output FORMAT shares the prefix; the old --out must not be offered.
+      // The global --output FORMAT shares the prefix.
       expect(c.stdout.split('\n').filter(Boolean).sort()).toEqual(['--out-dir', '--output']);
     }
   });

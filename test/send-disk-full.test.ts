@@ -66,7 +66,7 @@ describe.skipIf('skip' in mounted)('send whose journal disk is full', () => {
   it('fills mid-run: exit 1 DISK naming the journal and the --resume line; the journal stays whole; after freeing space --resume sends each recipient exactly once', async () => {
     const { csv, addresses } = recipients('dfull');
     const journal = path.join(dir('mid'), 'send.jsonl');
-    const args = ['send', '--recipients', csv, '--subject', 'Code {{code}}', '--html', '<p>{{code}}</p>', '--from', 'noreply@example.com', '--journal', journal, '--concurrency', '1'];
+    const args = ['send', '--recipients-file', csv, '--subject', 'Code {{code}}', '--html', '<p>{{code}}</p>', '--from', 'noreply@example.com', '--journal', journal, '--concurrency', '1'];
     try {
       const r = await runCli([...args, '--json'], { sandbox: sb.get(), fetch: fillingAt(2) });
       expect(r.exitCode).toBe(1);
@@ -102,7 +102,7 @@ describe.skipIf('skip' in mounted)('send whose journal disk is full', () => {
   it('no room for the plan: nothing is sent, no journal is left, and the hint is the same command, which then runs', async () => {
     const { csv } = recipients('dplan');
     const journal = path.join(dir('plan'), 'send.jsonl');
-    const args = ['send', '--recipients', csv, '--subject', 'Code {{code}}', '--html', '<p>{{code}}</p>', '--from', 'noreply@example.com', '--journal', journal];
+    const args = ['send', '--recipients-file', csv, '--subject', 'Code {{code}}', '--html', '<p>{{code}}</p>', '--from', 'noreply@example.com', '--journal', journal];
     let r: Awaited<ReturnType<typeof runCli>>;
     try {
       // One page left: the journal's lock fits, the plan (300 recipients) does not.
@@ -113,7 +113,7 @@ describe.skipIf('skip' in mounted)('send whose journal disk is full', () => {
     }
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(`Could not write ${journal}: the disk is full (ENOSPC).`);
-    expect(r.stderr).toContain('Nothing was sent. Free some space on that disk, then run the command again: mailctl send --recipients');
+    expect(r.stderr).toContain('Nothing was sent. Free some space on that disk, then run the command again: mailctl send --recipients-file');
     expect(r.stderr).toContain(`--journal ${journal}`);
     expect(r.stderr).not.toContain('bug in mailctl');
     expect(posts('dplan')).toHaveLength(0);

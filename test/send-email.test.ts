@@ -50,11 +50,11 @@ describe('mailctl send (email)', () => {
     expect(doc.recipients.map((x: { address: string; status: string }) => [x.address, x.status])).toEqual([['rep-a@example.com', 'sent'], ['rep-b@example.com', 'sent']]);
     const text = await runCli(['send', '--to', 'rep-c@example.com', '--to', 'rep-d@example.com', '--subject', 'Hi', '--html', '<p>hi</p>', ...FROM], { sandbox: sb.get() });
     expect(text.stderr).toContain('2 of 2 accepted');
-    // --name belongs to one recipient: with several it is refused before anything is sent.
+    // --to-name belongs to one recipient: with several it is refused before anything is sent.
     const before = sb.get().sandbox.requests('notify').length;
-    const named = await runCli(['send', '--to', 'rep-e@example.com', '--to', 'rep-f@example.com', '--name', 'Eve', '--subject', 'Hi', '--html', '<p>hi</p>', ...FROM], { sandbox: sb.get() });
+    const named = await runCli(['send', '--to', 'rep-e@example.com', '--to', 'rep-f@example.com', '--to-name', 'Eve', '--subject', 'Hi', '--html', '<p>hi</p>', ...FROM], { sandbox: sb.get() });
     expect(named.exitCode).toBe(2);
-    expect(named.stderr).toContain('--name names the one --to recipient, and 2 were given.');
+    expect(named.stderr).toContain('--to-name names the one --to recipient, and 2 were given.');
     expect(sb.get().sandbox.requests('notify').length).toBe(before);
   });
 
@@ -62,7 +62,7 @@ describe('mailctl send (email)', () => {
     const dir = tempDir('mailctl-names-');
     fs.writeFileSync(path.join(dir, 'r.csv'), 'address,name\nnm-ann.lee@example.com,Ann Lee\nnm-bob@example.com,\n');
     fs.writeFileSync(path.join(dir, 'r.json'), JSON.stringify([{ address: 'nm-cy@example.com', name: 'Cy' }, { address: 'nm-dee.o@example.com' }]));
-    for (const argv of [['--recipients', path.join(dir, 'r.csv')], ['--recipients', path.join(dir, 'r.json')], ['--to', 'nm-eve@example.com'], ['--to', 'nm-fay@example.com', '--name', '  Fay  ']]) {
+    for (const argv of [['--recipients-file', path.join(dir, 'r.csv')], ['--recipients-file', path.join(dir, 'r.json')], ['--to', 'nm-eve@example.com'], ['--to', 'nm-fay@example.com', '--to-name', '  Fay  ']]) {
       const r = await runCli(['send', ...argv, '--subject', 'Hi', '--html', '<p>hi</p>', ...FROM], { sandbox: sb.get() });
       expect(r.exitCode).toBe(0);
     }
@@ -96,7 +96,7 @@ describe('mailctl send (email)', () => {
   });
 
   it('250 recipients go out as 3 requests of at most 100 ("at most 100 per request"), each recipient once', async () => {
-    const r = await runCli(['send', '--recipients', csv('b250-', 250), '--subject', 'Hi {{name}}', '--html', '<p>{{code}}</p>', ...FROM, '--json'], { sandbox: sb.get() });
+    const r = await runCli(['send', '--recipients-file', csv('b250-', 250), '--subject', 'Hi {{name}}', '--html', '<p>{{code}}</p>', ...FROM, '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     const reqs = sends('b250-');
     expect(reqs.map((q) => (q.body as { recipients: unknown[] }).recipients.length).sort()).toEqual([100, 100, 50]);
@@ -116,7 +116,7 @@ describe('mailctl send (email)', () => {
     const file = path.join(tempDir(), 'r.csv');
     fs.writeFileSync(file, 'email,code,city\nmiss-a@example.com,A1,Taipei\nmiss-b@example.com,,Tainan\nmiss-c@example.com,C3,\n');
     const before = sb.get().sandbox.requests('notify').length;
-    const r = await runCli(['send', '--recipients', file, '--subject', 'Code {{code}}', '--html', '<p>{{ city }}</p>', ...FROM], { sandbox: sb.get() });
+    const r = await runCli(['send', '--recipients-file', file, '--subject', 'Code {{code}}', '--html', '<p>{{ city }}</p>', ...FROM], { sandbox: sb.get() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('2 recipients have no value');
     expect(r.stderr).toContain('miss-b@example.com (code)');
@@ -124,7 +124,7 @@ describe('mailctl send (email)', () => {
     expect(r.stderr).toContain('--allow-missing');
     expect(sb.get().sandbox.requests('notify').length).toBe(before);
     // …and --allow-missing sends anyway, with a warning.
-    const ok = await runCli(['send', '--recipients', file, '--subject', 'Code {{code}}', '--html', '<p>{{ city }}</p>', ...FROM, '--allow-missing'], { sandbox: sb.get() });
+    const ok = await runCli(['send', '--recipients-file', file, '--subject', 'Code {{code}}', '--html', '<p>{{ city }}</p>', ...FROM, '--allow-missing'], { sandbox: sb.get() });
     expect(ok.exitCode).toBe(0);
     expect(ok.stderr).toContain('Sending anyway');
     expect(sends('miss-').flatMap((q) => (q.body as { recipients: Array<{ address: string }> }).recipients.map((x) => x.address))).toEqual(['miss-a@example.com', 'miss-b@example.com', 'miss-c@example.com']);
@@ -149,7 +149,7 @@ describe('mailctl send (email)', () => {
     const file = path.join(tempDir(), 'r.csv');
     fs.writeFileSync(file, 'address\nok@example.com\nnot-an-address\n');
     const before = sb.get().sandbox.requests('notify').length;
-    const r = await runCli(['send', '--recipients', file, '--subject', 's', '--html', 'x', ...FROM], { sandbox: sb.get() });
+    const r = await runCli(['send', '--recipients-file', file, '--subject', 's', '--html', 'x', ...FROM], { sandbox: sb.get() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('row 3: "not-an-address" is not an email address');
     expect(sb.get().sandbox.requests('notify').length).toBe(before); // not even ok@example.com
@@ -160,14 +160,14 @@ describe('mailctl send (email)', () => {
     fs.writeFileSync(file, JSON.stringify([{ address: 'pf-ok@example.com' }, { address: 'pf-bad@example.com' }]));
     const reason = 'Invalid: the value of recipient variables should under 100 characters';
     sb.get().sandbox.injectFault({ kind: 'status', status: 200, body: { id: 'req-x', success: [{ id: 'm-1', address: 'pf-ok@example.com' }], failure: { 'pf-bad@example.com': reason } }, match: { service: 'notify', path: '/v1/messages' } });
-    const r = await runCli(['send', '--recipients', file, '--subject', 's', '--html', 'x', ...FROM], { sandbox: sb.get() });
+    const r = await runCli(['send', '--recipients-file', file, '--subject', 's', '--html', 'x', ...FROM], { sandbox: sb.get() });
     expect(r.exitCode).toBe(5);
     expect(r.stdout).toContain('pf-ok@example.com\tsent\tm-1\t');
     expect(r.stdout).toContain(`pf-bad@example.com\tfailed\t\t${reason}`);
     expect(r.stderr).toContain('1 of 2 recipients were accepted; 1 failed');
 
     sb.get().sandbox.injectFault({ kind: 'status', status: 200, body: { id: 'req-y', success: [], failure: { 'pf-ok@example.com': 'Invalid: address is not a valid email format', 'pf-bad@example.com': reason } }, match: { service: 'notify', path: '/v1/messages' } });
-    const none = await runCli(['send', '--recipients', file, '--subject', 's', '--html', 'x', ...FROM, '--json'], { sandbox: sb.get() });
+    const none = await runCli(['send', '--recipients-file', file, '--subject', 's', '--html', 'x', ...FROM, '--json'], { sandbox: sb.get() });
     expect(none.exitCode).toBe(1);
     const doc = JSON.parse(none.stdout);
     expect(doc.recipients).toEqual([
@@ -208,7 +208,7 @@ describe('mailctl send (email)', () => {
 
   it('--dry-run prints every request with the key masked and sends nothing', async () => {
     const before = sb.get().sandbox.requests('notify').length;
-    const r = await runCli(['send', '--recipients', csv('dry-', 150), '--subject', 'Hi', '--html', '<p>{{code}}</p>', ...FROM, '--dry-run', '--json'], { sandbox: sb.get() });
+    const r = await runCli(['send', '--recipients-file', csv('dry-', 150), '--subject', 'Hi', '--html', '<p>{{code}}</p>', ...FROM, '--dry-run', '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.dryRun).toBe(true);
@@ -232,7 +232,7 @@ describe('mailctl send (email)', () => {
   });
 
   it('on a terminal: a progress bar on stderr, and only the recipients that were not accepted in the table', async () => {
-    const r = await runCli(['send', '--recipients', csv('tty-', 150), '--subject', 'Hi', '--html', '<p>{{code}}</p>', ...FROM, '--yes'], { sandbox: sb.get(), tty: true });
+    const r = await runCli(['send', '--recipients-file', csv('tty-', 150), '--subject', 'Hi', '--html', '<p>{{code}}</p>', ...FROM, '--yes'], { sandbox: sb.get(), tty: true });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toMatch(/Sending .*█.* 150\/150 \(100%\)/);
     expect(r.stderr).toContain('150 accepted recipients not listed');
@@ -244,7 +244,7 @@ describe('send to more than 100 recipients asks first, on a terminal only', () =
   it('shows how many, the first few, subject, sender and when; no is exit 2 with nothing sent and no journal', async () => {
     const configDir = tempDir();
     const p = scriptedPrompter([false]);
-    const r = await runCli(['send', '--recipients', csv('ask-', 101), '--subject', 'Hi {{name}}', '--html', '<p>{{code}}</p>', ...FROM, '--from-name', 'Acme'], { sandbox: sb.get(), tty: true, prompter: p, configDir });
+    const r = await runCli(['send', '--recipients-file', csv('ask-', 101), '--subject', 'Hi {{name}}', '--html', '<p>{{code}}</p>', ...FROM, '--from-name', 'Acme'], { sandbox: sb.get(), tty: true, prompter: p, configDir });
     expect(r.exitCode).toBe(2);
     expect(p.asked).toEqual(['Send to all 101 recipients now?']);
     expect(r.stderr).toContain('This send goes out now to 101 recipients: ask-0.quiet@example.com, ask-1.quiet@example.com, ask-2.quiet@example.com and 98 more.');
@@ -257,7 +257,7 @@ describe('send to more than 100 recipients asks first, on a terminal only', () =
   });
 
   it('yes sends to all of them', async () => {
-    const r = await runCli(['send', '--recipients', csv('yes-', 101), '--subject', 'Hi', '--html', '<p>{{code}}</p>', ...FROM], { sandbox: sb.get(), tty: true, prompter: scriptedPrompter([true]) });
+    const r = await runCli(['send', '--recipients-file', csv('yes-', 101), '--subject', 'Hi', '--html', '<p>{{code}}</p>', ...FROM], { sandbox: sb.get(), tty: true, prompter: scriptedPrompter([true]) });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(sends('yes-').flatMap((q) => (q.body as { recipients: unknown[] }).recipients)).toHaveLength(101);
   });
@@ -265,7 +265,7 @@ describe('send to more than 100 recipients asks first, on a terminal only', () =
   it('no question for 100 recipients, with --yes, or without a terminal', async () => {
     const none = () => scriptedPrompter([]); // fails the test on any question
     for (const [prefix, n, extra, tty] of [['hundred-', 100, [], true], ['flag-', 150, ['--yes'], true], ['piped-', 150, [], false]] as const) {
-      const r = await runCli(['send', '--recipients', csv(prefix, n), '--subject', 'Hi', '--html', '<p>{{code}}</p>', ...FROM, ...extra], { sandbox: sb.get(), tty, prompter: none() });
+      const r = await runCli(['send', '--recipients-file', csv(prefix, n), '--subject', 'Hi', '--html', '<p>{{code}}</p>', ...FROM, ...extra], { sandbox: sb.get(), tty, prompter: none() });
       expect(r.exitCode, `${prefix}: ${r.stderr}`).toBe(0);
       expect(r.stderr).not.toContain('goes out now');
     }
@@ -278,7 +278,7 @@ describe('a JSON recipients file with the address under another key', () => {
     const file = `${dir}/r.json`;
     (await import('node:fs')).writeFileSync(file, JSON.stringify([{ email: 'a@example.com', name: 'A' }]));
     const before = sb.get().sandbox.requests().length;
-    const r = await runCli(['send', '--recipients', file, '--subject', 's', '--html', 'h', '--from', 'a@example.com'], { sandbox: sb.get() });
+    const r = await runCli(['send', '--recipients-file', file, '--subject', 's', '--html', 'h', '--from', 'a@example.com'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('item 1 has "email" but no "address"');
     expect(sb.get().sandbox.requests().length).toBe(before);

@@ -1,7 +1,7 @@
 // Credit forecast (decisions rows P7, P8): `send sms` and every send --dry-run say what the send
 // will draw — recipients, and for SMS the parts of each recipient's own text — and a real run
 // weighs it against GET /v1/balance (a dry run shows that lookup without making it): a send the
-// balance cannot cover is refused before any send request (exit 2) unless --force. The sandbox bills `point` with the same counter, so a forecast can be checked
+// balance cannot cover is refused before any send request (exit 2) unless --ignore-balance. The sandbox bills `point` with the same counter, so a forecast can be checked
 // against what the sandbox actually took off the balance.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -102,7 +102,7 @@ describe('send sms: the forecast, per recipient, against the balance', () => {
     setBalance({ sms: 500 });
     const file = recipientsFile([['address', 'name'], ['0933100001', 'Ann'], ['0933100002', '王小明'], ['0933100003', 'B'.repeat(90)]]);
     const before = balance().sms;
-    const r = await runCli(['send', 'sms', '--recipients', file, '--country-code', '886', '--text', `[Acme] Hello {{name}}, your parcel is ready. ${'x'.repeat(60)}`], { sandbox: sb.get() });
+    const r = await runCli(['send', 'sms', '--recipients-file', file, '--country-code', '886', '--text', `[Acme] Hello {{name}}, your parcel is ready. ${'x'.repeat(60)}`], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     // Ann: GSM-7, 1 part; 王小明: UCS-2 (>70 units), 2 parts; 90 B's: GSM-7 over 160, 2 parts.
     expect(r.stderr).toContain('Forecast: 3 SMS, 5 parts (GSM-7 and UCS-2, 1 to 2 parts each); SMS balance 500.');
@@ -123,21 +123,21 @@ describe('send sms: the forecast, per recipient, against the balance', () => {
     expect(fs.existsSync(path.join(configDir, 'journals')) ? fs.readdirSync(path.join(configDir, 'journals')) : []).toEqual([]);
   });
 
-  it('--force sends it anyway, with a warning that says by how much it is short', async () => {
+  it('--ignore-balance sends it anyway, with a warning that says by how much it is short', async () => {
     setBalance({ sms: 1 });
     const before = smsPosts('0933300').length;
-    const r = await runCli(['send', 'sms', '--to', '0933300001', '--country-code', '886', '--text', `[Acme] ${'z'.repeat(200)}`, '--force'], { sandbox: sb.get() });
+    const r = await runCli(['send', 'sms', '--to', '0933300001', '--country-code', '886', '--text', `[Acme] ${'z'.repeat(200)}`, '--ignore-balance'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toContain('Forecast: 1 SMS, 2 parts (GSM-7, 2 parts each); SMS balance 1, 1 short. Sending anyway (--force)');
+    expect(r.stderr).toContain('Forecast: 1 SMS, 2 parts (GSM-7, 2 parts each); SMS balance 1, 1 short. Sending anyway (--ignore-balance)');
     expect(smsPosts('0933300').length).toBe(before + 1);
   });
 
-  it('the sandbox balance is set with `sandbox balance --sms N` (the back office\'s top-up), and the forecast follows it', async () => {
-    const set = await runCli(['sandbox', 'balance', '--sms', '4', '--email', '900', '--json'], { sandbox: sb.get() });
+  it('the sandbox balance is set with `sandbox balance --set-sms N` (the back office\'s top-up), and the forecast follows it', async () => {
+    const set = await runCli(['sandbox', 'balance', '--set-sms', '4', '--set-email', '900', '--json'], { sandbox: sb.get() });
     expect(set.exitCode).toBe(0);
     expect(JSON.parse(set.stdout)).toEqual({ email: 900, sms: 4 });
     expect(balance()).toEqual({ email: 900, sms: 4 });
-    const bad = await runCli(['sandbox', 'balance', '--sms', 'lots'], { sandbox: sb.get() });
+    const bad = await runCli(['sandbox', 'balance', '--set-sms', 'lots'], { sandbox: sb.get() });
     expect(bad.exitCode).toBe(2);
     expect(balance().sms).toBe(4);
     const r = await runCli(['send', 'sms', '--to', '0933400001', '--country-code', '886', '--text', '[Acme] hi'], { sandbox: sb.get() });
@@ -168,7 +168,7 @@ describe('--dry-run: the forecast with the requests, nothing sent', () => {
     setBalance({ sms: 1 });
     const looked = balanceLookups().length;
     const file = recipientsFile([['address', 'code'], ['0933600001', 'A1'], ['0933600002', 'B2']]);
-    const r = await runCli(['send', 'sms', '--recipients', file, '--country-code', '886', '--text', '【Acme】您的驗證碼 {{code}}', '--dry-run', '--json'], { sandbox: sb.get() });
+    const r = await runCli(['send', 'sms', '--recipients-file', file, '--country-code', '886', '--text', '【Acme】您的驗證碼 {{code}}', '--dry-run', '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.forecast).toEqual({ channel: 'sms', recipients: 2, needed: 2, sms: { partsPerMessage: { min: 1, max: 1 }, encodings: { 'GSM-7': 0, 'UCS-2': 2 } }, balance: null, covered: null, notChecked: NOT_READ_IN_DRY_RUN });
@@ -183,10 +183,10 @@ describe('--dry-run: the forecast with the requests, nothing sent', () => {
     setBalance({ email: 2 });
     const looked = balanceLookups().length;
     const file = recipientsFile([['address'], ['fc1@example.com'], ['fc2@example.com'], ['fc3@example.com']]);
-    const args = ['send', '--recipients', file, '--subject', 'Forecast dry', '--html', '<p>x</p>', '--from', 'noreply@example.com', '--dry-run'];
+    const args = ['send', '--recipients-file', file, '--subject', 'Forecast dry', '--html', '<p>x</p>', '--from', 'noreply@example.com', '--dry-run'];
     const text = await runCli(args, { sandbox: sb.get() });
     expect(text.exitCode).toBe(0);
-    expect(text.stderr).toContain('Forecast: 3 emails. The balance is not read in a dry run: a real run reads it first and refuses a send it cannot cover unless --force');
+    expect(text.stderr).toContain('Forecast: 3 emails. The balance is not read in a dry run: a real run reads it first and refuses a send it cannot cover unless --ignore-balance');
     const json = await runCli([...args, '--json'], { sandbox: sb.get() });
     expect(JSON.parse(json.stdout).forecast).toEqual({ channel: 'email', recipients: 3, needed: 3, balance: null, covered: null, notChecked: NOT_READ_IN_DRY_RUN });
     expect(balanceLookups()).toHaveLength(looked);
@@ -196,13 +196,13 @@ describe('--dry-run: the forecast with the requests, nothing sent', () => {
   it('a real email send the email balance cannot cover is refused (exit 2, nothing sent); a covered one says nothing about it', async () => {
     setBalance({ email: 2 });
     const file = recipientsFile([['address'], ['fr1@example.com'], ['fr2@example.com'], ['fr3@example.com']]);
-    const short = await runCli(['send', '--recipients', file, '--subject', 'Forecast real', '--html', '<p>x</p>', '--from', 'noreply@example.com'], { sandbox: sb.get() });
+    const short = await runCli(['send', '--recipients-file', file, '--subject', 'Forecast real', '--html', '<p>x</p>', '--from', 'noreply@example.com'], { sandbox: sb.get() });
     expect(short.exitCode).toBe(2);
     expect(short.stderr).toContain('This send needs 3 emails and the email balance is 2; nothing was sent.');
-    expect(short.stderr).toContain('--force');
+    expect(short.stderr).toContain('--ignore-balance');
     expect(emailPosts('Forecast real')).toHaveLength(0);
     setBalance({ email: 10 });
-    const ok = await runCli(['send', '--recipients', file, '--subject', 'Forecast real', '--html', '<p>x</p>', '--from', 'noreply@example.com'], { sandbox: sb.get() });
+    const ok = await runCli(['send', '--recipients-file', file, '--subject', 'Forecast real', '--html', '<p>x</p>', '--from', 'noreply@example.com'], { sandbox: sb.get() });
     expect(ok.exitCode).toBe(0);
     expect(ok.stderr).not.toContain('Forecast');
     expect(emailPosts('Forecast real')).toHaveLength(1);
@@ -249,7 +249,7 @@ describe('send --forecast: the balance read, the forecast printed, nothing sent 
     setBalance({ email: 10 });
     const configDir = tempDir();
     const file = recipientsFile([['address'], ['fo1@example.com'], ['fo2@example.com'], ['fo3@example.com']]);
-    const args = ['send', '--recipients', file, '--subject', 'Forecast only', '--html', '<p>x</p>', '--from', 'noreply@example.com', '--forecast'];
+    const args = ['send', '--recipients-file', file, '--subject', 'Forecast only', '--html', '<p>x</p>', '--from', 'noreply@example.com', '--forecast'];
     const n = sb.get().sandbox.requests().length;
     const r = await runCli(args, { sandbox: sb.get(), configDir });
     expect(r.exitCode, r.stderr).toBe(0);
@@ -262,7 +262,7 @@ describe('send --forecast: the balance read, the forecast printed, nothing sent 
     expect(emailPosts('Forecast only')).toHaveLength(0);
   });
 
-  it('send sms not covered: exit 2 INSUFFICIENT_BALANCE, the forecast in the same --json document; --force makes it a warning (exit 0); nothing sent', async () => {
+  it('send sms not covered: exit 2 INSUFFICIENT_BALANCE, the forecast in the same --json document; --ignore-balance makes it a warning (exit 0); nothing sent', async () => {
     setBalance({ sms: 2 });
     const args = ['send', 'sms', '--to', '0933800001', '--country-code', '886', '--text', `[Acme] ${'z'.repeat(400)}`, '--forecast'];
     const r = await runCli([...args, '--json'], { sandbox: sb.get() });
@@ -274,9 +274,9 @@ describe('send --forecast: the balance read, the forecast printed, nothing sent 
     expect(text.exitCode).toBe(2);
     expect(text.stdout).toBe('Forecast: 1 SMS, 3 parts (GSM-7, 3 parts each); SMS balance 2: not covered, 1 short.\n');
     expect(text.stderr).toContain('This send needs 3 SMS parts and the SMS balance is 2; it would be refused, and nothing was sent.');
-    const forced = await runCli([...args, '--force'], { sandbox: sb.get() });
+    const forced = await runCli([...args, '--ignore-balance'], { sandbox: sb.get() });
     expect(forced.exitCode).toBe(0);
-    expect(forced.stderr).toContain('With --force the send would go anyway');
+    expect(forced.stderr).toContain('With --ignore-balance the send would go anyway');
     expect(smsPosts('0933800001')).toHaveLength(0);
   });
 
@@ -294,10 +294,10 @@ describe('send --forecast: the balance read, the forecast printed, nothing sent 
   it('a dry run suggests the exact --forecast command; pasted, it reads the balance and says whether it covers the send', async () => {
     setBalance({ email: 1 });
     const file = recipientsFile([['address', 'name'], ['fp1@example.com', 'Ann'], ['fp2@example.com', 'Bo']]);
-    const dry = await runCli(['send', '--recipients', file, '--subject', 'Hi {{name}}', '--html', '<p>Dear {{name}}</p>', '--from', 'noreply@example.com', '--dry-run'], { sandbox: sb.get() });
+    const dry = await runCli(['send', '--recipients-file', file, '--subject', 'Hi {{name}}', '--html', '<p>Dear {{name}}</p>', '--from', 'noreply@example.com', '--dry-run'], { sandbox: sb.get() });
     expect(dry.exitCode).toBe(0);
     // The flags in the order the command declares them (its --help order).
-    const suggested = `mailctl send --subject 'Hi {{name}}' --html '<p>Dear {{name}}</p>' --from noreply@example.com --recipients ${file} --forecast`;
+    const suggested = `mailctl send --subject 'Hi {{name}}' --html '<p>Dear {{name}}</p>' --from noreply@example.com --recipients-file ${file} --forecast`;
     expect(dry.stderr).toContain(`reading only that and sending nothing: ${suggested})`);
     const n = sb.get().sandbox.requests().length;
     const pasted = await runCli(shellWords(suggested).slice(1), { sandbox: sb.get() });

@@ -43,7 +43,7 @@ async function inDoubtOnProd(run: Awaited<ReturnType<typeof twoProfiles>>, prefi
   A.get().sandbox.injectFault({ kind: 'lose-answer', match: onSend });
   const list = path.join(tempDir(), 'r.csv');
   fs.writeFileSync(list, `address\n${prefix}1@example.com\n${prefix}2@example.com\n`);
-  const r = await run(['--profile', 'prod', 'send', '--recipients', list, ...MSG, ...extra]);
+  const r = await run(['--profile', 'prod', 'send', '--recipients-file', list, ...MSG, ...extra]);
   expect(r.exitCode).toBe(5);
   expect(r.stderr).toContain('2 in doubt');
   expect(delivered(A.get(), prefix)).toHaveLength(2); // carried out: each recipient has it once
@@ -153,7 +153,7 @@ describe('send --resume through another account or service', () => {
     const list = path.join(tempDir(), 'r.csv');
     fs.writeFileSync(list, 'address\nacct-u-1@example.com\n');
     A.get().sandbox.injectFault({ kind: 'lose-answer', match: onSend });
-    const sent = await runCli(['send', '--recipients', list, ...MSG], { configDir, env: { ...KEYS, MAILCTL_NOTIFY_URL: A.get().notifyUrl } });
+    const sent = await runCli(['send', '--recipients-file', list, ...MSG], { configDir, env: { ...KEYS, MAILCTL_NOTIFY_URL: A.get().notifyUrl } });
     expect(sent.exitCode).toBe(5);
     const journal = /Journal: (\S+)/.exec(sent.stderr)![1];
     const r = await runCli(['send', '--resume', journal, '--settle-after', '0s'], { configDir, env: { ...KEYS, MAILCTL_NOTIFY_URL: B.get().notifyUrl } });

@@ -107,7 +107,7 @@ describe('send --resume', () => {
     const watch = setInterval(() => {
       if (sb.get().sandbox.requests('notify').some((q) => q.status === -1 && q.path === '/v1/messages')) ac.abort();
     }, 5);
-    const killed = await runCli(['send', '--recipients', file, '--subject', MESSAGE.subject, '--html', MESSAGE.content, '--from', MESSAGE.fromAddress, '--journal', journal, '--concurrency', '1'], { sandbox: sb.get(), signal: ac.signal });
+    const killed = await runCli(['send', '--recipients-file', file, '--subject', MESSAGE.subject, '--html', MESSAGE.content, '--from', MESSAGE.fromAddress, '--journal', journal, '--concurrency', '1'], { sandbox: sb.get(), signal: ac.signal });
     clearInterval(watch);
     expect(killed.exitCode).toBe(130);
     expect(killed.stderr).toContain(`mailctl send --resume ${journal}`);
@@ -131,7 +131,7 @@ describe('send --resume', () => {
     const file = path.join(dir, 'r.json');
     fs.writeFileSync(file, JSON.stringify(Array.from({ length: 120 }, (_, i) => ({ address: `kd-${i}.quiet@example.com`, variables: { code: `C${i}` } }))));
     sb.get().sandbox.injectFault({ kind: 'drop', match: { service: 'notify', method: 'POST', path: '/v1/messages' } });
-    const r = await runCli(['--profile', 'p1', 'send', '--recipients', file, '--subject', MESSAGE.subject, '--html', MESSAGE.content, '--from', MESSAGE.fromAddress, '--journal', journal, '--concurrency', '1'], { sandbox: sb.get() });
+    const r = await runCli(['--profile', 'p1', 'send', '--recipients-file', file, '--subject', MESSAGE.subject, '--html', MESSAGE.content, '--from', MESSAGE.fromAddress, '--journal', journal, '--concurrency', '1'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(5);
     expect(r.stdout).toMatch(/kd-0\.quiet@example\.com\tunsettled/);
     // A hint that works when pasted: it carries the profile this run used.

@@ -88,12 +88,12 @@ describe('mailctl send sms', () => {
     const file = path.join(tempDir(), 'phones.csv');
     fs.writeFileSync(file, 'phone,country_code,code\n0933000001,,A1\n9012000002,81,B2\n0933000003,886,\n');
     const before = smsPosts().length;
-    const miss = await runCli(['send', 'sms', '--recipients', file, '--country-code', '886', ...TEXT], { sandbox: sb.get() });
+    const miss = await runCli(['send', 'sms', '--recipients-file', file, '--country-code', '886', ...TEXT], { sandbox: sb.get() });
     expect(miss.exitCode).toBe(2);
     expect(miss.stderr).toContain('+886 0933000003 (code)');
     expect(smsPosts().length).toBe(before);
     fs.writeFileSync(file, 'phone,country_code,code\n0933000001,,A1\n9012000002,81,B2\n');
-    const ok = await runCli(['send', 'sms', '--recipients', file, '--country-code', '886', ...TEXT, '--json'], { sandbox: sb.get() });
+    const ok = await runCli(['send', 'sms', '--recipients-file', file, '--country-code', '886', ...TEXT, '--json'], { sandbox: sb.get() });
     expect(ok.exitCode).toBe(0);
     expect((smsPosts().at(-1)!.body as { recipients: unknown[] }).recipients).toEqual([
       { address: '0933000001', country_code: '886', variables: { code: 'A1' } },
@@ -108,7 +108,7 @@ describe('mailctl send sms', () => {
     fs.writeFileSync(file, ['address,code', ...Array.from({ length: 150 }, (_, i) => `0955${String(i).padStart(6, '0')},C${i}`)].join('\n'));
     const journal = path.join(dir, 'j.jsonl');
     sb.get().sandbox.injectFault({ kind: 'drop', match: { service: 'notify', method: 'POST', path: '/v1/sms/messages' } });
-    const r = await runCli(['send', 'sms', '--recipients', file, '--country-code', '886', ...TEXT, '--journal', journal, '--concurrency', '1'], { sandbox: sb.get() });
+    const r = await runCli(['send', 'sms', '--recipients-file', file, '--country-code', '886', ...TEXT, '--journal', journal, '--concurrency', '1'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(5);
     const resumed = await runCli(['send', 'sms', '--resume', journal, '--settle-after', '0s'], { sandbox: sb.get() });
     expect(resumed.exitCode).toBe(0);
@@ -125,7 +125,7 @@ describe('mailctl send sms', () => {
     const file = path.join(tempDir(), 'smsdup.csv');
     fs.writeFileSync(file, 'address,country_code\n0912345678,886\n912345678,886\n 0912-345-678,886\n');
     const before = smsPosts().length;
-    const r = await runCli(['send', 'sms', '--recipients', file, '--text', '【Acme】Hello', '--json'], { sandbox: sb.get() });
+    const r = await runCli(['send', 'sms', '--recipients-file', file, '--text', '【Acme】Hello', '--json'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('Skipping 2 duplicate recipients so nobody gets the message twice: +886 912345678 (row 3, first at row 2), +886 0912345678 (row 4, first at row 2)');
     const sent = smsPosts().slice(before).flatMap((q) => (q.body as { recipients: Array<{ address: string }> }).recipients.map((x) => x.address));
@@ -140,7 +140,7 @@ describe('send sms to more than 100 numbers asks first on a terminal', () => {
     fs.writeFileSync(file, ['address,code', ...Array.from({ length: 120 }, (_, i) => `0912${String(i).padStart(6, '0')},C${i}`)].join('\n'));
     const before = smsPosts().length;
     const p = scriptedPrompter([false]);
-    const r = await runCli(['send', 'sms', '--recipients', file, '--country-code', '886', ...TEXT], { sandbox: sb.get(), tty: true, prompter: p });
+    const r = await runCli(['send', 'sms', '--recipients-file', file, '--country-code', '886', ...TEXT], { sandbox: sb.get(), tty: true, prompter: p });
     expect(r.exitCode).toBe(2);
     expect(p.asked).toEqual(['Send to all 120 recipients now?']);
     expect(r.stderr).toContain('This SMS send goes out now to 120 recipients: +886 0912000000, +886 0912000001, +886 0912000002 and 117 more.');

@@ -24,9 +24,9 @@ function file(header: string, rows: string[]): string {
 }
 
 const commands: Array<[string, (p: string) => string[], string]> = [
-  ['send', (p) => ['send', '--recipients', file('address,code,zip,plan', [`${p}a@example.com,042917,10491,pro`, `${p}b@example.com,A1,2050,pro`, `${p}c@example.com,B2,C3,basic`]), '--subject', 'Code {{code}}', '--html', '<p>{{code}} {{zip}} {{plan}}</p>', '--from', 'noreply@example.com'], '/v1/messages'],
-  ['send sms', (p) => ['send', 'sms', '--recipients', file('phone,code,zip,plan', [`09${p}0001,042917,10491,pro`, `09${p}0002,A1,2050,pro`, `09${p}0003,B2,C3,basic`]), '--country-code', '886', '--text', '【Acme】{{code}} {{zip}} {{plan}}'], '/v1/sms/messages'],
-  ['automation trigger', (p) => ['automation', 'trigger', '--workflow', 'w', '--recipients', file('email,code,zip,plan', [`${p}a@example.com,042917,10491,pro`, `${p}b@example.com,A1,2050,pro`, `${p}c@example.com,B2,C3,basic`])], '/v1/automation/event'],
+  ['send', (p) => ['send', '--recipients-file', file('address,code,zip,plan', [`${p}a@example.com,042917,10491,pro`, `${p}b@example.com,A1,2050,pro`, `${p}c@example.com,B2,C3,basic`]), '--subject', 'Code {{code}}', '--html', '<p>{{code}} {{zip}} {{plan}}</p>', '--from', 'noreply@example.com'], '/v1/messages'],
+  ['send sms', (p) => ['send', 'sms', '--recipients-file', file('phone,code,zip,plan', [`09${p}0001,042917,10491,pro`, `09${p}0002,A1,2050,pro`, `09${p}0003,B2,C3,basic`]), '--country-code', '886', '--text', '【Acme】{{code}} {{zip}} {{plan}}'], '/v1/sms/messages'],
+  ['automation trigger', (p) => ['automation', 'trigger', '--workflow', 'w', '--recipients-file', file('email,code,zip,plan', [`${p}a@example.com,042917,10491,pro`, `${p}b@example.com,A1,2050,pro`, `${p}c@example.com,B2,C3,basic`])], '/v1/automation/event'],
 ];
 
 const posts = (p: string) => sb.get().sandbox.requests().filter((r) => r.method === 'POST' && r.path === p);
@@ -53,9 +53,9 @@ describe('values starting with a digit are fine (decisions row 26)', () => {
 
 // Names the service refuses, from a recipients file (a column) and from --var, in each command.
 const badNames: Array<[string, (p: string, col: string) => string[]]> = [
-  ['send', (p, col) => ['send', '--recipients', file(`address,${col}`, [`${p}n@example.com,x`]), '--subject', 'Hi', '--html', '<p>hi</p>', '--from', 'noreply@example.com']],
-  ['send sms', (p, col) => ['send', 'sms', '--recipients', file(`phone,${col}`, [`09${p}1111,x`]), '--country-code', '886', '--text', '【Acme】hi']],
-  ['automation trigger', (p, col) => ['automation', 'trigger', '--workflow', 'w', '--recipients', file(`email,${col}`, [`${p}n@example.com,x`])]],
+  ['send', (p, col) => ['send', '--recipients-file', file(`address,${col}`, [`${p}n@example.com,x`]), '--subject', 'Hi', '--html', '<p>hi</p>', '--from', 'noreply@example.com']],
+  ['send sms', (p, col) => ['send', 'sms', '--recipients-file', file(`phone,${col}`, [`09${p}1111,x`]), '--country-code', '886', '--text', '【Acme】hi']],
+  ['automation trigger', (p, col) => ['automation', 'trigger', '--workflow', 'w', '--recipients-file', file(`email,${col}`, [`${p}n@example.com,x`])]],
   ['send --var', (p, col) => ['send', '--to', `${p}v@example.com`, '--var', `${col}=x`, '--subject', 'Hi', '--html', '<p>hi</p>', '--from', 'noreply@example.com']],
   ['automation --var', (p, col) => ['automation', 'terminate', '--workflow', 'w', '--to', `${p}v@example.com`, '--var', `${col}=x`]],
 ];

@@ -59,7 +59,7 @@ describe('kill -9', () => {
     // After three batches requests hang at the service, so the kill lands with batches in
     // flight (armed before the start: no race with a fast send).
     sandbox.injectFault({ kind: 'hang', times: 100, match: { after: 3, ...SEND_PATH } });
-    const run = start(['send', '--recipients', csv, '--subject', 'Code {{code}}', '--html', '<p>{{code}}</p>', '--from', 'noreply@example.com', '--journal', journal, '--concurrency', '2']);
+    const run = start(['send', '--recipients-file', csv, '--subject', 'Code {{code}}', '--html', '<p>{{code}}</p>', '--from', 'noreply@example.com', '--journal', journal, '--concurrency', '2']);
     await until('a request in flight', () => posts().some((r) => r.status === -1));
     run.child.kill('SIGKILL');
     await run.exited;
@@ -96,7 +96,7 @@ describe('kill -9', () => {
     const mark = sandbox.requests('notify').length;
     const posts = () => sandbox.requests('notify').slice(mark).filter((r) => r.method === 'POST' && r.path === '/v1/messages');
     sandbox.injectFault({ kind, times: 100, match: { after: 2, ...SEND_PATH } });
-    const run = start(['send', '--recipients', csv, '--subject', subject, '--html', '<p>{{code}}</p>', '--from', 'noreply@example.com', '--journal', journal, '--concurrency', '2']);
+    const run = start(['send', '--recipients-file', csv, '--subject', subject, '--html', '<p>{{code}}</p>', '--from', 'noreply@example.com', '--journal', journal, '--concurrency', '2']);
     // Two batches answered, two held at the service: the kill lands on ${step}.
     await until(step, () => posts().length >= 4);
     run.child.kill('SIGKILL');
@@ -131,7 +131,7 @@ describe('kill -9', () => {
     const sandbox = sb.get().sandbox;
     const mark = sandbox.requests('notify').length;
     sandbox.injectFault({ kind: 'hold-answer', times: 100, match: { after: 2, ...SEND_PATH } });
-    const run = start(['send', '--recipients', csv, '--subject', 'Code {{code}}', '--html', '<p>{{code}}</p>', '--from', 'noreply@example.com', '--journal', journal, '--concurrency', '2']);
+    const run = start(['send', '--recipients-file', csv, '--subject', 'Code {{code}}', '--html', '<p>{{code}}</p>', '--from', 'noreply@example.com', '--journal', journal, '--concurrency', '2']);
     await until('two answered, two held', () => sandbox.requests('notify').slice(mark).filter((r) => r.method === 'POST' && r.path === SEND_PATH.path).length >= 4);
     run.child.kill('SIGKILL');
     await run.exited;
@@ -202,7 +202,7 @@ describe('kill -9', () => {
     const mark = sandbox.requests('campaign').length;
     const events = () => sandbox.requests('campaign').slice(mark).filter((r) => r.method === 'POST' && r.path === AUTOMATION_PATH.path);
     sandbox.injectFault({ kind, times: 100, match: { after: 2, ...AUTOMATION_PATH } });
-    const run = start(['automation', 'trigger', '--workflow', 'onboard', '--recipients', csv, '--journal', journal]);
+    const run = start(['automation', 'trigger', '--workflow', 'onboard', '--recipients-file', csv, '--journal', journal]);
     await until(step, () => events().length >= 3);
     run.child.kill('SIGKILL');
     await run.exited;
@@ -236,7 +236,7 @@ describe('kill -9', () => {
     expect((await runCli(['webhook', 'set', 'delivery', url], { sandbox: sb.get() })).exitCode).toBe(0);
     const file = path.join(tempDir(), 'r.csv');
     fs.writeFileSync(file, ['address', ...Array.from({ length: 5 }, (_, i) => `lk-${i}.quiet@example.com`)].join('\n'));
-    expect((await runCli(['send', '--recipients', file, '--subject', 's', '--html', 'x', '--from', 'noreply@example.com'], { sandbox: sb.get() })).exitCode).toBe(0);
+    expect((await runCli(['send', '--recipients-file', file, '--subject', 's', '--html', 'x', '--from', 'noreply@example.com'], { sandbox: sb.get() })).exitCode).toBe(0);
     const acked = () => sb.get().sandbox.webhookLog.filter((w) => w.url === url && w.status === 200);
     await until('five acknowledged deliveries', () => acked().length >= 5);
     listener.child.kill('SIGKILL');
@@ -249,7 +249,7 @@ describe('kill -9', () => {
     const again = runCli(['webhook', 'listen', '--port', String(port), '--out', out], { sandbox: sb.get(), signal: ac.signal });
     await until('the second listener', () => fetch(url).then((r) => r.ok).catch(() => false));
     fs.writeFileSync(file, 'address\nlk-5.quiet@example.com\n');
-    await runCli(['send', '--recipients', file, '--subject', 's', '--html', 'x', '--from', 'noreply@example.com'], { sandbox: sb.get() });
+    await runCli(['send', '--recipients-file', file, '--subject', 's', '--html', 'x', '--from', 'noreply@example.com'], { sandbox: sb.get() });
     await until('the sixth delivery', () => acked().length >= 6);
     ac.abort();
     await again;

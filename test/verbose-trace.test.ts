@@ -64,7 +64,7 @@ describe('-v report links --out: each download and redirect hop is traced, signa
     hs.get().on('GET', '/files/delivery.csv', reply.redirect(`/files/stored.csv?token=${secret.token}`));
     hs.get().on('GET', '/files/stored.csv', reply.text('email,time\nann@example.com,2026-01-01T00:00:00Z\n'));
     const dir = path.join(tempDir('mailctl-trace-'), 'out');
-    const r = await runCli(['-v', 'report', 'links', 'CP1', '--out', dir], { env: hs.get().env });
+    const r = await runCli(['-v', 'report', 'links', 'CP1', '--out-dir', dir], { env: hs.get().env });
     expect(r.exitCode).toBe(0);
     const url = hs.get().url;
     expect(r.stderr).toContain(`→ GET ${url}/files/delivery.csv?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=…&X-Amz-Expires=600&X-Amz-Signature=…  no key`);
@@ -79,7 +79,7 @@ describe('-v report links --out: each download and redirect hop is traced, signa
 describe('-v traces the requests that are not to the API either', () => {
   it('webhook trigger: the POST to the consumer, and its answer with the real time', async () => {
     hs.get().on('POST', '/hooks', reply.json({ ok: true }));
-    const r = await runCli(['-v', 'webhook', 'trigger', 'delivery', '--to', `${hs.get().url}/hooks?access_token=consumer-secret`], { env: hs.get().env });
+    const r = await runCli(['-v', 'webhook', 'trigger', 'delivery', '--url', `${hs.get().url}/hooks?access_token=consumer-secret`], { env: hs.get().env });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain(`→ POST ${hs.get().url}/hooks?access_token=…  no key`);
     expect(r.stderr).toMatch(/← 200 POST \/hooks \d+ms/);

@@ -40,7 +40,7 @@ describe('every form the vendor documents: triggered, stored by the listener, re
     const sent: Array<{ form: string; event: string; channel: string; id: string; signatureHeader: string; signature: string; payload: Record<string, unknown> }> = [];
     for (const form of FORM_NAMES) {
       for (const event of ['open', 'sms-bounce']) {
-        const r = await runCli(['webhook', 'trigger', event, '--to', listener.url, '--form', form, '--json'], { env });
+        const r = await runCli(['webhook', 'trigger', event, '--url', listener.url, '--form', form, '--json'], { env });
         // exit 0: the listener answered 2xx, i.e. verified and stored it.
         expect(r.exitCode, `${form} ${event}: ${r.stderr}`).toBe(0);
         sent.push(JSON.parse(r.stdout));
@@ -72,7 +72,7 @@ describe('every form the vendor documents: triggered, stored by the listener, re
 
     // Replayed: the same body, header and signature as the trigger sent, each of which verifies.
     const from = consumer.got.length;
-    const replay = await runCli(['webhook', 'replay', out, '--to', consumer.url, '--rate', '1000/s'], { env });
+    const replay = await runCli(['webhook', 'replay', out, '--url', consumer.url, '--rate', '1000/s'], { env });
     expect(replay.exitCode, replay.stderr).toBe(0);
     const got = consumer.got.slice(from);
     expect(got).toHaveLength(sent.length);
@@ -87,7 +87,7 @@ describe('every form the vendor documents: triggered, stored by the listener, re
 
     // --resign signs each in the form its payload states (the code where the payload gives the code).
     const from2 = consumer.got.length;
-    const resigned = await runCli(['webhook', 'replay', out, '--to', consumer.url, '--rate', '1000/s', '--resign'], { env });
+    const resigned = await runCli(['webhook', 'replay', out, '--url', consumer.url, '--rate', '1000/s', '--resign'], { env });
     expect(resigned.exitCode, resigned.stderr).toBe(0);
     for (const [i, g] of consumer.got.slice(from2).entries()) {
       const f = WEBHOOK_FORMS[sent[i].form as keyof typeof WEBHOOK_FORMS];
@@ -98,13 +98,13 @@ describe('every form the vendor documents: triggered, stored by the listener, re
 
 describe('webhook trigger --form with --set', () => {
   it('the form\'s own fields are known to --set (a top-level id, eventType as a number), and the signature follows the payload', async () => {
-    const r = await runCli(['webhook', 'trigger', 'delivery', '--to', 'http://127.0.0.1:9/hooks', '--form', 'vendor', '--set', 'id=evt-42', '--set', 'eventType=6', '--dry-run', '--json'], { env });
+    const r = await runCli(['webhook', 'trigger', 'delivery', '--url', 'http://127.0.0.1:9/hooks', '--form', 'vendor', '--set', 'id=evt-42', '--set', 'eventType=6', '--dry-run', '--json'], { env });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('no such field');
     const [req] = JSON.parse(r.stdout).requests as Array<{ headers: Record<string, string>; body: Record<string, unknown> }>;
     expect(req.body).toMatchObject({ id: 'evt-42', eventType: 6 });
     expect(req.headers['x-surenotify-signature']).toBe(hmac('evt-426'));
-    const unknown = await runCli(['webhook', 'trigger', 'delivery', '--to', 'http://127.0.0.1:9/hooks', '--form', 'event-type', '--set', 'event=open', '--dry-run'], { env });
+    const unknown = await runCli(['webhook', 'trigger', 'delivery', '--url', 'http://127.0.0.1:9/hooks', '--form', 'event-type', '--set', 'event=open', '--dry-run'], { env });
     expect(unknown.stderr).toContain("--set event: the event-type form's email delivery payload has no such field; sent anyway.");
   });
 });

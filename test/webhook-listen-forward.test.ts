@@ -287,7 +287,7 @@ describe('webhook listen: the failed file and Ctrl-C', () => {
     expect(lines(failed)).toEqual(lines(out));
     expect(r.stderr).toContain(`bounce k-1 not forwarded to ${app.url}: HTTP 500 after 6 tries; kept in ${failed}.`);
     expect(r.stderr).toContain(`0 forwarded, 5 retries, 1 not forwarded (1 kept in ${failed})`);
-    expect(r.stderr).toContain(`mailctl webhook replay ${failed} --to ${app.url}`);
+    expect(r.stderr).toContain(`mailctl webhook replay ${failed} --url ${app.url}`);
     // Retries are shown only with -v.
     expect(r.stderr).not.toContain('try 1 of 6 failed');
   });

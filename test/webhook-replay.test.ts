@@ -73,14 +73,14 @@ describe('mailctl webhook replay', () => {
     const listener = `http://127.0.0.1:${port}/`;
     await until('the listener', () => fetch(listener).then((r) => r.ok).catch(() => false));
     const triggers = [['delivery'], ['sms-bounce'], ['click', '--signature-header', 'x-surenotify-signature'], ['bounce', '--set', 'bounce.type=0']];
-    for (const t of triggers) expect((await runCli(['webhook', 'trigger', ...t, '--to', listener], { env })).exitCode).toBe(0);
+    for (const t of triggers) expect((await runCli(['webhook', 'trigger', ...t, '--url', listener], { env })).exitCode).toBe(0);
     ac.abort();
     expect((await listening).exitCode).toBe(0);
     const stored = fs.readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(stored).toHaveLength(4);
 
     const c = await consumer();
-    const r = await runCli(['webhook', 'replay', out, '--to', c.url, '--rate', '1000/s'], { env });
+    const r = await runCli(['webhook', 'replay', out, '--url', c.url, '--rate', '1000/s'], { env });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(c.got).toHaveLength(4);
     c.got.forEach((g, i) => {
@@ -104,7 +104,7 @@ describe('mailctl webhook replay', () => {
     const listening = runCli(['webhook', 'listen', '--port', String(port), '--out', out], { env, signal: ac.signal });
     const listener = `http://127.0.0.1:${port}/`;
     await until('the listener', () => fetch(listener).then((r) => r.ok).catch(() => false));
-    for (const t of [['open'], ['sms-delivery']]) expect((await runCli(['webhook', 'trigger', ...t, '--to', listener], { env })).exitCode).toBe(0);
+    for (const t of [['open'], ['sms-delivery']]) expect((await runCli(['webhook', 'trigger', ...t, '--url', listener], { env })).exitCode).toBe(0);
     ac.abort();
     expect((await listening).exitCode).toBe(0);
     const stored = fs.readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as StoredEvent);
@@ -113,18 +113,18 @@ describe('mailctl webhook replay', () => {
     const NEW = 'the-key-after-rotation';
     const verifies = (c: Consumer, key: string) => c.got.map((g) => verifyPayload(key, JSON.parse(g.raw), g.headers['x-service-signature'] as string | undefined).valid);
     const unchanged = await consumer();
-    const r = await runCli(['webhook', 'replay', out, '--to', unchanged.url], { env: { MAILCTL_NOTIFY_API_KEY: NEW } });
+    const r = await runCli(['webhook', 'replay', out, '--url', unchanged.url], { env: { MAILCTL_NOTIFY_API_KEY: NEW } });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(verifies(unchanged, KEY)).toEqual([true, true]);
     expect(verifies(unchanged, NEW)).toEqual([false, false]);
     expect(r.stderr).toContain('each with the signature it arrived with');
     // Nothing to sign: no key needed at all.
     const keyless = await consumer();
-    expect((await runCli(['webhook', 'replay', out, '--to', keyless.url])).exitCode).toBe(0);
+    expect((await runCli(['webhook', 'replay', out, '--url', keyless.url])).exitCode).toBe(0);
     expect(verifies(keyless, KEY)).toEqual([true, true]);
 
     const resigned = await consumer();
-    const again = await runCli(['webhook', 'replay', out, '--to', resigned.url, '--resign', '--json'], { env: { MAILCTL_NOTIFY_API_KEY: NEW } });
+    const again = await runCli(['webhook', 'replay', out, '--url', resigned.url, '--resign', '--json'], { env: { MAILCTL_NOTIFY_API_KEY: NEW } });
     expect(again.exitCode).toBe(0);
     expect(verifies(resigned, NEW)).toEqual([true, true]);
     expect(verifies(resigned, KEY)).toEqual([false, false]);
@@ -134,13 +134,13 @@ describe('mailctl webhook replay', () => {
   it('lines that keep no signature (an older listener\'s file) are signed again with the current key, and the run says so', async () => {
     const file = eventsFile([emailEvent('m-1'), { ...emailEvent('m-2', 'open'), signature: hmac(KEY, 'm-2open') }]);
     const c = await consumer();
-    const r = await runCli(['webhook', 'replay', file, '--to', c.url], { env: { MAILCTL_NOTIFY_API_KEY: 'the-new-key' } });
+    const r = await runCli(['webhook', 'replay', file, '--url', c.url], { env: { MAILCTL_NOTIFY_API_KEY: 'the-new-key' } });
     expect(r.exitCode).toBe(0);
     expect(c.got.map((g) => g.headers['x-service-signature'])).toEqual([hmac('the-new-key', 'm-1delivery'), hmac(KEY, 'm-2open')]);
     expect(r.stderr).toContain("except 1 the file keeps no signature for (an older listener kept no signature value, nor does a bare payload): those signed again with this profile's notification key");
     // Such a line needs the key: without one, exit 3 and nothing sent.
     const none = await consumer();
-    const keyless = await runCli(['webhook', 'replay', file, '--to', none.url]);
+    const keyless = await runCli(['webhook', 'replay', file, '--url', none.url]);
     expect(keyless.exitCode).toBe(3);
     expect(none.got).toHaveLength(0);
   });
@@ -149,14 +149,14 @@ describe('mailctl webhook replay', () => {
     const file = eventsFile(['', ...['a', 'b', 'c', 'd', 'e'].map((id) => emailEvent(id))]);
     const c = await consumer();
     const clock = recordingClock();
-    const r = await runCli(['webhook', 'replay', file, '--to', c.url, '--rate', '4/s'], { env, clock });
+    const r = await runCli(['webhook', 'replay', file, '--url', c.url, '--rate', '4/s'], { env, clock });
     expect(r.exitCode).toBe(0);
     expect(ids(c)).toEqual(['a', 'b', 'c', 'd', 'e']);
     expect(clock.sleeps).toEqual([250, 250, 250, 250]);
     const perMinute = recordingClock();
     c.got.length = 0;
     // Lines count from the top of the file, the blank first line included.
-    const part = await runCli(['webhook', 'replay', file, '--to', c.url, '--rate', '30/m', '--from-line', '4'], { env, clock: perMinute });
+    const part = await runCli(['webhook', 'replay', file, '--url', c.url, '--rate', '30/m', '--from-line', '4'], { env, clock: perMinute });
     expect(part.exitCode).toBe(0);
     expect(ids(c)).toEqual(['c', 'd', 'e']);
     expect(perMinute.sleeps).toEqual([2000, 2000]);
@@ -166,7 +166,7 @@ describe('mailctl webhook replay', () => {
   it('goes on past consumer failures and exits 5 when some were not 2xx; --json sums them up', async () => {
     const file = eventsFile(['a', 'b', 'c'].map((id) => emailEvent(id)));
     const c = await consumer((g) => (JSON.parse(g.raw).mail.id === 'b' ? { status: 500, body: 'down' } : { status: 204 }));
-    const r = await runCli(['webhook', 'replay', file, '--to', c.url, '--json'], { env });
+    const r = await runCli(['webhook', 'replay', file, '--url', c.url, '--json'], { env });
     expect(r.exitCode).toBe(5);
     expect(ids(c)).toEqual(['a', 'b', 'c']);
     const doc = JSON.parse(r.stdout);
@@ -178,7 +178,7 @@ describe('mailctl webhook replay', () => {
 
   it('exits 1 when no event was answered 2xx', async () => {
     const c = await consumer(() => ({ status: 401, body: '{"error":"bad signature"}' }));
-    const r = await runCli(['webhook', 'replay', eventsFile([emailEvent('a'), emailEvent('b')]), '--to', c.url], { env });
+    const r = await runCli(['webhook', 'replay', eventsFile([emailEvent('a'), emailEvent('b')]), '--url', c.url], { env });
     expect(r.exitCode).toBe(1);
     expect(c.got).toHaveLength(2);
     expect(r.stderr).toContain('No event was answered 2xx');
@@ -193,21 +193,21 @@ describe('mailctl webhook replay', () => {
   ])('%s: exit 2, the line named, nothing sent; --from-line past it replays the rest', async (_what, bad, where, why) => {
     const file = eventsFile([emailEvent('a'), emailEvent('b'), bad, emailEvent('c')]);
     const c = await consumer();
-    const r = await runCli(['webhook', 'replay', file, '--to', c.url], { env });
+    const r = await runCli(['webhook', 'replay', file, '--url', c.url], { env });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(where);
     expect(r.stderr).toContain(why);
     expect(r.stderr).toContain('Nothing was sent.');
     expect(r.stderr).toContain('--from-line 4');
     expect(c.got).toHaveLength(0);
-    const rest = await runCli(['webhook', 'replay', file, '--to', c.url, '--from-line', '4'], { env });
+    const rest = await runCli(['webhook', 'replay', file, '--url', c.url, '--from-line', '4'], { env });
     expect(rest.exitCode).toBe(0);
     expect(ids(c)).toEqual(['c']);
   });
 
   it('a line that is not JSON is named in one sentence, closed before "Nothing was sent."', async () => {
     const c = await consumer();
-    const r = await runCli(['webhook', 'replay', eventsFile(['not json']), '--to', c.url], { env });
+    const r = await runCli(['webhook', 'replay', eventsFile(['not json']), '--url', c.url], { env });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('is not JSON: not json. Nothing was sent.');
     expect(c.got).toHaveLength(0);
@@ -217,11 +217,11 @@ describe('mailctl webhook replay', () => {
     const port = await unusedPort();
     const file = eventsFile([emailEvent('a'), emailEvent('b')]);
     const url = `http://127.0.0.1:${port}/hooks`;
-    const r = await runCli(['webhook', 'replay', file, '--to', url, '--rate', '20/s'], { env });
+    const r = await runCli(['webhook', 'replay', file, '--url', url, '--rate', '20/s'], { env });
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain('Cannot reach the consumer');
     expect(r.stderr).toContain('Stopped after 0 of 2 events');
-    expect(r.stderr).toContain(`Continue with: mailctl webhook replay ${file} --to ${url} --from-line 1 --rate 20/s`);
+    expect(r.stderr).toContain(`Continue with: mailctl webhook replay ${file} --url ${url} --from-line 1 --rate 20/s`);
     expect(r.stderr).not.toContain('twice');
   });
 
@@ -235,17 +235,17 @@ describe('mailctl webhook replay', () => {
       }
       return { status: 200 };
     });
-    const r = await runCli(['webhook', 'replay', file, '--to', c.url, '--rate', '100/s'], { env, signal: ac.signal });
+    const r = await runCli(['webhook', 'replay', file, '--url', c.url, '--rate', '100/s'], { env, signal: ac.signal });
     expect(r.exitCode).toBe(130);
     expect(ids(c)).toEqual(['a', 'b']);
     expect(r.stderr).toContain('Sent 1 of 3 events: 1 answered 2xx.');
     expect(r.stderr).toContain('Interrupted after 1 of 3 events.');
-    expect(r.stderr).toContain(`Continue with: mailctl webhook replay ${file} --to ${c.url} --from-line 2 --rate 100/s  (line 2 may reach the consumer twice)`);
+    expect(r.stderr).toContain(`Continue with: mailctl webhook replay ${file} --url ${c.url} --from-line 2 --rate 100/s  (line 2 may reach the consumer twice)`);
   });
 
   it('on a terminal: a row per answer, the consumer\'s words sanitised', async () => {
     const c = await consumer(() => ({ status: 200, body: '\u001b[2J\u001b]0;owned\u0007 thanks' }));
-    const r = await runCli(['webhook', 'replay', eventsFile([emailEvent('msg-42\u001b[31m', 'click'), emailEvent('a-very-long-message-id-from-some-other-service', 'open')]), '--to', c.url], { env, tty: true });
+    const r = await runCli(['webhook', 'replay', eventsFile([emailEvent('msg-42\u001b[31m', 'click'), emailEvent('a-very-long-message-id-from-some-other-service', 'open')]), '--url', c.url], { env, tty: true });
     expect(r.exitCode).toBe(0);
     const rows = r.stdout.split('\n').filter(Boolean);
     expect(rows[0]).toMatch(/^\s+LINE\s+EVENT\s+ID\s+STATUS\s+TIME\s+ANSWER$/);
@@ -261,7 +261,7 @@ describe('mailctl webhook replay', () => {
     const forged = { ...emailEvent('ad', 'elivery'), signature: hmac(KEY, 'adelivery') };
     const file = eventsFile([{ ...emailEvent('a'), signature: hmac(KEY, 'adelivery') }, forged]);
     for (const extra of [[], ['--resign']]) {
-      const r = await runCli(['webhook', 'replay', file, '--to', c.url, ...extra], { env });
+      const r = await runCli(['webhook', 'replay', file, '--url', c.url, ...extra], { env });
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toContain('is not a webhook event: the event "elivery" is not one the service sends for email');
       expect(r.stderr).toContain('Nothing was sent.');
@@ -271,7 +271,7 @@ describe('mailctl webhook replay', () => {
 
   it('--dry-run checks the file and lists what would be sent, sending nothing', async () => {
     const c = await consumer();
-    const r = await runCli(['webhook', 'replay', eventsFile([emailEvent('a'), emailEvent('b', 'open', 'x-surenotify-signature')]), '--to', c.url, '--dry-run'], { env });
+    const r = await runCli(['webhook', 'replay', eventsFile([emailEvent('a'), emailEvent('b', 'open', 'x-surenotify-signature')]), '--url', c.url, '--dry-run'], { env });
     expect(r.exitCode).toBe(0);
     expect(c.got).toHaveLength(0);
     expect(r.stdout).toBe('1\tdelivery\ta\tx-service-signature\tsigned again\n2\topen\tb\tx-surenotify-signature\tsigned again\n');
@@ -281,10 +281,10 @@ describe('mailctl webhook replay', () => {
     const c = await consumer();
     const name = 'deli\u001b]0;owned\u0007\tvery\u001b[2J';
     const file = eventsFile([emailEvent(name)]);
-    const piped = await runCli(['webhook', 'replay', file, '--to', c.url, '--dry-run'], { env });
+    const piped = await runCli(['webhook', 'replay', file, '--url', c.url, '--dry-run'], { env });
     expect(piped.exitCode).toBe(0);
     expect(piped.stdout).toBe('1\tdelivery\tdeli\\e]0;owned\\x07\\tvery\\e[2J\tx-service-signature\tsigned again\n');
-    const shown = await runCli(['webhook', 'replay', file, '--to', c.url, '--dry-run'], { env: { ...env, NO_COLOR: '1' }, tty: true });
+    const shown = await runCli(['webhook', 'replay', file, '--url', c.url, '--dry-run'], { env: { ...env, NO_COLOR: '1' }, tty: true });
     expect(shown.exitCode).toBe(0);
     expect(shown.stdout).not.toContain('\u001b');
     expect(shown.stdout).toContain('deli\\e]0;owned\\x07');
@@ -292,10 +292,10 @@ describe('mailctl webhook replay', () => {
   });
 
   it.each([
-    [['missing.jsonl', '--to', 'http://127.0.0.1:1/'], 'does not exist'],
-    [['FILE', '--to', 'http://127.0.0.1:1/', '--rate', 'fast'], '--rate takes events per second or per minute'],
-    [['FILE', '--to', 'http://127.0.0.1:1/', '--rate', '0/s'], '--rate takes events'],
-    [['FILE', '--to', 'http://127.0.0.1:1/', '--from-line', '9'], '--from-line 9 is past the end'],
+    [['missing.jsonl', '--url', 'http://127.0.0.1:1/'], 'does not exist'],
+    [['FILE', '--url', 'http://127.0.0.1:1/', '--rate', 'fast'], '--rate takes events per second or per minute'],
+    [['FILE', '--url', 'http://127.0.0.1:1/', '--rate', '0/s'], '--rate takes events'],
+    [['FILE', '--url', 'http://127.0.0.1:1/', '--from-line', '9'], '--from-line 9 is past the end'],
     [['FILE'], 'No consumer URL'],
   ])('%j: usage error (exit 2)', async (args, message) => {
     const file = eventsFile([emailEvent('a')]);

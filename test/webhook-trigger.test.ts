@@ -56,7 +56,7 @@ describe('mailctl webhook trigger: payload and signature', () => {
 
   it.each(Object.keys(EMAIL_DETAIL))('email %s: the spec\'s shape, signed over mail.id + event with the notification key, the key sent nowhere', async (event) => {
     const before = consumer.got.length;
-    const r = await runCli(['webhook', 'trigger', event, '--to', consumer.url], { env });
+    const r = await runCli(['webhook', 'trigger', event, '--url', consumer.url], { env });
     expect(r.exitCode).toBe(0);
     expect(consumer.got.length).toBe(before + 1);
     const g = last();
@@ -82,7 +82,7 @@ describe('mailctl webhook trigger: payload and signature', () => {
     ['sms-delivery', [], 'delivery', { point: 'number', srcaddr: 'string', timestamp: 'number' }],
     ['bounce', ['--sms'], 'bounce', { code: 'string', reason: 'string', timestamp: 'number' }],
   ] as const)('SMS %s %j: sms_data shape, signed over sms_data.id + event', async (arg, flags, event, detail) => {
-    const r = await runCli(['webhook', 'trigger', arg, ...flags, '--to', consumer.url], { env });
+    const r = await runCli(['webhook', 'trigger', arg, ...flags, '--url', consumer.url], { env });
     expect(r.exitCode).toBe(0);
     const g = last();
     const body = JSON.parse(g.raw);
@@ -97,7 +97,7 @@ describe('mailctl webhook trigger: payload and signature', () => {
   });
 
   it('what it sends passes `mailctl webhook verify` with the same profile, and fails it with another key', async () => {
-    await runCli(['webhook', 'trigger', 'click', '--to', consumer.url], { env });
+    await runCli(['webhook', 'trigger', 'click', '--url', consumer.url], { env });
     const g = last();
     const file = path.join(tempDir(), 'body.json');
     fs.writeFileSync(file, g.raw);
@@ -107,16 +107,16 @@ describe('mailctl webhook trigger: payload and signature', () => {
   });
 
   it('each trigger has a fresh id; --signature-header x-surenotify-signature uses the other documented name (decisions row 14)', async () => {
-    await runCli(['webhook', 'trigger', 'open', '--to', consumer.url], { env });
+    await runCli(['webhook', 'trigger', 'open', '--url', consumer.url], { env });
     const first = JSON.parse(last().raw).mail.id;
-    const r = await runCli(['webhook', 'trigger', 'open', '--to', consumer.url, '--signature-header', 'X-Surenotify-Signature'], { env });
+    const r = await runCli(['webhook', 'trigger', 'open', '--url', consumer.url, '--signature-header', 'X-Surenotify-Signature'], { env });
     expect(r.exitCode).toBe(0);
     const g = last();
     const body = JSON.parse(g.raw);
     expect(body.mail.id).not.toBe(first);
     expect(g.headers['x-surenotify-signature']).toBe(hmac(KEY, body.mail.id + 'open'));
     expect(g.headers['x-service-signature']).toBeUndefined();
-    const bad = await runCli(['webhook', 'trigger', 'open', '--to', consumer.url, '--signature-header', 'x-signature'], { env });
+    const bad = await runCli(['webhook', 'trigger', 'open', '--url', consumer.url, '--signature-header', 'x-signature'], { env });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('--signature-header must be x-service-signature or x-surenotify-signature');
   });
@@ -126,7 +126,7 @@ describe('--set overrides', () => {
   it('land at their dotted paths, typed per the spec (numbers for bounce.type and timestamp, text for code and variables), and the signature follows the id', async () => {
     const n = consumer.got.length;
     const r = await runCli([
-      'webhook', 'trigger', 'bounce', '--to', consumer.url,
+      'webhook', 'trigger', 'bounce', '--url', consumer.url,
       '--set', 'mail.subject=Hi there', '--set', 'bounce.type=0', '--set', 'bounce.code=452',
       '--set', 'mail.variables.code=042917', '--set', 'bounce.timestamp=2024-05-01T12:00:00Z', '--set', 'mail.id=my-msg-1',
     ], { env });
@@ -141,7 +141,7 @@ describe('--set overrides', () => {
 
   it('SMS numbers (delivery.point, sms_data.alive_mins); FIELD:=JSON sends a value as written; a field the spec lacks is sent with a warning', async () => {
     const r = await runCli([
-      'webhook', 'trigger', 'sms-delivery', '--to', consumer.url,
+      'webhook', 'trigger', 'sms-delivery', '--url', consumer.url,
       '--set', 'delivery.point=3', '--set', 'sms_data.alive_mins=60', '--set', 'sms_data.variables:={"name":"Ann","n":1}', '--set', 'extra.note=hello',
     ], { env });
     expect(r.exitCode).toBe(0);
@@ -158,7 +158,7 @@ describe('--set overrides', () => {
     process.env.TZ = 'Asia/Taipei'; // Node follows a change of TZ at once
     let r;
     try {
-      r = await runCli(['webhook', 'trigger', 'delivery', '--to', consumer.url, '--set', 'delivery.timestamp=2024-02-29T08:30'], { env });
+      r = await runCli(['webhook', 'trigger', 'delivery', '--url', consumer.url, '--set', 'delivery.timestamp=2024-02-29T08:30'], { env });
     } finally {
       if (tz === undefined) delete process.env.TZ;
       else process.env.TZ = tz;
@@ -181,7 +181,7 @@ describe('--set overrides', () => {
     [['--set', 'bounce.timestamp=May 1'], 'bounce.timestamp is a number (epoch milliseconds) or an ISO date'],
   ])('%j is refused (exit 2) and nothing is sent', async (flags, message) => {
     const n = consumer.got.length;
-    const r = await runCli(['webhook', 'trigger', 'bounce', '--to', consumer.url, ...flags], { env });
+    const r = await runCli(['webhook', 'trigger', 'bounce', '--url', consumer.url, ...flags], { env });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(message);
     expect(consumer.got.length).toBe(n);
@@ -192,7 +192,7 @@ describe('answers, errors, dry run', () => {
   it('a consumer answering 500 exits 1 with its status and body shown, sanitised and shortened', async () => {
     const c = await startConsumer(() => ({ status: 500, body: `\u001b]0;pwned\u0007 boom ${'x'.repeat(500)}` }));
     try {
-      const r = await runCli(['webhook', 'trigger', 'delivery', '--to', c.url], { env });
+      const r = await runCli(['webhook', 'trigger', 'delivery', '--url', c.url], { env });
       expect(r.exitCode).toBe(1);
       expect(c.got).toHaveLength(1);
       expect(r.stdout).toMatch(/^status\t500 Internal Server Error$/m);
@@ -208,7 +208,7 @@ describe('answers, errors, dry run', () => {
   it('a redirect is not followed (exit 1, the location named)', async () => {
     const c = await startConsumer(() => ({ status: 302, headers: { location: 'http://127.0.0.1:1/elsewhere' } }));
     try {
-      const r = await runCli(['webhook', 'trigger', 'delivery', '--to', c.url], { env });
+      const r = await runCli(['webhook', 'trigger', 'delivery', '--url', c.url], { env });
       expect(r.exitCode).toBe(1);
       expect(c.got).toHaveLength(1);
       expect(r.stderr).toContain('redirect (HTTP 302 to http://127.0.0.1:1/elsewhere)');
@@ -219,7 +219,7 @@ describe('answers, errors, dry run', () => {
 
   it('an unreachable consumer exits 4 (NETWORK, not reached)', async () => {
     const port = await unusedPort();
-    const r = await runCli(['webhook', 'trigger', 'delivery', '--to', `http://127.0.0.1:${port}/hooks`, '--json'], { env });
+    const r = await runCli(['webhook', 'trigger', 'delivery', '--url', `http://127.0.0.1:${port}/hooks`, '--json'], { env });
     expect(r.exitCode).toBe(4);
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'NETWORK', exitCode: 4 });
     expect(r.stderr).toContain(`Cannot reach the consumer at http://127.0.0.1:${port}/hooks (ECONNREFUSED).`);
@@ -228,7 +228,7 @@ describe('answers, errors, dry run', () => {
   });
 
   it('--json: one document with the payload, the signature and the answer — never the key', async () => {
-    const r = await runCli(['webhook', 'trigger', 'complaint', '--to', consumer.url, '--json'], { env });
+    const r = await runCli(['webhook', 'trigger', 'complaint', '--url', consumer.url, '--json'], { env });
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({ url: consumer.url, channel: 'email', event: 'complaint', signatureHeader: 'x-service-signature', answer: { status: 200, ok: true, body: '{"ok":true}' } });
@@ -239,7 +239,7 @@ describe('answers, errors, dry run', () => {
 
   it('--dry-run prints the signed request and sends nothing', async () => {
     const n = consumer.got.length;
-    const r = await runCli(['webhook', 'trigger', 'click', '--to', consumer.url, '--dry-run', '--set', 'mail.id=dry-1'], { env });
+    const r = await runCli(['webhook', 'trigger', 'click', '--url', consumer.url, '--dry-run', '--set', 'mail.id=dry-1'], { env });
     expect(r.exitCode).toBe(0);
     expect(consumer.got.length).toBe(n);
     expect(r.stdout).toContain(`POST ${consumer.url}`);
@@ -253,9 +253,9 @@ describe('answers, errors, dry run', () => {
     [['click', '--sms'], 'email-only event'],
     [['unsubscribe'], 'is not a webhook event'],
     [['constructor'], 'is not a webhook event'], // a name every object has, not an event
-    [['__proto__', '--to', 'http://127.0.0.1:1/'], 'is not a webhook event'],
+    [['__proto__', '--url', 'http://127.0.0.1:1/'], 'is not a webhook event'],
     [['delivery'], 'No consumer URL'],
-    [['delivery', '--to', 'ftp://127.0.0.1/x'], '--to "ftp://127.0.0.1/x" must start with https:// or http://'],
+    [['delivery', '--url', 'ftp://127.0.0.1/x'], '--url "ftp://127.0.0.1/x" must start with https:// or http://'],
   ])('%j: usage error (exit 2)', async (args, message) => {
     const r = await runCli(['webhook', 'trigger', ...args], { env });
     expect(r.exitCode).toBe(2);
@@ -264,7 +264,7 @@ describe('answers, errors, dry run', () => {
 
   it('without a notification key: exit 3, nothing sent', async () => {
     const n = consumer.got.length;
-    const r = await runCli(['webhook', 'trigger', 'delivery', '--to', consumer.url]);
+    const r = await runCli(['webhook', 'trigger', 'delivery', '--url', consumer.url]);
     expect(r.exitCode).toBe(3);
     expect(consumer.got.length).toBe(n);
   });
@@ -312,7 +312,7 @@ describe('the same shape and signature as the sandbox\'s deliveries', () => {
       for (const kind of want) {
         const [channel, event] = kind.split(':');
         const service = hooks.got.find((g) => byKind(g) === kind)!;
-        const r = await runCli(['webhook', 'trigger', channel === 'sms' ? `sms-${event}` : event, '--to', consumer.url], { sandbox: sb.get() });
+        const r = await runCli(['webhook', 'trigger', channel === 'sms' ? `sms-${event}` : event, '--url', consumer.url], { sandbox: sb.get() });
         expect(r.exitCode, r.stderr).toBe(0);
         const ours = last();
         const [a, b] = [JSON.parse(service.raw), JSON.parse(ours.raw)];

@@ -173,7 +173,7 @@ describe('report sync --dry-run', () => {
     const [sn] = await finishedCampaigns(sb.get, 1);
     const dir = path.join(tempDir('mailctl-dry-sync-'), 'reports');
     const mark = sb.get().sandbox.requests().length;
-    const r = await runCli(['report', 'sync', '--out', dir, '--dry-run', '--json'], { sandbox: sb.get() });
+    const r = await runCli(['report', 'sync', '--out-dir', dir, '--dry-run', '--json'], { sandbox: sb.get() });
     expect(r.exitCode, r.stderr).toBe(0);
     const plan = JSON.parse(r.stdout);
     expect(plan).toMatchObject({ dryRun: true, listed: null, known: 0, work: [], requests: [] });
@@ -181,15 +181,15 @@ describe('report sync --dry-run', () => {
     expect(sb.get().sandbox.requests()).toHaveLength(mark);
     expect(fs.existsSync(dir)).toBe(false);
 
-    expect((await runCli(['report', 'sync', '--out', dir], { sandbox: sb.get() })).exitCode).toBe(0);
-    const again = JSON.parse((await runCli(['report', 'sync', '--out', dir, '--dry-run', '--json'], { sandbox: sb.get() })).stdout);
+    expect((await runCli(['report', 'sync', '--out-dir', dir], { sandbox: sb.get() })).exitCode).toBe(0);
+    const again = JSON.parse((await runCli(['report', 'sync', '--out-dir', dir, '--dry-run', '--json'], { sandbox: sb.get() })).stdout);
     expect(again.work.map((w: { sn: string }) => w.sn)).not.toContain(sn);
     expect(again.alreadyComplete).toBeGreaterThanOrEqual(1);
 
     // A file gone from DIR: the campaign its state knows is planned again; exported within the hour, so no export.
     fs.rmSync(path.join(folderOf(sb.get, dir, sn), 'open.csv'));
     const quiet = sb.get().sandbox.requests().length;
-    const gone = JSON.parse((await runCli(['report', 'sync', '--out', dir, '--dry-run', '--json'], { sandbox: sb.get() })).stdout);
+    const gone = JSON.parse((await runCli(['report', 'sync', '--out-dir', dir, '--dry-run', '--json'], { sandbox: sb.get() })).stdout);
     expect(gone.work).toEqual([expect.objectContaining({ sn, export: false, files: ['open'] })]);
     expect(gone.requests).toEqual([]);
     // Exported over an hour ago (as the state says): the export is recorded, built by the client, and not sent.
@@ -197,7 +197,7 @@ describe('report sync --dry-run', () => {
     const state = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
     state.campaigns[sn].exportedAt = new Date(Date.now() - 2 * 3_600_000).toISOString();
     fs.writeFileSync(stateFile, JSON.stringify(state));
-    const old = JSON.parse((await runCli(['report', 'sync', '--out', dir, '--dry-run', '--json'], { sandbox: sb.get() })).stdout);
+    const old = JSON.parse((await runCli(['report', 'sync', '--out-dir', dir, '--dry-run', '--json'], { sandbox: sb.get() })).stdout);
     expect(old.work).toEqual([expect.objectContaining({ sn, export: true, files: ['open'] })]);
     expect(old.requests).toEqual([{ method: 'POST', url: `${sb.get().campaignUrl}/v1/report/${sn}/export`, headers: expect.objectContaining({ accept: 'application/json', 'content-type': 'application/json' }), body: {} }]);
     expect(sb.get().sandbox.requests()).toHaveLength(quiet);

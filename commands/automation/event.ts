@@ -31,19 +31,19 @@ export async function runEvent(ctx: Context, o: EventOpts, event: AutomationEven
 }
 
 function readRecipients(ctx: Context, o: EventOpts): Recipient[] {
-  if (o.to !== undefined && o.recipients !== undefined) throw new UsageError('Give recipients with --to or with --recipients, not both.');
-  if (o.recipients !== undefined) {
-    if (o.name !== undefined || o.var !== undefined) throw new UsageError('--name and --var belong to --to; with --recipients put names and variables in the file (a "name" column and one column per variable).');
-    const parsed = readRecipientsFile(o.recipients, 'email');
+  if (o.to !== undefined && o.recipientsFile !== undefined) throw new UsageError('Give recipients with --to or with --recipients-file, not both.');
+  if (o.recipientsFile !== undefined) {
+    if (o.toName !== undefined || o.var !== undefined) throw new UsageError('--to-name and --var belong to --to; with --recipients-file put names and variables in the file (a "name" column and one column per variable).');
+    const parsed = readRecipientsFile(o.recipientsFile, 'email');
     for (const w of parsed.warnings) ctx.io.warn(w);
     return parsed.recipients;
   }
-  if (o.to === undefined) throw new UsageError('No recipient.', 'Give --to EMAIL (repeatable; with --name for one, --var k=v for all), or many with --recipients FILE.csv|json.');
-  if (o.to.length > 1 && o.name !== undefined) throw new UsageError(`--name names the one --to recipient, and ${o.to.length} were given.`, 'Give each recipient its name in a --recipients file (an email and a name column), or leave --name out (each is sent with the part of its address before the @).');
+  if (o.to === undefined) throw new UsageError('No recipient.', 'Give --to EMAIL (repeatable; with --to-name for one, --var k=v for all), or many with --recipients-file FILE.csv|json.');
+  if (o.to.length > 1 && o.toName !== undefined) throw new UsageError(`--to-name names the one --to recipient, and ${o.to.length} were given.`, 'Give each recipient its name in a --recipients-file (an email and a name column), or leave --to-name out (each is sent with the part of its address before the @).');
   // --var goes to every --to recipient; each is checked (and a repeat dropped, with a warning) as a file's rows are.
   const variables = parseVars(o.var);
   const to = o.to;
-  const parsed = checkRecipients(to.map((address, i) => ({ address, name: o.name, variables: { ...variables }, where: to.length > 1 ? `--to ${i + 1}` : '--to' })), 'email');
+  const parsed = checkRecipients(to.map((address, i) => ({ address, name: o.toName, variables: { ...variables }, where: to.length > 1 ? `--to ${i + 1}` : '--to' })), 'email');
   for (const w of parsed.warnings) ctx.io.warn(w);
   return parsed.recipients;
 }

@@ -4,8 +4,8 @@ import { collect } from '../../src/cli/collect.js';
 import { journalOptions, type JournalTexts } from '../../src/send/batch-options.js';
 
 const HELP = `
-Recipients: --to, repeatable (with --name for a single one, --var k=v for all of them), or many
-with --recipients: a CSV with an "address" (or "email") column, an optional "name" column and one
+Recipients: --to, repeatable (with --to-name for a single one, --var k=v for all of them), or many
+with --recipients-file: a CSV with an "address" (or "email") column, an optional "name" column and one
 column per variable, or a JSON array of {"address", "name", "variables": {...}}. A recipient
 without a name is sent with the part of its address before the @ (the service lists name as
 required). More than 100 go out as requests of 100, one after another. Variables are checked
@@ -40,9 +40,9 @@ export function declareEvent(parent: CommandUnknownOpts, name: string, descripti
     .description(description)
     .option('--workflow <id>', 'workflow id (set when the workflow was created in the back office)')
     .option('--to <email>', 'a recipient (repeatable)', collect)
-    .option('--name <name>', 'name of the --to recipient, when there is one (default: the address before the @)')
+    .option('--to-name <name>', 'name of the --to recipient, when there is one (default: the address before the @)')
     .option('--var <name=value>', 'a variable of the --to recipients, the same for each (repeatable)', collect)
-    .option('--recipients <file>', 'many recipients: CSV or JSON');
+    .option('--recipients-file <file>', 'many recipients: CSV or JSON');
   return journalOptions(event, AUTOMATION_JOURNAL)
     .option('--csv', 'print the results as CSV with a header row, for spreadsheets')
     .addHelpText('after', `${HELP}\n\nExamples:\n${examples}`);
@@ -54,15 +54,15 @@ export function register(program: Command, action: ActionFactory): void {
 A workflow is built in the back office; its id is given there.
 
 Examples:
-  mailctl automation trigger --workflow welcome --to ann.lee@example.com --name "Ann Lee" --var plan=pro
+  mailctl automation trigger --workflow welcome --to ann.lee@example.com --to-name "Ann Lee" --var plan=pro
   mailctl automation terminate --workflow welcome --to ann.lee@example.com`);
   declareEvent(automation, 'trigger', 'start recipients in a workflow (event TRIGGER)', `
-  mailctl automation trigger --workflow welcome --to ann.lee@example.com --name "Ann Lee" --var plan=pro
-  mailctl automation trigger --workflow welcome --recipients examples/recipients.csv
-  mailctl automation trigger --workflow welcome --recipients examples/recipients.csv --dry-run`.slice(1))
+  mailctl automation trigger --workflow welcome --to ann.lee@example.com --to-name "Ann Lee" --var plan=pro
+  mailctl automation trigger --workflow welcome --recipients-file examples/recipients.csv
+  mailctl automation trigger --workflow welcome --recipients-file examples/recipients.csv --dry-run`.slice(1))
     .action(action(() => import('./trigger.js')));
   declareEvent(automation, 'terminate', 'end recipients\' run through a workflow early (event TERMINATE)', `
   mailctl automation terminate --workflow welcome --to ann.lee@example.com
-  mailctl automation terminate --workflow welcome --recipients examples/recipients.csv`.slice(1))
+  mailctl automation terminate --workflow welcome --recipients-file examples/recipients.csv`.slice(1))
     .action(action(() => import('./terminate.js')));
 }

@@ -10,7 +10,7 @@ import { campaignOptions, flatFileHelp } from '../../src/campaign/options.js';
 
 const CREATE_HELP = `
 Sending to groups needs at least one --group (name or code); --exclude groups are never sent to.
-A group still importing (PROCESSING) is refused. --once --list FILE sends to a one-time list
+A group still importing (PROCESSING) is refused. --once --recipients-file FILE sends to a one-time list
 instead (CSV, header EMAIL,NAME; not stored, not de-duplicated): the list is uploaded with a plain
 PUT to the address the service returns, without your API key.
 
@@ -54,7 +54,7 @@ Examples:
   mailctl campaign create --file examples/campaign.json --dry-run
   mailctl campaign create --name "Subject test" --group Newsletter --ab subject --subject-a "Hi" \\
       --subject-b "Hello" --html-file examples/newsletter.html --test-percent 20 --test-duration 4h
-  mailctl campaign create --name "Event invite" --once --list examples/guests.csv --subject "You're invited" \\
+  mailctl campaign create --name "Event invite" --once --recipients-file examples/guests.csv --subject "You're invited" \\
       --html-file examples/newsletter.html
   mailctl campaign create --wizard       # asks for what is missing (needs a terminal)`;
 
@@ -215,7 +215,7 @@ export function declareProof(campaign: CommandUnknownOpts, inputs: readonly Opti
   for (const o of inputs) proof.addOption(o);
   return proof
     .option('--row <contacts.csv[:line]>', 'fill ${FIELD}s from this contact (file line; default the first contact)')
-    .option('--var <NAME=value>', 'a ${FIELD} value (repeatable; wins over --row)', collect)
+    .option('--var <name=value>', 'a ${FIELD} value (repeatable; wins over --row)', collect)
     .option('--only <A|B>', 'A/B test: send only this version (default both)')
     .option('--dry-run', 'print the exact requests (key masked) and send nothing')
     .addHelpText('after', PROOF_HELP);

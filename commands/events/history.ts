@@ -18,7 +18,7 @@ import type { OptsOf } from '../../src/cli/declared.js';
 import type { declareEvents } from './index.js';
 
 /** The filters `events` and `events tail` share, as `--history` reads them. */
-export type HistoryFlags = Pick<OptsOf<typeof declareEvents>, 'sms' | 'id' | 'recipient' | 'countryCode' | 'status' | 'since' | 'until' | 'from' | 'to' | 'store'>;
+export type HistoryFlags = Pick<OptsOf<typeof declareEvents>, 'sms' | 'id' | 'recipient' | 'countryCode' | 'status' | 'since' | 'until' | 'store'>;
 
 export interface HistoryFilter {
   query: StoreQuery;

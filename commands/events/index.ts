@@ -13,7 +13,7 @@ export const STATUS_VALUES = {
 const statuses = (c: OfferContext) => (c.flags.has('--sms') ? STATUS_VALUES.sms : STATUS_VALUES.email);
 
 /** The options `events tail` shares with `events` (commander hands them to `events`). */
-const TAIL_SHARES: (keyof OptsOf<typeof declareTail>)[] = ['sms', 'id', 'recipient', 'countryCode', 'status', 'since', 'until', 'from', 'to', 'history', 'store'];
+const TAIL_SHARES: (keyof OptsOf<typeof declareTail>)[] = ['sms', 'id', 'recipient', 'countryCode', 'status', 'since', 'until', 'history', 'store'];
 const STORE_HELP = 'with --history: sqlite:PATH or postgres://… (default: events.db in the config folder)';
 
 export function register(program: Command, action: ActionFactory): void {
@@ -56,8 +56,7 @@ event \`mailctl webhook listen\` received, however old, with the same filters (-
 bound the event's own time); --json says "source": "store".
 SMS lookups cover the last 30 days only and return at most the first 50 rows; mailctl says so
 when a lookup reaches either limit (an earlier --since starts at the 30-day limit). To keep complete history, receive webhooks
-(\`mailctl webhook listen\`) and store them. --from and --to are the old spellings of --since and
---until and still work.
+(\`mailctl webhook listen\`) and store them.
 
 Examples:
   mailctl send --to bounce@example.com --subject "Hi" --html "<p>Hi</p>"

@@ -40,7 +40,7 @@ export const run: Verb<typeof declareEvents> = async (ctx, opts) => {
   }
   if (opts.id && recipient) ctx.io.warn('Both --id and --recipient given: the service uses --id.');
   const status = opts.status === undefined ? undefined : parseStatuses(opts.status, SMS_STATUSES, true);
-  const since = startWithinWindow((t) => ctx.io.warn(t), range, opts.since ?? opts.from, now, 'SMS events');
+  const since = startWithinWindow((t) => ctx.io.warn(t), range, opts.since, now, 'SMS events');
   const from = since === undefined ? undefined : isoSeconds(since);
   // The service's default end is "one month after from", which can stop short of today;
   // someone asking "since X" means up to now.

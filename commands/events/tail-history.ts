@@ -20,18 +20,18 @@ export const OVERLAP_MS = 10_000;
 
 export async function tailHistory(ctx: Context, opts: OptsOf<typeof declareTail>): Promise<void> {
   const now = ctx.clock.now();
-  const sinceText = opts.since ?? opts.from;
-  const untilText = opts.until ?? opts.to;
-  const since = sinceText === undefined ? undefined : parseTime(sinceText, opts.from !== undefined ? '--from' : '--since', now);
+  const sinceText = opts.since;
+  const untilText = opts.until;
+  const since = sinceText === undefined ? undefined : parseTime(sinceText, '--since', now);
   if (since !== undefined && since > now) throw new UsageError(`--since "${sinceText}" is in the future; give a time already past, such as 10m.`);
-  const until = untilText === undefined ? undefined : parseTime(untilText, opts.to !== undefined ? '--to' : '--until', now, { endOfDay: true });
+  const until = untilText === undefined ? undefined : parseTime(untilText, '--until', now, { endOfDay: true });
   if (until !== undefined && opts.for !== undefined) throw new UsageError('--until and --for both say when to stop; give one of them.');
   if (until !== undefined && until <= now) throw new UsageError(`--until "${untilText}" has already passed; give a later time, or --for a duration.`);
   const interval = opts.interval === undefined ? 5000 : parseDuration(opts.interval, '--interval', { positive: true });
   if (interval < MIN_INTERVAL_MS) throw new UsageError(`--interval must be at least ${MIN_INTERVAL_MS / 1000}s with --history; got "${opts.interval}".`);
   const stopAt = until ?? (opts.for === undefined ? Infinity : now + parseDuration(opts.for, '--for', { positive: true }));
   // The other filters as `events --history` reads them; the range is this tail's own.
-  const f = historyFilter({ ...opts, since: undefined, until: undefined, from: undefined, to: undefined }, now, 'received');
+  const f = historyFilter({ ...opts, since: undefined, until: undefined }, now, 'received');
   const store = await openHistory(ctx, opts.store);
   const asDocument = ctx.io.json;
   const ndjson = !asDocument && !ctx.io.isTTY;

@@ -29,11 +29,11 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
   if (opts.store !== undefined) throw new UsageError('--store names the event store that --history follows; add --history.');
   const now = ctx.clock.now();
   const range = parseTimeRange(opts, now);
-  const sinceText = opts.since ?? opts.from;
+  const sinceText = opts.since;
   const recipient = checkRecipient(opts.recipient, !!opts.sms);
   if (range.since !== undefined && range.since > now) throw new UsageError(`${range.sinceFlag} "${sinceText}" is in the future; give a time already past, such as 10m.`);
   if (range.until !== undefined && opts.for !== undefined) throw new UsageError(`${range.untilFlag} and --for both say when to stop; give one of them.`);
-  if (range.until !== undefined && range.until <= now) throw new UsageError(`${range.untilFlag} "${opts.until ?? opts.to}" has already passed; give a later time, or --for a duration.`);
+  if (range.until !== undefined && range.until <= now) throw new UsageError(`${range.untilFlag} "${opts.until}" has already passed; give a later time, or --for a duration.`);
   const interval = opts.interval === undefined ? 5000 : parseDuration(opts.interval, '--interval', { positive: true });
   if (interval < MIN_INTERVAL_MS) throw new UsageError(`--interval must be at least ${MIN_INTERVAL_MS / 1000}s, to keep the lookups light; got "${opts.interval}".`);
   const stopAt = range.until ?? (opts.for === undefined ? Infinity : now + parseDuration(opts.for, '--for', { positive: true }));

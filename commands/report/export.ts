@@ -56,7 +56,7 @@ export async function printSaved(ctx: Context, sn: string, saved: Saved[]): Prom
     return;
   }
   if (ctx.io.output === 'csv') {
-    // `report links --out DIR --csv`: the files saved, as a list a spreadsheet can take.
+    // `report links --out-dir DIR --csv`: the files saved, as a list a spreadsheet can take.
     await printList(ctx.io, saved, [{ header: 'TYPE', value: (s) => s.reportType }, { header: 'FILE', value: (s) => s.file }, { header: 'BYTES', value: (s) => s.bytes, count: true }]);
     return;
   }

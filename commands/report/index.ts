@@ -4,10 +4,8 @@ import { rangeOptions } from '../../src/cli/range-options.js';
 import type { ActionFactory } from '../../src/cli/declared.js';
 import { campaignCodeArgument } from '../../src/cli/offer.js';
 
-// The report commands write into a folder: --out-dir DIR. --out, a file in every other command,
-// was the old name here and still works, hidden from help and completion (issue 12.4); both come
-// from outDirOptions, and --since/--until (old --from/--to) from rangeOptions.
-const OLD_OUT_NOTE = '--out is the old spelling of --out-dir and still works.';
+// The report commands write into a folder: --out-dir DIR (outDirOptions); a time range is
+// --since/--until (rangeOptions). docs/flags.md has the shared names.
 
 export function register(program: Command, action: ActionFactory): void {
   const report = program.command('report').alias('reports').description('campaign reports: finished campaigns, metrics, detail files')
@@ -37,8 +35,6 @@ export function declareList(report: CommandUnknownOpts) {
     until: 'end of the range (that whole day when a date; default now); needs --since',
   })
     .addHelpText('after', `
---from and --to are the old spellings of --since and --until and still work.
-
 Examples:
   mailctl report list
   mailctl report list --since 30d --json
@@ -78,7 +74,7 @@ export function declareExport(report: CommandUnknownOpts) {
     .addHelpText('after', `
 The service takes 1 export per 10 seconds (mailctl paces itself) and ignores a repeat for the same
 campaign within an hour; files are regenerated only when there is new data. Downloads go to the
-file host without your API key. ${OLD_OUT_NOTE}
+file host without your API key.
 
 Examples:
   mailctl import examples/contacts.csv --group Newsletter --create-group --wait
@@ -97,7 +93,7 @@ export function declareLinks(report: CommandUnknownOpts) {
     .option('--force', 'with --out-dir: overwrite files already there')
     .option('--dry-run', 'show the lookup and, with --out-dir, the files a run would save; read, download and write nothing')
     .addHelpText('after', `
-The links exist once \`mailctl report export\` has made the files. ${OLD_OUT_NOTE}
+The links exist once \`mailctl report export\` has made the files.
 
 Examples:
   mailctl import examples/contacts.csv --group Newsletter --create-group --wait
@@ -132,7 +128,6 @@ limits, network or time-outs · 1 nothing synced (the service refused) · 6 DIR 
 (--json error code LOCKED) · 2 bad flags. Without a terminal: one summary line on stderr (-v also
 lists the files downloaded, on stdout). Exports are paced to 1 per 10 s and never repeated for a
 campaign within an hour; complete files (checked by sha256) are never downloaded again.
---from and --to are the old spellings of --since and --until and still work. ${OLD_OUT_NOTE}
 A crontab line is the whole integration:
   17 * * * * mailctl report sync --out-dir /srv/reports >>/var/log/mailctl-sync.log 2>&1
 

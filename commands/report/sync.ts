@@ -24,8 +24,6 @@ export const run: Verb<typeof declareSync> = async (ctx, opts) => {
     dirFlag: out.flag,
     since: opts.since,
     until: opts.until,
-    from: opts.from,
-    to: opts.to,
     refreshDays: parseRefreshDays(opts.refreshDays),
     waitLockMs: opts.waitLock === undefined ? 0 : opts.waitLock === true ? DEFAULT_WAIT_LOCK_MS : parseDuration(opts.waitLock, '--wait-lock', { positive: true }),
     linkTimeoutMs: opts.timeout === undefined ? 10 * 60_000 : parseDuration(opts.timeout, '--timeout', { positive: true }),

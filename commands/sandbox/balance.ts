@@ -1,4 +1,4 @@
-// `mailctl sandbox balance [--email N] [--sms N]`: the sandbox's balance, shown or set. The real
+// `mailctl sandbox balance [--set-email N] [--set-sms N]`: the sandbox's balance, shown or set. The real
 // service's balance is topped up in its back office, which the API does not offer; the sandbox
 // has its own route for it (PUT /_sandbox/balance, not part of the spec), so a forecast that does
 // not fit (decisions row P8) can be tried without an account.
@@ -11,11 +11,11 @@ import type { declareBalance } from './index.js';
 
 export const run: Verb<typeof declareBalance> = async (ctx, opts) => {
   const body: { email?: number; sms?: number } = {};
-  if (opts.email !== undefined) body.email = parseWhole(opts.email, '--email');
-  if (opts.sms !== undefined) body.sms = parseWhole(opts.sms, '--sms');
+  if (opts.setEmail !== undefined) body.email = parseWhole(opts.setEmail, '--set-email');
+  if (opts.setSms !== undefined) body.sms = parseWhole(opts.setSms, '--set-sms');
   const client = await ctx.campaign();
   let b: { email: number | null; sms: number | null };
-  if (opts.email === undefined && opts.sms === undefined) {
+  if (opts.setEmail === undefined && opts.setSms === undefined) {
     // Showing the balance is a read, which a dry run does not make; there is nothing to set.
     if (opts.dryRun) return printDryRun(ctx);
     b = await client.balance();

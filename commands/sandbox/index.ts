@@ -76,12 +76,12 @@ Examples:
 export function declareBalance(s: CommandUnknownOpts) {
   return s.command('balance')
     .description('show or set the sandbox balance (the real one is topped up in the back office)')
-    .option('--email <n>', 'set the email balance')
-    .option('--sms <n>', 'set the SMS balance (in parts)')
+    .option('--set-email <n>', 'set the email balance')
+    .option('--set-sms <n>', 'set the SMS balance (in parts)')
     .option('--dry-run', 'show the request that would set it, and send nothing')
     .addHelpText('after', `
 Examples:
-  mailctl --sandbox sandbox balance --sms 3      # then: mailctl --sandbox send sms … is refused
+  mailctl --sandbox sandbox balance --set-sms 3     # then: mailctl --sandbox send sms … is refused
   mailctl --sandbox sandbox balance`)
     .option('--csv', 'print CSV with a header row, for spreadsheets');
 }

@@ -58,7 +58,7 @@ export function checkVariables(ctx: Context, texts: string[], recipients: Recipi
   if (missing.length) {
     const list = summarise(missing, (m) => `${m.label} (${m.missing.join(', ')})`);
     const msg = `${missing.length === 1 ? '1 recipient has' : `${missing.length} recipients have`} no value for variables used in the message: ${list}.`;
-    if (!allowMissing) throw new UsageError(`${msg} Nothing was sent.`, 'Add the values (a column per variable in --recipients, or --var name=value), or pass --allow-missing to send with those placeholders left as written.');
+    if (!allowMissing) throw new UsageError(`${msg} Nothing was sent.`, 'Add the values (a column per variable in --recipients-file, or --var name=value), or pass --allow-missing to send with those placeholders left as written.');
     ctx.io.warn(`${msg} Sending anyway (--allow-missing).`);
   }
 

@@ -44,18 +44,18 @@ async function buildPlan(ctx: Context, opts: Opts): Promise<NewPlan> {
 }
 
 function recipientsOf(ctx: Context, opts: Opts): Recipient[] {
-  if (opts.recipients !== undefined && opts.to !== undefined) throw new UsageError('Give either --to (recipients) or --recipients FILE, not both.');
-  if (opts.recipients !== undefined) {
-    if (opts.name !== undefined || opts.var !== undefined) throw new UsageError('--name and --var describe the --to recipients; with --recipients put names and variables in the file.');
-    const parsed = readRecipientsFile(opts.recipients, 'email');
+  if (opts.recipientsFile !== undefined && opts.to !== undefined) throw new UsageError('Give either --to (recipients) or --recipients-file FILE, not both.');
+  if (opts.recipientsFile !== undefined) {
+    if (opts.toName !== undefined || opts.var !== undefined) throw new UsageError('--to-name and --var describe the --to recipients; with --recipients-file put names and variables in the file.');
+    const parsed = readRecipientsFile(opts.recipientsFile, 'email');
     parsed.warnings.forEach((w) => ctx.io.warn(w));
     return parsed.recipients;
   }
-  if (opts.to === undefined) throw new UsageError('No recipient.', 'Give --to ADDRESS (repeatable), or --recipients FILE (CSV or JSON) for many.');
-  if (opts.to.length > 1 && opts.name !== undefined) throw new UsageError(`--name names the one --to recipient, and ${opts.to.length} were given.`, 'Give each recipient its name in a --recipients file (an address and a name column), or leave --name out (each is sent with the part of its address before the @).');
+  if (opts.to === undefined) throw new UsageError('No recipient.', 'Give --to ADDRESS (repeatable), or --recipients-file FILE (CSV or JSON) for many.');
+  if (opts.to.length > 1 && opts.toName !== undefined) throw new UsageError(`--to-name names the one --to recipient, and ${opts.to.length} were given.`, 'Give each recipient its name in a --recipients-file (an address and a name column), or leave --to-name out (each is sent with the part of its address before the @).');
   // --var goes to every --to recipient; each is checked (and a repeat dropped, with a warning) as a file's rows are.
   const variables = parseVars(opts.var);
-  const parsed = checkRecipients(opts.to.map((address, i) => ({ address, name: opts.name, variables: { ...variables }, where: opts.to!.length > 1 ? `--to ${i + 1}` : '--to' })), 'email');
+  const parsed = checkRecipients(opts.to.map((address, i) => ({ address, name: opts.toName, variables: { ...variables }, where: opts.to!.length > 1 ? `--to ${i + 1}` : '--to' })), 'email');
   parsed.warnings.forEach((w) => ctx.io.warn(w));
   return parsed.recipients;
 }

@@ -39,11 +39,11 @@ balance\`): one email per recipient, or for SMS the parts of each recipient's ow
 part up to 160 GSM-7 characters (^{}\\[~]|€ count twice) or 70 UCS-2 ones (any Chinese
 character, 【】 or emoji makes the whole text UCS-2), longer texts 153 or 67 per part. \`send sms\`
 prints it, and every --dry-run prints what the send uses (--json: a "forecast" object; a dry run
-reads no balance); a resume counts only recipients not yet sent. A send the balance cannot cover is refused (exit 2, nothing sent) unless --force; if
+reads no balance); a resume counts only recipients not yet sent. A send the balance cannot cover is refused (exit 2, nothing sent) unless --ignore-balance; if
 the balance cannot be read (no campaign-service key, network), a warning, and the send goes on.
 --forecast checks the send as a real run does, reads only the balance, prints usage, balance and
 whether it is covered (--json: {"forecast": …}), and sends and writes nothing: exit 0 covered,
-2 INSUFFICIENT_BALANCE not (--force: a warning, exit 0); a balance it cannot read fails it.
+2 INSUFFICIENT_BALANCE not (--ignore-balance: a warning, exit 0); a balance it cannot read fails it.
 
 Variables: a name starts with a letter or _ and holds only letters, digits and _; one that
 starts with a digit or holds an operator is refused before anything is sent (exit 2). Values go
@@ -58,7 +58,7 @@ later) · 5 some failed, not sent or in doubt (the report says which).`;
 function recipientOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(c: Command<A, O, G>) {
   return c
     .option('--var <name=value>', 'a variable of the --to recipients, the same for each (repeatable)', collect)
-    .option('--recipients <file>', 'many recipients: CSV (address column + one column per variable) or JSON')
+    .option('--recipients-file <file>', 'many recipients: CSV (address column + one column per variable) or JSON')
     .option('--allow-missing', 'send even when a recipient has no value for a {{variable}}');
 }
 
@@ -84,8 +84,8 @@ Text messages: \`mailctl send sms --help\`.
 
 Examples:
   mailctl send --to ci@example.com --subject "smoke test" --html "<p>ok</p>"
-  mailctl send --recipients examples/recipients.csv --subject "Hi {{name}}" --html "<p>Your plan: {{plan}}</p>"
-  mailctl send --recipients examples/recipients.csv --subject "Hi {{name}}" --html "<p>Your plan: {{plan}}</p>" --forecast
+  mailctl send --recipients-file examples/recipients.csv --subject "Hi {{name}}" --html "<p>Your plan: {{plan}}</p>"
+  mailctl send --recipients-file examples/recipients.csv --subject "Hi {{name}}" --html "<p>Your plan: {{plan}}</p>" --forecast
   mailctl send sms --to 0912345678 --country-code 886 --text "【Acme】Your code is {{code}}" --var code=A1B2`);
   email = declareEmail(send).action(action(() => import('./email.js')));
   declareSms(send).action(action(() => import('./sms.js')));
@@ -97,7 +97,7 @@ export function declareEmail(send: CommandUnknownOpts) {
       .command('email', { isDefault: true })
       .description('send a transactional email to one recipient or a recipients file')
       .option('--to <address>', 'a recipient (repeatable: --to a@example.com --to b@example.com)', collect)
-      .option('--name <name>', 'name of the --to recipient, when there is one (also fills {{name}}); default: the address before the @')
+      .option('--to-name <name>', 'name of the --to recipient, when there is one (also fills {{name}}); default: the address before the @')
       .option('--subject <text>', 'subject; may hold {{variables}}')
       .option('--html <html>', 'html content as a string')
       .option('--html-file <file>', 'html content from a file ("-" reads stdin)')
@@ -106,17 +106,17 @@ export function declareEmail(send: CommandUnknownOpts) {
       .option('--unsubscribe-url <url>', 'List-Unsubscribe link placed in the mail header (https://… or mailto:…)'),
   ))
     .addHelpText('after', `
-Every recipient is sent with a name, which the service lists as required: the one given (--name,
-a "name" column or field of --recipients), else the part of the address before the @.
+Every recipient is sent with a name, which the service lists as required: the one given (--to-name,
+a "name" column or field of --recipients-file), else the part of the address before the @.
 ${BATCH_HELP}
 
 Examples:
   mailctl send --to ci@example.com --subject "smoke test" --html "<p>ok</p>"
   mailctl send --to a@example.com --var code=A1B2 --subject "Your code" --html "<p>{{code}}</p>"
-  mailctl send --recipients examples/recipients.csv --subject "Hi {{name}}" --html-file examples/newsletter.html
+  mailctl send --recipients-file examples/recipients.csv --subject "Hi {{name}}" --html-file examples/newsletter.html
   printf '<p>Build %s passed</p>' 1234 | mailctl send --to ci@example.com --subject "CI" --html-file -
   mailctl send --to a@example.com --subject "Hi" --html "<p>Hi</p>" --dry-run
-  mailctl send --recipients examples/recipients.csv --subject "Hi {{name}}" --html-file examples/newsletter.html --forecast`)
+  mailctl send --recipients-file examples/recipients.csv --subject "Hi {{name}}" --html-file examples/newsletter.html --forecast`)
     .option('--csv', 'print CSV with a header row, for spreadsheets');
 }
 
@@ -144,7 +144,7 @@ ${BATCH_HELP}
 
 Examples:
   mailctl send sms --to 0912345678 --country-code 886 --text "【Acme】Your code is {{code}}" --var code=A1B2
-  mailctl send sms --recipients examples/phones.csv --text-file examples/sms.txt --alive-mins 60
-  mailctl send sms --recipients examples/phones.csv --text-file examples/sms.txt --forecast`)
+  mailctl send sms --recipients-file examples/phones.csv --text-file examples/sms.txt --alive-mins 60
+  mailctl send sms --recipients-file examples/phones.csv --text-file examples/sms.txt --forecast`)
     .option('--csv', 'print CSV with a header row, for spreadsheets');
 }

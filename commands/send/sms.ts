@@ -49,13 +49,13 @@ async function buildPlan(ctx: Context, opts: Opts): Promise<NewPlan> {
 }
 
 function recipientsOf(ctx: Context, opts: Opts): Recipient[] {
-  if (opts.recipients !== undefined && opts.to !== undefined) throw new UsageError('Give either --to (numbers) or --recipients FILE, not both.');
+  if (opts.recipientsFile !== undefined && opts.to !== undefined) throw new UsageError('Give either --to (numbers) or --recipients-file FILE, not both.');
   let parsed;
-  if (opts.recipients !== undefined) {
-    if (opts.var !== undefined) throw new UsageError('--var describes the single --to recipient; with --recipients put variables in the file.');
-    parsed = readRecipientsFile(opts.recipients, 'sms', opts.countryCode);
+  if (opts.recipientsFile !== undefined) {
+    if (opts.var !== undefined) throw new UsageError('--var describes the single --to recipient; with --recipients-file put variables in the file.');
+    parsed = readRecipientsFile(opts.recipientsFile, 'sms', opts.countryCode);
   } else {
-    if (opts.to === undefined) throw new UsageError('No recipient.', 'Give --to NUMBER (repeatable) with --country-code CODE, or --recipients FILE (CSV or JSON) for many.');
+    if (opts.to === undefined) throw new UsageError('No recipient.', 'Give --to NUMBER (repeatable) with --country-code CODE, or --recipients-file FILE (CSV or JSON) for many.');
     if (opts.countryCode === undefined) throw new UsageError('--to needs --country-code.', 'For example: --to 0912345678 --country-code 886.');
     // --var goes to every --to number; a number given twice is sent once (with a warning).
     const variables = parseVars(opts.var);

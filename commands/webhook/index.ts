@@ -119,7 +119,7 @@ honoured; given up 60 s after the first try); any other answer is the app refusi
 retried. At most 8 forwards are under way at once; the rest wait in line. An event not
 forwarded — refused, failed, arriving when 10,000 events (or 32 MiB) are already held, or still
 held at Ctrl-C — is appended (0600) to the --failed-out file in the --out line format, so
-\`mailctl webhook replay FILE --to URL\` can send it again. For example:
+\`mailctl webhook replay FILE --url URL\` can send it again. For example:
   mailctl webhook listen --route bounce=http://127.0.0.1:3000/bounces \\
     --route sms-bounce=http://127.0.0.1:3000/sms --forward http://127.0.0.1:3000/hooks
 
@@ -157,12 +157,12 @@ Prints the consumer's answer (status, time, the start of its body).
 Exit codes: 0 answered 2xx · 1 answered otherwise · 4 unreachable or no answer in time · 2 invalid input, nothing sent.
 
 Against your consumer, with your profile's key:
-  mailctl webhook trigger click --to http://127.0.0.1:3000/hooks --set mail.subject=Hi --set 'mail.variables.name=Ann'
+  mailctl webhook trigger click --url http://127.0.0.1:3000/hooks --set mail.subject=Hi --set 'mail.variables.name=Ann'
 
 Examples (each works against a fresh --sandbox; drop --dry-run to send):
-  mailctl --sandbox webhook trigger bounce --to http://127.0.0.1:3000/hooks --set bounce.type=0 --dry-run
-  mailctl --sandbox webhook trigger sms-delivery --to http://127.0.0.1:3000/hooks --set sms_data.address=0987654321 --dry-run
-  mailctl --sandbox webhook trigger delivery --to http://127.0.0.1:3000/hooks --form vendor --dry-run`;
+  mailctl --sandbox webhook trigger bounce --url http://127.0.0.1:3000/hooks --set bounce.type=0 --dry-run
+  mailctl --sandbox webhook trigger sms-delivery --url http://127.0.0.1:3000/hooks --set sms_data.address=0987654321 --dry-run
+  mailctl --sandbox webhook trigger delivery --url http://127.0.0.1:3000/hooks --form vendor --dry-run`;
 
 const REPLAY_HELP = `
 Reads the JSONL file \`webhook listen --out\` writes (one stored event a line: receivedAt, event, id,
@@ -183,17 +183,17 @@ Exit codes: 0 every answer 2xx · 5 some were not · 1 none was · 4 unreachable
 · 2 bad file or flags, nothing sent · 130 interrupted.
 
 Against your consumer, with the file your listener wrote:
-  mailctl webhook replay webhook-events.jsonl --to http://127.0.0.1:3000/hooks --rate 20/s --from-line 120
+  mailctl webhook replay webhook-events.jsonl --url http://127.0.0.1:3000/hooks --rate 20/s --from-line 120
 
 Examples (each works against a fresh --sandbox; drop --dry-run to send):
-  mailctl --sandbox webhook replay examples/webhook-events.jsonl --to http://127.0.0.1:3000/hooks --dry-run
-  mailctl --sandbox webhook replay examples/webhook-events.jsonl --to http://127.0.0.1:3000/hooks --from-line 2 --dry-run --json`;
+  mailctl --sandbox webhook replay examples/webhook-events.jsonl --url http://127.0.0.1:3000/hooks --dry-run
+  mailctl --sandbox webhook replay examples/webhook-events.jsonl --url http://127.0.0.1:3000/hooks --from-line 2 --dry-run --json`;
 
 export function declareTrigger(w: CommandUnknownOpts) {
   return w.command('trigger')
     .description('send a signed synthetic event (email or SMS) to your own webhook consumer')
     .argument('<event>', 'delivery, open, click, bounce, complaint, sms-delivery or sms-bounce')
-    .option('--to <url>', 'your webhook consumer')
+    .option('--url <url>', 'your webhook consumer: where the signed event is posted')
     .option('--sms', 'an SMS event (delivery or bounce)')
     .option('--set <field=value>', 'change one payload field by its dotted path (repeatable)', collect)
     .addOption(offer(new Option('--form <name>', `the payload and signature form: ${FORM_NAMES.join(', ')} (default spec; see below)`), FORM_NAMES))
@@ -208,7 +208,7 @@ export function declareReplay(w: CommandUnknownOpts) {
   return w.command('replay')
     .description('re-send the events `webhook listen --out` stored to a consumer, in order, as signed (or --resign)')
     .argument('<file>', 'the JSONL file of `webhook listen --out`')
-    .option('--to <url>', 'your webhook consumer')
+    .option('--url <url>', 'your webhook consumer: where each stored event is posted')
     .option('--rate <n/s>', 'at most this many events a second (or N/m a minute; default 5/s)')
     .option('--from-line <n>', 'start at this line of the file (to continue a replay)')
     .option('--signature-header <name>', 'send every signature under this header instead of the one each event came with')

@@ -1,4 +1,4 @@
-// mailctl webhook replay FILE --to URL: re-send what `webhook listen --out` stored to a consumer,
+// mailctl webhook replay FILE --url URL: re-send what `webhook listen --out` stored to a consumer,
 // in file order, one at a time, at most --rate a second, each with the signature it arrived with
 // (the consumer gets what the service sent), or signed again with the current notification key
 // under --resign (issue 13: "optionally re-signed with the current key"). Lines the file keeps no
@@ -49,8 +49,8 @@ interface Result {
 }
 
 export const run: Verb<typeof declareReplay> = async (ctx, opts, file) => {
-  if (opts.to === undefined) throw new UsageError('No consumer URL.', `Give the address of your webhook consumer with --to, e.g. ${suggest(ctx, 'webhook', 'replay', file, '--to', 'http://127.0.0.1:3000/hooks')}`);
-  const url = checkUrl(opts.to, { name: '--to', example: 'http://127.0.0.1:3000/hooks' });
+  if (opts.url === undefined) throw new UsageError('No consumer URL.', `Give the address of your webhook consumer with --url, e.g. ${suggest(ctx, 'webhook', 'replay', file, '--url', 'http://127.0.0.1:3000/hooks')}`);
+  const url = checkUrl(opts.url, { name: '--url', example: 'http://127.0.0.1:3000/hooks' });
   const rate = parseRate(opts.rate ?? DEFAULT_RATE);
   const fromLine = opts.fromLine === undefined ? 1 : parseWhole(opts.fromLine, '--from-line', 1);
   const headerOverride = opts.signatureHeader === undefined ? undefined : parseSignatureHeader(opts.signatureHeader);
@@ -140,7 +140,7 @@ export const run: Verb<typeof declareReplay> = async (ctx, opts, file) => {
   }
 
   if (stop) {
-    const again = suggest(ctx, 'webhook', 'replay', file, '--to', url, '--from-line', resumeLine!, ...extraFlags(opts));
+    const again = suggest(ctx, 'webhook', 'replay', file, '--url', url, '--from-line', resumeLine!, ...extraFlags(opts));
     const hint = `Continue with: ${again}${midRequest ? `  (line ${resumeLine} may reach the consumer twice)` : ''}${envNote(ctx)}`;
     if (stop instanceof InterruptedError) throw new InterruptedError(`Interrupted after ${results.length} of ${checked.count} events.`, hint);
     throw new LimitError(`${stop.message} Stopped after ${results.length} of ${checked.count} events.`, `${stop.hint ? `${stop.hint} ` : ''}${hint}`, stop.facts);
@@ -163,7 +163,7 @@ function resign(key: string, it: ReplayItem): string {
   return s.signature;
 }
 
-/** The flags a continued replay keeps (file, --to and --from-line are given anew). */
+/** The flags a continued replay keeps (file, --url and --from-line are given anew). */
 function extraFlags(opts: Opts): string[] {
   const out: string[] = [];
   if (opts.rate !== undefined) out.push('--rate', opts.rate);

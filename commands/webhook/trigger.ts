@@ -1,4 +1,4 @@
-// mailctl webhook trigger EVENT --to URL: POST one synthetic, correctly signed event to your own
+// mailctl webhook trigger EVENT --url URL: POST one synthetic, correctly signed event to your own
 // webhook consumer, so it can be exercised without waiting for real traffic. Same payload shape
 // (spec 001 section 6) and signature (section 5, decisions row 14) as the service's. The key only
 // signs: it is never sent, printed or taken from argv.
@@ -24,8 +24,8 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 
 export const run: Verb<typeof declareTrigger> = async (ctx, opts, eventArg) => {
   const { channel, event } = parseEventArg(eventArg, !!opts.sms);
-  if (opts.to === undefined) throw new UsageError('No consumer URL.', `Give the address of your webhook consumer with --to, e.g. ${suggest(ctx, 'webhook', 'trigger', eventArg, '--to', 'http://127.0.0.1:3000/hooks')}`);
-  const url = checkUrl(opts.to, { name: '--to', example: 'http://127.0.0.1:3000/hooks' });
+  if (opts.url === undefined) throw new UsageError('No consumer URL.', `Give the address of your webhook consumer with --url, e.g. ${suggest(ctx, 'webhook', 'trigger', eventArg, '--url', 'http://127.0.0.1:3000/hooks')}`);
+  const url = checkUrl(opts.url, { name: '--url', example: 'http://127.0.0.1:3000/hooks' });
   const formName = parseForm(opts.form);
   const form = WEBHOOK_FORMS[formName];
   // The form's header (the spec's, or the vendor's for --form vendor) unless --signature-header says.
@@ -73,6 +73,6 @@ export function refusal(url: string, a: ConsumerAnswer): ServiceError {
     redirect
       ? `The consumer at ${forTerminal(url, 200)} answered with a redirect (HTTP ${a.status}${a.location ? ` to ${forTerminal(a.location, 200)}` : ''}); webhook calls are not redirected.`
       : `The consumer at ${forTerminal(url, 200)} answered HTTP ${a.status}, not 2xx.`,
-    { status: a.status, hint: redirect ? 'Give the final URL with --to.' : undefined },
+    { status: a.status, hint: redirect ? 'Give the final URL with --url.' : undefined },
   );
 }

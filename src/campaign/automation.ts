@@ -28,7 +28,7 @@ export function checkAutomationVariables(recipients: Recipient[]): void {
   if (p.tooLong.length) problems.push(`Variable values are at most 100 characters; these are longer: ${summarise(p.tooLong, (f) => `${f.label} ${f.name} (${[...f.value].length} characters)`)}.`);
   if (p.expression.length) problems.push(`Variable values must not hold mathematical expressions; these look like one: ${summarise(p.expression, show)}.`);
   if (problems.length) {
-    throw new UsageError(problems.length === 1 ? `${problems[0]} Nothing was sent.` : `${problems.length} problems with the variables, nothing was sent:\n  ${problems.join('\n  ')}`, 'Fix the values (the --recipients columns or --var) and run the command again.');
+    throw new UsageError(problems.length === 1 ? `${problems[0]} Nothing was sent.` : `${problems.length} problems with the variables, nothing was sent:\n  ${problems.join('\n  ')}`, 'Fix the values (the --recipients-file columns or --var) and run the command again.');
   }
 }
 

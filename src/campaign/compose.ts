@@ -54,10 +54,10 @@ export function compose(d: Draft, now: number, cmd: Suggest = plainSuggest): Com
   const groups = (d.groups ?? []).map((g) => g.trim()).filter(Boolean);
   const exclude = (d.exclude ?? []).map((g) => g.trim()).filter(Boolean);
   if (once) {
-    if (!has(d.list)) problems.push('A one-time campaign (--once) needs the list file to upload: pass --list FILE (a CSV with the header EMAIL,NAME).');
-    if (groups.length || exclude.length) problems.push('A one-time campaign goes to its uploaded list only; leave out --group and --exclude (or drop --once/--list to send to groups).');
+    if (!has(d.list)) problems.push('A one-time campaign (--once) needs the list file to upload: pass --recipients-file FILE (a CSV with the header EMAIL,NAME).');
+    if (groups.length || exclude.length) problems.push('A one-time campaign goes to its uploaded list only; leave out --group and --exclude (or drop --once/--recipients-file to send to groups).');
   } else {
-    if (!groups.length) problems.push('The campaign has no group to send to; pass --group NAME_OR_CODE (repeatable), or --once --list FILE to upload a one-time list.');
+    if (!groups.length) problems.push('The campaign has no group to send to; pass --group NAME_OR_CODE (repeatable), or --once --recipients-file FILE to upload a one-time list.');
     if (EXCLUDE_REQUIRED && !exclude.length) {
       problems.push('The service requires at least one group to exclude (form.excludeLists, "at least 1"); pass --exclude NAME_OR_CODE, e.g. a group of people who must never get this mail.');
     }

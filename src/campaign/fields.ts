@@ -99,11 +99,11 @@ export const FIELDS = {
     spec: { path: 'form.name' }, required: true, label: 'campaign name', step: 'name', example: 'December news',
   },
   groups: {
-    type: 'list', flag: '--group <nameOrCode>', help: 'group to send to (repeatable)', expected: GROUP_LIST,
+    type: 'list', flag: '--group <name-or-code>', help: 'group to send to (repeatable)', expected: GROUP_LIST,
     spec: { path: 'form.selectedLists', expected: 'a list of group codes' }, label: 'groups to send to', step: 'audience', example: ['Newsletter'],
   },
   exclude: {
-    type: 'list', flag: '--exclude <nameOrCode>', help: 'group whose members never get it (repeatable)', expected: GROUP_LIST,
+    type: 'list', flag: '--exclude <name-or-code>', help: 'group whose members never get it (repeatable)', expected: GROUP_LIST,
     spec: { path: 'form.excludeLists', expected: 'a list of group codes' }, label: 'groups to exclude', step: 'audience', example: ['Bounced'],
   },
   subject: {
@@ -235,11 +235,11 @@ export const FIELDS = {
     spec: { path: 'content.testing.unit', values: [0, 1], expected: '0 (hours) or 1 (days)' },
   },
   once: {
-    type: 'switch', flag: '--once', help: 'send to a one-time uploaded list instead of groups (needs --list)',
+    type: 'switch', flag: '--once', help: 'send to a one-time uploaded list instead of groups (needs --recipients-file)',
     becomes: 'endpoint 8 or 10 instead of 7 or 9 (no group lists)', label: 'one-time list', step: 'audience', example: true,
   },
   list: {
-    type: 'file', flag: '--list <file>', help: 'the one-time list: CSV with the header EMAIL,NAME',
+    type: 'file', flag: '--recipients-file <file>', help: 'the recipients of a one-time campaign: CSV with the header EMAIL,NAME (implies --once)',
     becomes: 'the file PUT to the preSignedUrl that endpoint 8 or 10 answers', label: 'list file', step: 'audience', example: 'people.csv',
   },
   timezoneCode: {

@@ -38,7 +38,7 @@ export function checkListFile(file: string, problems: string[]): { bytes: number
   try {
     buf = fs.readFileSync(file);
   } catch (e) {
-    problems.push(fileProblem(e, file, 'list file', '--list'));
+    problems.push(fileProblem(e, file, 'list file', '--recipients-file'));
     return undefined;
   }
   const text = buf.toString('utf8').replace(/^\uFEFF/, '');

@@ -1,5 +1,4 @@
-// The one parser for every date and time a user gives (--since/--until and their old spellings
-// --from/--to, --at with a zone, a campaign file's scheduleDate, `webhook trigger --set
+// The one parser for every date and time a user gives (--since/--until, --at with a zone, a campaign file's scheduleDate, `webhook trigger --set
 // …timestamp=ISO`), and the one calendar check (also for a contacts file's date-typed custom
 // fields, in a looser form: src/import/header.ts). It never lets the calendar
 // roll over: JavaScript's Date turns February 30 into March 2 without a word, and a query for the
@@ -142,24 +141,20 @@ export type { RangeFlags } from './range-options.js';
 export interface TimeRange {
   since?: number;
   until?: number;
-  /** The flags as the user typed them, for messages. */
-  sinceFlag: string;
-  untilFlag: string;
+  /** The flags, for messages (a time range has no other names: docs/flags.md). */
+  sinceFlag: '--since';
+  untilFlag: '--until';
 }
 
 /**
- * --since/--until (or the old --from/--to): both optional, each checked, the start not after the
- * end. A date alone for --until means to the end of that day.
+ * --since/--until: both optional, each checked, the start not after the end. A date alone for
+ * --until means to the end of that day.
  */
 export function parseTimeRange(f: RangeFlags, now: number): TimeRange {
-  if (f.since !== undefined && f.from !== undefined) throw new UsageError('--from is the old spelling of --since; give one of them.');
-  if (f.until !== undefined && f.to !== undefined) throw new UsageError('--to is the old spelling of --until; give one of them.');
-  const sinceFlag = f.from !== undefined ? '--from' : '--since';
-  const untilFlag = f.to !== undefined ? '--to' : '--until';
-  const sinceText = f.since ?? f.from;
-  const untilText = f.until ?? f.to;
-  const since = sinceText === undefined ? undefined : parseTime(sinceText, sinceFlag, now);
-  const until = untilText === undefined ? undefined : parseTime(untilText, untilFlag, now, { endOfDay: true });
+  const sinceFlag = '--since';
+  const untilFlag = '--until';
+  const since = f.since === undefined ? undefined : parseTime(f.since, sinceFlag, now);
+  const until = f.until === undefined ? undefined : parseTime(f.until, untilFlag, now, { endOfDay: true });
   if (since !== undefined && until !== undefined && since > until) {
     throw new UsageError(`${sinceFlag} (${isoSeconds(since)}) is later than ${untilFlag} (${isoSeconds(until)}); swap them.`);
   }

@@ -1,8 +1,8 @@
-// --since/--until and their old spellings --from/--to (hidden), declared once for every command
-// that reads a time range (report list, report sync, events, events tail); parseTimeRange
+// --since/--until, declared once for every command that reads a time range (report list, report
+// sync, events, events tail): the only names a time range has (docs/flags.md); parseTimeRange
 // (src/cli/date.ts) reads the type derived from here, so a flag removed here fails typecheck
 // there. Loaded at start-up with the nouns' declarations: commander only.
-import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 
 export interface RangeTexts {
   /** --since's help, in this command's words. */
@@ -14,9 +14,7 @@ export interface RangeTexts {
 export function rangeOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(c: Command<A, O, G>, t: RangeTexts) {
   return c
     .option('--since <time>', t.since)
-    .option('--until <time>', t.until)
-    .addOption(new Option('--from <time>', 'old spelling of --since').hideHelp())
-    .addOption(new Option('--to <time>', 'old spelling of --until').hideHelp());
+    .option('--until <time>', t.until);
 }
 
 /** The options rangeOptions gives a command. */

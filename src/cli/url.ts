@@ -1,6 +1,6 @@
 // The one check for a URL a user gives mailctl: service base URLs (config set campaign-url /
 // notify-url, MAILCTL_CAMPAIGN_URL / MAILCTL_NOTIFY_URL), webhook targets (webhook set,
-// report export --webhook-url, import --webhook-url, webhook trigger/replay --to), the
+// report export --webhook-url, import --webhook-url, webhook trigger/replay --url), the
 // listener's --forward and --route, and send's --unsubscribe-url. Each caller states its policy;
 // the parsing and the sentences are the same everywhere. (Links the services hand back are a
 // different matter: src/api/safe-link.ts.)

@@ -32,7 +32,7 @@ export function batchOptions<A extends unknown[], O extends OptionValues, G exte
     dryRun: 'print the exact requests (key masked) and the forecast; send and write nothing',
   })
     .option('--settle-after <duration>', 'how long after an in-doubt batch started "no matching event" means "not sent" (default 5m)')
-    .option('--force', 'send even when the balance cannot cover it')
+    .option('--ignore-balance', 'send even when the balance cannot cover it')
     .addOption(skipsTerminalQuestion(new Option('-y, --yes', `send to more than ${ASK_OVER} recipients without being asked first (only a terminal asks)`)))
     .option('--forecast', 'check everything, read only the balance, print the forecast; send and write nothing (exit 2 if not covered)');
 }

@@ -22,7 +22,7 @@ export function sessionOptions(o: BatchFlags, defaultConcurrency = DEFAULT_CONCU
     settleAfterMs: o.settleAfter === undefined ? DEFAULT_SETTLE_AFTER_MS : parseDuration(o.settleAfter, '--settle-after'),
     dryRun: o.dryRun,
     journal: o.journal,
-    force: o.force,
+    ignoreBalance: o.ignoreBalance,
     forecast: o.forecast,
     yes: o.yes,
   };

@@ -1,7 +1,7 @@
 // What a send will draw from the account balance, checked before any send request (decisions
 // row P8): email one unit per recipient, SMS the parts of each recipient's own text (decisions
 // row P7: variables change the length, so each is counted filled in). Compared with the campaign
-// service's balance (endpoint 21); a send the balance cannot cover is refused unless --force,
+// service's balance (endpoint 21); a send the balance cannot cover is refused unless --ignore-balance,
 // and a balance that cannot be read is a warning, never a reason not to send. A dry run shows
 // the usage and the balance lookup, and reads nothing; `send … --forecast` reads the balance and
 // nothing else, and says whether the send would be covered (forecastOnly).
@@ -71,15 +71,15 @@ export function usageWords(f: Omit<Forecast, 'balance' | 'covered'>): string {
 /**
  * Before a run sends anything: the forecast line (SMS always, email on dry runs or when it
  * matters), and a refusal when the balance cannot cover the run — exit 2, nothing was sent —
- * unless --force. A dry run only reports.
+ * unless --ignore-balance. A dry run only reports.
  */
-export async function checkForecast(ctx: Context, plan: NewPlan, wires: WireRecipient[], o: { force?: boolean; dryRun?: boolean; resume?: boolean; forecastCommand?: string }): Promise<Forecast | undefined> {
+export async function checkForecast(ctx: Context, plan: NewPlan, wires: WireRecipient[], o: { ignoreBalance?: boolean; dryRun?: boolean; resume?: boolean; forecastCommand?: string }): Promise<Forecast | undefined> {
   const f = await forecast(ctx, plan, wires);
   if (!f) return undefined;
   const what = usageWords(f);
   if (f.covered === null && o.dryRun && f.notChecked === NOT_READ_IN_DRY_RUN) {
     const check = o.forecastCommand ? `to weigh it against the balance, reading only that and sending nothing: ${o.forecastCommand}` : `\`${suggest(ctx, 'balance')}\` shows it`;
-    ctx.io.info(`Forecast: ${what}. The balance is not read in a dry run: a real run reads it first and refuses a send it cannot cover unless --force (${check}).`);
+    ctx.io.info(`Forecast: ${what}. The balance is not read in a dry run: a real run reads it first and refuses a send it cannot cover unless --ignore-balance (${check}).`);
     return f;
   }
   if (f.covered === null) {
@@ -94,11 +94,11 @@ export async function checkForecast(ctx: Context, plan: NewPlan, wires: WireReci
   }
   const short = `${line}, ${f.needed - f.balance!} short.`;
   if (o.dryRun) {
-    ctx.io.warn(`${short} ${o.force ? 'The real send would go anyway (--force).' : 'The real send would be refused unless --force.'}`);
+    ctx.io.warn(`${short} ${o.ignoreBalance ? 'The real send would go anyway (--ignore-balance).' : 'The real send would be refused unless --ignore-balance.'}`);
     return f;
   }
-  if (o.force) {
-    ctx.io.warn(`${short} Sending anyway (--force); the service may refuse what the balance cannot cover.`);
+  if (o.ignoreBalance) {
+    ctx.io.warn(`${short} Sending anyway (--ignore-balance); the service may refuse what the balance cannot cover.`);
     return f;
   }
   throw notCovered(ctx, f, o.resume ? 'resume' : 'send', 'nothing was sent');
@@ -112,7 +112,7 @@ function notCovered(ctx: Context, f: Forecast, what: 'send' | 'resume', outcome:
   return new CliError(
     `This ${what} needs ${f.needed} ${unit} and the ${label} balance is ${f.balance}; ${outcome}.`,
     ExitCode.USAGE,
-    `Top up in the back office (check with \`${suggest(ctx, 'balance')}\`), ${fewer}, or pass --force to send anyway.`,
+    `Top up in the back office (check with \`${suggest(ctx, 'balance')}\`), ${fewer}, or pass --ignore-balance to send anyway.`,
     { code: 'INSUFFICIENT_BALANCE', reached: 'no', refused: false, retryable: false },
   );
 }
@@ -120,11 +120,11 @@ function notCovered(ctx: Context, f: Forecast, what: 'send' | 'resume', outcome:
 /**
  * `send … --forecast`: the run's input checked as a send checks it, then one request — the
  * balance — and the whole forecast printed (stdout; --json: {forecast}); nothing sent, nothing
- * written. Exit 0 when covered; exit 2 INSUFFICIENT_BALANCE when not, unless --force (a warning:
+ * written. Exit 0 when covered; exit 2 INSUFFICIENT_BALANCE when not, unless --ignore-balance (a warning:
  * the send would go anyway). A balance that cannot be read fails the check with its own error
  * (exit 3 no key, 4 network, 1 refused): reading it is the point.
  */
-export async function forecastOnly(ctx: Context, plan: NewPlan, wires: WireRecipient[], o: { force?: boolean; resume?: boolean }): Promise<void> {
+export async function forecastOnly(ctx: Context, plan: NewPlan, wires: WireRecipient[], o: { ignoreBalance?: boolean; resume?: boolean }): Promise<void> {
   const usage = usageOf(plan, wires);
   if (!usage) return; // automation declares no --forecast
   const b = await readBalance(ctx, `the ${usage.channel === 'email' ? 'email' : 'SMS'} balance, for the forecast`);
@@ -136,7 +136,7 @@ export async function forecastOnly(ctx: Context, plan: NewPlan, wires: WireRecip
   if (balance === undefined) throw new ServiceError(`The balance answer has no ${usage.channel} figure, so the forecast is not checked: ${usageWords(usage)}.`);
   const f: Forecast = { ...usage, balance, covered: usage.needed <= balance };
   const what = o.resume ? 'resume' : 'send';
-  const refusal = f.covered || o.force ? undefined : notCovered(ctx, f, what, 'it would be refused, and nothing was sent');
+  const refusal = f.covered || o.ignoreBalance ? undefined : notCovered(ctx, f, what, 'it would be refused, and nothing was sent');
   const label = f.channel === 'email' ? 'email' : 'SMS';
   if (ctx.io.json) {
     // One document: the forecast, and the refusal in the shape every error has (src/cli/main.ts).
@@ -147,6 +147,6 @@ export async function forecastOnly(ctx: Context, plan: NewPlan, wires: WireRecip
     ctx.io.out(`Forecast: ${usageWords(f)}; ${label} balance ${f.balance}: ${verdict}.`);
   }
   if (refusal) throw refusal;
-  if (!f.covered) ctx.io.warn(`With --force the ${what} would go anyway; the service may refuse what the balance cannot cover.`);
+  if (!f.covered) ctx.io.warn(`With --ignore-balance the ${what} would go anyway; the service may refuse what the balance cannot cover.`);
   else ctx.io.info(`Nothing was sent; drop --forecast to ${what}.`);
 }

@@ -65,7 +65,7 @@ export function readRecipientsFile(file: string, channel: Channel, countryCode?:
   try {
     buf = fs.readFileSync(file);
   } catch (e) {
-    throw new UsageError(fileProblem(e, file, 'recipients file', '--recipients'));
+    throw new UsageError(fileProblem(e, file, 'recipients file', '--recipients-file'));
   }
   const text = decode(buf);
   const json = /\.json$/i.test(file) || /^\s*[[{]/.test(text);

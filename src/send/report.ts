@@ -184,7 +184,7 @@ function automationDoubtHint(ctx: Context, plan: PlanRecord, s: SendSummary): st
   const workflow = String(plan.message.workflow);
   // The pasted line must send what the run would have: the plan's name and variables too.
   const wire = plan.recipients.find((w) => w.address === first);
-  const data = [...(wire?.name ? ['--name', wire.name] : []), ...Object.entries(wire?.variables ?? {}).flatMap(([k, v]) => ['--var', `${k}=${v}`])];
+  const data = [...(wire?.name ? ['--to-name', wire.name] : []), ...Object.entries(wire?.variables ?? {}).flatMap(([k, v]) => ['--var', `${k}=${v}`])];
   return `${s.unsettled} recipient${s.unsettled === 1 ? ' is' : 's are'} in doubt: the request may have reached the service, and automation has no event log to check, so mailctl never sends ${s.unsettled === 1 ? 'it' : 'them'} again by itself. `
     + `Look for ${s.unsettled === 1 ? 'the address' : 'these addresses'} in workflow ${forTerminal(workflow, 80)} in the back office; to ${verbOf(plan)} one anyway: ${suggest(ctx, 'automation', verbOf(plan), '--workflow', workflow, '--to', first, ...data)}`;
 }

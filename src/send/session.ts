@@ -27,7 +27,7 @@ export interface SessionOptions {
   /** --journal FILE for a new run. */
   journal?: string;
   /** Send even when the balance cannot cover it (decisions row P8). */
-  force?: boolean;
+  ignoreBalance?: boolean;
   /** `send --forecast`: read the balance, print the forecast, send and write nothing. */
   forecast?: boolean;
   /** The pasteable --forecast command of this run, which a dry run suggests. */

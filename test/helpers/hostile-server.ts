@@ -8,7 +8,7 @@
 //   const hs = useHostileServer();                 // started once per file, routes cleared per test
 //   hs.get().on('GET', '/campaign/v1/report/CP1/link', reply.json([{ reportType: '../x', link: `${hs.get().url}/files/a` }]));
 //   hs.get().on('GET', '/files/a', reply.redirect('http://169.254.169.254/latest/meta-data/'));
-//   const r = await runCli(['report', 'links', 'CP1', '--out', dir], { env: hs.get().env });
+//   const r = await runCli(['report', 'links', 'CP1', '--out-dir', dir], { env: hs.get().env });
 //   hs.get().requests   // what it received: method, path, query, headers, body
 import http from 'node:http';
 import type net from 'node:net';

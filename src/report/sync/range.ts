@@ -25,9 +25,9 @@ export function syncRange(o: RangeFlags & { refreshDays?: number; highWater?: st
   let r: SyncRange;
   if (t.until !== undefined) {
     if (t.since === undefined) throw new UsageError(`${t.untilFlag} needs --since too (a back-fill is a range with both ends); give --since DATE, or neither for the usual run.`);
-    r = { from: t.since, to: t.until, movesHighWater: false, why: `${t.sinceFlag} ${o.since ?? o.from} ${t.untilFlag} ${o.until ?? o.to}` };
+    r = { from: t.since, to: t.until, movesHighWater: false, why: `${t.sinceFlag} ${o.since} ${t.untilFlag} ${o.until}` };
   } else if (t.since !== undefined) {
-    r = { from: t.since, to: now, movesHighWater: true, why: `${t.sinceFlag} ${o.since ?? o.from}` };
+    r = { from: t.since, to: now, movesHighWater: true, why: `${t.sinceFlag} ${o.since}` };
   } else {
     const hw = o.highWater ? Date.parse(o.highWater) : NaN;
     r = Number.isNaN(hw)

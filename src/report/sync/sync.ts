@@ -29,12 +29,10 @@ const INVALID_CAMPAIGN = '40303';
 
 export interface SyncOptions {
   dir: string;
-  /** How the user named DIR (--out-dir, or its old spelling --out), for messages. */
+  /** The flag that named DIR, for messages. */
   dirFlag?: string;
   since?: string;
   until?: string;
-  from?: string;
-  to?: string;
   refreshDays: number;
   waitLockMs: number;
   linkTimeoutMs: number;
