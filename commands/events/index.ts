@@ -46,7 +46,7 @@ export function declareEvents(program: CommandUnknownOpts) {
     since: 'start: 2024-05-01, 2024-05-01T08:00Z, or a span back such as 7d (UTC)',
     until: 'end: a date (to its last second), a time, or a span back such as 1h (UTC; default now)',
   })
-    .addOption(offer(new Option('--status <list>', 'comma-separated: accept,retry,delivery,open,click,bounce,complaint (SMS: accept,delivery,bounce)'), statuses, { list: true }))
+    .addOption(offer(new Option('--status <list>', 'only these statuses, comma-separated: accept,retry,delivery,open,click,bounce,complaint (SMS: accept,delivery,bounce)'), statuses, { list: true }))
     .option('--csv', 'CSV with a header row, for spreadsheets')
     .option('--history', 'answer from the event store `webhook listen` fills: any age, no row cap')
     .option('--store <where>', STORE_HELP)

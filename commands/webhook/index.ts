@@ -197,7 +197,7 @@ export function declareTrigger(w: CommandUnknownOpts) {
     .option('--sms', 'an SMS event (delivery or bounce)')
     .option('--set <field=value>', 'change one payload field by its dotted path (repeatable)', collect)
     .addOption(offer(new Option('--form <name>', `the payload and signature form: ${FORM_NAMES.join(', ')} (default spec; see below)`), FORM_NAMES))
-    .option('--signature-header <name>', 'x-service-signature (the spec\'s) or x-surenotify-signature (default: the form\'s)')
+    .option('--signature-header <name>', 'the header the signature goes under: x-service-signature (the spec\'s) or x-surenotify-signature (default: the form\'s)')
     .option('--timeout <duration>', 'give up waiting for the answer after this long (default 10s)')
     .option('--dry-run', 'print the request (headers, body) and send nothing')
     .addHelpText('after', () => TRIGGER_HELP.replace('{FORMS}', formHelp()))
