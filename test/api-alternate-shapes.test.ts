@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FAST, runCli, scriptedPrompter, tempDir } from './helpers/cli.js';
+import { FAST, runCli, scriptedPrompter, tempDir, tsvRows } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignApi, pollUntil } from './helpers/campaign-api.js';
 import { unusedPort, until } from './helpers/wait.js';
@@ -86,7 +86,7 @@ describe.each([
     expect(JSON.parse(w.stdout).map((l: { reportType: string }) => l.reportType).sort()).toEqual(['bounce', 'click', 'complain', 'delivery', 'open', 'unsubscribe']);
     const l = await run(['report', 'links', finished]);
     expect(l.exitCode).toBe(0);
-    expect(l.stdout.trim().split('\n').map((x) => x.split('\t')[0]).sort()).toEqual(['bounce', 'click', 'complain', 'delivery', 'open', 'unsubscribe']);
+    expect(tsvRows(l.stdout).map((x) => x[0]).sort()).toEqual(['bounce', 'click', 'complain', 'delivery', 'open', 'unsubscribe']);
     // What the sandbox really answered.
     const raw = await api.get(`/v1/report/${finished}/link`);
     expect(Array.isArray(raw.json)).toBe(alt);
@@ -184,7 +184,7 @@ describe.each([
     const r = await run(['send', 'sms', '--to', '0912345678', '--country-code', '886', '--text', '【Acme】Your code is {{code}}', '--var', 'code=A1B2']);
     expect(r.stderr).not.toMatch(/TypeError|Cannot convert/);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/^\+886 0912345678\tsent\t\S+/);
+    expect(r.stdout).toMatch(/^recipient\tstatus\tmessage_id\treason\n\+886 0912345678\tsent\t\S+/);
   });
 
   it(`webhook list: the email listing ${alt ? 'as one object' : 'as a list'} when one webhook is registered (spec 001 section 4: "not shown")`, async () => {

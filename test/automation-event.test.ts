@@ -5,7 +5,7 @@
 // reason. Exit 0 / 5 some refused / 1 none. Journal and resume: test/automation-resume.test.ts.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.js';
+import { runCli, tsv } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { writeFiles } from './helpers/campaign-setup.js';
 
@@ -86,7 +86,17 @@ describe('automation trigger / terminate', () => {
     refuse('q120@example.org', Array.from({ length: 20 }, (_, i) => `q${100 + i}@example.org`), 1);
     const r = await runCli(['automation', 'trigger', '--workflow', 'onboard', '--recipients-file', file], { sandbox: sb.get() });
     expect(r.exitCode).toBe(5);
-    expect(r.stdout.trim()).toBe('q120@example.org\trefused\tInvalid: address is not a valid email format');
+    // Piped, every recipient is listed under the header (the record of the run for a script); on a
+    // terminal only the ones that need a look.
+    const { header, rows } = tsv(r.stdout);
+    expect(header).toEqual(['recipient', 'status', 'reason']);
+    expect(rows).toHaveLength(121);
+    expect(rows.filter((x) => x[1] !== 'accepted')).toEqual([['q120@example.org', 'refused', 'Invalid: address is not a valid email format']]);
+    refuse('q120@example.org', Array.from({ length: 20 }, (_, i) => `q${100 + i}@example.org`), 1);
+    const shown = await runCli(['automation', 'trigger', '--workflow', 'onboard', '--recipients-file', file], { sandbox: sb.get(), tty: true, env: { NO_COLOR: '1', CI: '1' } });
+    expect(shown.exitCode).toBe(5);
+    expect(shown.stdout).toMatch(/^RECIPIENT +STATUS +REASON\nq120@example\.org +refused +Invalid/);
+    expect(shown.stdout).not.toContain('accepted');
     expect(r.stderr).toContain('Started 120 of 121 recipients in workflow onboard');
   });
 

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { runCli } from './helpers/cli.js';
+import { runCli, tsvRows } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures, writeFiles } from './helpers/campaign-setup.js';
 import { sandboxExamples } from './helpers/help-examples.js';
@@ -65,9 +65,10 @@ describe('a clean campaign', () => {
     expect(after.every((x) => x.service === 'links')).toBe(true);
   });
 
-  it('prints one line per finding on a terminal, sanitised, and a tick when there is nothing', async () => {
+  it('prints one line per finding on a terminal, sanitised, and a tick on stderr when there is nothing (no data on stdout)', async () => {
     const clean = await runCli(['campaign', 'preflight', ...base, ...html('<p>x</p>')], { sandbox: sb.get(), tty: true, env: { NO_COLOR: '1' } });
-    expect(clean.stdout).toBe('✓ Nothing to fix.\n');
+    expect(clean.stdout).toBe('');
+    expect(clean.stderr).toContain('✓ Nothing to fix.\n');
     const hostile = await runCli(['campaign', 'preflight', ...base, '--no-links', ...html('<img src="https://x.example/\u001b]0;owned\u0007.png">')], { sandbox: sb.get(), tty: true, env: { NO_COLOR: '1' } });
     expect(hostile.exitCode).toBe(0);
     const lines = hostile.stdout.trim().split('\n');
@@ -179,7 +180,7 @@ describe('exit codes and --strict', () => {
 
   it('without --json: tab-separated lines on stdout, the count on stderr', async () => {
     const r = await runCli(['campaign', 'preflight', ...base, '--no-links', ...html('<img src="https://cdn.example/a.png">')], { sandbox: sb.get() });
-    expect(r.stdout).toBe('warning\timg-alt\thtml: https://cdn.example/a.png\tAn image has no alt text, so clients that block images show nothing in its place; add alt="…" (alt="" for a decorative image).\n');
+    expect(r.stdout).toBe('severity\trule\twhere\tmessage\nwarning\timg-alt\thtml: https://cdn.example/a.png\tAn image has no alt text, so clients that block images show nothing in its place; add alt="…" (alt="" for a decorative image).\n');
     expect(r.stderr).toContain('Preflight: 1 warning.');
   });
 
@@ -196,7 +197,7 @@ describe('exit codes and --strict', () => {
     expect(rows[1][3]).toMatch(/^An image has no alt text/);
     expect(r.stderr).toContain('Preflight: 2 warnings.');
     const tsv = await runCli([...args, '--output', 'tsv'], { sandbox: sb.get(), tty: true });
-    expect(tsv.stdout.trim().split('\n').map((l) => l.split('\t').slice(0, 2))).toEqual([['warning', 'img-alt'], ['warning', 'img-alt']]);
+    expect(tsvRows(tsv.stdout).map((l) => l.slice(0, 2))).toEqual([['warning', 'img-alt'], ['warning', 'img-alt']]);
   });
 
   it('malformed input is a usage error (exit 2)', async () => {

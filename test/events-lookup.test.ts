@@ -1,6 +1,6 @@
 // mailctl events (spec 001 section 4 lookups): email and SMS events by filter.
 import { describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.js';
+import { runCli, tsvRows } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { eventually, notifyApi } from './helpers/notify-api.js';
 
@@ -20,10 +20,11 @@ describe('mailctl events', () => {
   it('email lookup: filters become the query (times as UTC ISO 8601), TSV piped, --json and --csv', async () => {
     const sent = await runCli(['send', '--to', 'ev-1.bounce@example.com', '--subject', 'Hello, "world"', '--html', 'x', '--from', 'noreply@example.com', '--json'], { sandbox: sb.get() });
     const id = JSON.parse(sent.stdout).recipients[0].messageId;
-    const r = await runCli(['events', '--recipient', 'ev-1.bounce@example.com', '--status', 'accept,delivery', '--from', '2024-05-01', '--to', '2099-12-31'], { sandbox: sb.get() });
+    const r = await runCli(['events', '--recipient', 'ev-1.bounce@example.com', '--status', 'accept,delivery', '--since', '2024-05-01', '--until', '2099-12-31'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     expect(last('/v1/events').query).toEqual({ recipient: 'ev-1.bounce@example.com', status: 'accept,delivery', from: '2024-05-01T00:00:00Z', to: '2099-12-31T23:59:59Z' });
-    expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`^\\d{4}-.*Z\\taccept\\t${id}\\tev-1\\.bounce@example\\.com\\tHello, "world"\\t$`));
+    expect(r.stdout.split('\n')[0]).toBe('time\tstatus\tmessage_id\trecipient\tsubject\tdetail');
+    expect(r.stdout.split('\n')[1]).toMatch(new RegExp(`^\\d{4}-.*Z\\taccept\\t${id}\\tev-1\\.bounce@example\\.com\\tHello, "world"\\t$`));
 
     const json = await runCli(['events', '--id', id, '--json'], { sandbox: sb.get() });
     expect(JSON.parse(json.stdout).logs[0]).toMatchObject({ messageId: id, status: 'accept' });
@@ -67,16 +68,16 @@ describe('mailctl events', () => {
     // 26 messages × (accept + delivery) = 52 events; the service returns the first 50. Wait
     // (asking the service itself) until all 26 deliveries are there.
     await eventually(async () => (await notify('GET', '/v1/sms/events?recipient=0966000001&country_code=886&status=delivery')).body.logs.length === 26, '26 SMS deliveries');
-    const r = await runCli(['events', '--sms', '--recipient', '0966000001', '--country-code', '886', '--from', '45d'], { sandbox: sb.get() });
+    const r = await runCli(['events', '--sms', '--recipient', '0966000001', '--country-code', '886', '--since', '45d'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
-    // With only --from, the lookup runs up to now (the service's own default end is a month after
+    // With only --since, the lookup runs up to now (the service's own default end is a month after
     // from); a start further back than the service keeps is moved to the 30-day limit, and said.
     const q = last('/v1/sms/events').query;
     expect(q).toMatchObject({ recipient: '0966000001', country_code: '886' });
     expect(Date.parse(q.to) - Date.parse(q.from)).toBeGreaterThan(29 * 86_400_000);
     expect(Date.parse(q.to) - Date.parse(q.from)).toBeLessThanOrEqual(30 * 86_400_000);
-    expect(r.stdout.trim().split('\n')).toHaveLength(50);
-    expect(r.stderr).toContain(`--from "45d" reaches back further than the 30 days the service keeps SMS events; looking from ${q.from}, the 30-day limit.`);
+    expect(tsvRows(r.stdout)).toHaveLength(50);
+    expect(r.stderr).toContain(`--since "45d" reaches back further than the 30 days the service keeps SMS events; looking from ${q.from}, the 30-day limit.`);
     expect(r.stderr).toContain('at most the first 50 rows');
   });
 });

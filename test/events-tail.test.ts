@@ -2,7 +2,7 @@
 // with time), shows each event once, stays inside the lookup's limits, and stops on --for or
 // Ctrl-C with exit 0. The CLI runs on a clock whose pauses pass quickly, so polls come fast.
 import { describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.js';
+import { ANSI, runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { reply, useHostileServer } from './helpers/hostile-server.js';
 import { eventually, notifyApi } from './helpers/notify-api.js';
@@ -149,14 +149,29 @@ describe('mailctl events tail', () => {
     expect(smsLookups().slice(from).some((q) => Date.parse(q.query.to) - Date.parse(q.query.from) > 29 * 86_400_000)).toBe(true);
   });
 
-  it('on a terminal each event that arrives is one table line: time, status, message id, recipient, subject', async () => {
+  it('on a terminal each event that arrives is one line: local time, status (coloured), message id, recipient, subject', async () => {
     const id = (await send('tail-tty@example.com', 'Table subject')).body.success[0].id;
-    const r = await runCli(['events', 'tail', '--recipient', 'tail-tty@example.com', '--since', '1m', '--for', '20s'], { sandbox: sb.get(), clock: fastClock(), tty: true });
+    await eventually(async () => ((await api('GET', '/v1/events?recipient=tail-tty@example.com&status=delivery')).body.logs ?? []).length > 0, 'the delivery');
+    const r = await runCli(['events', 'tail', '--recipient', 'tail-tty@example.com', '--since', '1m', '--for', '20s'], { sandbox: sb.get(), clock: fastClock(), tty: true, env: { TZ: 'Asia/Taipei' } });
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\S+Z  accept     ${id}  tail-tty@example\\.com  Table subject$`, 'm'));
+    const plain = r.stdout.replace(new RegExp(ANSI.source, 'g'), '');
+    // The time is the reader's (TZ), as a clock for today's events: no UTC ISO stamp on a terminal.
+    expect(plain).toMatch(new RegExp(`^(\\d{4}-\\d\\d-\\d\\d )?\\d\\d:\\d\\d:\\d\\d  accept     ${id}  tail-tty@example\\.com  Table subject$`, 'm'));
+    expect(plain).not.toMatch(/\d{4}-\d\d-\d\dT\d\d/);
+    // Coloured by status: accept dim, delivery green.
+    expect(r.stdout).toContain('\u001b[2maccept\u001b[22m');
+    expect(r.stdout).toContain('\u001b[32mdelivery\u001b[39m');
     expect(r.stdout).not.toContain('{');
     expect(r.stderr).toContain('Following email events since');
     expect(r.stderr).toMatch(/Stopped following; [1-9]\d* events? shown\./);
+  });
+
+  it('NO_COLOR: the same lines on a terminal without colour', async () => {
+    await send('tail-plain@example.com', 'Plain');
+    const r = await runCli(['events', 'tail', '--recipient', 'tail-plain@example.com', '--since', '1m', '--for', '10s'], { sandbox: sb.get(), clock: fastClock(), tty: true, env: { NO_COLOR: '1' } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/ {2}accept {5}/);
+    expect(r.stdout).not.toMatch(ANSI);
   });
 
   it('--json: stdout is ONE document, the events it found, when --for ends; piped without it, the same events are NDJSON', async () => {

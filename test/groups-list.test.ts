@@ -2,7 +2,7 @@
 // every page, and a bad flag is refused before anything is sent. (Its output modes are in
 // test/output-format.test.ts.)
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.js';
+import { runCli, tsvRows } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { reply, useHostileServer } from './helpers/hostile-server.js';
 import type { RunningSandbox } from '../src/sandbox/server.js';
@@ -22,7 +22,7 @@ describe('groups list paging (spec 000 endpoint 2: "page string (zero-based inde
     const from = own.sandbox.requests().length;
     const r = await runCli(['groups', 'list', '--all', '--size', '2'], { sandbox: own });
     expect(r.exitCode).toBe(0);
-    expect(r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[1])).toEqual(['G1', 'G2', 'G3', 'G4', 'G5']);
+    expect(tsvRows(r.stdout).map((l) => l[1])).toEqual(['G1', 'G2', 'G3', 'G4', 'G5']);
     expect(listCalls(from).map((q) => q.query)).toEqual([0, 1, 2, 3].map((p) => ({ page: String(p), size: '2' })));
   });
 
@@ -31,7 +31,7 @@ describe('groups list paging (spec 000 endpoint 2: "page string (zero-based inde
     const r = await runCli(['groups', 'list', '--page', '1', '--size', '2'], { sandbox: own });
     expect(r.exitCode).toBe(0);
     expect(listCalls(from).map((q) => q.query)).toEqual([{ page: '1', size: '2' }]);
-    expect(r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[1])).toEqual(['G3', 'G4']);
+    expect(tsvRows(r.stdout).map((l) => l[1])).toEqual(['G3', 'G4']);
   });
 
   it('a bad --page or --size exits 2 naming the flag, and sends nothing', async () => {
@@ -59,7 +59,7 @@ describe('a server that returns fewer rows than asked on every page (decisions r
     capped();
     const r = await runCli(['groups', 'list', '--all'], { env: hs.get().env });
     expect(r.exitCode).toBe(0);
-    expect(r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[1])).toEqual(['A', 'B', 'Newsletter', 'D']);
+    expect(tsvRows(r.stdout).map((l) => l[1])).toEqual(['A', 'B', 'Newsletter', 'D']);
     expect(seen('GET', '/campaign/v1/contacts/lists').map((q) => q.query.page)).toEqual(['0', '1', '2']);
   });
 

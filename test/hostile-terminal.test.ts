@@ -39,7 +39,7 @@ function checkList(r: CliResult, mode: Mode, rows: number, exact: (doc: unknown)
     expect(exact(JSON.parse(r.stdout))).toEqual(expect.arrayContaining(WORDS));
   } else if (mode === 'pipe') {
     const lines = r.stdout.replace(/\n$/, '').split('\n');
-    expect(lines).toHaveLength(rows); // a tab or newline in a value never breaks a row
+    expect(lines).toHaveLength(rows + 1); // the header, then a row per record: a tab or newline in a value never breaks a row
     expect(new Set(lines.map((l) => l.split('\t').length)).size).toBe(1);
     expect(r.stdout).toContain('N'.repeat(HUGE - 20)); // whole: scripts get the full value
     expect(r.stdout).toContain(SHOWN);
@@ -66,7 +66,7 @@ describe.each(MODES)('lists of hostile words (%s)', (mode) => {
 
   it('events: message ids, statuses, recipients, subjects and bounce reasons', async () => {
     hs.get().on('GET', '/notify/v1/events', reply.json({ logs: WORDS.map((w, i) => ({ messageId: `m${i}${HOSTILE_TEXT.bidi}`, status: HOSTILE_TEXT.hidden, eventTime: '2026-01-01T00:00:00Z', mail: { to: HOSTILE_TEXT.rows, subject: w }, rawEvent: { code: '550', reason: HOSTILE_TEXT.osc } })) }));
-    const r = await run(['events', '--from', '7d'], mode);
+    const r = await run(['events', '--since', '7d'], mode);
     checkList(r, mode, WORDS.length, (doc) => (doc as { logs: Array<{ mail: { subject: string } }> }).logs.map((e) => e.mail.subject));
     if (mode === 'json') expect((JSON.parse(r.stdout) as { logs: Array<{ rawEvent: { reason: string } }> }).logs[0].rawEvent.reason).toBe(HOSTILE_TEXT.osc);
   });
@@ -138,7 +138,7 @@ describe.each(MODES)('service words in errors (%s)', (mode) => {
 
   it('the notification service\'s {error} and {errors} words', async () => {
     hs.get().on('GET', '/notify/v1/events', reply.json({ error: HOSTILE_TEXT.hidden, errors: HOSTILE_TEXT.bidi }, 400));
-    const r = await run(['events', '--from', '7d'], mode);
+    const r = await run(['events', '--since', '7d'], mode);
     expect(r.exitCode).toBe(1);
     clean(r);
     expect(r.stderr).toContain('\\e[8m hidden');

@@ -21,7 +21,7 @@ describe('CSV for spreadsheets', () => {
     expect(r.exitCode).toBe(0);
     const rows = parse(r.stdout, { columns: true }) as Array<Record<string, string>>;
     expect(rows.map((x) => [x.name, x.subject])).toEqual([[`'${CALC}`, `'${SUM}`], [`'${MINUS}`, `'${FULLWIDTH}`]]);
-    expect(rows[0]).toMatchObject({ recipient_cnt: '10', delivered: '8', open_rate: '0.5' });
+    expect(rows[0]).toMatchObject({ code: 'CP1', recipients: '10', delivered: '8', open_rate: '0.5', sent_from: '' });
   });
 
   it('events --csv: a formula-like subject, even one that starts like a negative number, is written as text', async () => {
@@ -29,7 +29,7 @@ describe('CSV for spreadsheets', () => {
       { messageId: 'm1', status: 'delivery', eventTime: '2026-01-01T00:00:00Z', mail: { to: 'ann@example.com', subject: MINUS } },
       { messageId: 'm2', status: 'delivery', eventTime: '2026-01-01T00:00:01Z', mail: { to: '+ann@example.com', subject: FULLWIDTH } },
     ] }));
-    const r = await runCli(['events', '--from', '7d', '--csv'], { env: hs.get().env });
+    const r = await runCli(['events', '--since', '7d', '--csv'], { env: hs.get().env });
     expect(r.exitCode).toBe(0);
     const rows = parse(r.stdout, { columns: true }) as Array<Record<string, string>>;
     expect(rows.map((x) => [x.recipient, x.subject])).toEqual([['ann@example.com', `'${MINUS}`], ["'+ann@example.com", `'${FULLWIDTH}`]]);

@@ -52,8 +52,9 @@ describe('report list', () => {
   it('without dates: the most recent finished campaigns', async () => {
     const r = await runCli(['report', 'list'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
-    const codes = r.stdout.trim().split('\n').map((l) => l.split('\t')[0]);
-    expect(codes).toEqual(expect.arrayContaining([regular, ab]));
+    const [header, ...lines] = r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    expect(header).toEqual(['code', 'name', 'sent_from', 'sent_until']);
+    expect(lines.map((l) => l[0])).toEqual(expect.arrayContaining([regular, ab]));
   });
 
   it('an end date alone is refused (the service would quietly return the 10 most recent); nothing sent', async () => {
@@ -75,13 +76,30 @@ describe('report list', () => {
 });
 
 describe('report metrics', () => {
-  it('a row per version of an A/B campaign (TOTAL, TEST_A, TEST_B, WINNING) with rates', async () => {
+  it('a row per version of an A/B campaign (TOTAL, TEST_A, TEST_B, WINNING), the winner named; piped, counts and rates (fractions) apart', async () => {
     const r = await runCli(['report', 'metrics', regular, ab], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
-    const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'));
-    expect(rows.map((x) => [x[0], x[2]])).toEqual([[regular, 'total'], [ab, 'total'], [ab, 'test A'], [ab, 'test B'], [ab, 'winner']]);
-    expect(rows[0][4]).toMatch(/^\d+ \(\d+\.\d%\)$/); // delivered (delivery rate)
+    const [header, ...lines] = r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = lines.map((l) => Object.fromEntries(header.map((h, i) => [h, l[i]])));
+    expect(rows.map((x) => [x.code, x.version])).toEqual([[regular, 'total'], [ab, 'total'], [ab, 'A'], [ab, 'B'], [ab, 'winner']]);
+    // A subject test: the winning item's subject names the version (decisions row P14).
+    const won = rows.find((x) => x.version === 'winner')!;
+    expect(won.winner).toBe(rows.find((x) => x.version !== 'winner' && x.version !== 'total' && x.subject === won.subject)!.version);
+    expect(rows.filter((x) => x.code === ab).every((x) => x.winner === won.winner)).toBe(true);
+    expect(rows[0].winner).toBe(''); // not an A/B campaign
+    expect(rows[0].delivered).toMatch(/^\d+$/);
+    expect(Number(rows[0].delivery_rate)).toBeCloseTo(Number(rows[0].delivered) / Number(rows[0].recipients), 3);
+    expect(rows[0].sent_from).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/); // the service's yyyy/MM/dd HH:mm:ss (UTC), as ISO
     expect(sb.get().sandbox.requests('campaign').filter((x) => x.path === '/v1/report/campaigns/metrics').at(-1)!.body).toEqual({ campaignSns: [regular, ab] });
+  });
+
+  it('on a terminal: each count with its rate as a percentage, and the winner as A or B', async () => {
+    const r = await runCli(['report', 'metrics', ab], { sandbox: sb.get(), tty: true, env: { NO_COLOR: '1' } });
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^CODE +NAME +VERSION +RECIPIENTS +DELIVERED +OPENED +CLICKED +BOUNCED +UNSUBSCRIBED +COMPLAINED$/);
+    expect(lines[1]).toMatch(/ total +\d+ +\d+ \(\d+\.\d%\) /);
+    expect(lines[4]).toMatch(/ winner: [AB] /);
   });
 
   it('--csv for spreadsheets: a header and numbers, rates as fractions', async () => {
@@ -90,16 +108,19 @@ describe('report metrics', () => {
     // snake_case headers, as README promises for every CSV (the service's field names, then the rates).
     expect(r.stdout.split('\n')[0]).toMatch(/^[a-z0-9]+(_[a-z0-9]+)*(,[a-z0-9]+(_[a-z0-9]+)*)*$/);
     const [row] = parse(r.stdout, { columns: true }) as Array<Record<string, string>>;
-    expect(row.campaign_sn).toBe(regular);
-    expect(row.report_type).toBe('TOTAL');
-    expect(Number(row.recipient_cnt)).toBe(40);
+    expect(row.code).toBe(regular);
+    expect(row.version).toBe('total');
+    expect(Number(row.recipients)).toBe(40);
     expect(Number(row.open_rate)).toBeCloseTo(Number(row.opened) / Number(row.delivered), 3);
   });
 
-  it('--json: the service items plus rates', async () => {
-    const r = await runCli(['report', 'metrics', regular, '--json'], { sandbox: sb.get() });
-    const [item] = JSON.parse(r.stdout);
+  it('--json: the service items plus rates (fractions), and an A/B campaign\'s winner', async () => {
+    const r = await runCli(['report', 'metrics', regular, ab, '--json'], { sandbox: sb.get() });
+    const [item, ...abItems] = JSON.parse(r.stdout);
     expect(item).toMatchObject({ campaignSn: regular, reportType: 'TOTAL', rates: { openRate: expect.any(Number) } });
+    expect(item.rates.openRate).toBeLessThanOrEqual(1);
+    expect(item).not.toHaveProperty('winner');
+    for (const x of abItems) expect(x.winner).toMatch(/^[AB]$/);
   });
 
   it('an unknown code: the service says 40303, exit 1 with the sentence', async () => {
@@ -119,7 +140,9 @@ describe('report export and links', () => {
     const names = fs.readdirSync(out).sort();
     expect(names).toEqual(['bounce', 'click', 'complain', 'delivery', 'open', 'unsubscribe'].map((t) => `${regular}_${t}.csv`));
     expect(fs.readFileSync(path.join(out, `${regular}_delivery.csv`), 'utf8').split('\n').length).toBeGreaterThan(2);
-    expect(r.stdout.trim().split('\n')).toHaveLength(6);
+    const saved = r.stdout.trim().split('\n');
+    expect(saved[0]).toBe('type\tfile\tbytes');
+    expect(saved.slice(1).map((l) => path.basename(l.split('\t')[1])).sort()).toEqual(names);
     const downloads = sb.get().sandbox.requests('files').slice(filesFrom);
     expect(downloads).toHaveLength(6);
     for (const d of downloads) {
@@ -145,7 +168,7 @@ describe('report export and links', () => {
     expect(JSON.parse(w.stdout)).toHaveLength(6);
     const r = await runCli(['report', 'links', ab], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
-    const types = r.stdout.trim().split('\n').map((l) => l.split('\t')[0]).sort();
+    const types = r.stdout.trim().split('\n').slice(1).map((l) => l.split('\t')[0]).sort();
     expect(types).toEqual(['bounce', 'click', 'complain', 'delivery', 'open', 'unsubscribe']);
   });
 

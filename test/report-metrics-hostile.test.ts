@@ -2,7 +2,7 @@
 // reportType is the service's word, and one named like an Object property (`constructor`,
 // `__proto__`) is shown as the word it is, not as what Object.prototype holds under that name.
 import { describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.js';
+import { runCli, tsvRows } from './helpers/cli.js';
 import { reply, useHostileServer } from './helpers/hostile-server.js';
 
 const hs = useHostileServer();
@@ -13,8 +13,8 @@ describe('report metrics: report types named like Object properties', () => {
     hs.get().on('POST', '/campaign/v1/report/campaigns/metrics', reply.json([row('constructor'), row('__proto__'), row('TEST_A'), row('TOTAL')]));
     const r = await runCli(['report', 'metrics', 'CP1'], { env: { ...hs.get().env, NO_COLOR: '1' } });
     expect(r.exitCode, r.stderr).toBe(0);
-    const rows = r.stdout.trim().split('\n').map((l) => l.split('\t')[2]);
-    expect(rows.slice(0, 2)).toEqual(['total', 'test A']);
+    const rows = tsvRows(r.stdout).map((l) => l[2]);
+    expect(rows.slice(0, 2)).toEqual(['total', 'A']);
     expect(rows.slice(2).sort()).toEqual(['__proto__', 'constructor']);
     expect(r.stdout).not.toContain('function');
   });

@@ -52,7 +52,7 @@ function expectSynced(dir: string, folders: Record<string, string>): void {
   for (const [sn, folder] of Object.entries(folders)) {
     for (const t of TYPES) {
       expect(fs.readFileSync(path.join(dir, folder, `${t}.csv`), 'utf8'), `${sn} ${t}`).toBe(csvOf(sn, t));
-      expect(rows.find((r) => r.campaign_code === sn && r.type === t)?.path).toBe(`${folder}/${t}.csv`);
+      expect(rows.find((r) => r.code === sn && r.type === t)?.path).toBe(`${folder}/${t}.csv`);
     }
   }
 }

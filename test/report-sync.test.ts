@@ -71,18 +71,18 @@ describe('report sync: first run, then a re-run with nothing new', () => {
   it('manifest.csv and --json: one row per file with its true bytes, rows and sha256', () => {
     const manifest = parse(fs.readFileSync(path.join(dir, 'manifest.csv'), 'utf8'), { columns: true }) as Array<Record<string, string>>;
     expect(manifest).toHaveLength(18);
-    expect(Object.keys(manifest[0])).toEqual(['campaign_code', 'campaign_name', 'finished_date', 'type', 'path', 'bytes', 'rows', 'sha256', 'downloaded_at']);
+    expect(Object.keys(manifest[0])).toEqual(['code', 'name', 'sent_until', 'type', 'path', 'bytes', 'rows', 'sha256', 'downloaded_at']);
     const json = JSON.parse(first.stdout);
     expect(json.files).toHaveLength(18);
     for (const [i, m] of manifest.entries()) {
       const file = path.join(dir, m.path);
-      expect(m.path).toBe(path.relative(dir, path.join(folderOf(sb.get, dir, m.campaign_code), `${m.type}.csv`)));
+      expect(m.path).toBe(path.relative(dir, path.join(folderOf(sb.get, dir, m.code), `${m.type}.csv`)));
       expect(m.sha256).toBe(sha256(file));
       expect(Number(m.bytes)).toBe(fs.statSync(file).size);
       expect(Number(m.rows)).toBe((parse(fs.readFileSync(file)) as unknown[]).length - 1);
-      expect(m.campaign_name).toMatch(/^Sync campaign \d$/);
+      expect(m.name).toMatch(/^Sync campaign \d$/);
       const j = json.files[i];
-      expect(j).toMatchObject({ campaignCode: m.campaign_code, type: m.type, path: m.path, sha256: m.sha256, bytes: Number(m.bytes), rows: Number(m.rows), updated: true });
+      expect(j).toMatchObject({ campaignCode: m.code, type: m.type, path: m.path, sha256: m.sha256, bytes: Number(m.bytes), rows: Number(m.rows), updated: true });
     }
     expect(manifest.some((m) => Number(m.rows) > 0)).toBe(true);
     expect(json).toMatchObject({ exports: 3, exitCode: 0, campaigns: { downloaded: 3, failed: [] } });
@@ -259,7 +259,7 @@ describe('report sync: failures', () => {
   it('bad flags: exit 2, nothing sent and no directory made', async () => {
     const out = path.join(tempDir(), 'never');
     const m = sb.get().sandbox.requests().length;
-    for (const args of [['--since', '7d', '--from', '2026-01-01', '--to', '2026-01-31'], ['--refresh-days', 'soon'], ['--to', '2026-01-01'], ['--since', 'a while'], ['--wait-lock', 'later']]) {
+    for (const args of [['--since', '2026-01-31', '--until', '2026-01-01'], ['--refresh-days', 'soon'], ['--until', '2026-01-01'], ['--since', 'a while'], ['--wait-lock', 'later']]) {
       const r = await sync(['--out-dir', out, ...args]);
       expect(r.exitCode, args.join(' ')).toBe(2);
       expect(r.stderr).not.toContain('unexpected');
@@ -335,9 +335,9 @@ describe('report sync: the directory', () => {
     const r = await sync(['--out-dir', out, '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
     const rows = parse(fs.readFileSync(path.join(out, 'manifest.csv'), 'utf8'), { columns: true }) as Array<Record<string, string>>;
-    const mine = rows.filter((x) => x.campaign_code === sn);
+    const mine = rows.filter((x) => x.code === sn);
     expect(mine).toHaveLength(6);
-    for (const row of mine) expect(row.campaign_name).toBe(`'${evil}`);
+    for (const row of mine) expect(row.name).toBe(`'${evil}`);
     for (const row of rows) for (const cell of Object.values(row)) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
     // --json is data for programs: the name as the service gave it.
     expect(JSON.parse(r.stdout).files.find((f: { campaignCode: string }) => f.campaignCode === sn).campaignName).toBe(evil);

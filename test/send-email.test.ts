@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, scriptedPrompter, tempDir } from './helpers/cli.js';
+import { runCli, scriptedPrompter, tempDir, tsvRows } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
@@ -29,7 +29,7 @@ describe('mailctl send (email)', () => {
   it('CI smoke step: one recipient from flags, message id on stdout, exit 0', async () => {
     const r = await runCli(['send', '--to', 'ci-smoke@example.com', '--subject', 'smoke', '--html', '<p>ok</p>', ...FROM], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
-    const [address, status, id] = r.stdout.trim().split('\t');
+    const [address, status, id] = tsvRows(r.stdout)[0];
     expect([address, status]).toEqual(['ci-smoke@example.com', 'sent']);
     const req = sends('ci-smoke@')[0];
     expect(req.body).toEqual({ subject: 'smoke', fromAddress: 'noreply@example.com', content: '<p>ok</p>', recipients: [{ name: 'ci-smoke', address: 'ci-smoke@example.com' }] });
@@ -78,7 +78,7 @@ describe('mailctl send (email)', () => {
     const argv = ['send', '--to', 'next-step@example.com', '--subject', 'next', '--html', '<p>ok</p>', ...FROM];
     const r = await runCli(['--profile', 'x', ...argv], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
-    const id = r.stdout.trim().split('\t')[2];
+    const id = tsvRows(r.stdout)[0][2];
     const next = r.stderr.split('\n').filter((l) => l.startsWith('Next:'));
     expect(next).toEqual([`Next: follow the email's delivery with mailctl --profile x events --id ${id}`]);
     const lookup = await runCli(['events', '--id', id, '--json'], { sandbox: sb.get() });
@@ -90,7 +90,7 @@ describe('mailctl send (email)', () => {
     sb.get().sandbox.injectFault({ kind: 'status', status: 200, body: { id: 'req-1', success: [{ address: 'no-id@example.com' }], failure: {} }, match: { service: 'notify', method: 'POST', path: '/v1/messages' } });
     const r = await runCli(['send', '--to', 'no-id@example.com', '--subject', 's', '--html', '<p>ok</p>', ...FROM], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
-    expect(r.stdout.trim().split('\t').slice(0, 2)).toEqual(['no-id@example.com', 'sent']);
+    expect(tsvRows(r.stdout)[0].slice(0, 2)).toEqual(['no-id@example.com', 'sent']);
     expect(r.stdout + r.stderr).not.toContain('undefined');
     expect(r.stderr).not.toContain('Next:');
   });
@@ -180,7 +180,7 @@ describe('mailctl send (email)', () => {
     const r = await runCli(['--profile', 'ci', 'send', '--to', 'x@example.com', '--subject', 's', '--html', 'x', '--from', 'news@unverified.example.net'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/Nothing was sent: the service refused the request as a whole\..*unverified\.example\.net is not verified/);
-    expect(r.stdout).toMatch(/^x@example\.com\tnot sent\t\t.*not verified/);
+    expect(r.stdout).toMatch(/^recipient\tstatus\tmessage_id\treason\nx@example\.com\tnot sent\t\t.*not verified/);
     // The one request was made (and refused): the summary counts it.
     expect(r.stderr).toContain('! 0 of 1 accepted, 1 not sent (1 request made).');
     expect(r.stderr).not.toContain('--resume');

@@ -22,7 +22,7 @@ describe('mailctl send sms', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stderr).not.toContain('documented list');
     expect(smsPosts().at(-1)!.body).toEqual({ content: '【Acme】Your code is {{code}}', recipients: [{ address: '0912345678', country_code: '886', variables: { code: 'A1B2' } }] });
-    expect(r.stdout).toMatch(/^\+886 0912345678\tsent\t\S+/);
+    expect(r.stdout).toMatch(/^recipient\tstatus\tmessage_id\treason\n\+886 0912345678\tsent\t\S+/);
   });
 
   it('a real calling code in neither documented list (218, Libya) is sent with a warning, not refused (decisions row 24)', async () => {

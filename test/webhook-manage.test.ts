@@ -26,7 +26,7 @@ describe('mailctl webhook', () => {
     const list = await runCli(['webhook', 'list', '--json'], { sandbox: sb.get() });
     expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ type: 5, url: 'https://hooks.example.com/b' })]);
     const tsv = await runCli(['webhook', 'list'], { sandbox: sb.get() });
-    expect(tsv.stdout).toMatch(/^5\tclick\thttps:\/\/hooks\.example\.com\/b\t/);
+    expect(tsv.stdout).toMatch(/^type\tevent\turl\tdomain\tcreated\n5\tclick\thttps:\/\/hooks\.example\.com\/b\t/);
   });
 
   it('--sms goes to /v1/sms/webhooks and refuses open, click and complaint locally (exit 2, nothing sent)', async () => {

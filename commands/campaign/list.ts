@@ -27,9 +27,9 @@ const COLUMNS: Column<ListedCampaign>[] = [
   { header: 'STATUS', value: (r) => r.status, paint: (r) => (FAILED_STATUSES.has(r.status) || r.status === NOT_FOUND ? 'red' : r.status === 'COMPLETE' ? 'green' : undefined) },
   { header: 'KIND', value: kindLabel },
   { header: 'TO', value: audienceLabel },
-  { header: 'SCHEDULED', value: (r) => r.scheduledDate ?? '', date: true },
-  { header: 'SENT', value: (r) => r.sentBeginDate ?? '', date: true },
-  { header: 'CREATED', value: (r) => r.createdAt ?? '', date: true },
+  { header: 'SCHEDULED', value: (r) => r.scheduledDate ?? '', kind: 'date' },
+  { header: 'SENT', value: (r) => r.sentBeginDate ?? '', kind: 'date' },
+  { header: 'CREATED', value: (r) => r.createdAt ?? '', kind: 'date' },
 ];
 
 export const run: Verb<typeof declareList> = async (ctx, opts) => {

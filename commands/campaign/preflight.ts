@@ -46,8 +46,8 @@ async function print(ctx: Context, findings: Finding[], linksChecked: number, st
   const links = linksChecked ? ` (${linksChecked} link${linksChecked === 1 ? '' : 's'} checked)` : '';
   if (ctx.io.output !== 'table') {
     // --json: the whole report as one document; TSV and CSV: one finding a row.
-    await printList(ctx.io, findings, COLUMNS, { ok: c.error === 0 && !(strict && c.warning > 0), counts: c, linksChecked, findings });
-    if (!ctx.io.json) ctx.io.info(`Preflight: ${summaryLine(findings)}${links}.`);
+    await printList(ctx.io, findings, COLUMNS, { ok: c.error === 0 && !(strict && c.warning > 0), counts: c, linksChecked, findings }, { empty: `${ctx.io.paint('green', '✓')} Nothing to fix${links}.` });
+    if (!ctx.io.json && findings.length) ctx.io.info(`Preflight: ${summaryLine(findings)}${links}.`);
     return;
   }
   // For a person, one line per finding rather than a table: the messages are sentences, which a
@@ -56,6 +56,7 @@ async function print(ctx: Context, findings: Finding[], linksChecked: number, st
   for (const f of findings) {
     ctx.io.out(`${ctx.io.paint(paint[f.severity], f.severity === 'info' ? 'note' : f.severity)} ${ctx.io.paint('dim', `[${f.rule}]`)} ${forTerminal(f.where, 300)}: ${forTerminal(f.message, 1000)}`);
   }
-  if (!findings.length) ctx.io.out(`${ctx.io.paint('green', '✓')} Nothing to fix${links}.`);
+  // Nothing to list: the sentence goes where every empty list's goes, stderr (stdout carries data).
+  if (!findings.length) ctx.io.info(`${ctx.io.paint('green', '✓')} Nothing to fix${links}.`);
   else ctx.io.info(`Preflight: ${summaryLine(findings)}${links}.${c.warning && !strict && !c.error ? ' Warnings do not stop a send; --strict makes them count (exit 5).' : ''}`);
 }

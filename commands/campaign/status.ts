@@ -5,7 +5,7 @@ import type { Campaign } from '../../src/api/campaign-types.js';
 import { pollUntil } from '../../src/cli/poll.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { describeStatus, FAILED_STATUSES, isSettled } from '../../src/campaign/statuses.js';
-import { printRecord } from '../../src/output/format.js';
+import { printRecord, type Field } from '../../src/output/format.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareStatus } from './index.js';
 
@@ -35,16 +35,17 @@ export const run: Verb<typeof declareStatus> = async (ctx, opts, sn) => {
 };
 
 async function show(ctx: Context, c: Campaign): Promise<void> {
-  await printRecord(ctx.io, [
+  await printRecord(ctx.io, ([
     ['code', c.sn],
     ['name', c.name],
     ['status', c.status],
     ['meaning', describeStatus(c.status, suggester(ctx))],
     ['type', c.type === 'A_B_TEST' ? `A/B test (${c.proportion ?? '?'}% test share)` : c.type],
     ['send time', c.sendTimeType],
-    ['scheduled', c.scheduledDate],
-    ['sent from', c.sentBeginDate],
-    ['sent until', c.sentEndDate],
-    ['updated', c.updateDate],
-  ].filter(([, v]) => v !== undefined && v !== '') as Array<[string, unknown]>, { ...c, meaning: describeStatus(c.status, suggester(ctx)) });
+    // Local and relative on a terminal ("2026-12-01 09:00 +08:00 (in 2 days)"), UTC ISO piped.
+    ['scheduled', c.scheduledDate, 'date'],
+    ['sent from', c.sentBeginDate, 'date'],
+    ['sent until', c.sentEndDate, 'date'],
+    ['updated', c.updateDate, 'date'],
+  ] satisfies Field[]).filter(([, v]) => v !== undefined && v !== ''), { ...c, meaning: describeStatus(c.status, suggester(ctx)) });
 }

@@ -9,5 +9,5 @@ export async function run(ctx: Context): Promise<void> {
     { header: 'CITY', value: (t) => t.city },
     { header: 'IANA ZONE', value: (t) => t.iana },
     { header: 'UTC OFFSET NOW', value: (t) => offsetLabel(t.iana, now) },
-  ]);
+  ], undefined, { empty: 'No time zones.' });
 }

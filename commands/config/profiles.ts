@@ -9,7 +9,7 @@ export async function run(ctx: Context): Promise<void> {
   if (!names.includes(active)) names.push(active);
   const rows = names.sort().map((name) => ({ name, active: name === active }));
   await printList(ctx.io, rows, [
-    { header: '', value: (r) => (r.active ? '*' : ''), csvHeader: 'active' },
+    { header: 'ACTIVE', value: (r) => (r.active ? '*' : '') },
     { header: 'PROFILE', value: (r) => r.name },
-  ]);
+  ], rows, { empty: 'No profiles.' });
 }

@@ -10,7 +10,7 @@ import { suggest, suggestWithNote } from '../../src/cli/suggest.js';
 import { buildPlan } from '../../src/contacts/bounce-plan.js';
 import { bounceEvents } from '../../src/contacts/bounce-events.js';
 import { resolveGroup } from '../../src/groups.js';
-import { printList, printRecord } from '../../src/output/format.js';
+import { printList, printRecord, type Column } from '../../src/output/format.js';
 import { lookup, printDryRun } from '../../src/output/dry-run.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import type { Verb } from '../../src/cli/declared.js';
@@ -62,8 +62,7 @@ export const run: Verb<typeof declareClean> = async (ctx, opts) => {
   if (!apply) {
     if (ctx.io.json) ctx.io.printJson({ group: { sn: group.sn, name: group.name }, from, to, applied: false, plan, ...lookups });
     else if (!plan.length) {
-      if (ctx.io.output === 'csv') await printList(ctx.io, plan, COLUMNS); // an empty list is still a header
-      ctx.io.info(`No bounces or complaints from ${from} to ${to}: nothing to remove from "${forTerminal(group.name, 100)}".`);
+      await printList(ctx.io, plan, COLUMNS, plan, { empty: `No bounces or complaints from ${from} to ${to}: nothing to remove from "${forTerminal(group.name, 100)}".` });
     } else {
       await printList(ctx.io, plan, COLUMNS);
       // The API lists no group's members, so the plan cannot be narrowed to them: say so.
@@ -109,7 +108,7 @@ export const run: Verb<typeof declareClean> = async (ctx, opts) => {
   const doc = { group: { sn: group.sn, name: group.name }, from, to, applied: true, planned: plan.length, requested, removed, notInGroup, alreadyGone, retriedAfterLostAnswer, batches, notDone, ...lookups };
   if (ctx.io.json) ctx.io.printJson(doc);
   else if (ctx.io.output === 'csv') {
-    const count = { count: true };
+    const count = 'count' as const;
     await printRecord(ctx.io, [['group', group.sn], ['planned', plan.length, count], ['requested', requested, count], ['removed', removed, count], ['not in group', notInGroup, count], ['already gone', alreadyGone, count], ['not done', notDone.length, count]], doc);
   } else {
     const gone = alreadyGone > 0 ? `; ${alreadyGone} ${alreadyGone === 1 ? 'was' : 'were'} already gone (removed by the first attempt, whose answer was lost, or never in the group)` : '';
@@ -150,9 +149,9 @@ async function fromStore(ctx: Parameters<typeof run>[0], where: string | undefin
   return { events, lookups: 0, possiblyCapped: [] as Array<{ from: string; to: string; rows: number }>, store: store.shown };
 }
 
-const COLUMNS = [
-  { header: 'ADDRESS', value: (r: ReturnType<typeof buildPlan>[number]) => r.address },
-  { header: 'REASON', value: (r: ReturnType<typeof buildPlan>[number]) => r.reason },
-  { header: 'EVENTS', value: (r: ReturnType<typeof buildPlan>[number]) => r.events, count: true },
-  { header: 'LAST', value: (r: ReturnType<typeof buildPlan>[number]) => r.lastAt, date: true },
+const COLUMNS: Column<ReturnType<typeof buildPlan>[number]>[] = [
+  { header: 'ADDRESS', value: (r) => r.address },
+  { header: 'REASON', value: (r) => r.reason },
+  { header: 'EVENTS', value: (r) => r.events, kind: 'count' },
+  { header: 'LAST', value: (r) => r.lastAt, kind: 'date' },
 ];

@@ -72,10 +72,10 @@ export async function history(ctx: Context, opts: HistoryFlags): Promise<void> {
     await s.close();
   }
   if (ctx.io.isTTY && !ctx.io.json) ctx.io.info(`From the event store ${forTerminal(s.shown, 300)} (webhooks received by \`mailctl webhook listen\`): ${plural(rows.length, 'event')}.`);
-  if (!rows.length && ctx.io.output === 'tsv') ctx.io.info('No events matched.');
   const doc = { source: 'store', store: s.shown, logs: rows };
-  if (opts.sms) await printList(ctx.io, rows as HistorySmsEvent[], SMS_COLUMNS, doc, { empty: 'No events matched.' });
-  else await printList(ctx.io, rows as HistoryEmailEvent[], EMAIL_COLUMNS, doc, { empty: 'No events matched.' });
+  const empty = `No ${opts.sms ? 'SMS' : 'email'} events in the event store matched.`;
+  if (opts.sms) await printList(ctx.io, rows as HistorySmsEvent[], SMS_COLUMNS, doc, { empty });
+  else await printList(ctx.io, rows as HistoryEmailEvent[], EMAIL_COLUMNS, doc, { empty });
 }
 
 function detail(raw: Record<string, unknown> | undefined): string {
@@ -86,7 +86,7 @@ function detail(raw: Record<string, unknown> | undefined): string {
 }
 
 const EMAIL_COLUMNS: Column<HistoryEmailEvent>[] = [
-  { header: 'TIME', value: (e) => e.eventTime, date: true },
+  { header: 'TIME', value: (e) => e.eventTime, kind: 'date' },
   { header: 'STATUS', value: (e) => e.status },
   { header: 'MESSAGE ID', value: (e) => e.messageId },
   { header: 'RECIPIENT', value: (e) => e.mail?.to },
@@ -95,7 +95,7 @@ const EMAIL_COLUMNS: Column<HistoryEmailEvent>[] = [
 ];
 
 const SMS_COLUMNS: Column<HistorySmsEvent>[] = [
-  { header: 'TIME', value: (e) => e.eventTime, date: true },
+  { header: 'TIME', value: (e) => e.eventTime, kind: 'date' },
   { header: 'STATUS', value: (e) => e.status },
   { header: 'MESSAGE ID', value: (e) => e.messageId },
   { header: 'RECIPIENT', value: (e) => e.recipient ?? (e.countryCode ? `+${e.countryCode} ${e.address ?? ''}` : e.address) },

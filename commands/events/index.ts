@@ -87,8 +87,9 @@ export function declareTail(events: CommandUnknownOpts) {
     .addHelpText('after', `
 --history follows the event store: each event as a listener stores it (--since: received since
 then), read every --interval (at least 1s with --history), with no row cap.
-On a terminal each event is one line; piped each is one JSON object per line (NDJSON), a stream
-\`mailctl events tail | jq\` reads as it comes. --json (or --query) prints ONE document instead,
+On a terminal each event is one line (its local time, the status coloured unless NO_COLOR);
+piped each is one JSON object per line (NDJSON), a stream \`mailctl events tail | jq\` reads as
+it comes. --json (or --query) prints ONE document instead,
 {channel, since, until, stopped, count, events: [...]}, when the tail ends: at --for/--until, or on
 Ctrl-C (with neither, it holds the events until Ctrl-C; give --for in scripts). Nothing is shown
 twice. Ctrl-C ends it with exit 0.

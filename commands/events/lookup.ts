@@ -26,7 +26,7 @@ export const run: Verb<typeof declareEvents> = async (ctx, opts) => {
     const status = opts.status === undefined ? undefined : parseStatuses(opts.status, EMAIL_STATUSES, false);
     const from = range.since === undefined ? undefined : isoSeconds(range.since);
     const logs = await (await ctx.notify()).emailEvents({ id: opts.id, recipient, from, to, status });
-    return output(ctx, logs, EMAIL_COLUMNS);
+    return output(ctx, logs, EMAIL_COLUMNS, 'email events');
   }
 
   if (!opts.id && !(recipient && opts.countryCode)) {
@@ -50,14 +50,13 @@ export const run: Verb<typeof declareEvents> = async (ctx, opts) => {
   if (logs.length >= SMS_ROW_CAP) {
     ctx.io.warn(`The service returns at most the first ${SMS_ROW_CAP} rows, and this lookup hit that cap: there may be more. Narrow it with --since/--until or --status.`);
   }
-  return output(ctx, logs, SMS_COLUMNS);
+  return output(ctx, logs, SMS_COLUMNS, 'SMS events');
 };
 
 /** Table, TSV, CSV (a header even when empty) or {logs} under --json: src/output/format.ts. */
-async function output<T>(ctx: Context, rows: T[], columns: Array<Column<T>>): Promise<void> {
-  if (!rows.length && ctx.io.output === 'tsv') ctx.io.info('No events matched.');
+async function output<T>(ctx: Context, rows: T[], columns: Array<Column<T>>, what: string): Promise<void> {
   // `source` says which answered: the service's lookup here, the event store under --history.
-  await printList(ctx.io, rows, columns, { source: 'service', logs: rows }, { empty: 'No events matched.' });
+  await printList(ctx.io, rows, columns, { source: 'service', logs: rows }, { empty: `No ${what} matched this lookup.` });
 }
 
 function detail(raw: Record<string, unknown> | undefined): string {
@@ -68,7 +67,7 @@ function detail(raw: Record<string, unknown> | undefined): string {
 }
 
 const EMAIL_COLUMNS: Column<EmailEvent>[] = [
-  { header: 'TIME', value: (e) => e.eventTime, date: true },
+  { header: 'TIME', value: (e) => e.eventTime, kind: 'date' },
   { header: 'STATUS', value: (e) => e.status },
   { header: 'MESSAGE ID', value: (e) => e.messageId },
   { header: 'RECIPIENT', value: (e) => e.mail?.to ?? e.mail?.recipient },
@@ -77,7 +76,7 @@ const EMAIL_COLUMNS: Column<EmailEvent>[] = [
 ];
 
 const SMS_COLUMNS: Column<SmsEvent>[] = [
-  { header: 'TIME', value: (e) => e.eventTime, date: true },
+  { header: 'TIME', value: (e) => e.eventTime, kind: 'date' },
   { header: 'STATUS', value: (e) => e.status },
   { header: 'MESSAGE ID', value: (e) => e.messageId },
   { header: 'RECIPIENT', value: (e) => e.recipient ?? (e.countryCode ? `+${e.countryCode} ${e.address ?? ''}` : e.address) },

@@ -4,6 +4,7 @@ import { printList, type Column } from '../../src/output/format.js';
 import { parseWhole } from '../../src/cli/parse.js';
 import { completionScope, listAllGroups } from '../../src/groups.js';
 import { mergeGroupCache } from '../../src/cli/completion-cache.js';
+import { suggest } from '../../src/cli/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareList } from './index.js';
 
@@ -11,16 +12,13 @@ export const GROUP_COLUMNS: Column<Group>[] = [
   { header: 'CODE', value: (g) => g.sn },
   { header: 'NAME', value: (g) => g.name },
   { header: 'STATUS', value: (g) => g.status },
-  { header: 'SUBSCRIBED', value: (g) => g.subscribedCnt, count: true },
-  { header: 'EXCLUDED', value: (g) => g.excludeCnt, count: true },
-  { header: 'OPEN RATE', value: (g) => rate(g.openedRate) },
-  { header: 'CLICK RATE', value: (g) => rate(g.clickedRate) },
-  { header: 'UPDATED', value: (g) => g.updateDate ?? g.createDate, date: true },
+  { header: 'SUBSCRIBED', value: (g) => g.subscribedCnt, kind: 'count' },
+  { header: 'EXCLUDED', value: (g) => g.excludeCnt, kind: 'count' },
+  // The service's rates are fractions (0.231): a table shows 23.1%, TSV and CSV the fraction.
+  { header: 'OPEN RATE', value: (g) => g.openedRate, kind: 'rate' },
+  { header: 'CLICK RATE', value: (g) => g.clickedRate, kind: 'rate' },
+  { header: 'UPDATED', value: (g) => g.updateDate ?? g.createDate, kind: 'date' },
 ];
-
-function rate(r: number | undefined): string {
-  return r === undefined || r === null ? '' : `${(r * 100).toFixed(1)}%`;
-}
 
 export const run: Verb<typeof declareList> = async (ctx, opts) => {
   const page = opts.page === undefined ? undefined : parseWhole(opts.page, '--page', 0);
@@ -34,5 +32,6 @@ export const run: Verb<typeof declareList> = async (ctx, opts) => {
     // One page: refresh the completion cache with what it showed (--all rewrites it whole).
     mergeGroupCache(ctx.configDir, await completionScope(ctx), groups);
   }
-  await printList(ctx.io, groups, GROUP_COLUMNS);
+  const empty = page ? `No groups on page ${page}; the first page is \`${suggest(ctx, 'groups', 'list')}\`.` : `No groups yet; make one with \`${suggest(ctx, 'groups', 'create', 'NAME')}\`, or import contacts with --create-group.`;
+  await printList(ctx.io, groups, GROUP_COLUMNS, groups, { empty });
 };

@@ -234,9 +234,9 @@ async function dryRunReport(ctx: Context, plan: Plan, checked: ValidationResult,
   await printRecord(ctx.io, [
     ['File', source],
     ['Encoding', checked.encoding],
-    ['Rows read', checked.read, { count: true }],
-    ['Valid', checked.valid, { count: true }],
-    ['Rejected', checked.rejected, { count: true }],
+    ['Rows read', checked.read, 'count'],
+    ['Valid', checked.valid, 'count'],
+    ['Rejected', checked.rejected, 'count'],
     ['Rejects file', checked.rejectsPath ?? (checked.rejected ? 'not written (a dry run writes no file; add --rejects FILE for one)' : 'none')],
     ['Would upload', `${checked.valid} row${checked.valid === 1 ? '' : 's'} by ${how} to group "${plan.group}"`],
   ], { dryRun: true, ...doc });

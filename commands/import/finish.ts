@@ -40,7 +40,7 @@ export async function finishImport(ctx: Context, f: Finish): Promise<void> {
   pairs.push(...resultPairs(r));
   if (!ended) pairs.splice(pairs.findIndex(([k]) => k === 'Rows in file'), 5);
   if (f.local) {
-    pairs.push(['Rejected locally', f.local.rejected, { count: true }]);
+    pairs.push(['Rejected locally', f.local.rejected, 'count']);
     if (f.local.rejectsPath) pairs.push(['Rejects file', f.local.rejectsPath]);
   }
   if (failuresPath) pairs.push(['Failures saved to', failuresPath]);

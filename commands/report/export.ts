@@ -4,7 +4,7 @@ import { pollUntil } from '../../src/cli/poll.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { checkUrl } from '../../src/cli/url.js';
 import { checkOutDir, downloadLinks, type Saved } from '../../src/report/download.js';
-import { LINK_CELL_MAX, printList } from '../../src/output/format.js';
+import { LINK_CELL_MAX, printList, type Column } from '../../src/output/format.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { outDirOf } from '../../src/report/out-dir.js';
 import { envNote, suggest, suggestWithNote } from '../../src/cli/suggest.js';
@@ -42,24 +42,25 @@ export const run: Verb<typeof declareExport> = async (ctx, opts, sn) => {
   else await printLinks(ctx, links);
 };
 
+/** The report files' links (report links, report export --wait). */
+export const LINK_COLUMNS: Column<ReportLink>[] = [
+  { header: 'TYPE', value: (l) => l.reportType },
+  { header: 'CREATED', value: (l) => l.createdDate, kind: 'date' },
+  { header: 'LINK', value: (l) => l.link, max: LINK_CELL_MAX },
+];
+
 async function printLinks(ctx: Context, links: ReportLink[]): Promise<void> {
-  await printList(ctx.io, links, [
-    { header: 'TYPE', value: (l) => l.reportType },
-    { header: 'CREATED', value: (l) => l.createdDate, date: true },
-    { header: 'LINK', value: (l) => l.link, max: LINK_CELL_MAX },
-  ]);
+  await printList(ctx.io, links, LINK_COLUMNS);
 }
 
-export async function printSaved(ctx: Context, sn: string, saved: Saved[]): Promise<void> {
-  if (ctx.io.json) {
-    ctx.io.printJson({ sn, files: saved });
-    return;
-  }
-  if (ctx.io.output === 'csv') {
-    // `report links --out-dir DIR --csv`: the files saved, as a list a spreadsheet can take.
-    await printList(ctx.io, saved, [{ header: 'TYPE', value: (s) => s.reportType }, { header: 'FILE', value: (s) => s.file }, { header: 'BYTES', value: (s) => s.bytes, count: true }]);
-    return;
-  }
-  for (const s of saved) ctx.io.out(s.file);
-  ctx.io.info(`Saved ${saved.length} report file${saved.length === 1 ? '' : 's'} of ${sn}.`);
+const SAVED_COLUMNS: Column<Saved>[] = [
+  { header: 'TYPE', value: (s) => s.reportType },
+  { header: 'FILE', value: (s) => s.file },
+  { header: 'BYTES', value: (s) => s.bytes, kind: 'count' },
+];
+
+/** The files saved into --out-dir, as a list (a header and one row a file piped; {sn, files} under --json). */
+export async function printSaved(ctx: Context, sn: string, saved: Saved[], empty?: string): Promise<void> {
+  await printList(ctx.io, saved, SAVED_COLUMNS, { sn, files: saved }, { empty });
+  if (saved.length && !ctx.io.json) ctx.io.info(`Saved ${saved.length} report file${saved.length === 1 ? '' : 's'} of ${sn}.`);
 }

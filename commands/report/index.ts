@@ -45,7 +45,7 @@ Examples:
 export function declareMetrics(report: CommandUnknownOpts) {
   return report
     .command('metrics')
-    .description('delivery, open, click, bounce numbers and rates (A/B campaigns: total, test A, test B, winner)')
+    .description('delivery, open, click, bounce numbers and rates (A/B campaigns: total, A, B and the winner, named A or B)')
     .addArgument(campaignCodeArgument('<codes...>', 'campaign codes'))
     .option('--csv', 'print CSV with a header row, for spreadsheets: every field, rates as fractions')
     .addHelpText('after', `

@@ -1,19 +1,12 @@
-import type { ReportLink } from '../../src/api/campaign-types.js';
-import { LINK_CELL_MAX, printList, type Column } from '../../src/output/format.js';
+import { printList } from '../../src/output/format.js';
 import { checkOutDir, downloadLinks, plannedFiles } from '../../src/report/download.js';
 import { lookup, printDryRun } from '../../src/output/dry-run.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { outDirOf } from '../../src/report/out-dir.js';
-import { printSaved } from './export.js';
+import { LINK_COLUMNS, printSaved } from './export.js';
 import { suggest } from '../../src/cli/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareLinks } from './index.js';
-
-const COLUMNS: Column<ReportLink>[] = [
-  { header: 'TYPE', value: (l) => l.reportType },
-  { header: 'CREATED', value: (l) => l.createdDate, date: true },
-  { header: 'LINK', value: (l) => l.link, max: LINK_CELL_MAX },
-];
 
 export const run: Verb<typeof declareLinks> = async (ctx, opts, sn) => {
   const out = outDirOf(opts);
@@ -31,16 +24,11 @@ export const run: Verb<typeof declareLinks> = async (ctx, opts, sn) => {
     return printDryRun(ctx, out ? { downloads: files.map((f) => ({ ...f, from: '(its link, from the lookup)' })) } : {});
   }
   const links = await client.reportLinks(sn);
-  if (!links.length) {
-    if (ctx.io.json) ctx.io.printJson([]);
-    // An empty list is still a header: of the files saved with --out-dir, else of the links.
-    else if (ctx.io.output === 'csv') await (out ? printSaved(ctx, sn, []) : printList(ctx.io, links, COLUMNS));
-    ctx.io.info(`No report files for ${sn} yet; request them with \`${suggest(ctx, 'report', 'export', sn, '--wait')}\`.`);
-    return;
-  }
+  const empty = `No report files for ${sn} yet; request them with \`${suggest(ctx, 'report', 'export', sn, '--wait')}\`.`;
   if (out) {
-    await printSaved(ctx, sn, await downloadLinks(ctx, sn, links, out, opts.force));
+    // An empty list is still a header: of the files saved, none.
+    await printSaved(ctx, sn, links.length ? await downloadLinks(ctx, sn, links, out, opts.force) : [], empty);
     return;
   }
-  await printList(ctx.io, links, COLUMNS);
+  await printList(ctx.io, links, LINK_COLUMNS, links, { empty });
 };

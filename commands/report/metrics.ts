@@ -1,6 +1,6 @@
 import { UsageError } from '../../src/core/errors.js';
 import { printList } from '../../src/output/format.js';
-import { METRIC_COLUMNS, METRIC_CSV, orderRows, ratesOf } from '../../src/report/metrics.js';
+import { metricColumns, metricsJson, orderRows } from '../../src/report/metrics.js';
 import { suggest } from '../../src/cli/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareMetrics } from './index.js';
@@ -11,12 +11,14 @@ export const run: Verb<typeof declareMetrics> = async (ctx, _opts, sns) => {
   if (!codes.length) throw new UsageError(`Name at least one campaign code: ${suggest(ctx, 'report', 'metrics', 'CODE...')}`, `Find codes with \`${suggest(ctx, 'report', 'list')}\`.`);
   const client = await ctx.campaign();
   const rows = orderRows(await client.metrics(codes), codes);
-  await printList(ctx.io, rows, METRIC_COLUMNS, rows.map((m) => ({ ...m, rates: ratesOf(m) })), { csv: METRIC_CSV });
+  const missing = codes.filter((sn) => !rows.some((r) => r.campaignSn === sn));
+  const none = `No metrics for ${missing.join(', ')}: no such campaign, or it has not been sent yet (\`${suggest(ctx, 'report', 'list')}\` lists finished ones).`;
+  await printList(ctx.io, rows, metricColumns(rows), metricsJson(rows), { empty: none });
   // For a person at a terminal, the rates as bars under the table; piped output stays the table's data.
   if (ctx.io.output === 'table' && ctx.io.isTTY && rows.length) {
     const columns = (ctx.io.stdout as { columns?: unknown }).columns;
-    for (const line of metricChart(rows, { width: typeof columns === 'number' && columns > 0 ? columns : 80, paint: (s, t) => ctx.io.paint(s, t) })) ctx.io.out(line);
+    ctx.io.out(''); // the table ends at the first blank line
+    for (const line of metricChart(rows, { width: typeof columns === 'number' && columns > 0 ? columns : 80, paint: (st, t) => ctx.io.paint(st, t) })) ctx.io.out(line);
   }
-  const missing = codes.filter((sn) => !rows.some((r) => r.campaignSn === sn));
-  if (missing.length) ctx.io.warn(`No metrics for ${missing.join(', ')}.`);
+  if (rows.length && missing.length) ctx.io.warn(`No metrics for ${missing.join(', ')}.`);
 };

@@ -30,5 +30,5 @@ export const run: Verb<typeof declareBalance> = async (ctx, opts) => {
     }
     if (opts.dryRun) return printDryRun(ctx); // recorded, not sent
   }
-  await printRecord(ctx.io, [['email', b.email ?? 'not given', { count: true }], ['sms', b.sms ?? 'not given', { count: true }]], b);
+  await printRecord(ctx.io, [['email', b.email ?? 'not given', 'count'], ['sms', b.sms ?? 'not given', 'count']], b);
 };

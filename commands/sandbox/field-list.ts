@@ -1,6 +1,7 @@
 import type { Context } from '../../src/cli/context.js';
 import { printList } from '../../src/output/format.js';
 import { notSandbox } from './field-add.js';
+import { suggest } from '../../src/cli/suggest.js';
 
 import type { SandboxField as Field } from '../../src/api/campaign-types.js';
 
@@ -15,6 +16,6 @@ export async function run(ctx: Context): Promise<void> {
   await printList(ctx.io, fields, [
     { header: 'NAME', value: (f) => f.name },
     { header: 'TYPE', value: (f) => f.type },
-    { header: 'CREATED', value: (f) => f.createDate, date: true },
-  ]);
+    { header: 'CREATED', value: (f) => f.createDate, kind: 'date' },
+  ], fields, { empty: `The sandbox has no custom fields; add one with \`${suggest(ctx, 'sandbox', 'field', 'add', 'NAME', 'TYPE')}\`.` });
 }

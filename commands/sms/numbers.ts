@@ -4,16 +4,11 @@ import { printList, type Column } from '../../src/output/format.js';
 
 const COLUMNS: Column<ExclusiveNumber>[] = [
   { header: 'NUMBER', value: (n) => n.phoneNumber },
-  { header: 'CREATED', value: (n) => n.createDate, date: true },
-  { header: 'UPDATED', value: (n) => n.updateDate, date: true },
+  { header: 'CREATED', value: (n) => n.createDate, kind: 'date' },
+  { header: 'UPDATED', value: (n) => n.updateDate, kind: 'date' },
 ];
 
 export async function run(ctx: Context): Promise<void> {
   const numbers = await (await ctx.notify()).exclusiveNumbers();
-  if (!numbers.length && !ctx.io.json) {
-    if (ctx.io.output === 'csv') await printList(ctx.io, numbers, COLUMNS); // an empty list is still a header
-    ctx.io.info('This account has no exclusive sending number.');
-    return;
-  }
-  await printList(ctx.io, numbers, COLUMNS, { phoneNumbers: numbers });
+  await printList(ctx.io, numbers, COLUMNS, { phoneNumbers: numbers }, { empty: 'This account has no exclusive sending number.' });
 }

@@ -52,7 +52,7 @@ export const run: Verb<typeof declareShow> = async (ctx, opts, id) => {
     await openPage(ctx, page, true);
     return;
   }
-  await printRecord(ctx.io, [['id', t.id], ['name', t.name], ['updated', t.updateDate], ['html', `${html.length} characters (use --out FILE to save it)`]], t);
+  await printRecord(ctx.io, [['id', t.id], ['name', t.name], ['updated', t.updateDate, 'date'], ['html', `${html.length} characters (use --out FILE to save it)`]], t);
 };
 
 /** Before the request: --out must be a file name, not a link (unless --force), not taken (unless --force). */

@@ -13,12 +13,7 @@ export const run: Verb<typeof declareList> = async (ctx, opts) => {
     { header: 'EVENT', value: (w) => typeName(w.type, sms) },
     { header: 'URL', value: (w) => w.url, max: LINK_CELL_MAX },
     { header: 'DOMAIN', value: (w) => w.domain },
-    { header: 'CREATED', value: (w) => w.createDate, date: true },
+    { header: 'CREATED', value: (w) => w.createDate, kind: 'date' },
   ];
-  if (!hooks.length && !ctx.io.json) {
-    if (ctx.io.output === 'csv') await printList(ctx.io, hooks, columns); // an empty list is still a header
-    ctx.io.info(`No ${sms ? 'SMS ' : 'email '}webhooks are registered. Add one with \`${suggest(ctx, 'webhook', 'set', ...(sms ? ['--sms'] : []), 'delivery', 'URL')}\`.`);
-    return;
-  }
-  await printList(ctx.io, hooks, columns);
+  await printList(ctx.io, hooks, columns, hooks, { empty: `No ${sms ? 'SMS ' : 'email '}webhooks are registered. Add one with \`${suggest(ctx, 'webhook', 'set', ...(sms ? ['--sms'] : []), 'delivery', 'URL')}\`.` });
 };

@@ -7,6 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import { forTerminal, safeJson } from '../core/sanitize.js';
 import type { OutputFormat } from '../output/formats.js';
 import type { CompiledQuery } from '../output/choice.js';
+import { zoneOf } from '../output/time.js';
 
 export interface Spinner {
   text(message: string): void;
@@ -31,6 +32,8 @@ export interface IOOptions {
   query?: CompiledQuery;
   quiet?: boolean;
   noInput?: boolean;
+  /** The run's clock, for times shown relative to now ("3 hours ago"). */
+  now?: () => number;
 }
 
 /** What printing an error needs of a run's output (main.ts reportError): the run's IO, or errorOutput() before there is one. */
@@ -122,6 +125,16 @@ export class IO implements ErrorOutput {
 
   get color(): boolean {
     return colorOn(this.src.stderrTTY, this.src.env);
+  }
+
+  /** Now, by the run's clock (tests inject one). */
+  now(): number {
+    return this.src.now ? this.src.now() : Date.now();
+  }
+
+  /** The zone times are shown in on a terminal: TZ of the run's environment, else the machine's. */
+  get timeZone(): string | undefined {
+    return zoneOf(this.src.env.TZ);
   }
 
   get stdin(): Readable {

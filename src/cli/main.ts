@@ -207,7 +207,9 @@ function runOf(scan: ArgvScan, env: Env): SuggestRun {
 const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
 
 /** The run's one IO, for its output choice. */
-function makeIO({ IO }: typeof Runtime, o: RunOptions, g: Globals, choice: OutputChoice): IO {
+function makeIO({ IO, systemClock }: typeof Runtime, o: RunOptions, g: Globals, choice: OutputChoice): IO {
+  // Times shown relative to now ("3 hours ago") use the run's clock, as everything else does.
+  const clock = o.clock ?? systemClock;
   return new IO({
     get stdin() {
       return o.stdin;
@@ -228,6 +230,7 @@ function makeIO({ IO }: typeof Runtime, o: RunOptions, g: Globals, choice: Outpu
       return !!o.stderrTTY;
     },
     env: o.env, json: g.json, output: choice.format, query: choice.query, quiet: g.quiet, noInput: g.input === false,
+    now: () => clock.now(),
   });
 }
 

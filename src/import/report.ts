@@ -30,7 +30,7 @@ export function localSummary(v: ValidationResult, source: string): string[] {
   return lines;
 }
 
-const COUNT = { count: true };
+const COUNT = 'count' as const;
 
 export function resultPairs(r: ImportResult): Field[] {
   return [

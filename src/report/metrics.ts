@@ -1,8 +1,9 @@
-// Endpoint 15's numbers with the rates people ask for, as table columns, JSON or CSV.
+// Endpoint 15's numbers with the rates people ask for, as table columns, JSON, TSV or CSV.
 // Rates follow the spec's own definitions where it gives one (section 2, Group: "total opens /
 // total deliveries"): opens and clicks over delivered; bounces over recipients.
 import type { CampaignMetrics } from '../api/campaign-types.js';
-import type { Column, CsvColumn } from '../output/format.js';
+import type { Column } from '../output/format.js';
+import { abResult, byCampaign } from './ab.js';
 
 export interface Rates {
   deliveryRate: number | null;
@@ -26,8 +27,6 @@ export function ratesOf(m: CampaignMetrics): Rates {
   };
 }
 
-const pct = (r: number | null) => (r === null ? '' : `${(r * 100).toFixed(1)}%`);
-
 /** TOTAL first, then TEST_A, TEST_B, WINNING (spec endpoint 15), per campaign in the order asked. */
 export function orderRows(rows: CampaignMetrics[], sns: string[]): CampaignMetrics[] {
   // Maps: the service's word is a key like any other (`constructor` finds nothing, not Object's).
@@ -36,42 +35,74 @@ export function orderRows(rows: CampaignMetrics[], sns: string[]): CampaignMetri
   return [...rows].sort((a, b) => pos(a.campaignSn) - pos(b.campaignSn) || (rank.get(a.reportType) ?? 9) - (rank.get(b.reportType) ?? 9));
 }
 
-const VERSION_WORDS = new Map([['TOTAL', 'total'], ['TEST_A', 'test A'], ['TEST_B', 'test B'], ['WINNING', 'winner']]);
+/**
+ * The winner of each A/B campaign among these rows (src/report/ab.ts, decisions row P14: the
+ * rule the chart and the dashboard use), with why; null when the rows name none.
+ */
+export function winners(rows: CampaignMetrics[]): Map<string, { winner: 'A' | 'B' | null; basis: string }> {
+  const out = new Map<string, { winner: 'A' | 'B' | null; basis: string }>();
+  for (const { sn, rows: own } of byCampaign(rows)) {
+    const ab = abResult(own);
+    if (ab) out.set(sn, { winner: ab.winner ?? null, basis: ab.basis });
+  }
+  return out;
+}
 
-export const METRIC_COLUMNS: Column<CampaignMetrics>[] = [
-  { header: 'CAMPAIGN', value: (m) => m.campaignSn },
-  { header: 'NAME', value: (m) => m.name },
-  { header: 'ROWS', value: (m) => VERSION_WORDS.get(m.reportType) ?? m.reportType },
-  { header: 'RECIPIENTS', value: (m) => m.recipientCnt, count: true },
-  { header: 'DELIVERED', value: (m, n) => `${n(m.delivered)} (${pct(ratesOf(m).deliveryRate)})` },
-  { header: 'OPENED', value: (m, n) => `${n(m.opened)} (${pct(ratesOf(m).openRate)})` },
-  { header: 'CLICKED', value: (m, n) => `${n(m.clicked)} (${pct(ratesOf(m).clickRate)})` },
-  { header: 'BOUNCED', value: (m, n) => `${n(m.bounced)} (${pct(ratesOf(m).bounceRate)})` },
-  { header: 'UNSUBSCRIBED', value: (m) => m.unsubscribed, count: true },
-  { header: 'COMPLAINED', value: (m) => m.complained, count: true },
-];
+/** The --json items: the service's own, with the rates (fractions 0–1) and, for A/B campaigns, the winner and why. */
+export function metricsJson(rows: CampaignMetrics[]) {
+  const won = winners(rows);
+  return rows.map((m) => {
+    const w = won.get(m.campaignSn);
+    return { ...m, rates: ratesOf(m), ...(w ? { winner: w.winner, winnerBasis: w.basis } : {}) };
+  });
+}
 
-const CSV_FIELDS: Array<[string, (m: CampaignMetrics, r: Rates) => unknown]> = [
-  ['campaign_sn', (m) => m.campaignSn], ['name', (m) => m.name], ['report_type', (m) => m.reportType], ['channel', (m) => m.channel],
-  ['subject', (m) => m.subject], ['sent_start_at', (m) => m.sentStartAt], ['sent_end_at', (m) => m.sentEndAt],
-  ['recipient_cnt', (m) => m.recipientCnt], ['delivered', (m) => m.delivered], ['bounced', (m) => m.bounced],
-  ['opened', (m) => m.opened], ['clicked', (m) => m.clicked], ['distinct_click_cnt', (m) => m.distinctClickCnt],
-  ['duplicate_click_cnt', (m) => m.duplicateClickCnt], ['complained', (m) => m.complained], ['unsubscribed', (m) => m.unsubscribed],
-  ['transactions', (m) => m.transactions], ['transaction_revenue', (m) => m.transactionRevenue],
-  ['delivery_rate', (_m, r) => r.deliveryRate], ['open_rate', (_m, r) => r.openRate], ['click_rate', (_m, r) => r.clickRate],
-  ['bounce_rate', (_m, r) => r.bounceRate], ['unsubscribe_rate', (_m, r) => r.unsubscribeRate], ['complaint_rate', (_m, r) => r.complaintRate],
-];
+const VERSION = new Map([['TOTAL', 'total'], ['TEST_A', 'A'], ['TEST_B', 'B'], ['WINNING', 'winner']]);
+const version = (m: CampaignMetrics) => VERSION.get(m.reportType) ?? m.reportType;
 
 /**
- * The spreadsheet form (--csv, through src/output/csv.ts: a campaign name or subject that starts
- * like a formula is written as text): every field of the service, then the rates as fractions
- * (0.1234) so spreadsheets can format them. Headers are snake_case like every CSV of mailctl
- * (the service's field names, campaignSn → campaign_sn); --json keeps the service's own names.
+ * The columns of `report metrics`. A table shows each count with its rate ("1,204 (92.1%)") and
+ * the winning version named ("winner: B"; the chart under it says why); TSV and CSV carry every field of the service and the
+ * rates as separate columns (fractions), in snake_case (code, sent_from: the names every other
+ * list gives these), so a spreadsheet can format them; --json keeps the service's own names.
  */
-export const METRIC_CSV: CsvColumn<CampaignMetrics>[] = CSV_FIELDS.map(([header, f]) => ({
-  header,
-  value: (m) => {
-    const v = f(m, ratesOf(m));
-    return typeof v === 'number' && !Number.isInteger(v) ? Number(v.toFixed(4)) : v;
-  },
-}));
+export function metricColumns(rows: CampaignMetrics[]): Column<CampaignMetrics>[] {
+  const won = winners(rows);
+  const winner = (m: CampaignMetrics) => won.get(m.campaignSn)?.winner ?? '';
+  const withRate = (header: string, n: (m: CampaignMetrics) => unknown, r: (x: Rates) => number | null): Column<CampaignMetrics> =>
+    ({ header, only: 'table', value: (m, f) => `${f.count(n(m))} (${f.rate(r(ratesOf(m)))})` });
+  const data = (header: string, value: (m: CampaignMetrics, r: Rates) => unknown, kind?: Column<CampaignMetrics>['kind']): Column<CampaignMetrics> =>
+    ({ header, only: 'data', kind, value: (m) => value(m, ratesOf(m)) });
+  return [
+    { header: 'CODE', value: (m) => m.campaignSn },
+    { header: 'NAME', value: (m) => m.name },
+    { header: 'VERSION', only: 'table', value: (m) => (m.reportType === 'WINNING' ? `winner${winner(m) ? `: ${winner(m)}` : ''}` : version(m)) },
+    data('VERSION', (m) => version(m)),
+    data('WINNER', (m) => winner(m)),
+    data('CHANNEL', (m) => m.channel),
+    data('SUBJECT', (m) => m.subject),
+    data('SENT FROM', (m) => m.sentStartAt, 'date'),
+    data('SENT UNTIL', (m) => m.sentEndAt, 'date'),
+    { header: 'RECIPIENTS', kind: 'count', value: (m) => m.recipientCnt },
+    withRate('DELIVERED', (m) => m.delivered, (r) => r.deliveryRate),
+    withRate('OPENED', (m) => m.opened, (r) => r.openRate),
+    withRate('CLICKED', (m) => m.clicked, (r) => r.clickRate),
+    withRate('BOUNCED', (m) => m.bounced, (r) => r.bounceRate),
+    data('DELIVERED', (m) => m.delivered, 'count'),
+    data('BOUNCED', (m) => m.bounced, 'count'),
+    data('OPENED', (m) => m.opened, 'count'),
+    data('CLICKED', (m) => m.clicked, 'count'),
+    data('DISTINCT CLICKS', (m) => m.distinctClickCnt, 'count'),
+    data('DUPLICATE CLICKS', (m) => m.duplicateClickCnt, 'count'),
+    { header: 'UNSUBSCRIBED', kind: 'count', value: (m) => m.unsubscribed },
+    { header: 'COMPLAINED', kind: 'count', value: (m) => m.complained },
+    data('TRANSACTIONS', (m) => m.transactions, 'count'),
+    data('TRANSACTION REVENUE', (m) => m.transactionRevenue),
+    data('DELIVERY RATE', (_m, r) => r.deliveryRate, 'rate'),
+    data('OPEN RATE', (_m, r) => r.openRate, 'rate'),
+    data('CLICK RATE', (_m, r) => r.clickRate, 'rate'),
+    data('BOUNCE RATE', (_m, r) => r.bounceRate, 'rate'),
+    data('UNSUBSCRIBE RATE', (_m, r) => r.unsubscribeRate, 'rate'),
+    data('COMPLAINT RATE', (_m, r) => r.complaintRate, 'rate'),
+  ];
+}

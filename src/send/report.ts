@@ -69,7 +69,8 @@ function columns(plan: PlanRecord): Column<RecipientReport>[] {
   const auto = plan.kind === 'automation';
   return [
     // Cells are made safe by printList for each output (and kept exact for CSV files).
-    { header: plan.kind === 'sms' ? 'NUMBER' : 'ADDRESS', value: (r) => (plan.kind === 'sms' ? labelOf('sms', { address: r.address, country_code: r.countryCode }) : r.address) },
+    // RECIPIENT, as `events` names the same thing (an address, or for SMS a number).
+    { header: 'RECIPIENT', value: (r) => (plan.kind === 'sms' ? labelOf('sms', { address: r.address, country_code: r.countryCode }) : r.address) },
     { header: 'STATUS', value: (r) => (auto ? AUTOMATION_STATUS[r.status] : r.status) },
     ...(auto ? [] : [{ header: 'MESSAGE ID', value: (r: RecipientReport) => r.messageId }]),
     { header: 'REASON', value: (r) => r.reason },
@@ -84,12 +85,13 @@ export async function printSummary(ctx: Context, plan: PlanRecord, s: SendSummar
   const auto = plan.kind === 'automation';
   if (io.json) {
     io.printJson(auto ? automationJson(plan, s) : s);
-  } else if (io.output === 'csv') {
-    // A spreadsheet is the record of the run: every recipient, and the header even when empty.
+  } else if (io.output !== 'table') {
+    // TSV and CSV are the record of the run for a script or a spreadsheet: every recipient, under the header.
     await printList(io, s.recipients, columns(plan));
   } else {
-    // Automation answers carry no message id: the accepted rows would say nothing new.
-    const rows = auto || (io.isTTY && s.recipients.length > TTY_ROWS) ? s.recipients.filter((r) => r.status !== 'sent') : s.recipients;
+    // A person sees what needs a look. Automation answers carry no message id, so its accepted
+    // rows would say nothing new; a large send's accepted rows would scroll the rest away.
+    const rows = auto || s.recipients.length > TTY_ROWS ? s.recipients.filter((r) => r.status !== 'sent') : s.recipients;
     if (rows.length) await printList(io, rows, columns(plan));
     if (!auto && rows.length < s.recipients.length) io.info(io.paint('dim', `(${n(s.recipients.length - rows.length)} accepted recipients not listed; pipe the output or use --json for every message id)`));
   }

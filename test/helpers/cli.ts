@@ -135,3 +135,17 @@ export function scriptedPrompter(answers: Array<ScriptedAnswer | ((shown: string
 
 // eslint-disable-next-line no-control-regex
 export const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/;
+
+/**
+ * A list's TSV: its header line (snake_case names, src/output/format.ts) and its rows. Throws
+ * when the first line is not such a header, so a test never reads a header as data.
+ */
+export function tsv(stdout: string): { header: string[]; rows: string[][] } {
+  const [first = '', ...rest] = stdout.replace(/\n$/, '').split('\n');
+  const header = first.split('\t');
+  if (!header.every((h) => /^[a-z0-9]+(_[a-z0-9]+)*$/.test(h))) throw new Error(`not a TSV header line: ${JSON.stringify(first)}`);
+  return { header, rows: rest.filter((l) => l !== '').map((l) => l.split('\t')) };
+}
+
+/** The rows of a list's TSV, without its header line. */
+export const tsvRows = (stdout: string): string[][] => tsv(stdout).rows;

@@ -21,7 +21,8 @@ export interface ManifestRow {
   downloadedAt: string;
 }
 
-const HEADER = ['campaign_code', 'campaign_name', 'finished_date', 'type', 'path', 'bytes', 'rows', 'sha256', 'downloaded_at'];
+// The column names every list of mailctl gives these (issue 20.6): a campaign's code is `code`, its end `sent_until`.
+const HEADER = ['code', 'name', 'sent_until', 'type', 'path', 'bytes', 'rows', 'sha256', 'downloaded_at'];
 
 export function manifestRows(state: SyncState): ManifestRow[] {
   const order = (t: string) => (REPORT_TYPES as readonly string[]).indexOf(t);
