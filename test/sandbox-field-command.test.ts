@@ -15,6 +15,7 @@ const sb = useSandbox({
     'GET /campaign/v1/contacts/imports/result/:importSn',
     'GET /campaign/v1/contacts/lists',
     'POST /campaign/v1/contacts/lists/insert',
+    'GET /files/d/:token', // the failure file, merged into the rejects file when the import ends
   ],
 });
 
@@ -37,6 +38,8 @@ describe('sandbox field', () => {
     const doc = JSON.parse(imp.stdout);
     expect(doc.result).toMatchObject({ status: 'COMPLETE', insertCnt: 1, errCnt: 1 });
     expect(imp.exitCode).toBe(5);
+    // The row the service refused is in the rejects file, under its line in scores.csv.
+    expect(fs.readFileSync(path.join(dir, 'scores.rejects.csv'), 'utf8')).toContain('3,"service: SCORE: ""lots"" is not a number",bob@example.com,Bob,lots');
   });
 
   it('a bad type is refused locally: exit 2, nothing sent', async () => {

@@ -28,6 +28,7 @@ import { printRecord } from '../../src/output/format.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { resolveGroup } from '../../src/groups.js';
 import { finishImport } from './finish.js';
+import { keepPending } from './service-rejects.js';
 import { fileProblem } from '../../src/cli/file-problem.js';
 import { sameCommand, suggest } from '../../src/cli/suggest.js';
 import { DiskError } from '../../src/fs/append-whole.js';
@@ -291,8 +292,11 @@ async function upload(ctx: Context, plan: Plan, checked: ValidationResult, sourc
   // The service has the rows now: the copy goes before the (possibly long) wait.
   await work.remove();
   ctx.io.info(`Import ${shown} started: ${plural(checked.valid, 'row')} sent to group "${forTerminal(group.name, 80)}" (${forTerminal(group.sn, 80)}) by ${method} import.`);
+  // The service numbers the rows it refuses by the lines of the upload: what maps them back to
+  // this file's lines is kept until the import ends (here, or in a later `import status`).
+  const pending = await keepPending(ctx, { importSn: sn, source, rejectsPath: plan.rejectsPath, header: checked.header, lineMap: checked.lineMap });
 
-  const finish = { source, local: checked, group, method };
+  const finish = { source, local: checked, group, method, pending };
   if (!plan.wait) {
     // One look at the status, so what is printed is what the service says, not a guess.
     const result = await fetchImport(ctx, sn).catch(() => ({ importSn: sn, status: 'PROCESSING' }));

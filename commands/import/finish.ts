@@ -1,6 +1,7 @@
-// The end of `import` and `import status`: print what happened, save the failure file when
-// asked, and pick the exit code: 0 every row imported · 1 the import failed as a whole ·
-// 5 it ran but some rows were rejected (locally or by the service).
+// The end of `import` and `import status`: print what happened, put the rows the service refused
+// into the rejects file beside the local ones (./service-rejects.ts), save the failure file when
+// asked, and pick the exit code: 0 every row imported · 1 the import failed as a whole · 5 it
+// ran but some rows were rejected (locally or by the service).
 import type { Context } from '../../src/cli/context.js';
 import { PartialError } from '../../src/core/errors.js';
 import { IMPORT_TERMINAL, type ImportResult } from '../../src/api/campaign-types.js';
@@ -12,6 +13,8 @@ import type { ResolvedGroup } from '../../src/groups.js';
 import { count, plural } from '../../src/core/human.js';
 import { suggest, suggestWithNote } from '../../src/cli/suggest.js';
 import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
+import type { PendingImport } from '../../src/import/pending.js';
+import { forgetPending, mergeFromService, type Merged } from './service-rejects.js';
 
 export interface Finish {
   result: ImportResult;
@@ -25,6 +28,8 @@ export interface Finish {
   force?: boolean;
   /** Piped without waiting (`import --no-wait | …`): print just the import code. */
   brief?: boolean;
+  /** Where the service's refused rows go when the import ends (the rejects file and the line map). */
+  pending?: PendingImport;
 }
 
 export async function finishImport(ctx: Context, f: Finish): Promise<void> {
@@ -33,16 +38,23 @@ export async function finishImport(ctx: Context, f: Finish): Promise<void> {
   const failed = ended && r.status !== 'COMPLETE';
   // A failed import that still links a failure file (ERROR may): saved as for COMPLETE, since it may say why.
   const failuresPath = (r.status === 'COMPLETE' || (failed && r.errorDownloadLink)) && f.failuresTo ? await downloadFailures(ctx, r, f.failuresTo, f.force) : undefined;
+  const remote = ended ? serviceRejected(r) : 0;
+  // Ended with rows the service refused (or failed, leaving a file that may say why): they join
+  // the rejects file under the user's own line numbers. Ended clean: nothing is left to merge.
+  let merged: Merged | undefined;
+  if (ended && f.pending) {
+    if (r.errorDownloadLink && (remote > 0 || failed)) merged = await mergeFromService(ctx, r, f.pending, failuresPath);
+    else await forgetPending(ctx, r.importSn);
+  }
+  const rejectsPath = merged?.path ?? f.local?.rejectsPath;
 
   const pairs: Field[] = [];
   if (f.source) pairs.push(['File', f.source]);
   if (f.group) pairs.push(['Group', `${f.group.name} (${f.group.sn})`]);
   pairs.push(...resultPairs(r));
   if (!ended) pairs.splice(pairs.findIndex(([k]) => k === 'Rows in file'), 5);
-  if (f.local) {
-    pairs.push(['Rejected locally', f.local.rejected, 'count']);
-    if (f.local.rejectsPath) pairs.push(['Rejects file', f.local.rejectsPath]);
-  }
+  if (f.local) pairs.push(['Rejected locally', f.local.rejected, 'count']);
+  if (rejectsPath) pairs.push(['Rejects file', rejectsPath]);
   if (failuresPath) pairs.push(['Failures saved to', failuresPath]);
   const json = {
     importSn: r.importSn,
@@ -50,7 +62,9 @@ export async function finishImport(ctx: Context, f: Finish): Promise<void> {
     ...(f.group ? { group: { sn: f.group.sn, name: f.group.name, created: !!f.group.created } } : {}),
     ...(f.source ? { file: f.source } : {}),
     ...(f.method ? { method: f.method } : {}),
-    ...(f.local ? { local: localJson(f.local), rejectsPath: f.local.rejectsPath ?? null, removedRejects: f.local.removedRejects ?? null, warnings: f.local.warnings } : {}),
+    ...(f.local ? { local: localJson(f.local), removedRejects: f.local.removedRejects ?? null, warnings: f.local.warnings } : {}),
+    ...(f.local || merged ? { rejectsPath: rejectsPath ?? null } : {}),
+    ...(f.pending && ended ? { serviceRejects: merged ? { merged: merged.merged, unmapped: merged.unmapped } : null } : {}),
     result: r,
     ...(failuresPath ? { failuresPath } : {}),
   };
@@ -61,16 +75,20 @@ export async function finishImport(ctx: Context, f: Finish): Promise<void> {
   if (f.brief && ctx.io.output === 'tsv') ctx.io.out(forTsvCell(r.importSn));
   else await printResult(ctx, pairs, json);
 
-  if (failed) throw failureFor(r, failuresPath, r.errorDownloadLink ? suggest(ctx, 'import', 'status', r.importSn, '--download-failures', 'FILE') : undefined);
+  if (failed) throw failureFor(r, failuresPath, r.errorDownloadLink ? suggest(ctx, 'import', 'status', r.importSn, '--download-failures', 'FILE') : undefined, merged?.path);
   // The next command, one line on stderr for a person (not under --json; -q silences it).
   if (!ended) {
     if (!ctx.io.json) ctx.io.info(`Import ${forTerminal(r.importSn, 80)} is ${forTerminal(statusWords(r.status), 80)}. Follow it with: ${suggestWithNote(ctx, 'import', 'status', r.importSn, '--wait')}`);
   }
   const local = f.local?.rejected ?? 0;
-  const remote = ended ? serviceRejected(r) : 0;
   if (local || remote) {
-    const parts = [local ? `${count(local)} rejected locally (see ${f.local!.rejectsPath})` : '', remote ? `${count(remote)} refused by the service${r.errorDownloadLink && !failuresPath ? ' (--download-failures saves its list)' : ''}` : ''].filter(Boolean);
-    throw new PartialError(`Not every row was imported: ${parts.join('; ')}.`);
+    // Where each refused row is: the one rejects file when the service's rows joined it.
+    const listed = merged || !remote ? `; each is in ${rejectsPath} with its line and reason` : '';
+    const parts = [
+      local ? `${count(local)} rejected locally${listed ? '' : ` (see ${f.local!.rejectsPath})`}` : '',
+      remote ? `${count(remote)} refused by the service${!merged && r.errorDownloadLink && !failuresPath ? ' (--download-failures saves its list)' : ''}` : '',
+    ].filter(Boolean);
+    throw new PartialError(`Not every row was imported: ${parts.join('; ')}${listed}.`);
   }
   if (ended && !ctx.io.json) ctx.io.info(doneLine(ctx, r, f.group));
 }

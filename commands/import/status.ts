@@ -4,6 +4,7 @@ import { parseDuration } from '../../src/cli/duration.js';
 import { DEFAULT_WAIT_TIMEOUT_MS, failuresFlags, fetchImport, waitForImport } from '../../src/import/wait.js';
 import { checkFailuresPath, defaultFailuresPath } from '../../src/import/report.js';
 import { finishImport } from './finish.js';
+import { pendingFor } from './service-rejects.js';
 import { suggest } from '../../src/cli/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareStatus } from './index.js';
@@ -25,7 +26,9 @@ export const run: Verb<typeof declareStatus> = async (ctx, opts, importSn) => {
   // Named after the code only once the service has answered for it (safeFileName then refuses
   // a code that cannot be a file name, or reduces it to one).
   const failuresTo = opts.downloadFailures === undefined ? undefined : typeof opts.downloadFailures === 'string' ? opts.downloadFailures : defaultFailuresPath(undefined, result.importSn);
-  await finishImport(ctx, { result, failuresTo, force: !!opts.force });
+  // An import this machine started keeps its rejects file and line map until it ends: the rows
+  // the service refused join the rejects file now, when `import` did not wait for them.
+  await finishImport(ctx, { result, failuresTo, force: !!opts.force, pending: await pendingFor(ctx, result.importSn) });
 };
 
 /** The default failure file for a code given by the user; '' (nothing to check) for one that cannot be a file name. */

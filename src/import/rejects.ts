@@ -136,7 +136,7 @@ async function removeOldRejects(file: string): Promise<boolean> {
 }
 
 /** Is `file` a plain file that mailctl wrote as a rejects file (it starts LINE,REASON)? Reads only. */
-async function isOldRejects(file: string): Promise<boolean> {
+export async function isOldRejects(file: string): Promise<boolean> {
   const st = await fsp.lstat(file).catch(() => undefined);
   if (!st?.isFile()) return false;
   let head = '';

@@ -20,6 +20,7 @@ import { emailProblem, isValidEmail } from '../email.js';
 import { SeenEmails } from './seen-emails.js';
 import { CsvCount, CsvFile, csvLine } from './csv-writer.js';
 import { RejectsFile, type RejectReason, type RejectsTarget } from './rejects.js';
+import { LineMap } from './line-map.js';
 
 export const DEFAULT_NAME_MAX_LENGTH = 100;
 
@@ -61,6 +62,8 @@ export interface ValidationResult {
   cleanedPath?: string;
   /** Size of the cleaned upload: written, or on a dry run counted. */
   cleanedBytes: number;
+  /** The line of the input each line of the cleaned upload comes from (for the service's failure file). */
+  lineMap: LineMap;
   warnings: string[];
 }
 
@@ -92,6 +95,11 @@ async function run(o: ValidateOptions, cleaned: CsvFile | CsvCount, rejects: Rej
   let keep: number[] | undefined; // column indexes to upload, when unnamed columns are dropped
   let line = 1; // line the next record starts on
   let parserLines = 0;
+  // The cleaned upload's own lines, counted as the service counts what it receives (the
+  // sandbox: a line per LF, one more per LF inside a quoted value; decisions row P15).
+  const lineMap = new LineMap();
+  let uploadLine = 1; // line the next record written to the upload starts on
+  let kept: Set<number> | undefined; // the columns uploaded, when unnamed ones are dropped
   let read = 0;
   let valid = 0;
   let blank = 0;
@@ -111,11 +119,13 @@ async function run(o: ValidateOptions, cleaned: CsvFile | CsvCount, rejects: Rej
     line++;
     let broken = -1; // a field with a line break that was not quoted (cannot happen with these delimiters; kept as a guard)
     let overLines: OverLines | undefined; // a quoted value over several lines that may hide a stray quote
+    let uploadBreaks = 0; // LFs inside the values that go to the upload
     const pl = parser.info.lines;
     if (pl - parserLines !== 1) {
       for (let i = 0; i < rec.length; i++) {
         const n = countLineBreaks(rec[i]);
         if (!n) continue;
+        if (!kept || kept.has(i)) uploadBreaks += countLf(rec[i]);
         if (!quoted.includes(i)) {
           if (broken < 0) broken = i;
         } else if (!overLines && plan) {
@@ -144,8 +154,11 @@ async function run(o: ValidateOptions, cleaned: CsvFile | CsvCount, rejects: Rej
       ncols = rec.length;
       typed = plan.typed;
       if (plan.unnamed.length) keep = plan.names.map((_, i) => i).filter((i) => !plan!.unnamed.includes(i));
+      if (keep) kept = new Set(keep);
       rejects.setHeader(plan.names);
       cleaned.write(csvLine(keep ? keep.map((i) => plan!.names[i]) : plan.names));
+      lineMap.add(uploadLine, at);
+      uploadLine++;
       return;
     }
     read++;
@@ -183,6 +196,8 @@ async function run(o: ValidateOptions, cleaned: CsvFile | CsvCount, rejects: Rej
     valid++;
     if (email !== first) rec[0] = email;
     cleaned.write(csvLine(keep ? keep.map((i) => rec[i]) : rec));
+    lineMap.add(uploadLine, at);
+    uploadLine += 1 + uploadBreaks;
   };
 
   // csv-parse's stream wrapper re-queues every record as an object-mode chunk; driving its parser
@@ -243,6 +258,7 @@ async function run(o: ValidateOptions, cleaned: CsvFile | CsvCount, rejects: Rej
     read, valid, rejected, blank, reasons,
     cleanedPath: o.cleanedPath,
     cleanedBytes: 0,
+    lineMap,
     warnings: plan.warnings,
   };
 }
@@ -330,6 +346,13 @@ function strayQuoteSuspect(value: string, index: number, breaks: number, from: n
 function isBlank(rec: string[]): boolean {
   for (let i = 0; i < rec.length; i++) if (rec[i].trim() !== '') return false;
   return true;
+}
+
+/** LFs in a value (a CRLF is one): the breaks the service counts in a line of the upload. */
+function countLf(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 /** Line breaks in a value: CRLF, LF and a lone CR count one each. */

@@ -28,7 +28,7 @@ export function statusWords(status: string): string {
  * What a failed terminal status means and what to do, as one error (exit 1). `saved`: where the
  * service's failure file went; `saveWith`: the command that saves it, when it was not asked for.
  */
-export function failureFor(r: ImportResult, saved?: string, saveWith?: string): ServiceError {
+export function failureFor(r: ImportResult, saved?: string, saveWith?: string, mergedInto?: string): ServiceError {
   const sn = r.importSn;
   switch (r.status) {
     case 'DUPLICATE_HEADER':
@@ -36,7 +36,7 @@ export function failureFor(r: ImportResult, saved?: string, saveWith?: string): 
     case 'MISSING_REQUIRED_DATA':
       return new ServiceError(`Import ${sn} was refused: the service is missing required data (MISSING_REQUIRED_DATA): the file never arrived, or it lacks the EMAIL and NAME columns.`, { hint: 'Check that the header starts with EMAIL,NAME and import the file again.' });
     default: {
-      const file = saved ? ` Its failure file, saved to ${saved}, may say why.` : saveWith ? ` It left a failure file that may say why: ${saveWith}` : '';
+      const file = mergedInto ? ` Its failure file's rows, which may say why, are in ${mergedInto} under your file's line numbers.` : saved ? ` Its failure file, saved to ${saved}, may say why.` : saveWith ? ` It left a failure file that may say why: ${saveWith}` : '';
       return new ServiceError(`Import ${sn} failed on the service (${r.status}); ${saved || saveWith ? 'its answer gives no reason' : 'it gives no reason'}, and nothing was imported.${file}`, { hint: `Check the file and import it again; if it keeps failing, contact the provider's support with the import code ${sn}.` });
     }
   }

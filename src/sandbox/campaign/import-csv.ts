@@ -9,6 +9,8 @@
 //     "fixed positions"; a file without a header line lands here too, as its first data row is
 //     read as the header)
 //   - not parseable as CSV (e.g. an unclosed quote) → ERROR
+// The failure file: LINE (of the uploaded file, header = 1, a quoted LF adds one), REASON, then
+// the row under the file's header (decisions row P15; the client maps LINE back to its input).
 // Stage 2 (each row), checked in this order; a failing row is listed in the failure file:
 //   wrong number of columns, invalid EMAIL format, NAME over 100 characters (the spec leaves the
 //   limit open), a custom-field value not matching its type, EMAIL duplicated in the file.
