@@ -169,9 +169,14 @@ const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 const DATE_TIME = /^\d{4}[-/]\d\d[-/]\d\d[ T]\d\d:\d\d/;
 const RULES = /[│┃┌┐└┘├┤┬┴┼─━═]|^[-+= ]{3,}$/m;
 
-/** A table's cells, cut at the columns its header line starts (the headers are ASCII words one space apart). */
+/**
+ * A table's cells, cut at the columns its header line starts (the headers are ASCII words one
+ * space apart). The table ends at the first blank line (report metrics draws its chart below).
+ */
 function tableCells(text: string): { header: string[]; rows: string[][] } {
-  const lines = text.replace(new RegExp(ANSI.source, 'g'), '').replace(/\n$/, '').split('\n');
+  const all = text.replace(new RegExp(ANSI.source, 'g'), '').replace(/\n$/, '').split('\n');
+  const lines = all.includes('') ? all.slice(0, all.indexOf('')) : all;
+  if (!lines.length) return { header: [], rows: [] }; // nothing shown (automation lists only the rows that need a look)
   const starts = [...lines[0].matchAll(/\S+(?: \S+)*/g)].map((m) => m.index!);
   const cut = (l: string) => starts.map((s, i) => l.slice(s, starts[i + 1] ?? undefined).trim());
   return { header: cut(lines[0]), rows: lines.slice(1).map(cut) };

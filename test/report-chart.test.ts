@@ -96,7 +96,8 @@ describe('report metrics: where the chart is drawn', () => {
   it('on a terminal: the table, then the bars in colour, the A/B test side by side', async () => {
     const r = await metrics([], { tty: true });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/CAMPAIGN[\s\S]*Rates: delivered and bounced per recipient/); // after the table
+    expect(r.stdout).toMatch(/CODE[\s\S]*\n\n[\s\S]*Rates: delivered and bounced per recipient/); // after the table and a blank line
+    expect(r.stdout).toMatch(/ winner: B /); // the table names the winner by the same rule (src/report/ab.ts)
     expect(r.stdout).toMatch(BLOCKS);
     expect(r.stdout).toContain('A/B test: winner');
     expect(r.stdout).toMatch(/\u001b\[36m█+/); // opened in cyan
