@@ -67,7 +67,7 @@ describe('one rate budget per key across processes', () => {
     const lists = await Promise.all([0, 1, 2].map(() => mailctl(cfg, ['groups', 'list', '--all', '--size', '2'])));
     for (const r of lists) {
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout.trim().split('\n')).toHaveLength(4);
+      expect(r.stdout.trim().split('\n')).toHaveLength(5); // the header line and 4 groups
     }
     for (let i = 0; i < 3; i++) expect((await mailctl(cfg, ['balance'])).code).toBe(0);
     expect(statuses(from)).toEqual(Array(12).fill(200));

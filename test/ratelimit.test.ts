@@ -3,7 +3,7 @@
 // the way the service sees it: arrival times at a sandbox that enforces 2/s. This is the one
 // slow test of the client (~4.5 s): ten calls at two a second.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.js';
+import { runCli, tsvRows } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import type { RunningSandbox } from '../src/sandbox/server.js';
 
@@ -23,7 +23,7 @@ describe('client-side rate limit', () => {
     const from = own.sandbox.requests().length;
     const r = await runCli(['groups', 'list', '--all', '--size', '1'], { sandbox: own, tuning: { rateLimit: true } });
     expect(r.exitCode).toBe(0);
-    expect(r.stdout.trimEnd().split('\n')).toHaveLength(9);
+    expect(tsvRows(r.stdout)).toHaveLength(9); // under the header line
 
     const calls = own.sandbox.requests('campaign').slice(from);
     expect(calls).toHaveLength(10); // pages 0–8 full, page 9 empty
