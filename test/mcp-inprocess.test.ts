@@ -166,7 +166,7 @@ describe('mailctl mcp in-process', () => {
   it.each([
     // --to is repeatable in send sms and automation, so the tools take a list (src/cli/tool-schema.ts).
     ['send_sms', { to: ['0912345678'], 'country-code': '886', text: '【Acme】Your code is {{code}}', var: ['code=A1B2'] }],
-    ['automation_trigger', { workflow: 'welcome', to: ['ann.lee@example.com'], name: 'Ann Lee', var: ['plan=pro'] }],
+    ['automation_trigger', { workflow: 'welcome', to: ['ann.lee@example.com'], 'to-name': 'Ann Lee', var: ['plan=pro'] }],
   ])('%s, a batch tool, sends exactly its planned bodies when confirmed', async (tool, args) => {
     const p = (await s.call(tool, args)).doc.plan;
     expect(p.requests).toHaveLength(1);

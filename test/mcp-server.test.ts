@@ -190,7 +190,7 @@ describe('mailctl mcp over stdio', () => {
     const dir = tempDir();
     const list = path.join(dir, 'recipients.csv');
     fs.writeFileSync(list, 'address,name\nj1@example.com,One\nj2@example.com,Two\n');
-    const args = { recipients: list, subject: 'Hi {{name}}', html: '<p>Hi</p>', from: 'news@example.com' };
+    const args = { 'recipients-file': list, subject: 'Hi {{name}}', html: '<p>Hi</p>', from: 'news@example.com' };
     const plan = (await s.call('send', args)).doc.plan;
     const r = await s.call('send', { ...args, confirm: plan.token });
     expect(r.doc).toMatchObject({ total: 2, sent: 2 });
