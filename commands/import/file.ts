@@ -294,20 +294,22 @@ async function upload(ctx: Context, plan: Plan, checked: ValidationResult, sourc
   ctx.io.info(`Import ${shown} started: ${plural(checked.valid, 'row')} sent to group "${forTerminal(group.name, 80)}" (${forTerminal(group.sn, 80)}) by ${method} import.`);
   // The service numbers the rows it refuses by the lines of the upload: what maps them back to
   // this file's lines is kept until the import ends (here, or in a later `import status`).
-  const pending = await keepPending(ctx, { importSn: sn, source, rejectsPath: plan.rejectsPath, header: checked.header, lineMap: checked.lineMap });
+  const keep = () => keepPending(ctx, { importSn: sn, source, rejectsPath: plan.rejectsPath, header: checked.header, lineMap: checked.lineMap });
 
-  const finish = { source, local: checked, group, method, pending };
+  const finish = { source, local: checked, group, method };
   if (!plan.wait) {
-    // One look at the status, so what is printed is what the service says, not a guess.
+    // One look at the status, so what is printed is what the service says, not a guess (taken
+    // first: the status of the moment the import started, not after a write to disk).
     const result = await fetchImport(ctx, sn).catch(() => ({ importSn: sn, status: 'PROCESSING' }));
-    return finishImport(ctx, { ...finish, result, brief: true });
+    return finishImport(ctx, { ...finish, result, brief: true, pending: await keep() });
   }
+  const pending = await keep();
   // The resumed wait (`import status`) saves the failure file where this run would have: named
   // outright, since its default sits beside FILE (`import -` has the same default as status).
   const carry = failuresFlags(plan.failuresTo === 'default' ? (file === '-' ? '' : defaultFailuresPath(file, sn)) : plan.failuresTo, plan.force);
   const result = await waitForImport(ctx, sn, plan.timeoutMs, carry);
   const failuresTo = plan.failuresTo === 'default' ? defaultFailuresPath(file, sn) : plan.failuresTo;
-  await finishImport(ctx, { ...finish, result, failuresTo, force: plan.force });
+  await finishImport(ctx, { ...finish, result, failuresTo, force: plan.force, pending });
 }
 
 async function putCleaned(ctx: Context, url: string, cleaned: string, sn: string): Promise<void> {
