@@ -7,21 +7,21 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
-import { useSandbox } from './helpers/sandbox.js';
+import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
+import { systemClock } from '../src/core/clock.js';
 import { campaignApi, groupWith } from './helpers/campaign-api.js';
 import { reply, useHostileServer } from './helpers/hostile-server.js';
 import { pendingDir } from '../src/import/pending.js';
 
-const sb = useSandbox({
-  expect: [
-    'POST /campaign/_sandbox/fields',
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
-    'GET /campaign/v1/contacts/lists',
-    'POST /campaign/v1/contacts/lists/insert',
-    'GET /files/d/:token',
-  ],
-});
+const EXPECTED = [
+  'POST /campaign/_sandbox/fields',
+  'POST /campaign/v1/contacts/imports/:listSn/text',
+  'GET /campaign/v1/contacts/imports/result/:importSn',
+  'GET /campaign/v1/contacts/lists',
+  'POST /campaign/v1/contacts/lists/insert',
+  'GET /files/d/:token',
+];
+const sb = useSandbox({ expect: EXPECTED });
 const hs = useHostileServer();
 const api = campaignApi(sb.get);
 
@@ -80,27 +80,38 @@ describe('the service\'s refused rows join the rejects file', () => {
   });
 
   it('import --no-wait, then import status --wait: the rows are merged by the later run; a second status merges nothing twice', async () => {
-    const { file, rejects } = contactsFile();
-    const group = await groupWith(api, [], 'Merge later');
-    const configDir = tempDir('mailctl-merge-config-');
-    const started = await runCli(['import', file, '--group', group, '--no-wait', '--json'], { sandbox: sb.get(), configDir });
-    expect(started.exitCode).toBe(5); // the local reject
-    const sn = JSON.parse(started.stdout).importSn;
-    expect(rowsOf(rejects)).toHaveLength(2); // the header and the local row: the service has not judged yet
-    expect(fs.readdirSync(pendingDir(configDir))).toHaveLength(1);
+    // Its own sandbox, whose imports take a minute of a clock the test moves: the import is
+    // certainly still PROCESSING when `import --no-wait` takes its one look.
+    let skew = 0;
+    const own = await startTestSandbox({ delays: { importProcessing: 60_000 }, clock: { now: () => Date.now() + skew, sleep: systemClock.sleep }, expect: EXPECTED });
+    try {
+      await campaignApi(() => own).post('/_sandbox/fields', { name: 'SCORE', type: 'number' });
+      const group = await groupWith(campaignApi(() => own), [], 'Merge later');
+      const { file, rejects } = contactsFile();
+      const configDir = tempDir('mailctl-merge-config-');
+      const downloadsOf = () => own.sandbox.requests('files').filter((q) => q.method === 'GET').length;
+      const started = await runCli(['import', file, '--group', group, '--no-wait', '--json'], { sandbox: own, configDir });
+      expect(started.exitCode).toBe(5); // the local reject
+      const doc = JSON.parse(started.stdout);
+      expect(doc.status).toBe('PROCESSING');
+      expect(rowsOf(rejects)).toHaveLength(2); // the header and the local row: the service has not judged yet
+      expect(fs.readdirSync(pendingDir(configDir))).toHaveLength(1);
 
-    const before = downloads();
-    const status = await runCli(['import', 'status', sn, '--wait'], { sandbox: sb.get(), configDir });
-    expect(status.exitCode, status.stderr).toBe(5);
-    expectMerged(rejects);
-    expect(status.stdout).toMatch(new RegExp(`^Rejects file\\s+${rejects.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
-    expect(fs.readdirSync(pendingDir(configDir))).toEqual([]); // merged: nothing left to do
-    expect(downloads() - before).toBe(1);
+      skew = 61_000; // the minute passes
+      const status = await runCli(['import', 'status', doc.importSn, '--wait'], { sandbox: own, configDir });
+      expect(status.exitCode, status.stderr).toBe(5);
+      expectMerged(rejects);
+      expect(status.stdout).toMatch(new RegExp(`^Rejects file\\s+${rejects.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+      expect(fs.readdirSync(pendingDir(configDir))).toEqual([]); // merged: nothing left to do
+      expect(downloadsOf()).toBe(1);
 
-    const again = await runCli(['import', 'status', sn], { sandbox: sb.get(), configDir });
-    expect(again.exitCode).toBe(5);
-    expectMerged(rejects);
-    expect(downloads() - before).toBe(1);
+      const again = await runCli(['import', 'status', doc.importSn], { sandbox: own, configDir });
+      expect(again.exitCode).toBe(5);
+      expectMerged(rejects);
+      expect(downloadsOf()).toBe(1);
+    } finally {
+      await own.close();
+    }
   });
 
   it('--download-failures: the saved copy is the one merged (one download), and stays as the service sent it', async () => {
