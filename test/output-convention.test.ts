@@ -64,7 +64,9 @@ const contacts = path.join(dir, 'contacts.csv');
 const recipients = path.join(dir, 'recipients.csv');
 const badHtml = path.join(dir, 'mail.html');
 
-const run = (argv: string[], o: { tty?: boolean; env?: Record<string, string> } = {}) => runCli(argv, { sandbox: sb.get(), tty: o.tty, env: { NO_COLOR: '1', ...o.env } });
+// One config folder for the walk: `campaign list` lists the campaigns `campaign create` recorded there.
+const configDir = tempDir('mailctl-convention-');
+const run = (argv: string[], o: { tty?: boolean; env?: Record<string, string> } = {}) => runCli(argv, { sandbox: sb.get(), tty: o.tty, configDir, env: { NO_COLOR: '1', ...o.env } });
 
 async function finished(args: string[]): Promise<string> {
   const c = await run(['campaign', 'create', ...args, ...SENDER]);
@@ -145,6 +147,7 @@ const CASES: Record<string, Case> = {
     kind: 'list', lines: true, argv: () => ['campaign', 'preflight', '--name', 'N', '--group', 'Readers', '--subject', 'S', '--from', 'news@example.com', '--from-name', 'Acme', '--html-file', badHtml, '--no-links'],
     empty: { argv: ['campaign', 'preflight', '--name', 'N', '--group', 'G1', '--subject', 'S', '--preheader', 'P', '--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>Hello</p>', '--no-links', '--footer-lang', 'en'], serve: on('GET', '/campaign/v1/contacts/lists', [{ sn: 'G1', name: 'G1', status: 'GENERAL', subscribedCnt: 3 }]) },
   },
+  'campaign list': { kind: 'list', argv: () => ['campaign', 'list'], empty: { argv: ['campaign', 'list'], serve: () => {} } }, // a fresh config folder records no campaign
   'campaign timezones': { kind: 'list', argv: () => ['campaign', 'timezones'], empty: { never: 'the 88 time zone codes of spec 000 are data of mailctl' } },
   'config list': { kind: 'list', argv: () => ['config', 'list'], empty: { never: 'every setting is listed, set or not' } },
   'config profiles': { kind: 'list', argv: () => ['config', 'profiles'], empty: { never: 'the profile in use is always listed' } },
