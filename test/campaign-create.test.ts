@@ -166,7 +166,7 @@ describe('what cannot be taken back is shown and asked about first, on a termina
     const runs: Array<[string[], boolean]> = [
       [['--name', 'Yes', '--group', news, ...base, '--html', '<p>x</p>', '--yes'], true],
       [['--name', 'Dry', '--group', news, ...base, '--html', '<p>x</p>', '--dry-run'], true],
-      [['--name', 'Once later', '--once', '--list', file('guests.csv'), ...base, '--html', '<p>x</p>', '--at', '2035-12-01 09:00', '--timezone', 'TAIPEI'], true],
+      [['--name', 'Once later', '--once', '--recipients-file', file('guests.csv'), ...base, '--html', '<p>x</p>', '--at', '2035-12-01 09:00', '--timezone', 'TAIPEI'], true],
       [['--name', 'Piped', '--group', news, ...base, '--html', '<p>x</p>'], false],
     ];
     for (const [argv, tty] of runs) {
@@ -179,7 +179,7 @@ describe('what cannot be taken back is shown and asked about first, on a termina
 
   it('a one-time list sent now is asked about too, naming the file', async () => {
     const p = scriptedPrompter([false]);
-    const r = await runCli(['campaign', 'create', '--name', 'Guests', '--once', '--list', file('guests.csv'), ...base, '--html', '<p>x</p>'], { sandbox: sb.get(), tty: true, prompter: p });
+    const r = await runCli(['campaign', 'create', '--name', 'Guests', '--once', '--recipients-file', file('guests.csv'), ...base, '--html', '<p>x</p>'], { sandbox: sb.get(), tty: true, prompter: p });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`  To:       the list in ${file('guests.csv')} (`);
   });

@@ -58,7 +58,7 @@ describe('--sandbox runs on one config dir see work move on by the clock', () =>
     fs.writeFileSync(list, 'EMAIL,NAME\nann@example.com,Ann\nbo@example.com,Bo\ncy@example.com,Cy\n');
     const html = path.join(dir, 'mail.html');
     fs.writeFileSync(html, '<p>Hello</p>');
-    const created = await run(dir, clock, ['campaign', 'create', '--name', 'Guests', '--once', '--list', list, '--subject', 'Hi', '--html-file', html]);
+    const created = await run(dir, clock, ['campaign', 'create', '--name', 'Guests', '--once', '--recipients-file', list, '--subject', 'Hi', '--html-file', html]);
 
     // The uploaded list is counted when preparing ends: the run that finds it due waits for the count.
     clock.pass(60_000);
