@@ -102,7 +102,7 @@ async function callThrough(method: string, idempotent: boolean, status: number, 
     requests++;
     return new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   };
-  const http = new HttpClient({ service: 'campaign', baseUrl: 'http://service.test', apiKey: 'k', fetch: fetchFn, limiter: unlimited, retryBaseMs: 0, retryLimit: 3, keyHint: '' });
+  const http = new HttpClient({ service: 'campaign', baseUrl: 'http://service.test', apiKey: 'k', fetch: fetchFn, limiter: unlimited, retryBaseMs: 0, retryLimit: 3 });
   const error = await http.call(method, '/v1/x', { idempotent }).then(
     () => { throw new Error('expected a failure'); },
     (e: unknown) => e as CliError,
@@ -171,7 +171,7 @@ describe('callTracked: whether an answer comes from a retry after an attempt tha
   async function tracked(first: () => Response | never): Promise<{ afterDoubt: boolean; requests: number }> {
     let requests = 0;
     const fetchFn: typeof fetch = async () => (++requests === 1 ? first() : new Response('{"updated_count":0}', { status: 200, headers: { 'content-type': 'application/json' } }));
-    const http = new HttpClient({ service: 'campaign', baseUrl: 'http://service.test', apiKey: 'k', fetch: fetchFn, limiter: unlimited, retryBaseMs: 0, retryLimit: 3, keyHint: '' });
+    const http = new HttpClient({ service: 'campaign', baseUrl: 'http://service.test', apiKey: 'k', fetch: fetchFn, limiter: unlimited, retryBaseMs: 0, retryLimit: 3 });
     const r = await http.callTracked('DELETE', '/v1/x', { idempotent: true });
     return { afterDoubt: r.afterDoubt, requests };
   }

@@ -16,7 +16,7 @@ const sb = useSandbox({ expect: ['POST /notify/v1/messages'] });
 // Requests that get an answer have seconds for it (a busy CI machine must not turn a refusal
 // into a time-out); only the 'hang' case below waits for the short time-out.
 function client(baseUrl = sb.get().notifyUrl, apiKey: string = SANDBOX_KEYS.notify, timeoutMs = 5000): NotifyClient {
-  return new NotifyClient({ baseUrl, apiKey, fetch: globalThis.fetch, timeoutMs, retryBaseMs: 5, keyHint: 'set the key' });
+  return new NotifyClient({ baseUrl, apiKey, fetch: globalThis.fetch, timeoutMs, retryBaseMs: 5 });
 }
 
 const message = { subject: 's', fromAddress: 'noreply@example.com', content: 'x', recipients: [{ address: 'fate@example.com' }] };

@@ -27,6 +27,7 @@ import { entryFor, recordCampaign } from '../../src/campaign/ledger.js';
 import { asksFirst, outgoingLines } from '../../src/campaign/outgoing.js';
 import { campaignLedger } from '../../src/cli/campaign-ledger.js';
 import { groupCacheScope, mergeCampaignCache } from '../../src/cli/completion-cache.js';
+import { errorWords } from '../../src/cli/error-text.js';
 
 /** The declaration's own options, and the campaign's fields (derived from the same field table). */
 type Opts = OptsOf<typeof declareCreate> & CreateFlags;
@@ -183,7 +184,7 @@ async function wizard(ctx: Context, opts: Opts, given: Draft, profile: Profile):
 /** Says what went wrong and what to change, saves the answers, and offers to change them. */
 async function recover(ctx: Context, e: CliError, answers: Draft, deps: WizardDeps, advice: { sentence: string; steps: StepId[] }): Promise<Draft> {
   const refusedBy = e instanceof ServiceError ? 'The service refused the campaign' : 'The campaign cannot be sent as it is';
-  ctx.io.error(`${ctx.io.paint('red', `${refusedBy}:`)} ${forTerminal(e.message, 1000)}`);
+  ctx.io.error(`${ctx.io.paint('red', `${refusedBy}:`)} ${forTerminal(errorWords(e, ctx).message, 1000)}`);
   ctx.io.error(`${ctx.io.paint('bold', 'To fix it:')} ${advice.sentence}`);
   await keepAnswers(ctx, answers);
   const next = await ctx.prompter.select('What now?', [
@@ -242,7 +243,11 @@ function explainRefusal(e: unknown, sent: Composed['request']): unknown {
   const why = excludeListsRefusal(e, sent);
   if (!why) return e;
   const same = { status: e.status, code: e.code, body: e.body, facts: e.facts, serviceMessage: e.serviceMessage };
-  if (why === 'maybe') return new ServiceError(e.message, { ...same, hint: 'If the field is form.excludeLists, pass --exclude GROUP (an empty group serves).' });
+  if (why === 'maybe') {
+    // The same refusal with a hint added: still about the request, so its code's sentence is kept.
+    const err = new ServiceError(e.message, { ...same, hint: 'If the field is form.excludeLists, pass --exclude GROUP (an empty group serves).' });
+    return e.request ? err.about(e.request) : err;
+  }
   return new ServiceError('The service requires at least one exclusion group (form.excludeLists), and none was given.', {
     ...same,
     hint: 'Pass --exclude GROUP (an empty group serves) and run the command again.',

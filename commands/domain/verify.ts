@@ -1,7 +1,7 @@
 import { ServiceError } from '../../src/core/errors.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { checkDomain } from './common.js';
-import { describeErrorBody } from '../../src/api/error-messages.js';
+import { describeErrorBody } from '../../src/api/error-body.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { suggest } from '../../src/cli/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';

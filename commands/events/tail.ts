@@ -6,7 +6,8 @@
 // Ctrl-C (without either, Ctrl-C is the only end). Ctrl-C or --for ends it with exit 0. A lookup
 // that fails after events were held still prints them: the document says stopped "error" and
 // carries the error; the exit code is the error's.
-import { errorJson, UsageError } from '../../src/core/errors.js';
+import { CliError, errorJson, UsageError } from '../../src/core/errors.js';
+import { errorWords } from '../../src/cli/error-text.js';
 import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
@@ -67,7 +68,7 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
     stopped,
     count: held.length,
     events: held,
-    ...(stopped === 'error' ? { error: errorJson(error) } : {}),
+    ...(stopped === 'error' ? { error: errorJson(error, error instanceof CliError ? errorWords(error, ctx) : undefined) } : {}),
   });
   let shown = 0;
   if (ctx.io.isTTY || asDocument) {

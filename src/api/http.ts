@@ -2,13 +2,12 @@
 // client-side rate limits, retries that are safe, a masked request trace, and the mapping of
 // every failure to a typed error. Built on ky; nothing else in mailctl speaks to the API.
 import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
-import { AuthError, CliError, LimitError, ServiceError, InterruptedError, type ErrorFacts } from '../core/errors.js';
-import { maskKey, SERVICE_LABEL, type Service } from '../config/settings.js';
+import { AuthError, CliError, LimitError, ServiceError, InterruptedError, type ErrorFacts, type RequestFacts } from '../core/errors.js';
+import { maskKey, SERVICE_LABEL, type Service } from '../config/service.js';
 import { forTerminal } from '../core/sanitize.js';
 import { endSentence } from '../core/sentence.js';
 import { classify, isRepeatable, transportCause, type Attempt, type Outcome } from './classify.js';
-import { describeErrorBody, sentenceForCode } from './error-messages.js';
-import { plainSuggest, type Suggest } from '../cli/suggest.js';
+import { describeErrorBody } from './error-body.js';
 import type { Limiter } from './ratelimit.js';
 import { maskPath, maskUrl } from './mask-url.js';
 import { redactor, type Redact } from './redact.js';
@@ -33,10 +32,6 @@ export interface HttpOptions {
   /** Base of the exponential backoff, in ms. Tests make it small. */
   retryBaseMs?: number;
   signal?: AbortSignal;
-  /** How to fix a key problem, named in the error. */
-  keyHint: string;
-  /** Builds the commands hints suggest, with the run's --profile/--sandbox (src/cli/suggest.ts). */
-  suggest?: Suggest;
   /**
    * Every key the run knows (the other service's too): masked wherever an answer repeats one
    * (src/api/redact.ts). This client's own key always is.
@@ -73,8 +68,6 @@ export class HttpClient {
   private readonly o: HttpOptions;
   /** The `Date` header of the latest answer, and when it arrived (for `doctor`'s clock check). */
   lastServerDate?: { date: string; receivedAt: number };
-  /** A command for a hint, as the user can paste it. */
-  private readonly cmd: Suggest;
   /** Masks the run's keys in whatever the service says, before it becomes an error. */
   private readonly redact: Redact;
   private readonly timeoutMs: number;
@@ -88,7 +81,6 @@ export class HttpClient {
 
   constructor(o: HttpOptions) {
     this.o = o;
-    this.cmd = o.suggest ?? plainSuggest;
     this.redact = redactor([o.apiKey, ...(o.knownKeys ?? [])]);
     this.timeoutMs = o.timeoutMs ?? 30_000;
     this.pace = { idleMs: this.timeoutMs, floor: o.minRate ?? MIN_DOWNLOAD_RATE };
@@ -166,6 +158,7 @@ export class HttpClient {
 
   private async send<T>(method: string, path: string, opts: CallOptions, tracked: { afterDoubt: boolean }): Promise<T> {
     const attempt = { method, idempotent: !!opts.idempotent };
+    const request: RequestFacts = { service: this.o.service, method, path };
     const extra = opts.limiter;
     const searchParams: Record<string, string> = {};
     for (const [k, v] of Object.entries(opts.searchParams ?? {})) if (v !== undefined && v !== '') searchParams[k] = String(v);
@@ -197,22 +190,21 @@ export class HttpClient {
       if (text === undefined) {
         throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with more than ${MAX_RESPONSE_MIB} MiB, far more than any real answer; mailctl stopped reading it.`, {
           status: res.status,
-          hint: `Check the base URL (\`${this.cmd('config', 'list')}\`): it should name the service itself.`,
           facts: classify({ ...attempt, outcome: { kind: 'unreadable', status: res.status } }),
-        });
+        }).about({ ...request, problem: 'too-large' });
       }
       if (!text) return undefined as T;
       let parsed: T;
       try {
         parsed = JSON.parse(text) as T;
       } catch {
-        throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with something that is not JSON.`, { status: res.status, body: this.redact(text.slice(0, 200)), facts: classify({ ...attempt, outcome: { kind: 'unreadable', status: res.status } }) });
+        throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with something that is not JSON.`, { status: res.status, body: this.redact(text.slice(0, 200)), facts: classify({ ...attempt, outcome: { kind: 'unreadable', status: res.status } }) }).about({ ...request, problem: 'not-json' });
       }
       // A success may repeat a key too (a notify 200's failure reason "key … is not allowed"):
       // masked here, the one place every answer passes, so no caller can print or journal it.
       return this.redact.mayHoldKey(text) ? this.redact(parsed) : parsed;
     } catch (e) {
-      throw await this.toCliError(e, method, path, !!opts.idempotent);
+      throw await this.toCliError(e, request, !!opts.idempotent);
     }
   }
 
@@ -240,10 +232,16 @@ export class HttpClient {
     return outcome.kind === 'answer' && outcome.status === 429 ? undefined : true;
   }
 
-  private async toCliError(e: unknown, method: string, path: string, idempotent: boolean): Promise<Error> {
+  /**
+   * Every failure as a typed error with its facts, about this request. The sentence is plain and
+   * complete (a journal or a report can keep it); the hint, and a sentence for a service code the
+   * spec lists, are the CLI layer's (src/cli/error-text.ts), made from the facts and the request.
+   */
+  private async toCliError(e: unknown, request: RequestFacts, idempotent: boolean): Promise<Error> {
     if (e instanceof CliError) return e;
     const outcome = await this.outcomeOf(e);
     if (!outcome) return e instanceof Error ? e : new Error(String(e));
+    const { method, path } = request;
     const attempt = { method, idempotent };
     const facts = classify({ ...attempt, outcome });
     const label = SERVICE_LABEL[this.o.service];
@@ -252,26 +250,27 @@ export class HttpClient {
     switch (outcome.kind) {
       case 'interrupted':
         // Ctrl-C while a request was on the wire: whether it arrived is not known.
-        return new InterruptedError(undefined, undefined, facts);
+        return new InterruptedError(undefined, undefined, facts).about(request);
       case 'timeout': {
         const late = e instanceof BodyTimeoutError ? `began answering ${method} ${path} but ${e.slow === undefined ? `then sent nothing for ${duration(this.pace.idleMs)}` : `sent only ${bytes(e.slow)} in ${duration(this.pace.floor.windowMs)}, less than the ${bytes(this.pace.floor.bytes)} per ${duration(this.pace.floor.windowMs)} any real link carries`}; mailctl stopped reading.` : `did not answer ${method} ${path} in time.`;
-        return new LimitError(`The ${label} ${late}${doubt ? ' It may or may not have been carried out; check before running it again.' : ''}`, undefined, facts);
+        return new LimitError(`The ${label} ${late}${doubt ? ' It may or may not have been carried out; check before running it again.' : ''}`, undefined, facts).about(request);
       }
       case 'network':
         return new LimitError(
           `Cannot reach the ${label} at ${this.o.baseUrl} (${forTerminal(outcome.cause, 60)}).${doubt ? ` The connection broke during ${method} ${path}: it may or may not have been carried out; check before running it again.` : ''}`,
-          `Check the network and the base URL (\`${this.cmd('config', 'list')}\`).`,
+          undefined,
           facts,
-        );
+        ).about(request);
       case 'unreadable':
-        return new ServiceError(`The ${label} answered ${method} ${path} with something mailctl cannot read.`, { status: outcome.status, facts });
+        return new ServiceError(`The ${label} answered ${method} ${path} with something mailctl cannot read.`, { status: outcome.status, facts }).about(request);
       case 'answer':
-        return this.answerError(facts, outcome.body, e as HTTPError, method, path);
+        return this.answerError(facts, outcome.body, e as HTTPError, request);
     }
   }
 
-  /** The sentence for an answer the classifier has already judged. Service words are shown only through forTerminal. */
-  private answerError(facts: ErrorFacts, body: unknown, e: HTTPError, method: string, path: string): Error {
+  /** The plain sentence for an answer the classifier has already judged. Service words are shown only through forTerminal. */
+  private answerError(facts: ErrorFacts, body: unknown, e: HTTPError, request: RequestFacts): Error {
+    const { method, path } = request;
     const label = SERVICE_LABEL[this.o.service];
     const status = facts.status!;
     const code = facts.serviceCode;
@@ -280,27 +279,21 @@ export class HttpClient {
     const service = { status, code, body, facts, serviceMessage: raw };
     switch (facts.code) {
       case 'DAILY_LIMIT':
-        return new LimitError(`The daily request limit of the ${label} is used up (Limit Exceeded).`, 'Nothing more can be sent today; try again after the daily limit resets.', facts);
+        return new LimitError(`The daily request limit of the ${label} is used up (Limit Exceeded).`, undefined, facts).about(request);
       case 'RATE_LIMITED':
-        return new LimitError(`The ${label} kept answering "too many requests" after ${this.o.retryLimit ?? 3} retries.`, 'Wait a few seconds and run the command again.', facts);
+        return new LimitError(`The ${label} kept answering "too many requests" after ${this.o.retryLimit ?? 3} retries.`, undefined, facts).about(request);
       case 'AUTH':
-        return new AuthError(`The ${label} refused the API key (Forbidden).`, this.o.keyHint, facts);
+        return new AuthError(`The ${label} refused the API key (Forbidden).`, undefined, facts).about(request);
       default:
         break;
     }
     if (status >= 300 && status < 400) {
       const to = this.redact(e.response.headers.get('location'));
-      return new ServiceError(`The ${label} answered ${method} ${path} with a redirect${to ? ` to ${forTerminal(to, 200)}` : ''} (HTTP ${status}); mailctl does not follow redirects, so the API key is never sent to another address.`, {
-        ...service,
-        hint: `Check the base URL (\`${this.cmd('config', 'list')}\`): it should name the API host itself, without /v1.`,
-      });
+      return new ServiceError(`The ${label} answered ${method} ${path} with a redirect${to ? ` to ${forTerminal(to, 200)}` : ''} (HTTP ${status}); mailctl does not follow redirects, so the API key is never sent to another address.`, service).about({ ...request, problem: 'redirect' });
     }
-    const sentence = sentenceForCode(code, this.cmd);
-    if (sentence) return new ServiceError(`${sentence}${detail && !sentence.includes(detail) ? ` (${detail})` : ''}`, service);
-    if (facts.code === 'SERVICE_FAILED') {
-      return new ServiceError(endSentence(`The ${label} failed with HTTP ${status} on ${method} ${path}${detail ? `: ${detail}` : ''}`), { ...service, hint: 'Try again later; if it keeps failing, contact the provider\'s support.' });
-    }
-    return new ServiceError(endSentence(`The ${label} refused ${method} ${path} (HTTP ${status})${detail ? `: ${detail}` : ''}${code ? ` [code ${forTerminal(code, 40)}]` : ''}`), service);
+    const said = `${detail ? `: ${detail}` : ''}${code ? ` [code ${forTerminal(code, 40)}]` : ''}`;
+    if (facts.code === 'SERVICE_FAILED') return new ServiceError(endSentence(`The ${label} failed with HTTP ${status} on ${method} ${path}${said}`), service).about(request);
+    return new ServiceError(endSentence(`The ${label} refused ${method} ${path} (HTTP ${status})${said}`), service).about(request);
   }
 }
 

@@ -27,7 +27,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { SlidingWindowLimiter, type Limiter, type Ticket } from './ratelimit.js';
 import { HOST, LOCK_STALE_MS, alive, takeLock, type HeldLock } from '../fs/lock-file.js';
 import { appendWhole, asDiskError, DiskError } from '../fs/append-whole.js';
-import { normalUrl } from '../cli/url.js';
+import { normalUrl } from '../config/base-url.js';
 
 // The lock (src/fs/lock-file.ts) is held for a few file operations (microseconds): one older than
 // LOCK_STALE_MS belongs to a holder that died or hung.

@@ -5,7 +5,7 @@
 // the mask the -v trace shows for it (maskKey), wherever it appears. src/api/http.ts applies it
 // to every answer it reads, a success as much as an error (a notify 200 names each failed
 // recipient's reason, which can repeat the key), so no caller ever sees a key.
-import { maskKey } from '../config/settings.js';
+import { maskKey } from '../config/service.js';
 
 export interface Redact {
   <T>(value: T): T;

@@ -17,7 +17,7 @@ import type { FetchLike } from '../api/http.js';
 import type { DryRunRecorder } from '../api/recorder.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { configDir } from '../config/paths.js';
-import { envNote, suggest, suggester, suggestWithNote } from './suggest.js';
+import { suggester, suggestWithNote } from './suggest.js';
 import type { MinRate } from '../api/transfer-guard.js';
 
 export type Env = Record<string, string | undefined>;
@@ -225,8 +225,6 @@ export class Context {
       signal: this.signal,
       // Masked in whatever a service answers (src/api/redact.ts): an echoed key is never printed.
       knownKeys: [s.campaignKey, s.notifyKey],
-      keyHint: `Check the key with \`${suggest(this, 'config', 'list')}\` and set the right one with \`${suggest(this, 'config', 'set-key', '--service', service)}\`${envNote(this)}.`,
-      suggest: suggester(this),
     };
   }
 

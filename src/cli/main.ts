@@ -244,7 +244,7 @@ const MAX_ERROR_LINE = 2000;
  * failed before globals existed.
  */
 async function reportError(runtime: typeof Runtime, e: unknown, io: ErrorOutput, signal: AbortSignal, run: SuggestRun, commandLine: readonly string[]): Promise<number> {
-  const { CliError, ExitCode, SilentExit, InterruptedError, DiskError, isDiskProblem, errorJson, forTerminal, forTerminalLines } = runtime;
+  const { CliError, ExitCode, SilentExit, InterruptedError, DiskError, isDiskProblem, errorJson, errorWords, forTerminal, forTerminalLines } = runtime;
   if (e instanceof CommanderError) {
     // Commander already printed the message and the usage hint on stderr.
     if (io.json && !io.jsonWritten) io.printErrorJson({ error: { code: 'USAGE', message: e.message.replace(/^error: /, ''), exitCode: ExitCode.USAGE } });
@@ -269,9 +269,11 @@ async function reportError(runtime: typeof Runtime, e: unknown, io: ErrorOutput,
   const lead = io.errorLead?.() ?? '';
   const led = (s: string) => s.replace(/\n/g, `\n${lead}`);
   if (err) {
-    if (io.json && !io.jsonWritten) io.printErrorJson({ error: errorJson(err) });
-    if (err.message) io.error(`${lead}${io.paint('red', 'error:')} ${led(safe(err.message))}`);
-    if (err.hint) io.error(lead + led(safe(err.hint)));
+    // An API error's sentence and hint are made here, for this run (src/cli/error-text.ts).
+    const words = errorWords(err, run);
+    if (io.json && !io.jsonWritten) io.printErrorJson({ error: errorJson(err, words) });
+    if (words.message) io.error(`${lead}${io.paint('red', 'error:')} ${led(safe(words.message))}`);
+    if (words.hint) io.error(lead + led(safe(words.hint)));
     return err.exitCode;
   }
   // A bug, not a user error: one line, no stack unless asked for.

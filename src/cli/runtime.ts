@@ -12,3 +12,4 @@ export { configDir } from '../config/paths.js';
 export { CliError, ExitCode, errorJson, InterruptedError, SilentExit, UsageError } from '../core/errors.js';
 export { forTerminal, forTerminalLines } from '../core/sanitize.js';
 export { DiskError, isDiskProblem } from '../fs/append-whole.js';
+export { errorWords } from './error-text.js';

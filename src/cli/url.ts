@@ -57,15 +57,5 @@ export function checkUrl(value: string, policy: UrlPolicy): string {
   return policy.base ? value.trim().replace(/\/+$/, '') : value.trim();
 }
 
-/**
- * A base URL as the service sees it: the WHATWG form (scheme and host in lower case, default
- * port and dot segments dropped) without trailing slashes, so `HTTP://h/./notify` is the same
- * service as `http://h/notify`. A string that does not parse is compared as it is.
- */
-export function normalUrl(url: string): string {
-  try {
-    return new URL(url).href.replace(/\/+$/, '');
-  } catch {
-    return url;
-  }
-}
+// The one reading of 'the same base URL' lives below the API layer, which needs it too.
+export { normalUrl } from '../config/base-url.js';

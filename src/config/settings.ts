@@ -6,7 +6,7 @@ import { AuthError, UsageError } from '../core/errors.js';
 import { profileNameMessage, profileNameProblem } from './profile-name.js';
 import { urlProblem } from '../cli/url.js';
 import type { Profile } from './keys.js';
-import { keyFault, keyProblem } from './key-shape.js';
+import { keyProblem } from './key-shape.js';
 import { plainSuggest, type Suggest } from '../cli/suggest.js';
 
 type Env = Record<string, string | undefined>;
@@ -14,8 +14,9 @@ type Env = Record<string, string | undefined>;
 export const DEFAULT_CAMPAIGN_URL = 'https://api.newsleopard.com'; // decisions row 1
 export const DEFAULT_NOTIFY_URL = 'https://mail.surenotifyapi.com'; // decisions row 1
 
-export type Service = 'campaign' | 'notify';
-export const SERVICE_LABEL: Record<Service, string> = { campaign: 'campaign service', notify: 'notification service' };
+// The services' names and the key mask live in ./service.ts (the API layer needs them too).
+import type { Service } from './service.js';
+export { maskKey, SERVICE_LABEL, type Service } from './service.js';
 
 export interface Settings {
   profileName: string;
@@ -96,16 +97,6 @@ export function resolveSettings(opts: { profileFlag?: string; sandboxFlag?: bool
     campaignUrl: baseUrl('MAILCTL_CAMPAIGN_URL', profile.campaignUrl, DEFAULT_CAMPAIGN_URL),
     notifyUrl: baseUrl('MAILCTL_NOTIFY_URL', profile.notifyUrl, DEFAULT_NOTIFY_URL),
   };
-}
-
-/**
- * "abcd…wz" style: enough to tell keys apart, never enough to use one. A key that is not well-formed
- * (refused where it enters, so none should get here) is all stars: its ends could be the bad part.
- */
-export function maskKey(key: string | undefined): string {
-  if (!key) return '';
-  if (key.length <= 8 || keyFault(key)) return '****';
-  return `${key.slice(0, 4)}…${key.slice(-2)}`;
 }
 
 export { isTruthy };

@@ -60,6 +60,24 @@ export interface ErrorFacts {
   status?: number;
 }
 
+/**
+ * The API request an error is about: set by src/api on the errors it throws (`about()`), so the
+ * CLI layer (src/cli/error-text.ts) can word the sentence and the hint people read, with the
+ * run's own commands, from these and the facts. A wrapper that rewords an error makes a new one
+ * without it, and its words stand as given.
+ */
+export interface RequestFacts {
+  service: 'campaign' | 'notify';
+  method: string;
+  /** The path as the client spells it, without the query: `/v1/balance`. */
+  path: string;
+  /**
+   * Why an answer could not be used (BAD_RESPONSE): bigger than any real answer, not JSON, a
+   * redirect, in no shape its endpoint declares, or nested deeper than any real answer.
+   */
+  problem?: 'too-large' | 'not-json' | 'redirect' | 'shape' | 'too-deep';
+}
+
 /** True when the failed request certainly had no effect at the service: safe to send again. */
 export function certainlyNotDone(e: unknown): boolean {
   if (!(e instanceof CliError)) return false;
@@ -71,13 +89,16 @@ export function certainlyNotDone(e: unknown): boolean {
  * command's own document carries when it failed after collecting something (events tail). The
  * service's own words stay exact in serviceMessage (JSON escapes them).
  */
-export function errorJson(e: unknown): Record<string, unknown> {
+export function errorJson(e: unknown, words?: { message: string; hint?: string }): Record<string, unknown> {
   if (!(e instanceof CliError)) {
     return { code: 'FAILED', message: `unexpected failure: ${e instanceof Error ? e.message : String(e)}`, exitCode: ExitCode.FAILED };
   }
   const { code, serviceCode, status } = e.facts;
   const serviceMessage = (e as { serviceMessage?: unknown }).serviceMessage;
-  return { code, ...(serviceCode ? { serviceCode } : {}), ...(status ? { status } : {}), message: e.message, ...(typeof serviceMessage === 'string' ? { serviceMessage } : {}), hint: e.hint, exitCode: e.exitCode };
+  // `words`: the sentence and hint the CLI layer made of an API error (src/cli/error-text.ts).
+  const { message, hint } = words ?? e;
+  const endpoint = e.request ? { endpoint: `${e.request.method} ${e.request.path}` } : {};
+  return { code, ...(serviceCode ? { serviceCode } : {}), ...(status ? { status } : {}), ...endpoint, message, ...(typeof serviceMessage === 'string' ? { serviceMessage } : {}), hint, exitCode: e.exitCode };
 }
 
 /** The facts of any thrown value; a non-CliError is a local bug, and nothing is known of a request. */
@@ -90,6 +111,8 @@ export class CliError extends Error {
   /** A second line telling the user what to do next (printed after the message). */
   readonly hint?: string;
   readonly facts: ErrorFacts;
+  /** The API request it is about, when src/api threw it (see RequestFacts). */
+  request?: RequestFacts;
   /** Without facts, they follow from the exit code; pass the cause's facts when re-wording one. */
   constructor(message: string, exitCode: number, hint?: string, facts?: ErrorFacts) {
     super(message);
@@ -97,6 +120,12 @@ export class CliError extends Error {
     this.exitCode = exitCode;
     this.hint = hint;
     this.facts = facts ?? defaultFacts(exitCode);
+  }
+
+  /** Marks the error as being about this API request (src/api); returns it, for `throw x.about(r)`. */
+  about(request: RequestFacts): this {
+    this.request = request;
+    return this;
   }
 }
 

@@ -13,7 +13,7 @@ import { DEFAULT_CAMPAIGN_URL, DEFAULT_NOTIFY_URL, SERVICE_LABEL, type Service }
 import { forTerminal } from '../core/sanitize.js';
 import { SANDBOX_BASE } from '../sandbox/constants.js';
 import type { JournalAccount, Kind, PlanRecord } from './journal.js';
-import { normalUrl } from '../cli/url.js';
+import { normalUrl } from '../config/base-url.js';
 
 /** A fixed prefix, so the fingerprint is of no use outside mailctl's journals. */
 const FINGERPRINT_PREFIX = 'mailctl journal account key v1\0';

@@ -1,8 +1,10 @@
 // Every error code the campaign spec lists (section 7) and the contact-removal codes, each as
 // a sentence saying what went wrong and what to do. Quoted meanings come from the spec. A
-// sentence that names a command is a function of the run's command builder (src/cli/suggest.ts),
-// so the command carries --profile/--sandbox when pasted.
-import { plainSuggest, type Suggest } from '../cli/suggest.js';
+// sentence that names a command is a function of the run's command builder (./suggest.ts), so
+// the command carries --profile/--sandbox when pasted. Words for people, so they live in the CLI
+// layer: src/api throws the service's code in the error's facts, and ./error-text.ts puts the
+// sentence in place of the API layer's plain one.
+import { plainSuggest, type Suggest } from './suggest.js';
 
 type Sentence = string | ((cmd: Suggest) => string);
 
@@ -32,26 +34,6 @@ export const REMOVAL_CODES: Record<string, Sentence> = {
   '40050307': 'An operator in the filter is wrong. Use EQ, NOT_EQ, LIKE or NOT_LIKE.',
   '40050308': (cmd) => `The group to remove contacts from does not exist. Check the group code with \`${cmd('groups', 'list')}\`.`,
 };
-
-/** Reads any error body shape the services are known to use (decisions row 6) into code + detail. */
-export function describeErrorBody(body: unknown): { code?: string; detail?: string; message?: string } {
-  if (!body || typeof body !== 'object') return typeof body === 'string' && body ? { detail: body } : {};
-  const b = body as Record<string, unknown>;
-  const code = b.code ?? b.errorCode;
-  const detailParts: string[] = [];
-  if (typeof b.invalidFields === 'string' && b.invalidFields) detailParts.push(`invalid fields: ${b.invalidFields}`);
-  else if (Array.isArray(b.invalidFields) && b.invalidFields.length) detailParts.push(`invalid fields: ${b.invalidFields.join(', ')}`);
-  for (const k of ['message', 'errors', 'error']) {
-    if (typeof b[k] === 'string' && b[k]) detailParts.push(b[k] as string);
-  }
-  const list = b.messages ?? (Array.isArray(b.message) ? b.message : undefined);
-  if (Array.isArray(list) && list.length) detailParts.push(list.map(String).join('; '));
-  return {
-    code: code === undefined || code === null ? undefined : String(code),
-    detail: detailParts.join('; ') || undefined,
-    message: typeof b.message === 'string' ? b.message : undefined,
-  };
-}
 
 export function sentenceForCode(code: string | undefined, cmd: Suggest = plainSuggest): string | undefined {
   if (!code) return undefined;

@@ -2,7 +2,8 @@
 // to do (issue 2 item 3). Unit level over the table; the end-to-end path (template show of an
 // unknown id → the 40007 sentence, exit 1) is in template-show.test.ts.
 import { describe, expect, it } from 'vitest';
-import { describeErrorBody, sentenceForCode } from '../src/api/error-messages.js';
+import { describeErrorBody } from '../src/api/error-body.js';
+import { sentenceForCode } from '../src/cli/service-codes.js';
 
 // Quoted from spec 000 §7, "Campaign codes" and "Contact removal codes", plus the report code.
 const SPEC_CODES: Array<[string, string]> = [
