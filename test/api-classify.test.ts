@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { classify, transportCause, type Attempt, type Outcome } from '../src/api/classify.js';
 import { unusedPort } from './helpers/wait.js';
 import { HttpClient } from '../src/api/http.js';
+import { CONTACTS_REMOVED } from '../src/api/answers/campaign.js';
 import { unlimited } from '../src/api/ratelimit.js';
 import { certainlyNotDone, CliError, factsOf, type ErrorFacts } from '../src/core/errors.js';
 
@@ -103,7 +104,7 @@ async function callThrough(method: string, idempotent: boolean, status: number, 
     return new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   };
   const http = new HttpClient({ service: 'campaign', baseUrl: 'http://service.test', apiKey: 'k', fetch: fetchFn, limiter: unlimited, retryBaseMs: 0, retryLimit: 3 });
-  const error = await http.call(method, '/v1/x', { idempotent }).then(
+  const error = await http.call(method, '/v1/x', { idempotent, answer: CONTACTS_REMOVED }).then(
     () => { throw new Error('expected a failure'); },
     (e: unknown) => e as CliError,
   );
@@ -172,7 +173,7 @@ describe('callTracked: whether an answer comes from a retry after an attempt tha
     let requests = 0;
     const fetchFn: typeof fetch = async () => (++requests === 1 ? first() : new Response('{"updated_count":0}', { status: 200, headers: { 'content-type': 'application/json' } }));
     const http = new HttpClient({ service: 'campaign', baseUrl: 'http://service.test', apiKey: 'k', fetch: fetchFn, limiter: unlimited, retryBaseMs: 0, retryLimit: 3 });
-    const r = await http.callTracked('DELETE', '/v1/x', { idempotent: true });
+    const r = await http.callTracked('DELETE', '/v1/x', { idempotent: true, answer: CONTACTS_REMOVED });
     return { afterDoubt: r.afterDoubt, requests };
   }
 

@@ -134,7 +134,7 @@ describe('a success answer that echoes the key', () => {
 
   it('a JSON-escaped key (\\u0053…) in a 200 answer is masked once parsed', async () => {
     const escaped = `\\u${KEY.charCodeAt(0).toString(16).padStart(4, '0')}${KEY.slice(1)}`;
-    hs.get().on('GET', GROUPS, reply.text(`[{"id":1,"name":"${escaped}"}]`, 200, { 'content-type': 'application/json' }));
+    hs.get().on('GET', GROUPS, reply.text(`[{"sn":"G1","name":"${escaped}"}]`, 200, { 'content-type': 'application/json' }));
     const r = await runCli(['groups', 'list', '--json'], { env: env() });
     expect(r.stdout + r.stderr).not.toContain(KEY);
     expect(r.stdout).toContain(MASK);

@@ -27,7 +27,7 @@ describe('balance', () => {
     const r = await runCli(['balance', '--json'], { env: hs.get().env });
     expect(r.exitCode).toBe(1);
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'BAD_RESPONSE' });
-    expect(r.stderr).toMatch(/"email" that is not a number \("lots"\)/);
+    expect(r.stderr).toMatch(/"email" is "lots", not a number/);
     expect(r.stdout + r.stderr).not.toContain('NaN');
   });
 
@@ -43,7 +43,7 @@ describe('templates', () => {
     hs.get().on('GET', '/campaign/v1/templates', reply.json({ templates: 'nope', capacity: {} }));
     const r = await runCli(['template', 'list'], { env: hs.get().env, tty: true });
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/"templates" that is not a list of templates/);
+    expect(r.stderr).toMatch(/"templates" is "nope", not a list/);
     expect(r.stdout).toBe('');
     expect(r.stderr).not.toContain('[object Object]');
   });
@@ -52,7 +52,7 @@ describe('templates', () => {
     hs.get().on('GET', '/campaign/v1/templates', reply.json({ templates: [], capacity: {} }));
     const bad = await runCli(['template', 'list'], { env: hs.get().env, tty: true });
     expect(bad.exitCode).toBe(1);
-    expect(bad.stderr).toMatch(/"capacity" that is not a number/);
+    expect(bad.stderr).toMatch(/"capacity" is an empty object, not a number/);
     hs.get().on('GET', '/campaign/v1/templates', reply.json({ templates: [{ id: 'T1', name: 'One' }] }));
     const none = await runCli(['template', 'list'], { env: hs.get().env, tty: true });
     expect(none.exitCode).toBe(0);
@@ -65,7 +65,7 @@ describe('templates', () => {
     const out = path.join(tempDir(), 't.html');
     const r = await runCli(['template', 'show', 'T1', '--out', out], { env: hs.get().env });
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/html \("template"\) that is not text \(42\)/);
+    expect(r.stderr).toMatch(/"template" is 42, not text/);
     expect(r.stderr).not.toContain('"data" argument');
     expect(fs.existsSync(out)).toBe(false);
   });

@@ -24,6 +24,42 @@ describe('domain verify', () => {
   });
 });
 
+describe('domain verify reads every record\'s `valid` (decisions row 28, the vendor\'s reference)', () => {
+  it('some records not in place: exit 1, "not verified yet", and only those records printed to publish', async () => {
+    await runCli(['domain', 'add', 'partial.acme.test'], { sandbox: sb.get() });
+    const r = await runCli(['domain', 'verify', 'partial.acme.test'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('partial.acme.test is not verified yet: the service found 2 of its 3 DNS records not in place (listed above).');
+    expect(r.stdout).not.toContain('✓');
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toBe('; still to publish for partial.acme.test (the service found these not in place)');
+    // The first record (the SPF TXT on the domain itself) was found; the other two are listed.
+    expect(lines.slice(1)).toHaveLength(2);
+    expect(lines.slice(1).some((l) => /^partial\.acme\.test\.\s/.test(l))).toBe(false);
+    expect(lines.some((l) => /^track\.partial\.acme\.test\.\s+3600\s+IN\s+CNAME/.test(l))).toBe(true);
+  });
+
+  it('--json: one document with every record, those pending, and the error; exit 1', async () => {
+    await runCli(['domain', 'add', 'nodns2.acme.test'], { sandbox: sb.get() });
+    const r = await runCli(['domain', 'verify', 'nodns2.acme.test', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(1);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ domain: 'nodns2.acme.test', verified: false, error: { code: 'REFUSED', exitCode: 1 } });
+    expect(doc.records).toHaveLength(3);
+    expect(doc.pending).toHaveLength(3);
+    expect(doc.error.message).toContain('is not verified yet');
+  });
+
+  it('every record valid: verified (exit 0); --json carries the records', async () => {
+    await runCli(['domain', 'add', 'ok.acme.test'], { sandbox: sb.get() });
+    const r = await runCli(['domain', 'verify', 'ok.acme.test', '--json'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ domain: 'ok.acme.test', verified: true });
+    expect(doc.records.every((x: { valid: boolean }) => x.valid)).toBe(true);
+  });
+});
+
 describe('mailctl domain', () => {
   it('domain add prints zone-file records; verify and remove (with --yes or a confirmation)', async () => {
     const add = await runCli(['domain', 'add', 'Mail.Acme.test'], { sandbox: sb.get() });

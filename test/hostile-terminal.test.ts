@@ -207,7 +207,7 @@ describe('service words on the terminal', () => {
     hs.get().on('GET', '/campaign/v1/templates', reply.json({ capacity: '\u001b]0;owned\u0007\u001b[2J10', templates: [] }));
     const r = await runCli(['template', 'list'], { env: hs.get().env });
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/"capacity" that is not a number/);
+    expect(r.stderr).toMatch(/"capacity" is "[^\n]*", not a number/);
     expect(r.stderr).not.toContain('\u001b');
   });
 });

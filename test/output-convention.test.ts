@@ -138,7 +138,7 @@ const CASES: Record<string, Case> = {
   events: { kind: 'list', argv: () => ['events', '--since', '1h'], empty: { argv: ['events', '--since', '1h'], serve: on('GET', '/notify/v1/events', { logs: [] }) } },
   'webhook list': { kind: 'list', argv: () => ['webhook', 'list'], empty: { argv: ['webhook', 'list'], serve: on('GET', '/notify/v1/webhooks', []) } },
   'sms numbers': { kind: 'list', argv: () => ['sms', 'numbers'], empty: { argv: ['sms', 'numbers'], serve: on('GET', '/notify/v1/sms/exclusive-number', { phoneNumbers: [] }) } },
-  'sandbox field list': { kind: 'list', argv: () => ['sandbox', 'field', 'list'], empty: { argv: ['sandbox', 'field', 'list'], serve: on('GET', '/campaign/_sandbox/fields', []) } },
+  'sandbox field list': { kind: 'list', argv: () => ['sandbox', 'field', 'list'], empty: { argv: ['sandbox', 'field', 'list'], serve: on('GET', '/campaign/_sandbox/fields', { fields: [] }) } },
   'contacts clean': {
     kind: 'list', argv: () => ['contacts', 'clean', '--group', 'Readers', '--since', '1h'],
     empty: { argv: ['contacts', 'clean', '--group', 'G1', '--since', '1h'], serve: () => { on('GET', '/campaign/v1/contacts/lists', [{ sn: 'G1', name: 'Quiet' }])(); on('GET', '/notify/v1/events', { logs: [] })(); } },

@@ -1,6 +1,7 @@
 // The sandbox's sender domains. Not in the spec ("Digital-signature settings … not shown");
-// decisions row 21: POST /v1/domains/{domain} returns [{record_type (0 TXT, 1 CNAME), name, value}],
-// PUT verifies, DELETE removes. Spec section 4: the fromAddress "domain must be verified".
+// decisions rows 21 and 28 (the vendor's reference): POST /v1/domains/{domain} returns
+// [{record_type (0 TXT, 1 CNAME), name, value, valid}], PUT answers the same records with `valid`
+// as found, DELETE removes ({success: true}). Spec section 4: the fromAddress "domain must be verified".
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from './helpers/sandbox.js';
 import { notifyApi } from './helpers/notify-api.js';
@@ -23,13 +24,15 @@ describe('/v1/domains/{domain} (decisions row 21)', () => {
     const added = await api('POST', '/v1/domains/mail.shop.test');
     expect(added.status).toBe(200);
     expect(added.body.length).toBeGreaterThan(0);
-    for (const r of added.body) expect(r).toEqual({ record_type: expect.any(Number), name: expect.stringContaining('mail.shop.test'), value: expect.any(String) });
+    for (const r of added.body) expect(r).toEqual({ record_type: expect.any(Number), name: expect.stringContaining('mail.shop.test'), value: expect.any(String), valid: false });
     expect(new Set(added.body.map((r: any) => r.record_type))).toEqual(new Set([0, 1]));
     // Adding again is safe and gives the same records.
     expect((await api('POST', '/v1/domains/mail.shop.test')).body).toEqual(added.body);
     expect((await send('hello@mail.shop.test')).status).toBe(400); // added is not verified
 
-    expect((await api('PUT', '/v1/domains/mail.shop.test')).status).toBe(200);
+    const verified = await api('PUT', '/v1/domains/mail.shop.test');
+    expect(verified.status).toBe(200);
+    expect(verified.body).toEqual(added.body.map((r: object) => ({ ...r, valid: true })));
     const ok = await send('hello@mail.shop.test');
     expect(ok.status).toBe(200);
     expect(ok.body.success).toHaveLength(1);
@@ -48,10 +51,18 @@ describe('/v1/domains/{domain} (decisions row 21)', () => {
     }
   });
 
-  it('a domain whose records cannot be found stays unverified (sandbox: names containing "nodns")', async () => {
+  it('a domain whose records cannot be found stays unverified: 200, every record valid: false (sandbox: names containing "nodns")', async () => {
     await api('POST', '/v1/domains/nodns.shop.test');
     const r = await api('PUT', '/v1/domains/nodns.shop.test');
-    expect(r.status).toBe(400);
+    expect(r.status).toBe(200);
+    expect(r.body.map((x: { valid: boolean }) => x.valid)).toEqual([false, false, false]);
     expect((await send('a@nodns.shop.test')).status).toBe(400);
+  });
+
+  it('a domain with only some records in place stays unverified (sandbox: names containing "partial")', async () => {
+    await api('POST', '/v1/domains/partial.shop.test');
+    const r = await api('PUT', '/v1/domains/partial.shop.test');
+    expect(r.body.map((x: { valid: boolean }) => x.valid)).toEqual([true, false, false]);
+    expect((await send('a@partial.shop.test')).status).toBe(400);
   });
 });

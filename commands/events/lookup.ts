@@ -25,6 +25,8 @@ export const run: Verb<typeof declareEvents> = async (ctx, opts) => {
     if (opts.countryCode !== undefined) throw new UsageError('--country-code is for SMS lookups; add --sms.');
     const status = opts.status === undefined ? undefined : parseStatuses(opts.status, EMAIL_STATUSES, false);
     const from = range.since === undefined ? undefined : isoSeconds(range.since);
+    // decisions row 30: the lookup sends the id alone (the client leaves the recipient out).
+    if (opts.id && recipient) ctx.io.warn('Both --id and --recipient given: only --id is sent (the service takes one or the other).');
     const logs = await (await ctx.notify()).emailEvents({ id: opts.id, recipient, from, to, status });
     return output(ctx, logs, EMAIL_COLUMNS, 'email events');
   }

@@ -52,6 +52,8 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
       cc = c.code;
     }
   } else if (opts.countryCode !== undefined) throw new UsageError('--country-code is for SMS; add --sms.');
+  // decisions row 30: a lookup by id sends the id alone (the client leaves the recipient out).
+  if (opts.id && recipient) ctx.io.warn('Both --id and --recipient given: only --id is sent (the service takes one or the other).');
   const sinceAt = startWithinWindow((t) => ctx.io.warn(t), range, sinceText, now, opts.sms ? 'SMS events' : 'email events');
 
   const client = await ctx.notify();

@@ -13,6 +13,7 @@ import { maskPath, maskUrl } from './mask-url.js';
 import { redactor, type Redact } from './redact.js';
 import { duration, MIN_DOWNLOAD_RATE, stallGuard, type MinRate } from './transfer-guard.js';
 import { bytes } from '../core/human.js';
+import { readAs, type Answer } from './answers/read.js';
 
 export type FetchLike = typeof fetch;
 
@@ -37,9 +38,17 @@ export interface HttpOptions {
    * (src/api/redact.ts). This client's own key always is.
    */
   knownKeys?: ReadonlyArray<string | undefined>;
+  /**
+   * --dry-run: the transport is the recorder (src/api/recorder.ts), which answers every request
+   * with nothing, so nothing is read: each call gives undefined (a write's caller prints the
+   * recording; a read went through `lookup`, which stands a placeholder in for it).
+   */
+  dryRun?: boolean;
 }
 
-export interface CallOptions {
+export interface CallOptions<T> {
+  /** How the answer is read: its endpoint's declaration (src/api/answers/). */
+  answer: Answer<T>;
   json?: unknown;
   searchParams?: Record<string, string | number | undefined>;
   /**
@@ -50,8 +59,6 @@ export interface CallOptions {
   idempotent?: boolean;
   /** An extra limiter for this call (report export: 1 per 10 s). */
   limiter?: Limiter;
-  /** Expect no body (204) or ignore it. */
-  noBody?: boolean;
 }
 
 /** An answer, and whether it answers a retry sent after an attempt that may have been carried out. */
@@ -139,7 +146,8 @@ export class HttpClient {
     });
   }
 
-  async call<T>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
+  /** Sends the request and reads its answer through `opts.answer` (undefined under --dry-run). */
+  async call<T>(method: string, path: string, opts: CallOptions<T>): Promise<T> {
     return (await this.callTracked<T>(method, path, opts)).value;
   }
 
@@ -150,18 +158,22 @@ export class HttpClient {
    * leaves out what the earlier attempt did (a DELETE whose first answer was lost removes
    * nothing the second time).
    */
-  async callTracked<T>(method: string, path: string, opts: CallOptions = {}): Promise<Tracked<T>> {
+  async callTracked<T>(method: string, path: string, opts: CallOptions<T>): Promise<Tracked<T>> {
     const tracked = { afterDoubt: false };
     const value = await this.send<T>(method, path, opts, tracked);
     return { value, afterDoubt: tracked.afterDoubt };
   }
 
-  private async send<T>(method: string, path: string, opts: CallOptions, tracked: { afterDoubt: boolean }): Promise<T> {
+  private async send<T>(method: string, path: string, opts: CallOptions<T>, tracked: { afterDoubt: boolean }): Promise<T> {
     const attempt = { method, idempotent: !!opts.idempotent };
     const request: RequestFacts = { service: this.o.service, method, path };
+    const label = SERVICE_LABEL[this.o.service];
     const extra = opts.limiter;
     const searchParams: Record<string, string> = {};
     for (const [k, v] of Object.entries(opts.searchParams ?? {})) if (v !== undefined && v !== '') searchParams[k] = String(v);
+    /** An answer mailctl cannot use, as the error that says so. */
+    const unusable = (status: number, problem: NonNullable<RequestFacts['problem']>, sentence: string, more: { body?: unknown } = {}) =>
+      new ServiceError(sentence, { status, ...more, facts: classify({ ...attempt, outcome: { kind: 'unreadable', status } }) }).about({ ...request, problem });
     try {
       const res = await this.ky(path.replace(/^\//, ''), {
         method,
@@ -182,27 +194,38 @@ export class HttpClient {
         // Read by the instance's beforeRequest hook, on every attempt.
         ...(extra ? { context: { limiter: extra } } : {}),
       });
-      if (opts.noBody || res.status === 204) {
+      // A dry run's recorder answered (nothing: the endpoint's placeholder stands in); an
+      // endpoint whose body says nothing is not read.
+      if (this.o.dryRun || opts.answer.unread) {
         await res.body?.cancel().catch(() => {});
-        return undefined as T;
+        return (this.o.dryRun ? opts.answer.dryRun?.() : undefined) as T;
       }
-      const text = await readCapped(res, MAX_RESPONSE_BYTES, this.pace);
+      const text = res.status === 204 ? '' : await readCapped(res, MAX_RESPONSE_BYTES, this.pace);
       if (text === undefined) {
-        throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with more than ${MAX_RESPONSE_MIB} MiB, far more than any real answer; mailctl stopped reading it.`, {
-          status: res.status,
-          facts: classify({ ...attempt, outcome: { kind: 'unreadable', status: res.status } }),
-        }).about({ ...request, problem: 'too-large' });
+        throw unusable(res.status, 'too-large', `The ${label} answered ${method} ${path} with more than ${MAX_RESPONSE_MIB} MiB, far more than any real answer; mailctl stopped reading it.`);
       }
-      if (!text) return undefined as T;
-      let parsed: T;
-      try {
-        parsed = JSON.parse(text) as T;
-      } catch {
-        throw new ServiceError(`The ${SERVICE_LABEL[this.o.service]} answered ${method} ${path} with something that is not JSON.`, { status: res.status, body: this.redact(text.slice(0, 200)), facts: classify({ ...attempt, outcome: { kind: 'unreadable', status: res.status } }) }).about({ ...request, problem: 'not-json' });
+      let parsed: unknown;
+      if (text) {
+        // Nothing real nests this deep; what does would overflow the walks that print and mask it.
+        if (nestedDeeperThan(text, MAX_ANSWER_DEPTH)) {
+          throw unusable(res.status, 'too-deep', `The ${label} answered ${method} ${path} with JSON nested more than ${MAX_ANSWER_DEPTH} levels deep, far deeper than any real answer; mailctl shows no guess in its place.`);
+        }
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          throw unusable(res.status, 'not-json', `The ${label} answered ${method} ${path} with something that is not JSON.`, { body: this.redact(text.slice(0, 200)) });
+        }
+        // A success may repeat a key too (a notify 200's failure reason "key … is not allowed"):
+        // masked here, the one place every answer passes, so no caller can print or journal it.
+        if (this.redact.mayHoldKey(text)) parsed = this.redact(parsed);
       }
-      // A success may repeat a key too (a notify 200's failure reason "key … is not allowed"):
-      // masked here, the one place every answer passes, so no caller can print or journal it.
-      return this.redact.mayHoldKey(text) ? this.redact(parsed) : parsed;
+      // Read through the endpoint's declaration: a shape none of its documented shapes takes is
+      // named, never read as "nothing" (decisions row 34).
+      const read = readAs(opts.answer, parsed);
+      if (!read.ok) {
+        throw unusable(res.status, 'shape', `The ${label} answered ${method} ${path} in a shape mailctl does not know: ${read.what}; mailctl shows no guess in its place.`);
+      }
+      return read.value;
     } catch (e) {
       throw await this.toCliError(e, request, !!opts.idempotent);
     }
@@ -324,6 +347,30 @@ const MAX_RESPONSE_BYTES = MAX_RESPONSE_MIB * 1024 * 1024;
 /** Of an error answer only the start matters (its code and message). */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
+/**
+ * The deepest a real answer nests is a handful of levels (an event's mail.variables); past this
+ * an answer is refused before it is parsed, so nothing that prints, masks or queries it walks a
+ * structure deep enough to overflow the stack. Below redact.ts's own bound, so masking never cuts.
+ */
+export const MAX_ANSWER_DEPTH = 32;
+
+/** Whether JSON text opens more than `limit` arrays and objects inside one another (one pass, no parse). */
+export function nestedDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 /** How an answer's body must keep coming: a byte within `idleMs`, `floor` in every window. */
 interface Pace {
   idleMs: number;
@@ -380,11 +427,13 @@ const errorBodies = new WeakMap<Response, Promise<unknown>>();
 function errorBodyOf(res: Response, pace: Pace): Promise<unknown> {
   let body = errorBodies.get(res);
   if (!body) {
-    // A body that stops coming counts as none: the status alone is judged.
+    // A body that stops coming counts as none: the status alone is judged. One nested
+    // past any real answer is kept as the start of its text, never parsed and walked.
     body = readCapped(res, MAX_ERROR_BODY_BYTES, pace)
       .catch(() => '')
       .then((text) => {
         if (!text) return undefined;
+        if (nestedDeeperThan(text, MAX_ANSWER_DEPTH)) return text.slice(0, 200);
         try {
           return JSON.parse(text) as unknown;
         } catch {

@@ -92,9 +92,10 @@ export interface ExclusiveNumber {
   updateDate?: string;
 }
 
-/** decisions row 21: record_type 0 TXT, 1 CNAME. */
+/** decisions row 21: record_type 0 TXT, 1 CNAME; decisions row 28: `valid`, whether the service found it in place. */
 export interface DnsRecord {
   record_type: number;
   name: string;
   value: string;
+  valid?: boolean | null;
 }

@@ -3,6 +3,8 @@ import { HttpClient, type HttpOptions } from './http.js';
 import { pathSegment } from './path-segment.js';
 import { unlimited } from './ratelimit.js';
 import type * as T from './notify-types.js';
+import * as A from './answers/notify.js';
+import { ServiceError } from '../core/errors.js';
 
 export type NotifyClientOptions = Omit<HttpOptions, 'service' | 'limiter'>;
 
@@ -17,75 +19,79 @@ export class NotifyClient {
     this.http = new HttpClient({ ...o, service: 'notify', limiter: unlimited });
   }
 
+  // Each answer is read through its endpoint's declaration (src/api/answers/notify.ts, A.*).
+
   /** POST /v1/messages. Never retried after it may have reached the server. */
-  async sendEmail(body: T.EmailMessage): Promise<T.SendResult> {
-    return sendResultOf(await this.http.call('POST', '/v1/messages', { json: body }));
+  sendEmail(body: T.EmailMessage): Promise<T.SendResult> {
+    return this.http.call('POST', '/v1/messages', { json: body, answer: A.EMAIL_SENT });
   }
 
   /** decisions row 3: POST /v1/sms/messages; a response without `failure` is fine. */
-  async sendSms(body: T.SmsMessage): Promise<T.SendResult> {
-    return sendResultOf(await this.http.call('POST', '/v1/sms/messages', { json: body }));
+  sendSms(body: T.SmsMessage): Promise<T.SendResult> {
+    return this.http.call('POST', '/v1/sms/messages', { json: body, answer: A.SMS_SENT });
   }
 
   /** Upsert by type, so repeating it is safe. */
-  setWebhook(type: number, url: string, sms = false): Promise<{ success: boolean }> {
-    return this.http.call('POST', sms ? '/v1/sms/webhooks' : '/v1/webhooks', { json: { type, url }, idempotent: true });
+  async setWebhook(type: number, url: string, sms = false): Promise<void> {
+    const path = sms ? '/v1/sms/webhooks' : '/v1/webhooks';
+    notDone(await this.http.call('POST', path, { json: { type, url }, idempotent: true, answer: A.WEBHOOK_SET }), 'POST', path, 'the webhook was not registered');
   }
 
   /** One object or a list (spec: not shown) — always a list here. */
-  async listWebhooks(sms = false): Promise<T.Webhook[]> {
-    const r = await this.http.call<unknown>('GET', sms ? '/v1/sms/webhooks' : '/v1/webhooks', { idempotent: true });
-    if (Array.isArray(r)) return r as T.Webhook[];
-    if (r && typeof r === 'object') {
-      const o = r as Record<string, unknown>;
-      for (const k of ['webhooks', 'data', 'list']) if (Array.isArray(o[k])) return o[k] as T.Webhook[];
-      if ('type' in o) return [o as unknown as T.Webhook];
-    }
-    return [];
+  listWebhooks(sms = false): Promise<T.Webhook[]> {
+    return this.http.call('GET', sms ? '/v1/sms/webhooks' : '/v1/webhooks', { idempotent: true, answer: A.WEBHOOKS });
   }
 
-  deleteWebhook(type: number, sms = false): Promise<{ success: boolean }> {
-    return this.http.call('DELETE', sms ? '/v1/sms/webhooks' : '/v1/webhooks', { json: { type }, idempotent: true });
+  async deleteWebhook(type: number, sms = false): Promise<void> {
+    const path = sms ? '/v1/sms/webhooks' : '/v1/webhooks';
+    notDone(await this.http.call('DELETE', path, { json: { type }, idempotent: true, answer: A.WEBHOOK_DELETED }), 'DELETE', path, 'the webhook was not deleted');
   }
 
-  async emailEvents(q: T.EmailEventQuery): Promise<T.EmailEvent[]> {
-    const r = await this.http.call<{ logs?: T.EmailEvent[] }>('GET', '/v1/events', { searchParams: { ...q }, idempotent: true });
-    return r?.logs ?? [];
+  emailEvents(q: T.EmailEventQuery): Promise<T.EmailEvent[]> {
+    return this.http.call('GET', '/v1/events', { searchParams: { ...oneOf(q) }, idempotent: true, answer: A.EMAIL_EVENTS });
   }
 
-  async smsEvents(q: T.SmsEventQuery): Promise<T.SmsEvent[]> {
-    const r = await this.http.call<{ logs?: T.SmsEvent[] }>('GET', '/v1/sms/events', { searchParams: { ...q }, idempotent: true });
-    return r?.logs ?? [];
+  smsEvents(q: T.SmsEventQuery): Promise<T.SmsEvent[]> {
+    return this.http.call('GET', '/v1/sms/events', { searchParams: { ...oneOf(q) }, idempotent: true, answer: A.SMS_EVENTS });
   }
 
-  async exclusiveNumbers(): Promise<T.ExclusiveNumber[]> {
-    const r = await this.http.call<{ phoneNumbers?: T.ExclusiveNumber[] }>('GET', '/v1/sms/exclusive-number', { idempotent: true });
-    return r?.phoneNumbers ?? [];
+  exclusiveNumbers(): Promise<T.ExclusiveNumber[]> {
+    return this.http.call('GET', '/v1/sms/exclusive-number', { idempotent: true, answer: A.EXCLUSIVE_NUMBERS });
   }
 
   /** decisions row 21 (public material, not the spec): returns the DNS records to publish. */
-  async addDomain(domain: string): Promise<T.DnsRecord[]> {
-    const r = await this.http.call<unknown>('POST', `/v1/domains/${enc(domain)}`, { idempotent: true });
-    return dnsRecordsOf(r);
+  addDomain(domain: string): Promise<T.DnsRecord[]> {
+    return this.http.call('POST', `/v1/domains/${enc(domain)}`, { idempotent: true, answer: A.DOMAIN_ADDED });
   }
 
-  async verifyDomain(domain: string): Promise<unknown> {
-    return this.http.call('PUT', `/v1/domains/${enc(domain)}`, { idempotent: true });
+  /** decisions row 28: the records, each with whether the service found it in place (`valid`). */
+  verifyDomain(domain: string): Promise<T.DnsRecord[]> {
+    return this.http.call('PUT', `/v1/domains/${enc(domain)}`, { idempotent: true, answer: A.DOMAIN_VERIFIED });
   }
 
-  async removeDomain(domain: string): Promise<unknown> {
-    return this.http.call('DELETE', `/v1/domains/${enc(domain)}`, { idempotent: true });
+  async removeDomain(domain: string): Promise<void> {
+    const path = `/v1/domains/${enc(domain)}`;
+    notDone(await this.http.call('DELETE', path, { idempotent: true, answer: A.DOMAIN_REMOVED }), 'DELETE', path, 'the domain was not removed');
   }
 }
 
-function sendResultOf(r: unknown): T.SendResult {
-  const o = (r ?? {}) as Partial<T.SendResult>;
-  return { id: o.id, success: Array.isArray(o.success) ? o.success : [], failure: o.failure && typeof o.failure === 'object' ? o.failure : {} };
+/**
+ * decisions row 30 (vendor reference: "id or recipient, not both"): a lookup by message id sends
+ * the id alone. The spec's SMS lookup says the id wins when both are given; the email lookup's
+ * meaning is not shown, and the vendor says to give one. The time bounds and status still go.
+ */
+export function oneOf<Q extends { id?: string; recipient?: string; country_code?: string }>(q: Q): Q {
+  if (!q.id) return q;
+  const { recipient: _r, country_code: _c, ...rest } = q;
+  return rest as Q;
 }
 
-function dnsRecordsOf(r: unknown): T.DnsRecord[] {
-  if (Array.isArray(r)) return r as T.DnsRecord[];
-  const o = (r ?? {}) as Record<string, unknown>;
-  for (const k of ['records', 'data']) if (Array.isArray(o[k])) return o[k] as T.DnsRecord[];
-  return [];
+/** A 2xx that says `success: false`: the service did not do it, whatever the status says. */
+function notDone(r: A.Done | undefined, method: string, path: string, what: string): void {
+  // undefined: a dry run, where nothing was sent.
+  if (r && !r.success) {
+    throw new ServiceError(`The notification service answered ${method} ${path} with success: false; ${what}.`, {
+      facts: { code: 'SERVICE_FAILED', refused: true, retryable: false },
+    }).about({ service: 'notify', method, path });
+  }
 }

@@ -20,28 +20,22 @@ export const NOT_READ_IN_DRY_RUN = 'not read: a dry run makes no request';
 
 /** One balance lookup (endpoint 21). Ctrl-C still stops the command; every other failure becomes a reason. */
 export async function readBalance(ctx: Context, why: string): Promise<BalanceRead> {
-  let body: unknown;
+  let b: { email: number | null; sms: number | null };
   try {
     const client = await ctx.campaign();
-    // The raw answer: the client's balance() reads a missing figure as 0, which here would refuse a send.
+    // Read through the endpoint's declaration: a figure not given is null (no figure, never 0,
+    // which here would refuse a send); an answer in no known shape is an error, and so a reason.
     const notRead = Symbol('not read');
-    const answer = await lookup<unknown>(ctx, why, () => client.balanceAnswer(), () => notRead);
+    const answer = await lookup<typeof b | symbol>(ctx, why, () => client.balance(), () => notRead);
     if (answer === notRead) return { ok: false, reason: NOT_READ_IN_DRY_RUN, dryRun: true };
-    body = answer;
+    b = answer as typeof b;
   } catch (e) {
     if (ctx.signal.aborted) throw e;
     // A key that is missing (nothing was sent) is the common case for notification-only users.
     if (e instanceof AuthError && e.facts.reached === 'no') return { ok: false, reason: 'no API key for the campaign service, which keeps the balance', error: e };
     return { ok: false, reason: forTerminal(e instanceof Error ? e.message : String(e), 200).replace(/\.$/, ''), error: e };
   }
-  const o = (body ?? {}) as Record<string, unknown>;
-  return { ok: true, email: figure(o.email), sms: figure(o.sms) };
-}
-
-/** "documented as numbers"; a numeric string is read too, anything else is no figure at all. */
-function figure(v: unknown): number | undefined {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
-  return Number.isFinite(n) ? n : undefined;
+  return { ok: true, email: b.email ?? undefined, sms: b.sms ?? undefined };
 }
 
 /**

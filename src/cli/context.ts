@@ -225,6 +225,8 @@ export class Context {
       signal: this.signal,
       // Masked in whatever a service answers (src/api/redact.ts): an echoed key is never printed.
       knownKeys: [s.campaignKey, s.notifyKey],
+      // The recorder answers with nothing: nothing is read (src/api/http.ts).
+      dryRun: this.dryRun,
     };
   }
 
