@@ -265,3 +265,41 @@ describe('a download that breaks off', () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 });
+
+describe('a download bounded by the run\'s --timeout, and what a killed run left (issue 19 item 7)', () => {
+  it('report links --out-dir: a file that trickles in steadily ends at --timeout (exit 4), nothing saved, nothing left', async () => {
+    hs.get().on('GET', '/campaign/v1/report/CP1/link', reply.json({ Reports: [{ reportType: 'delivery', link: `${hs.get().url}/files/slow.csv`, createdDate: '2026-01-01T00:00:00Z' }] }));
+    // A line every 50 ms for 5 s: never quiet, never under any throughput floor worth the name.
+    hs.get().on('GET', '/files/slow.csv', reply.trickle({ head: 'email\n', drip: 'ann@example.com\n', everyMs: 50, forMs: 5000, contentType: 'text/csv' }));
+    const { dir } = outDir();
+    const t0 = Date.now();
+    const r = await runCli(['report', 'links', 'CP1', '--out-dir', dir, '--timeout', '500ms', '--json'], { env: hs.get().env });
+    expect(r.exitCode).toBe(4);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'TIMEOUT' });
+    expect(r.stderr).toContain('did not finish within 0.5 s; nothing was saved');
+    expect(Date.now() - t0).toBeLessThan(4000);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('report links --timeout without --out-dir is a usage error (exit 2), nothing read', async () => {
+    const r = await runCli(['report', 'links', 'CP1', '--timeout', '5s'], { env: hs.get().env });
+    expect(r.exitCode).toBe(2);
+    expect(hs.get().requests).toEqual([]);
+  });
+
+  it('the next run removes the .part a killed run left beside its files, and nothing else', async () => {
+    links([['delivery', '/files/report.csv']]);
+    const { dir } = outDir();
+    fs.mkdirSync(dir);
+    const left = path.join(dir, '.CP1_delivery.csv.0123456789ab.part');
+    const otherCampaign = path.join(dir, '.CP2_delivery.csv.0123456789ab.part');
+    const mine = path.join(dir, 'notes.part');
+    for (const f of [left, otherCampaign, mine]) fs.writeFileSync(f, 'half a file');
+    const r = await saveLinks(dir);
+    expect(r.exitCode).toBe(0);
+    expect(fs.existsSync(left)).toBe(false);
+    expect(fs.existsSync(otherCampaign)).toBe(true);
+    expect(fs.existsSync(mine)).toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'CP1_delivery.csv'), 'utf8')).toBe(CSV);
+  });
+});

@@ -134,3 +134,35 @@ describe('report sync: a damaged state file', () => {
     expect(hs.get().requests).toEqual([]);
   });
 });
+
+describe('report sync: downloads bounded by --timeout, and what a killed run left (issue 19 item 7)', () => {
+  it('a file that trickles in steadily fails its campaign at --timeout (the lock is not held for hours)', async () => {
+    serve(['CP1']);
+    // One of the six files trickles: a line every 50 ms for 5 s.
+    hs.get().on('GET', '/files/CP1/open.csv', reply.trickle({ head: 'email\n', drip: 'ann@example.com\n', everyMs: 50, forMs: 5000, contentType: 'text/csv' }));
+    const dir = tempDir('mailctl-sync-slow-');
+    const t0 = Date.now();
+    const r = await sync(dir, '--timeout', '500ms', '--json');
+    expect(r.exitCode).not.toBe(0);
+    expect(Date.now() - t0).toBeLessThan(4500);
+    const doc = JSON.parse(r.stdout);
+    expect(JSON.stringify(doc)).toContain('did not finish within 0.5 s');
+    const folder = path.join(dir, '2026-01-01_CP1');
+    expect(fs.readdirSync(folder).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
+  it('the next run removes the download files a killed run left in a campaign folder, and nothing else', async () => {
+    serve(['CP1']);
+    const dir = tempDir('mailctl-sync-left-');
+    const folder = path.join(dir, '2026-01-01_CP1');
+    fs.mkdirSync(folder, { recursive: true });
+    const left = ['.delivery.csv.0123456789ab.download', '..delivery.csv.0123456789ab.download.abcdef012345.part'].map((n) => path.join(folder, n));
+    const kept = path.join(folder, 'my-notes.download');
+    for (const f of [...left, kept]) fs.writeFileSync(f, 'half a file');
+    const r = await sync(dir, '--json');
+    expect(r.exitCode, r.stderr).toBe(0);
+    for (const f of left) expect(fs.existsSync(f), f).toBe(false);
+    expect(fs.existsSync(kept)).toBe(true);
+    expectSynced(dir, { CP1: '2026-01-01_CP1' });
+  });
+});

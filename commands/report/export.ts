@@ -38,7 +38,8 @@ export const run: Verb<typeof declareExport> = async (ctx, opts, sn) => {
   // "Re-export regenerates files only when new data exists; otherwise the earlier files are reused."
   const newest = Math.max(...links.map((l) => Date.parse(l.createdDate ?? '') || 0));
   if (newest && newest < requestedAt - 60_000) ctx.io.info(`These files were made at ${new Date(newest).toISOString()}: the service reuses earlier files when there is no new data (and ignores a repeat export within an hour).`);
-  if (out) await printSaved(ctx, sn, await downloadLinks(ctx, sn, links, out, opts.force));
+  // --timeout bounds each download too, however steadily a file trickles in.
+  if (out) await printSaved(ctx, sn, await downloadLinks(ctx, sn, links, out, opts.force, timeoutMs));
   else await printLinks(ctx, links);
 };
 

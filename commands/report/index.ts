@@ -69,7 +69,7 @@ export function declareExport(report: CommandUnknownOpts) {
     .option('--wait', 'wait until the files are ready and print their links'), 'wait, then download the files into this directory')
     .option('--force', 'with --out-dir: overwrite files already there')
     .option('--webhook-url <url>', 'the service POSTs the links here when the files are ready')
-    .option('--timeout <duration>', 'give up waiting after this long (default 10m)')
+    .option('--timeout <duration>', 'give up waiting, or a download that has not finished, after this long (default 10m)')
     .option('--dry-run', 'show the request without sending it')
     .addHelpText('after', `
 The service takes 1 export per 10 seconds (mailctl paces itself) and ignores a repeat for the same
@@ -91,6 +91,7 @@ export function declareLinks(report: CommandUnknownOpts) {
     .description('show the links of the exported detail files')
     .addArgument(campaignCodeArgument('<code>', 'campaign code')), 'download the files into this directory')
     .option('--force', 'with --out-dir: overwrite files already there')
+    .option('--timeout <duration>', 'with --out-dir: give up a file whose download has not finished after this long (default 10m)')
     .option('--dry-run', 'show the lookup and, with --out-dir, the files a run would save; read, download and write nothing')
     .addHelpText('after', `
 The links exist once \`mailctl report export\` has made the files.
@@ -116,7 +117,7 @@ export function declareSync(report: CommandUnknownOpts) {
   })
     .option('--refresh-days <n>', 're-export campaigns finished in the last N days (at most once an hour each) to pick up late opens and clicks')
     .option('--wait-lock [duration]', 'if another sync holds DIR, wait for it (default 10m) instead of exiting with LOCKED')
-    .option('--timeout <duration>', 'give up on a campaign whose files are not ready after this long (default 10m)')
+    .option('--timeout <duration>', 'give up on a campaign whose files are not ready, or a file whose download has not finished, after this long (default 10m)')
     .option('--dry-run', 'show the listing and exports a run would make, and what DIR already holds; no request, nothing written')
     .addHelpText('after', `
 Each run also reads the metrics of the campaigns finished in the last 30 days and rewrites

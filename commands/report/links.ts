@@ -1,3 +1,5 @@
+import { UsageError } from '../../src/core/errors.js';
+import { parseDuration } from '../../src/cli/duration.js';
 import { printList } from '../../src/output/format.js';
 import { checkOutDir, downloadLinks, plannedFiles } from '../../src/report/download.js';
 import { lookup, printDryRun } from '../../src/output/dry-run.js';
@@ -8,8 +10,13 @@ import { suggest } from '../../src/cli/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareLinks } from './index.js';
 
+/** How long one report file may take to download, whole, without --timeout. */
+const DEFAULT_DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
+
 export const run: Verb<typeof declareLinks> = async (ctx, opts, sn) => {
   const out = outDirOf(opts);
+  if (opts.timeout !== undefined && !out) throw new UsageError('--timeout only applies with --out-dir (it bounds each download).');
+  const timeoutMs = opts.timeout === undefined ? DEFAULT_DOWNLOAD_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout', { positive: true });
   const client = await ctx.campaign();
   if (opts.dryRun) {
     // The folder is checked as a run would (a file, or files there without --force: exit 2); the
@@ -27,7 +34,7 @@ export const run: Verb<typeof declareLinks> = async (ctx, opts, sn) => {
   const empty = `No report files for ${sn} yet; request them with \`${suggest(ctx, 'report', 'export', sn, '--wait')}\`.`;
   if (out) {
     // An empty list is still a header: of the files saved, none.
-    await printSaved(ctx, sn, links.length ? await downloadLinks(ctx, sn, links, out, opts.force) : [], empty);
+    await printSaved(ctx, sn, links.length ? await downloadLinks(ctx, sn, links, out, opts.force, timeoutMs) : [], empty);
     return;
   }
   await printList(ctx.io, links, LINK_COLUMNS, links, { empty });

@@ -311,6 +311,8 @@ export interface DownloadOptions {
   stallMs: number;
   /** Give up when the body comes in slower than this (default MIN_DOWNLOAD_RATE). */
   minRate?: MinRate;
+  /** Give up when the whole download has not finished in this long, however steadily it comes (a run's --timeout). */
+  deadlineMs?: number;
   /** -v: one line per request and per answer, signatures masked. */
   trace?: Trace;
   /** false: never replace what is at `dest` (an existing file or link ends the download, exit 1, nothing saved). */
@@ -325,12 +327,15 @@ export interface DownloadOptions {
  */
 export async function downloadFile(fetchFn: FetchLike, url: string, dest: string, o: DownloadOptions): Promise<number> {
   const floor = o.minRate ?? MIN_DOWNLOAD_RATE;
-  const guard = stallGuard(o.signal, o.stallMs, floor);
+  const guard = stallGuard(o.signal, o.stallMs, floor, o.deadlineMs);
   const failed = (e: unknown): CliError => {
     if (e instanceof CliError) return e;
     if (o.signal?.aborted) return new InterruptedError(`Interrupted while downloading ${o.what}; nothing was saved.`);
-    // Too slow is a time-out as much as too quiet is.
-    const facts = classify({ method: 'GET', keyless: true, outcome: transportOutcome(e, guard.stalled || guard.slow !== undefined) });
+    // Too slow is a time-out as much as too quiet is, and so is too long.
+    const facts = classify({ method: 'GET', keyless: true, outcome: transportOutcome(e, guard.stalled || guard.slow !== undefined || guard.late) });
+    if (guard.late) {
+      return new LimitError(`Downloading ${o.what} from ${hostOf(url)} did not finish within ${duration(o.deadlineMs!)}; nothing was saved.`, 'Check the network and try again, or allow more time with --timeout.', facts);
+    }
     if (guard.slow !== undefined) {
       return new LimitError(
         `Downloading ${o.what} from ${hostOf(url)} stopped: only ${bytes(guard.slow)} arrived in ${duration(floor.windowMs)}, less than the ${bytes(floor.bytes)} per ${duration(floor.windowMs)} any real link carries; nothing was saved.`,

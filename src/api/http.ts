@@ -11,8 +11,7 @@ import { describeErrorBody } from './error-body.js';
 import type { Limiter } from './ratelimit.js';
 import { maskPath, maskUrl } from './mask-url.js';
 import { redactor, type Redact } from './redact.js';
-import { duration, MIN_DOWNLOAD_RATE, stallGuard, type MinRate } from './transfer-guard.js';
-import { bytes } from '../core/human.js';
+import { duration } from './transfer-guard.js';
 import { readAs, type Answer } from './answers/read.js';
 
 export type FetchLike = typeof fetch;
@@ -25,10 +24,8 @@ export interface HttpOptions {
   /** Applied to every request of this client. */
   limiter: Limiter;
   trace?: (line: string) => void;
-  /** How long a request may wait for its answer, and its answer's body go without a byte. */
+  /** How long a request may take, its answer read whole (a body that trickles in counts too). */
   timeoutMs?: number;
-  /** The slowest an answer's body may come in (default MIN_DOWNLOAD_RATE, as downloads). */
-  minRate?: MinRate;
   retryLimit?: number;
   /** Base of the exponential backoff, in ms. Tests make it small. */
   retryBaseMs?: number;
@@ -77,20 +74,20 @@ export class HttpClient {
   lastServerDate?: { date: string; receivedAt: number };
   /** Masks the run's keys in whatever the service says, before it becomes an error. */
   private readonly redact: Redact;
-  private readonly timeoutMs: number;
   /**
-   * How each answer's body is read: ky's own time-out ends when the headers arrive, so a body
-   * that trickled in (a byte every few seconds) was read for ever. It ends when no byte comes
-   * for the time-out or when it comes in under the floor downloads have; a steady but slow
-   * answer (a long groups list on a poor link) is read to its end however long it takes.
+   * How long one attempt may take, its answer's body read whole. ky's own time-out ends when the
+   * headers arrive, so the body is read against what is left of it: an answer that trickles in
+   * steadily (a byte every few seconds, under any idle guard) ends at the time-out like one that
+   * never comes (issue 19 item 7), and a command's --timeout bounds its requests as a whole.
    */
-  private readonly pace: Pace;
+  private readonly timeoutMs: number;
+  /** When each answer's attempt went out (Date.now()), for its body's deadline. */
+  private readonly sentAt = new WeakMap<Response, number>();
 
   constructor(o: HttpOptions) {
     this.o = o;
     this.redact = redactor([o.apiKey, ...(o.knownKeys ?? [])]);
     this.timeoutMs = o.timeoutMs ?? 30_000;
-    this.pace = { idleMs: this.timeoutMs, floor: o.minRate ?? MIN_DOWNLOAD_RATE };
     const trace = o.trace;
     // Each request's limiter tickets, handed back when its answer comes (ky gives the fetch the
     // very Request object its beforeRequest hooks saw).
@@ -99,6 +96,7 @@ export class HttpClient {
     const tickets = new WeakMap<Request, Array<(status?: number) => Promise<void>>>();
     const answered: FetchLike = async (input, init) => {
       const settled = (input instanceof Request && tickets.get(input)) || [];
+      const sent = Date.now();
       let res: Response;
       try {
         res = await o.fetch(input, init);
@@ -106,6 +104,7 @@ export class HttpClient {
         for (const done of settled) await done();
         throw e;
       }
+      this.sentAt.set(res, sent);
       // Read here rather than in an afterResponse hook: ky hands each such hook a clone of the
       // response, which tees its body (a cost on every answer, and the body read through the tee).
       const date = res.headers.get('date');
@@ -200,7 +199,7 @@ export class HttpClient {
         await res.body?.cancel().catch(() => {});
         return (this.o.dryRun ? opts.answer.dryRun?.() : undefined) as T;
       }
-      const text = res.status === 204 ? '' : await readCapped(res, MAX_RESPONSE_BYTES, this.pace);
+      const text = res.status === 204 ? '' : await readCapped(res, MAX_RESPONSE_BYTES, this.deadlineOf(res));
       if (text === undefined) {
         throw unusable(res.status, 'too-large', `The ${label} answered ${method} ${path} with more than ${MAX_RESPONSE_MIB} MiB, far more than any real answer; mailctl stopped reading it.`);
       }
@@ -231,12 +230,17 @@ export class HttpClient {
     }
   }
 
+  /** Until when an answer's body may still come: its attempt's time-out, counted from when it went out. */
+  private deadlineOf(res: Response): number {
+    return (this.sentAt.get(res) ?? Date.now()) + this.timeoutMs;
+  }
+
   /** What happened to the request, as the classifier reads it; undefined for a failure that is not the request's (a bug). */
   private async outcomeOf(e: unknown): Promise<Outcome | undefined> {
     if (this.o.signal?.aborted) return { kind: 'interrupted' };
     // The service's words with every key the run knows masked: whatever is built from the
     // outcome (sentence, serviceMessage, serviceCode, body) can then never show one.
-    if (e instanceof HTTPError) return { kind: 'answer', status: e.response.status, body: this.redact(await errorBodyOf(e.response, this.pace)) };
+    if (e instanceof HTTPError) return { kind: 'answer', status: e.response.status, body: this.redact(await errorBodyOf(e.response, this.deadlineOf(e.response))) };
     if (e instanceof TimeoutError || e instanceof BodyTimeoutError) return { kind: 'timeout' };
     const cause = transportCause(e);
     return cause ? { kind: 'network', cause } : undefined;
@@ -275,7 +279,7 @@ export class HttpClient {
         // Ctrl-C while a request was on the wire: whether it arrived is not known.
         return new InterruptedError(undefined, undefined, facts).about(request);
       case 'timeout': {
-        const late = e instanceof BodyTimeoutError ? `began answering ${method} ${path} but ${e.slow === undefined ? `then sent nothing for ${duration(this.pace.idleMs)}` : `sent only ${bytes(e.slow)} in ${duration(this.pace.floor.windowMs)}, less than the ${bytes(this.pace.floor.bytes)} per ${duration(this.pace.floor.windowMs)} any real link carries`}; mailctl stopped reading.` : `did not answer ${method} ${path} in time.`;
+        const late = e instanceof BodyTimeoutError ? `began answering ${method} ${path} but did not finish within ${duration(this.timeoutMs)}; mailctl stopped reading.` : `did not answer ${method} ${path} in time.`;
         return new LimitError(`The ${label} ${late}${doubt ? ' It may or may not have been carried out; check before running it again.' : ''}`, undefined, facts).about(request);
       }
       case 'network':
@@ -371,25 +375,19 @@ export function nestedDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
-/** How an answer's body must keep coming: a byte within `idleMs`, `floor` in every window. */
-interface Pace {
-  idleMs: number;
-  floor: MinRate;
-}
-
-/** An answer's body went quiet for the idle time-out, or (`slow`: bytes in the last window) came in under the floor. */
+/** An answer's body did not come whole before its attempt's deadline. */
 class BodyTimeoutError extends Error {
-  constructor(readonly slow: number | undefined) {
+  constructor() {
     super('body too slow');
   }
 }
 
 /**
  * The body as text, or undefined when it is longer than `max` bytes (reading stops there).
- * When it stops coming at `pace` (src/api/transfer-guard.ts, the guard downloads use) reading
- * stops, the connection is let go, and it throws a BodyTimeoutError.
+ * When it has not come whole by `deadline` (a Date.now() time) reading stops, the connection is
+ * let go, and it throws a BodyTimeoutError.
  */
-async function readCapped(res: Response, max: number, pace: Pace): Promise<string | undefined> {
+async function readCapped(res: Response, max: number, deadline: number): Promise<string | undefined> {
   const declared = Number(res.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > max) {
     await res.body?.cancel().catch(() => {});
@@ -397,18 +395,19 @@ async function readCapped(res: Response, max: number, pace: Pace): Promise<strin
   }
   if (!res.body) return '';
   const reader = res.body.getReader();
-  const guard = stallGuard(undefined, pace.idleMs, pace.floor);
+  let late = false;
   // Cancelling ends the pending read (done) and closes the connection.
-  guard.signal.addEventListener('abort', () => void reader.cancel().catch(() => {}), { once: true });
-  guard.metre();
+  const timer = setTimeout(() => {
+    late = true;
+    void reader.cancel().catch(() => {});
+  }, Math.max(0, deadline - Date.now()));
   try {
     const chunks: Uint8Array[] = [];
     let total = 0;
     for (;;) {
       const { done, value } = await reader.read();
-      if (guard.signal.aborted) throw new BodyTimeoutError(guard.slow);
+      if (late) throw new BodyTimeoutError();
       if (done) break;
-      guard.moved(value.byteLength);
       total += value.byteLength;
       if (total > max) {
         await reader.cancel().catch(() => {});
@@ -418,18 +417,18 @@ async function readCapped(res: Response, max: number, pace: Pace): Promise<strin
     }
     return Buffer.concat(chunks, total).toString('utf8');
   } finally {
-    guard.done();
+    clearTimeout(timer);
   }
 }
 
 /** An error answer's body: parsed JSON, else its text, else undefined. Read once per answer. */
 const errorBodies = new WeakMap<Response, Promise<unknown>>();
-function errorBodyOf(res: Response, pace: Pace): Promise<unknown> {
+function errorBodyOf(res: Response, deadline: number): Promise<unknown> {
   let body = errorBodies.get(res);
   if (!body) {
-    // A body that stops coming counts as none: the status alone is judged. One nested
+    // A body that does not come in time counts as none: the status alone is judged. One nested
     // past any real answer is kept as the start of its text, never parsed and walked.
-    body = readCapped(res, MAX_ERROR_BODY_BYTES, pace)
+    body = readCapped(res, MAX_ERROR_BODY_BYTES, deadline)
       .catch(() => '')
       .then((text) => {
         if (!text) return undefined;

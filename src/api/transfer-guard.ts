@@ -1,7 +1,7 @@
-// How long a transfer may take, judged by its progress rather than by a fixed deadline: it ends
-// when nothing moves for the idle time-out, or when it comes in under a throughput floor. A
-// steady but slow link finishes however long it needs; a trickle does not hold the run for ever.
-// Downloads (src/api/files.ts) and API answers (src/api/http.ts) share this one guard.
+// How long a transfer may take: it ends when nothing moves for the idle time-out, when it comes
+// in under a throughput floor, or, when the run sets one (report downloads under --timeout), when
+// its deadline passes however steadily it moves. Downloads and uploads (src/api/files.ts) use this
+// guard; an API answer is bounded by its request's time-out as a whole (src/api/http.ts).
 
 /** A window's length for a sentence: "60 s", or "0.5 s" as tests set it. */
 export const duration = (ms: number) => `${ms >= 10_000 ? Math.round(ms / 1000) : ms / 1000} s`;
@@ -22,19 +22,25 @@ export interface MinRate {
 
 /**
  * Watches a transfer: aborts it when nothing moves for `ms` (`stalled`), on the caller's Ctrl-C,
- * and, once `metre()` has started it, when fewer than `floor.bytes` came in one `floor.windowMs`
- * (`slow`: how many did).
+ * once `metre()` has started it, when fewer than `floor.bytes` came in one `floor.windowMs`
+ * (`slow`: how many did), and when `deadlineMs` has passed since it began (`late`).
  */
-export function stallGuard(signal: AbortSignal | undefined, ms: number, floor?: MinRate) {
+export function stallGuard(signal: AbortSignal | undefined, ms: number, floor?: MinRate, deadlineMs?: number) {
   const ac = new AbortController();
   const onAbort = () => ac.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
   let window: NodeJS.Timeout | undefined;
   let inWindow = 0;
+  const deadline = deadlineMs === undefined ? undefined : setTimeout(() => {
+    guard.late = true;
+    ac.abort();
+  }, deadlineMs);
   const guard = {
     signal: ac.signal,
     stalled: false,
+    /** The whole transfer took longer than `deadlineMs`. */
+    late: false,
     /** Bytes that came in during the window that was too slow. */
     slow: undefined as number | undefined,
     arm() {
@@ -62,6 +68,7 @@ export function stallGuard(signal: AbortSignal | undefined, ms: number, floor?: 
     },
     done() {
       clearTimeout(timer);
+      clearTimeout(deadline);
       clearInterval(window);
       signal?.removeEventListener('abort', onAbort);
     },

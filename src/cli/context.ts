@@ -18,7 +18,6 @@ import type { DryRunRecorder } from '../api/recorder.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { configDir } from '../config/paths.js';
 import { suggester, suggestWithNote } from './suggest.js';
-import type { MinRate } from '../api/transfer-guard.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -40,9 +39,8 @@ export interface Tuning {
   pollMaxMs: number;
   /** How long a --wait keeps polling through failed status lookups that are safe to repeat. */
   waitThroughFaultsMs: number;
+  /** How long an API request may take, its answer read whole (a command's --timeout sets it for the run). */
   timeoutMs: number;
-  /** The slowest an API answer's body may come in (default MIN_DOWNLOAD_RATE, src/api/transfer-guard.ts). */
-  minRate?: MinRate;
 }
 
 export const DEFAULT_TUNING: Tuning = { rateLimit: true, retryBaseMs: 500, pollMinMs: 1000, pollMaxMs: 5000, timeoutMs: 30_000, waitThroughFaultsMs: 120_000 };
@@ -220,7 +218,6 @@ export class Context {
       fetch: this.wrapApiFetch && !this.dryRun ? this.wrapApiFetch(transport) : transport,
       trace,
       timeoutMs: this.tuning.timeoutMs,
-      minRate: this.tuning.minRate,
       retryBaseMs: this.tuning.retryBaseMs,
       signal: this.signal,
       // Masked in whatever a service answers (src/api/redact.ts): an echoed key is never printed.

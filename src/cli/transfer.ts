@@ -89,7 +89,7 @@ export async function uploadFile(ctx: Context, url: string, file: string, conten
  * GETs a download link into a file (no key; private, never through a symlink; see
  * downloadFile); returns the bytes written. `what` ("the failure file") must be safe to print.
  */
-export async function download(ctx: Context, url: string, dest: string, o: { what: string; expiredHint: string; replace?: boolean }): Promise<number> {
+export async function download(ctx: Context, url: string, dest: string, o: { what: string; expiredHint: string; replace?: boolean; deadlineMs?: number }): Promise<number> {
   const policy = await linkPolicy(ctx);
   return downloadFile(await ctx.transport(), url, dest, { signal: ctx.signal, policy, stallMs: ctx.tuning.timeoutMs, trace: traceOf(ctx), ...o });
 }

@@ -67,7 +67,11 @@ function refuseExisting(files: string[], { flag }: OutDir): void {
   if (existing.length) throw new UsageError(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}.`, `Pass --force to overwrite, or choose another ${flag} directory.`);
 }
 
-export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[], out: OutDir, force = false): Promise<Saved[]> {
+/**
+ * Saves each linked file into DIR; `timeoutMs`, the run's --timeout, bounds each download as a
+ * whole, however steadily it comes.
+ */
+export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[], out: OutDir, force = false, timeoutMs?: number): Promise<Saved[]> {
   const { dir } = out;
   refuseNonDirectory(out);
   const targets = links.filter((l) => l && typeof l === 'object').map((l) => ({ link: l, type: forTerminal(l.reportType, 40), file: path.join(dir, reportFileName(sn, l.reportType, suggester(ctx))) }));
@@ -81,6 +85,7 @@ export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[
     if (isDiskProblem(e)) throw new DiskError(dir, e.code!, again());
     throw new UsageError(`Cannot create the directory ${dir}: ${(e as Error).message}.`);
   }
+  removeLeftParts(dir, targets.map((t) => t.file));
   if (!force) refuseExisting(targets.map((t) => t.file), out);
   const saved: Saved[] = [];
   const spin = await ctx.io.spinner('Downloading report files…');
@@ -92,6 +97,7 @@ export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[
         expiredHint: `Links expire; get fresh ones with \`${suggest(ctx, 'report', 'export', sn, '--wait')}\` (files already saved are kept; --force replaces them).`,
         // Checked above, and again as the file lands: one that appeared meanwhile is kept.
         replace: force,
+        deadlineMs: timeoutMs,
       }).catch((e: unknown) => {
         if (!(e instanceof DiskError)) throw e;
         const kept = saved.length ? `${saved.map((x) => x.file).join(', ')} ${saved.length === 1 ? 'was' : 'were'} saved before. ` : '';
@@ -103,6 +109,25 @@ export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[
     spin.stop();
   }
   return saved;
+}
+
+/**
+ * What a run killed mid-download left beside these files: the temporary file each is written to
+ * before it is renamed into place (src/fs/safe-write.ts, `.<name>.<12 hex>.part`). Only those exact
+ * names, for these files: anything else in DIR is the user's.
+ */
+function removeLeftParts(dir: string, files: string[]): void {
+  const bases = new Set(files.map((f) => path.basename(f)));
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^\.(.+)\.[0-9a-f]{12}\.part$/.exec(name);
+    if (m && bases.has(m[1])) fs.rmSync(path.join(dir, name), { force: true });
+  }
 }
 
 /** Two report types that come out as one file name (`delivery`, `/delivery`): neither is saved. */

@@ -92,6 +92,8 @@ export async function syncCampaign(run: SyncRun, sn: string, rec: CampaignRecord
             what: `the ${t} file of ${sn}`,
             expiredHint: `Links expire.${onceAnHour || ' The next run exports the campaign again and gets fresh ones.'}`,
             now: () => ctx.clock.now(),
+            // The run's --timeout bounds each download as a whole (the lock is held meanwhile).
+            deadlineMs: run.linkTimeoutMs,
           });
         } finally {
           run.progress.downloading--;

@@ -97,11 +97,11 @@ export async function stillWhole(dir: string, rec: FileRecord): Promise<boolean>
 }
 
 /** Downloads one report file into place; returns what the state records of it. */
-export async function fetchReportFile(ctx: Context, dir: string, rel: string, url: string, o: { what: string; expiredHint: string; now: () => number }): Promise<Omit<FileRecord, 'createdDate'>> {
+export async function fetchReportFile(ctx: Context, dir: string, rel: string, url: string, o: { what: string; expiredHint: string; now: () => number; deadlineMs?: number }): Promise<Omit<FileRecord, 'createdDate'>> {
   const final = path.join(dir, rel);
   const tmp = path.join(path.dirname(final), `.${path.basename(final)}.${randomBytes(6).toString('hex')}.download`);
   try {
-    await download(ctx, url, tmp, { what: o.what, expiredHint: o.expiredHint });
+    await download(ctx, url, tmp, { what: o.what, expiredHint: o.expiredHint, deadlineMs: o.deadlineMs });
     const d = await digestFile(tmp);
     await fsp.rename(tmp, final);
     return { path: rel, ...d, downloadedAt: new Date(o.now()).toISOString() };

@@ -107,8 +107,20 @@ function literal(name: string): string {
   return name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * In a campaign's folder, what a run killed mid-download left: the file being downloaded
+ * (`.<type>.csv.<12 hex>.download`, files.ts) and its own temporary (`..<type>.csv.<12 hex>.download.<12 hex>.part`).
+ */
+const LEFT_DOWNLOAD = /^\.\.?[^/]+\.csv\.[0-9a-f]{12}\.download(\.[0-9a-f]{12}\.part)?$/;
+
 function removeLeftovers(dir: string): void {
-  for (const name of fs.readdirSync(dir)) if (LEFTOVER.test(name)) fs.rmSync(`${dir}/${name}`, { force: true });
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (LEFTOVER.test(entry.name)) fs.rmSync(`${dir}/${entry.name}`, { force: true });
+    // A campaign folder (a real directory, never followed through a link).
+    else if (entry.isDirectory()) {
+      for (const name of fs.readdirSync(`${dir}/${entry.name}`)) if (LEFT_DOWNLOAD.test(name)) fs.rmSync(`${dir}/${entry.name}/${name}`, { force: true });
+    }
+  }
 }
 
 async function locked(ctx: Context, o: SyncOptions): Promise<SyncReport> {
