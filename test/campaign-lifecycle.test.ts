@@ -1,5 +1,7 @@
 // Following a campaign after it is created: status (endpoint 13) in words and --wait until it
-// settles, pause (endpoint 12; section 3 rule 1: "Pause applies to scheduled campaigns") and
+// settles, pause (endpoint 12; section 3 rule 1: "Pause applies to scheduled campaigns", and the
+// vendor's reference: a sending one too; decisions row 32: sent whatever the status, the service's
+// answer reported) and
 // delete (endpoint 11; rule 2: preparing or sending campaigns come back in `sendingCampaign`).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, scriptedPrompter } from './helpers/cli.js';
@@ -23,6 +25,8 @@ const LIFECYCLE = [
 const sb = useSandbox({ expect: LIFECYCLE });
 /** A sandbox where preparing takes a minute: campaigns stay "preparing" for the whole test. */
 const slowSb = useSandbox({ delays: { campaignPrepare: 60_000 }, expect: LIFECYCLE });
+/** A sandbox where sending takes a minute: a send-now campaign is SENDING for the whole test. */
+const sendingSb = useSandbox({ delays: { campaignPrepare: 0, campaignSending: 60_000 }, expect: LIFECYCLE });
 const fx = campaignFixtures(sb.get);
 const hs = useHostileServer();
 const flags = ['--group', 'Newsletter', '--subject', 'S', '--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>x</p>'];
@@ -40,6 +44,7 @@ beforeAll(async () => {
   await fx.group('Newsletter', 4);
   slow = slowSb.get();
   await campaignFixtures(() => slow).group('Newsletter', 2);
+  await campaignFixtures(sendingSb.get).group('Newsletter', 2);
 });
 
 describe('campaign status', () => {
@@ -137,13 +142,34 @@ describe('campaign pause', () => {
     expect(sb.get().sandbox.requests('campaign').some((x) => x.method === 'PATCH' && x.path === '/v1/campaign/normal/CP_NOPE')).toBe(false);
   });
 
-  it('refuses a campaign that is not scheduled, saying why, without sending the PATCH', async () => {
+  it('a campaign the service will not pause (preparing): the PATCH goes out, and the service\'s refusal is reported with what the campaign was (exit 1)', async () => {
     const sn = await create([], slow);
     const r = await runCli(['campaign', 'pause', sn, '--yes'], { sandbox: slow });
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain(`Campaign ${sn} cannot be paused: it is PREPARE_TO_SENT`);
-    expect(r.stderr).toContain('Only a scheduled campaign');
-    expect(slow.sandbox.requests('campaign').some((x) => x.method === 'PATCH')).toBe(false);
+    expect(slow.sandbox.requests('campaign').filter((x) => x.method === 'PATCH' && x.path === `/v1/campaign/normal/${sn}`)).toHaveLength(1);
+    expect(r.stderr).toContain(`The service refused to pause campaign ${sn} (HTTP 400, code 40015); it was PREPARE_TO_SENT (preparing`);
+    expect(r.stderr).not.toMatch(/cannot be paused|probably/);
+  });
+
+  it('a SENDING campaign is not refused locally (decisions row 32): the PATCH goes out and the service\'s answer, paused, is reported', async () => {
+    const s = sendingSb.get();
+    const sn = await create([], s);
+    await expect.poll(async () => JSON.parse((await runCli(['campaign', 'status', sn, '--json'], { sandbox: s })).stdout).status).toBe('SENDING');
+    const r = await runCli(['campaign', 'pause', sn, '--yes', '--json'], { sandbox: s });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ sn, status: 'STOP', result: 'paused' });
+    expect(s.sandbox.requests('campaign').filter((x) => x.method === 'PATCH' && x.path === `/v1/campaign/normal/${sn}`)).toHaveLength(1);
+  });
+
+  it('statuses the vendor names (SENT, QUEUED) are described as known ones, not as "a status the spec does not describe"', async () => {
+    for (const status of ['SENT', 'QUEUED']) {
+      hs.get().on('GET', '/campaign/v1/campaign/normal/CP_V', reply.json([{ sn: 'CP_V', name: 'V', status }]));
+      const r = await runCli(['campaign', 'status', 'CP_V'], { env: hs.get().env });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain(`status\t${status}`);
+      expect(r.stdout).not.toContain('does not describe');
+      expect(r.stdout).toContain("vendor's reference");
+    }
   });
 });
 

@@ -301,11 +301,15 @@ Examples:
 export function declarePause(campaign: CommandUnknownOpts) {
   return campaign
     .command('pause')
-    .description('pause a scheduled campaign (only before its send time; there is no resume)')
+    .description('pause a scheduled (or, per the vendor, sending) campaign; there is no resume')
     .addArgument(campaignCodeArgument('<code>', 'campaign code'))
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .option('--dry-run', 'show the request without sending it')
     .addHelpText('after', `
+The spec pauses scheduled campaigns; the vendor's reference says a sending one can be paused
+too. mailctl does not judge by status: it sends the pause and reports what the service answers
+(decisions row 32). A campaign already paused is reported as such and nothing is sent.
+
 Examples:
   mailctl import examples/contacts.csv --group Newsletter --create-group --wait
   mailctl campaign create --name "Spring sale" --group Newsletter --subject "Spring sale" \\

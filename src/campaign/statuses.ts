@@ -19,11 +19,20 @@ export const STATUS_WORDS: Record<string, string | ((cmd: Suggest) => string)> =
   UNAUTHENTICATED_SENDER: 'stopped: the sender address is not verified; verify it in the back office and create the campaign again',
 };
 
+/**
+ * Statuses the spec does not list but the vendor's troubleshooting page names (VENDOR.md,
+ * debugging-qa 82, 160, 267): known, so described, never "a status the spec does not describe".
+ */
+export const VENDOR_STATUS_WORDS: Record<string, string | ((cmd: Suggest) => string)> = {
+  SENT: (cmd) => `sent (a status the vendor's reference names; the spec calls it COMPLETE); see \`${cmd('report', 'metrics')}\``,
+  QUEUED: 'queued: waiting to go out (a status the vendor\'s reference names, not the spec)',
+};
+
 /** Statuses the campaign will not leave by itself: the mail went out, or it never will. */
 export const FAILED_STATUSES: ReadonlySet<string> = new Set(['OVER_LIMIT', 'EMPTY_RECIPIENT', 'INSUFFICIENT_RECIPIENT_FOR_TESTING', 'UNAUTHENTICATED_SENDER']);
 
 export function describeStatus(status: string, cmd: Suggest = plainSuggest): string {
-  const words = Object.hasOwn(STATUS_WORDS, status) ? STATUS_WORDS[status] : undefined;
+  const words = Object.hasOwn(STATUS_WORDS, status) ? STATUS_WORDS[status] : Object.hasOwn(VENDOR_STATUS_WORDS, status) ? VENDOR_STATUS_WORDS[status] : undefined;
   if (words === undefined) return `${status} (a status the spec does not describe)`;
   return typeof words === 'function' ? words(cmd) : words;
 }
@@ -33,7 +42,7 @@ export function describeStatus(status: string, cmd: Suggest = plainSuggest): str
  * scheduled for later). A scheduled campaign whose time has come is still worth waiting on.
  */
 export function isSettled(c: Campaign, now: number): boolean {
-  if (c.status === 'COMPLETE' || c.status === 'STOP' || c.status === 'DRAFT' || FAILED_STATUSES.has(c.status)) return true;
+  if (c.status === 'COMPLETE' || c.status === 'SENT' || c.status === 'STOP' || c.status === 'DRAFT' || FAILED_STATUSES.has(c.status)) return true;
   if (c.status === 'PREPARE') {
     const at = c.scheduledDate ? Date.parse(c.scheduledDate) : NaN;
     return Number.isNaN(at) || at > now;

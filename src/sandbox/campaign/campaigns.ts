@@ -103,11 +103,13 @@ export const campaignRoutes: Route[] = [
   },
   {
     // 12. PATCH /v1/campaign/normal/{campaign_sn}: "pauses a scheduled campaign. 204 on success."
+    // The vendor's troubleshooting page (decisions row 32) says it works on a SENDING campaign
+    // too; any other status is refused (400 with a code, as the spec says; which code: not shown).
     service: 'campaign', method: 'PATCH', path: '/v1/campaign/normal/:sn',
     handler: (_req, ctx, p): SbResponse => {
       const c = ctx.state.campaign.campaigns.find((x) => x.sn === p.sn);
       if (!c) return { status: 400, json: { code: '40007' } };
-      if (c.status !== 'PREPARE') return { status: 400, json: { code: '40015' } };
+      if (c.status !== 'PREPARE' && c.status !== 'SENDING') return { status: 400, json: { code: '40015' } };
       Object.assign(c, { status: 'STOP', updatedAt: ctx.now });
       return { status: 204, body: '' };
     },
