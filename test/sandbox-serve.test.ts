@@ -53,7 +53,7 @@ describe('mailctl sandbox serve --shape', () => {
   it('a shape it does not know is a usage error naming the known ones', async () => {
     const r = await runCli(['sandbox', 'serve', '--shape', 'report-links=naked']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('--shape report-links takes wrapped or bare; got "naked".');
+    expect(r.stderr).toContain('--shape report-links takes wrapped, bare or link; got "naked".');
     const r2 = await runCli(['sandbox', 'serve', '--shape', 'links']);
     expect(r2.exitCode).toBe(2);
     expect(r2.stderr).toContain('report-links, import-code, campaign-error');
@@ -61,7 +61,7 @@ describe('mailctl sandbox serve --shape', () => {
 
   it('--help lists every shape with its values and where the spec or decisions show it', async () => {
     const r = await runCli(['sandbox', 'serve', '--help']);
-    expect(r.stdout).toContain('report-links=wrapped|bare');
+    expect(r.stdout).toContain('report-links=wrapped|bare|link');
     expect(r.stdout).toContain('import-code=importSn|import_sn');
     expect(r.stdout).toContain('signature-header=x-service-signature|x-surenotify-signature');
     expect(r.stdout).toContain('(decisions row 3)');

@@ -10,7 +10,7 @@ export function declareRun(program: CommandUnknownOpts) {
     .command('doctor')
     .description('check the set-up: each setting and where it comes from, keys (one cheap call per service), config folder, clock, Node')
     .addHelpText('after', `
-Exit: 0 all is well · 3 a key is missing or refused, or the config folder is not private · 4 a service cannot be reached.
+Exit: 0 all is well · 3 a key is missing or refused, or the config folder is not private · 4 a service cannot be reached · 1 a service answered in no shape mailctl knows.
 
 Examples:
   mailctl doctor

@@ -16,7 +16,7 @@ interface Check {
   check: string;
   status: Level;
   detail: string;
-  /** The exit code this failure stands for (3 config/auth, 4 network). */
+  /** The exit code this failure stands for (3 config/auth, 4 network, 1 an answer in no known shape). */
   exit?: number;
 }
 
@@ -52,7 +52,8 @@ export async function run(ctx: Context): Promise<void> {
   }
   if (skew) checks.push(skew);
 
-  const exit = checks.some((c) => c.exit === ExitCode.AUTH) ? ExitCode.AUTH : checks.some((c) => c.exit === ExitCode.LIMIT) ? ExitCode.LIMIT : ExitCode.OK;
+  const exit = checks.some((c) => c.exit === ExitCode.AUTH) ? ExitCode.AUTH : checks.some((c) => c.exit === ExitCode.LIMIT) ? ExitCode.LIMIT
+    : checks.some((c) => c.exit === ExitCode.FAILED) ? ExitCode.FAILED : ExitCode.OK;
   await printList(ctx.io, checks, [
     { header: 'CHECK', value: (c) => c.check },
     { header: 'STATUS', value: (c) => c.status, paint: (c) => (c.status === 'ok' ? 'green' : c.status === 'warn' ? 'yellow' : 'red') },
@@ -83,6 +84,8 @@ async function tryKey(ctx: Context, service: Service): Promise<{ check: Omit<Che
     if (f.code === 'AUTH' || f.code === 'CONFIG') return { check: { status: 'fail', exit: ExitCode.AUTH, detail: 'refused (Forbidden): the key is wrong or belongs to another account' }, http };
     if (f.code === 'NETWORK' || f.code === 'TIMEOUT') return { check: { status: 'fail', exit: ExitCode.LIMIT, detail: `unreachable (${e.message})` }, http };
     if (f.code === 'RATE_LIMITED' || f.code === 'DAILY_LIMIT') return { check: { status: 'warn', detail: `accepted, but rate limited now (${e.message})` }, http };
+    // Answered, but in no shape mailctl knows (decisions row 34): a service failure, not the network.
+    if (f.code === 'BAD_RESPONSE') return { check: { status: 'fail', exit: ExitCode.FAILED, detail: `answered, but not as documented: ${e.message}` }, http };
     return { check: { status: 'fail', exit: ExitCode.LIMIT, detail: `answered with an error: ${e.message}` }, http };
   }
 }

@@ -19,7 +19,8 @@ export const run: Verb<typeof declareVerify> = async (ctx, opts, input) => {
   try {
     records = await (await ctx.notify()).verifyDomain(domain);
   } catch (e) {
-    if (e instanceof ServiceError && e.status !== undefined && e.status < 500) {
+    // A refusal (4xx): the service's reason. An answer in no known shape stays what it is.
+    if (e instanceof ServiceError && e.facts.refused && e.status !== undefined && e.status < 500) {
       // The service's own reason reads better than the HTTP sentence wrapped around it.
       const said = describeErrorBody(e.body).detail;
       const reason = said ? forTerminal(said.replace(/\.+$/, '')) : `HTTP ${e.status}`;

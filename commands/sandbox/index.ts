@@ -37,13 +37,15 @@ export function declareServe(s: CommandUnknownOpts) {
     .option('--port <n>', 'port to listen on (default: a free one)')
     .option('--daily-limit <n>', 'campaign-service requests allowed per day (spec: 300000)')
     .option('--no-rate-limit', 'turn off the 2 requests/second limit')
-    .addOption(offer(new Option('--shape <name=value>', 'answer with a documented alternate response shape (repeatable; "alternate" for all)').argParser(collect), [
-      'alternate', ...Object.entries(SHAPES).flatMap(([name, s]) => s.values.map((v) => `${name}=${v}`)),
+    .addOption(offer(new Option('--shape <name=value>', 'answer with a documented alternate response shape (repeatable; "alternate", "last" or "unknown" for all)').argParser(collect), [
+      'alternate', 'last', 'spec', 'unknown', ...Object.entries(SHAPES).flatMap(([name, s]) => s.values.map((v) => `${name}=${v}`)),
     ]))
     .addHelpText('after', () => `
 Response shapes (--shape NAME=VALUE; the first value is the spec's and the default):
 ${shapeHelp().join('\n')}
---shape alternate serves every alternate at once: mailctl reads all of them.
+--shape alternate serves every second value at once, --shape last every last one: mailctl reads
+all of them. --shape unknown wraps every answer in a key nobody documents ({"unexpected": …}):
+every command that reads one must fail with BAD_RESPONSE (exit 1), never show "nothing".
 
 Examples:
   mailctl sandbox serve --port 0                           # until Ctrl-C

@@ -12,7 +12,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { SANDBOX_KEYS, SANDBOX_SENDER } from './constants.js';
 import { campaignModule } from './campaign/index.js';
 import { notifyModule } from './notify/index.js';
-import { resolveShapes } from './shapes.js';
+import { resolveShapes, wrapUnknown } from './shapes.js';
 import { handleLink } from './links.js';
 import {
   SbBadJson, type PendingWebhook, type Recorded, type Route, type SandboxDelays, type SandboxLimits, type SandboxOptions,
@@ -161,6 +161,10 @@ export class Sandbox {
       // Every HTTP answer carries a Date (RFC 9110 section 6.6.1): the sandbox's own clock, the
       // same in-process as over loopback, so `doctor` can check this machine's clock against it.
       if (!('fault' in res)) res = { ...res, headers: { date: new Date(now).toUTCString(), ...res.headers } };
+      // --shape unknown: every 2xx document of either service in a key nobody documents (not the
+      // sandbox's own back office, which no real service has).
+      if (!('fault' in res) && this.ctxOpts.shapes.unknown && (service === 'campaign' || service === 'notify') && !subPath.startsWith('/_sandbox/')
+        && res.status >= 200 && res.status < 300 && res.json !== undefined) res = { ...res, json: wrapUnknown(this.ctxOpts.shapes, res.json) };
       if (bodyBuf) {
         rec.bodyBytes = bodyBuf.length;
         rec.body = parseMaybeJson(bodyBuf);

@@ -78,7 +78,11 @@ function missingKey(issue: v.BaseIssue<unknown>): boolean {
 function describe(issue: v.BaseIssue<unknown>): string {
   const keys = (issue.path ?? []).map((p) => (p as { key: unknown }).key);
   const named = (path: string) => (!path ? 'the answer' : path.startsWith('[') ? path : `"${path}"`);
-  if (missingKey(issue)) return `${named(pathText(keys.slice(0, -1)))} has no "${forTerminal(String(keys.at(-1)), 40)}"`;
+  if (missingKey(issue)) {
+    // What the object holds instead: a wrapper nobody documents shows by its keys.
+    const holder = (issue.path!.at(-1) as { input: unknown }).input;
+    return `${named(pathText(keys.slice(0, -1)))} has no "${forTerminal(String(keys.at(-1)), 40)}" (it is ${preview(holder)})`;
+  }
   const where = named(pathText(keys));
   if (issue.input === undefined) return `${where} is missing, where ${issue.message} was expected`;
   return `${where} is ${preview(issue.input)}, not ${issue.message}`;

@@ -3,19 +3,23 @@
 // part of the spec; under /_sandbox/ like the field route, and it needs the campaign key).
 import type { Route, SbResponse } from '../types.js';
 import { isObj } from './common.js';
+import { renameKey } from '../shapes.js';
 
 export const accountRoutes: Route[] = [
   {
     // 18. GET /v1/templates → {capacity, templates}
     service: 'campaign', method: 'GET', path: '/v1/templates',
-    handler: (_req, ctx) => ({ status: 200, json: { capacity: ctx.state.campaign.capacity, templates: ctx.state.campaign.templates } }),
+    // The official CLI's stub: a bare array, no capacity (shapes.ts template-list=array).
+    handler: (_req, ctx) => ({ status: 200, json: ctx.opts.shapes.templateList === 'array' ? ctx.state.campaign.templates : { capacity: ctx.state.campaign.capacity, templates: ctx.state.campaign.templates } }),
   },
   {
     // 19. GET /v1/templates/{template_id} → template; 400 code "40007" (invalid template code).
     service: 'campaign', method: 'GET', path: '/v1/templates/:id',
     handler: (_req, ctx, p) => {
       const t = ctx.state.campaign.templates.find((x) => x.id === p.id);
-      return t ? { status: 200, json: t } : { status: 400, json: { code: '40007', message: 'invalid sn' } };
+      if (!t) return { status: 400, json: { code: '40007', message: 'invalid sn' } };
+      // The official CLI's stub names the html "html" (shapes.ts template-html=html).
+      return { status: 200, json: ctx.opts.shapes.templateHtml === 'html' ? renameKey(t, 'template', 'html') : t };
     },
   },
   {

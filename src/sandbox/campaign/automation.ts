@@ -18,7 +18,7 @@ const invalid = (errors: string): SbResponse => ({ status: 400, json: { message:
 export const automationRoutes: Route[] = [
   {
     service: 'campaign', method: 'POST', path: '/v1/automation/event',
-    handler: async (req): Promise<SbResponse> => {
+    handler: async (req, ctx): Promise<SbResponse> => {
       const body = await req.json();
       if (!isObj(body)) return invalid('body must be an object with workflow, event and recipients');
       if (typeof body.workflow !== 'string' || !body.workflow.trim()) return invalid('workflow is required');
@@ -40,7 +40,8 @@ export const automationRoutes: Route[] = [
         }
         success.push(address);
       }
-      return { status: 200, json: { success, failure } };
+      // The official CLI's stub names nobody (shapes.ts automation-answer=triggered).
+      return { status: 200, json: ctx.opts.shapes.automationAnswer === 'triggered' ? { status: 'triggered' } : { success, failure } };
     },
   },
 ];

@@ -115,8 +115,14 @@ export const campaignRoutes: Route[] = [
     },
   },
   {
-    // 13. GET /v1/campaign/normal/{campaign_sn} → array of campaign objects (section 2)
+    // 13. GET /v1/campaign/normal/{campaign_sn} → array of campaign objects (section 2); the
+    // official CLI's stub answers the one object (shapes.ts campaign-status=object), and a code
+    // with no campaign then as an invalid sn.
     service: 'campaign', method: 'GET', path: '/v1/campaign/normal/:sn',
-    handler: (_req, ctx, p) => ({ status: 200, json: ctx.state.campaign.campaigns.filter((c) => c.sn === p.sn).map(campaignView) }),
+    handler: (_req, ctx, p) => {
+      const found = ctx.state.campaign.campaigns.filter((c) => c.sn === p.sn).map(campaignView);
+      if (ctx.opts.shapes.campaignStatus === 'object') return found.length ? { status: 200, json: found[0] } : { status: 400, json: { code: '40007' } };
+      return { status: 200, json: found };
+    },
   },
 ];

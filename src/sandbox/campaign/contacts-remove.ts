@@ -83,7 +83,8 @@ export const removeRoutes: Route[] = [
       }
       const removed = removeMembership(st, p.listSn, targets, ctx.now);
       if (removed) recountGroups(st, ctx.now, [p.listSn]);
-      return { status: 200, json: { updated_count: removed } };
+      // The official CLI's stub says {"removed": n} (shapes.ts contacts-removed=removed).
+      return { status: 200, json: ctx.opts.shapes.contactsRemoved === 'removed' ? { removed } : { updated_count: removed } };
     },
   },
 ];

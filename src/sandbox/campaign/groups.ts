@@ -50,7 +50,10 @@ export const groupRoutes: Route[] = [
     handler: (req, ctx) => {
       const size = intParam(req.query.get('size'), DEFAULT_PAGE_SIZE, 1);
       const page = intParam(req.query.get('page'), 0, 0);
-      return { status: 200, json: ctx.state.campaign.groups.slice(page * size, page * size + size).map(groupView) };
+      const groups = ctx.state.campaign.groups.slice(page * size, page * size + size).map(groupView);
+      // The official CLI's stub wraps the page (shapes.ts groups-list=groups).
+      if (ctx.opts.shapes.groupsList === 'groups') return { status: 200, json: { groups, pageInfo: { total: ctx.state.campaign.groups.length, page, size } } };
+      return { status: 200, json: groups };
     },
   },
 ];

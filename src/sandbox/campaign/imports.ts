@@ -45,9 +45,13 @@ export function importView(i: SbImport): ImportResult {
   return v;
 }
 
-/** A body that carries the import code, under the name the shapes choose. */
-function withImportCode<T extends { importSn: string }>(body: T, shapes: SandboxShapes): Record<string, unknown> {
-  return renameKey(body, 'importSn', shapes.importCode);
+/**
+ * A body that carries the import code, under the name the shapes choose; a finished import's
+ * status as the shapes spell it (import-done=COMPLETED, decisions row 29).
+ */
+function withImportCode<T extends { importSn: string; status?: string }>(body: T, shapes: SandboxShapes): Record<string, unknown> {
+  const spelled = body.status === 'COMPLETE' ? { ...body, status: shapes.importDone } : body;
+  return renameKey(spelled, 'importSn', shapes.importCode);
 }
 
 function newImport(ctx: SbContext, listSn: string, source: SbImport['source']): SbImport {

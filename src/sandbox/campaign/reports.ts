@@ -40,6 +40,11 @@ function parseDate(v: string | null, endOfDay: boolean): number | undefined {
 
 function linksBody(c: SbCampaign, shapes: SandboxShapes) {
   const links = c.export?.links && c.export.links.length ? c.export.links : [];
+  if (shapes.reportLinks === 'link') {
+    // The vendor's "returns the download URL": one link (the delivery file's), none while not ready.
+    const one = links.find((l) => l.reportType === 'delivery') ?? links[0];
+    return one ? { link: one.link } : { Reports: [] };
+  }
   return shapes.reportLinks === 'bare' ? links : { Reports: links };
 }
 
@@ -53,7 +58,9 @@ export const reportRoutes: Route[] = [
       const to = parseDate(req.query.get('endDate'), true);
       const inRange = from !== undefined && to !== undefined && from <= to;
       const list = inRange ? done.filter((c) => c.sentBeginAt! >= from && c.sentBeginAt! <= to) : done.slice(0, LATEST);
-      return { status: 200, json: list.map((c) => ({ sn: c.sn, name: c.name, sentBeginDate: iso(c.sentBeginAt!), sentEndDate: iso(c.sentEndAt!) })) };
+      const codes = list.map((c) => ({ sn: c.sn, name: c.name, sentBeginDate: iso(c.sentBeginAt!), sentEndDate: iso(c.sentEndAt!) }));
+      // The official CLI's stub wraps them (shapes.ts finished-campaigns=campaigns).
+      return { status: 200, json: ctx.opts.shapes.finishedCampaigns === 'campaigns' ? { campaigns: codes } : codes };
     },
   },
   {

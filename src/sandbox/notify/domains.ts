@@ -75,7 +75,8 @@ export const domainRoutes: Route[] = [
       if (!DOMAIN.test(d)) return badDomain(p.domain);
       if (!ctx.state.notify.domains[d]) return unknown(d);
       delete ctx.state.notify.domains[d];
-      return { status: 200, json: { success: true } };
+      // The official CLI's stub: 204, no body (shapes.ts delete-answer=no-body).
+      return ctx.opts.shapes.deleteAnswer === 'no-body' ? { status: 204, body: '' } : { status: 200, json: { success: true } };
     },
   },
 ];

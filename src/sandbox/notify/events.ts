@@ -8,6 +8,7 @@
 //   recipient   the recipient address, case-insensitive;
 //   retention   30 days, like SMS; no row cap (limits.emailLookupRows sets one). Rows are in time order.
 // A date-only `to` (2024-05-01) means the end of that day, so a one-day range works.
+import type { SandboxShapes } from '../shapes.js';
 import type { EmailEvent, SmsEvent } from './types.js';
 import type { Route, SbRequest, SbResponse } from '../types.js';
 import type { EmailRecord, SmsRecord, TimelineEvent } from './state.js';
@@ -59,7 +60,7 @@ function emailLookup(req: SbRequest, ctx: Parameters<Route['handler']>[1]): SbRe
     for (const e of m.events) if (inRange(e, r, oldest)) rows.push({ ...emailEntry(m, e), at: e.at });
   }
   const cap = ctx.opts.limits.emailLookupRows;
-  return { status: 200, json: { logs: cap ? sorted(rows).slice(0, cap) : sorted(rows) } };
+  return { status: 200, json: logsBody(cap ? sorted(rows).slice(0, cap) : sorted(rows), ctx.opts.shapes) };
 }
 
 /**
@@ -102,7 +103,16 @@ function smsLookup(req: SbRequest, ctx: Parameters<Route['handler']>[1]): SbResp
     if (id ? m.id !== id : digits(m.countryCode) !== digits(cc!) || nationalKey(m.address) !== nationalKey(recipient!)) continue;
     for (const e of m.events) if (inRange(e, r, oldest)) rows.push({ ...smsEntry(m, e), at: e.at });
   }
-  return { status: 200, json: { logs: sorted(rows).slice(0, SMS_ROW_CAP) } };
+  return { status: 200, json: logsBody(sorted(rows).slice(0, SMS_ROW_CAP), ctx.opts.shapes) };
+}
+
+/**
+ * {logs: […]} as the spec shows; the official CLI's stub (shapes.ts event-list=events):
+ * {events: […], total}, each entry's messageId as `id` and eventTime as `timestamp`.
+ */
+function logsBody(rows: Array<{ messageId?: string; eventTime?: string }>, shapes: SandboxShapes): unknown {
+  if (shapes.eventList !== 'events') return { logs: rows };
+  return { events: rows.map(({ messageId, eventTime, ...rest }) => ({ id: messageId, timestamp: eventTime, ...rest })), total: rows.length };
 }
 
 /** Spec section 2, SMS event log entry. */

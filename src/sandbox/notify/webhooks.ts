@@ -33,6 +33,12 @@ function refused(channel: Channel, reasons: string[], shapes: SandboxShapes): Sb
   return { status: 400, json: { success: false, [key]: reasons } };
 }
 
+/** A listing as the shapes say: a list, a lone email webhook as itself, or {"webhooks": […]} (the official CLI's stub, both channels). */
+function listing(list: Webhook[], shapes: SandboxShapes, email: boolean): unknown {
+  if (shapes.webhookList === 'webhooks') return { webhooks: list };
+  return email && shapes.webhookList === 'object' && list.length === 1 ? list[0] : list;
+}
+
 function register(channel: Channel): Route['handler'] {
   return async (req, ctx) => {
     const body = await req.json().catch(() => undefined);
@@ -57,7 +63,8 @@ function register(channel: Channel): Route['handler'] {
     if (i >= 0) list[i] = hook;
     else list.push(hook);
     list.sort((a, b) => a.type - b.type);
-    return { status: 200, json: { success: true } };
+    // The official CLI's stub echoes the registration (shapes.ts webhook-set=echo).
+    return { status: 200, json: ctx.opts.shapes.webhookSet === 'echo' ? { type: hook.type, url: hook.url } : { success: true } };
   };
 }
 
@@ -71,7 +78,8 @@ function unregister(channel: Channel): Route['handler'] {
     // failure, including a type that is not registered (or not a valid type at all).
     if (i < 0) return { status: 500, json: { success: false } };
     list.splice(i, 1);
-    return { status: 200, json: { success: true } };
+    // The official CLI's stub: 204, no body (shapes.ts delete-answer=no-body).
+    return ctx.opts.shapes.deleteAnswer === 'no-body' ? { status: 204, body: '' } : { status: 200, json: { success: true } };
   };
 }
 
@@ -84,12 +92,12 @@ export const webhookRoutes: Route[] = [
     service: 'notify', method: 'GET', path: '/v1/webhooks',
     handler: (_req, ctx) => {
       const list = ctx.state.notify.webhooks.email;
-      return { status: 200, json: ctx.opts.shapes.webhookList === 'object' && list.length === 1 ? list[0] : list };
+      return { status: 200, json: listing(list, ctx.opts.shapes, true) };
     },
   },
   { service: 'notify', method: 'DELETE', path: '/v1/webhooks', handler: unregister('email') },
   { service: 'notify', method: 'POST', path: '/v1/sms/webhooks', handler: register('sms') },
-  { service: 'notify', method: 'GET', path: '/v1/sms/webhooks', handler: (_req, ctx) => ({ status: 200, json: ctx.state.notify.webhooks.sms }) },
+  { service: 'notify', method: 'GET', path: '/v1/sms/webhooks', handler: (_req, ctx) => ({ status: 200, json: listing(ctx.state.notify.webhooks.sms, ctx.opts.shapes, false) }) },
   { service: 'notify', method: 'DELETE', path: '/v1/sms/webhooks', handler: unregister('sms') },
 ];
 
