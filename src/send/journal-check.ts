@@ -47,8 +47,9 @@ function recordProblem(r: Obj, keys: ReadonlySet<string>): string | undefined {
       if (!isText(r.batch) || !isTime(r.at)) return 'a result record has no batch or time';
       if (!isTextMap(r.success) || !isTextMap(r.failure)) return 'a result record has no success and failure lists';
       if (r.unmatched !== undefined && !isTextList(r.unmatched)) return 'the unmatched addresses of a result record are not a list';
+      if (r.conflict !== undefined && !isTextMap(r.conflict)) return 'the conflicting recipients of a result record are not a list of message ids';
       if (r.requestId !== undefined && !isText(r.requestId)) return 'the request id of a result record is not text';
-      if (stranger([...Object.keys(r.success), ...Object.keys(r.failure)])) return 'a result record names a recipient the plan does not have';
+      if (stranger([...Object.keys(r.success), ...Object.keys(r.failure), ...Object.keys(isObj(r.conflict) ? r.conflict : {})])) return 'a result record names a recipient the plan does not have';
       return undefined;
     }
     case 'unsent':

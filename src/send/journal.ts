@@ -77,8 +77,12 @@ export interface JournalAccount {
 export type JournalRecord =
   | PlanRecord
   | { type: 'intent'; batch: string; keys: string[]; at: string }
-  /** `success` maps a key to its message id ('' when the service gives none, as automation does). */
-  | { type: 'result'; batch: string; at: string; requestId?: string; success: Record<string, string>; failure: Record<string, string>; unmatched?: string[] }
+  /**
+   * `success` maps a key to its message id ('' when the service gives none, as automation does).
+   * `conflict`: recipients the answer listed both as accepted and as refused (key → the message id
+   * it gave, or ''): in neither list, in doubt.
+   */
+  | { type: 'result'; batch: string; at: string; requestId?: string; success: Record<string, string>; failure: Record<string, string>; conflict?: Record<string, string>; unmatched?: string[] }
   | { type: 'unsent'; batch: string; at: string; reason: string }
   | { type: 'doubt'; batch: string; at: string; reason: string }
   | { type: 'settled'; at: string; sent: Record<string, { id: string; eventTime?: string }>; unsent: string[]; unknown: Record<string, string> }
@@ -90,7 +94,8 @@ export type Settlement = Extract<JournalRecord, { type: 'settled' }>;
 export type RecipientState =
   | { state: 'pending'; lastError?: string }
   | { state: 'inflight'; batch: string; at: string }
-  | { state: 'doubt'; batch: string; at: string; reason?: string }
+  /** `conflict`: the answer listed it both as accepted and as refused; `id`: the message id it gave then. */
+  | { state: 'doubt'; batch: string; at: string; reason?: string; conflict?: true; id?: string }
   | { state: 'sent'; id?: string; batch?: string; requestId?: string; settled?: boolean }
   | { state: 'failed'; reason: string };
 
@@ -450,6 +455,7 @@ export function replay(plan: PlanRecord, records: JournalRecord[]): Map<string, 
         break;
       case 'result':
         inBatch(rec.batch, (key, st) => {
+          if (rec.conflict && Object.hasOwn(rec.conflict, key)) return conflictState(rec.batch, st.at, rec.conflict[key]);
           if (Object.hasOwn(rec.success, key)) return { state: 'sent', id: rec.success[key] || undefined, batch: rec.batch, requestId: rec.requestId };
           if (Object.hasOwn(rec.failure, key)) return { state: 'failed', reason: rec.failure[key] };
           // Answered, yet this recipient is in neither list: nothing proves either way.
@@ -476,13 +482,22 @@ export function replay(plan: PlanRecord, records: JournalRecord[]): Map<string, 
 
 export const NOT_LISTED = 'not listed in the service\'s answer';
 
+/** Why a recipient the answer listed as both accepted and refused is in doubt. */
+export const CONFLICT = 'the service\'s answer listed it both as accepted and as refused, so neither is known; mailctl never sends it again by itself';
+
+/** A recipient the answer listed both ways (issue 19 item 8): in doubt, its message id kept for a lookup by id. */
+export function conflictState(batch: string, at: string, id: string): RecipientState {
+  return { state: 'doubt', batch, at, reason: CONFLICT, conflict: true, ...(id ? { id } : {}) };
+}
+
 /** Applies a settlement to the states (a replay applies the journal's record the same way). */
 export function applySettlement(states: Map<string, RecipientState>, rec: Settlement): void {
   for (const [key, v] of Object.entries(rec.sent)) states.set(key, { state: 'sent', id: v.id, settled: true });
   for (const key of rec.unsent) states.set(key, { state: 'pending', lastError: 'in doubt; the event lookup showed it was not sent' });
   for (const [key, why] of Object.entries(rec.unknown)) {
     const st = states.get(key);
-    if (st?.state === 'doubt') states.set(key, { ...st, reason: why });
+    // A conflict keeps its reason: what a lookup could not tell adds nothing to it.
+    if (st?.state === 'doubt' && !st.conflict) states.set(key, { ...st, reason: why });
   }
 }
 

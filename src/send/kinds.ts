@@ -13,6 +13,11 @@ export interface BatchAnswer {
   requestId?: string;
   success: Record<string, string>;
   failure: Record<string, string>;
+  /**
+   * Recipients the answer listed both in `success` and in `failure` (key → the message id it
+   * gave, or ''): in neither map above. Neither accepted nor refused: in doubt (issue 19 item 8).
+   */
+  conflict: Record<string, string>;
   /** Addresses in the answer that match no recipient of the batch. */
   unmatched: string[];
 }
@@ -32,7 +37,7 @@ export const KIND: Record<Kind, KindSpec> = {
 /** Spec 001 section 4: `id` (request), `success` [{id, address}], `failure` {address: reason}. SMS addresses may come back with or without the code. */
 export function notifyAnswer(plan: PlanRecord, wires: WireRecipient[], res: SendResult): BatchAnswer {
   const find = addressFinder(plan, wires);
-  const out: BatchAnswer = { ...(typeof res.id === 'string' || typeof res.id === 'number' ? { requestId: String(res.id) } : {}), success: {}, failure: {}, unmatched: [] };
+  const out: BatchAnswer = { ...(typeof res.id === 'string' || typeof res.id === 'number' ? { requestId: String(res.id) } : {}), success: {}, failure: {}, conflict: {}, unmatched: [] };
   for (const s of res.success) {
     const key = find(s?.address);
     // An item without an id: accepted, with no message id to report or look up.
@@ -44,13 +49,28 @@ export function notifyAnswer(plan: PlanRecord, wires: WireRecipient[], res: Send
     if (key) out.failure[key] = String(reason);
     else out.unmatched.push(address);
   }
+  return separateConflicts(out);
+}
+
+/**
+ * A recipient in both lists is in neither: the answer contradicts itself about it, so it is taken
+ * out of both and kept, with the message id it was given, as a conflict. Decided from the lists'
+ * keys alone, never from a reason's words.
+ */
+function separateConflicts(out: BatchAnswer): BatchAnswer {
+  for (const key of Object.keys(out.success)) {
+    if (!Object.hasOwn(out.failure, key)) continue;
+    out.conflict[key] = out.success[key];
+    delete out.success[key];
+    delete out.failure[key];
+  }
   return out;
 }
 
 /** Spec 000 endpoint 20: `success` is an array of accepted addresses, `failure` {address: reason}; no ids. */
 export function automationAnswer(plan: PlanRecord, wires: WireRecipient[], res: SendOutcome): BatchAnswer {
   const find = addressFinder(plan, wires);
-  const out: BatchAnswer = { success: {}, failure: {}, unmatched: [] };
+  const out: BatchAnswer = { success: {}, failure: {}, conflict: {}, unmatched: [] };
   for (const address of res.success) {
     const key = find(address);
     if (key) out.success[key] = '';
@@ -61,7 +81,7 @@ export function automationAnswer(plan: PlanRecord, wires: WireRecipient[], res: 
     if (key) out.failure[key] = String(reason);
     else out.unmatched.push(address);
   }
-  return out;
+  return separateConflicts(out);
 }
 
 function addressFinder(plan: PlanRecord, wires: WireRecipient[]): (address: unknown) => string | undefined {

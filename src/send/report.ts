@@ -21,6 +21,8 @@ export interface RecipientReport {
   status: Status;
   messageId?: string;
   reason?: string;
+  /** In doubt because the service's answer listed it both as accepted and as refused (its message id, if it gave one, is messageId). */
+  conflict?: true;
 }
 
 export interface SendSummary {
@@ -45,7 +47,9 @@ export function summarise(plan: PlanRecord, states: Map<string, RecipientState>,
       case 'sent': return { ...base, status: 'sent', ...(st.id ? { messageId: st.id } : {}) };
       case 'failed': return { ...base, status: 'failed', reason: st.reason };
       case 'pending': return { ...base, status: 'not sent', ...(st.lastError ? { reason: st.lastError } : {}) };
-      default: return { ...base, status: 'unsettled', reason: st.state === 'doubt' ? st.reason : 'in flight' };
+      default:
+        if (st.state === 'doubt' && st.conflict) return { ...base, status: 'unsettled', reason: st.reason, conflict: true, ...(st.id ? { messageId: st.id } : {}) };
+        return { ...base, status: 'unsettled', reason: st.state === 'doubt' ? st.reason : 'in flight' };
     }
   });
   const count = (s: Status) => recipients.filter((r) => r.status === s).length;
@@ -130,7 +134,7 @@ export function printNext(ctx: Context, plan: PlanRecord, s: SendSummary): void 
 
 /** `--json` of automation: who was accepted, refused (with the reason), in doubt and not sent. */
 function automationJson(plan: PlanRecord, s: SendSummary) {
-  const pick = (status: Status) => s.recipients.filter((r) => r.status === status).map((r) => ({ address: r.address, ...(r.reason ? { reason: r.reason } : {}) }));
+  const pick = (status: Status) => s.recipients.filter((r) => r.status === status).map((r) => ({ address: r.address, ...(r.reason ? { reason: r.reason } : {}), ...(r.conflict ? { conflict: true } : {}) }));
   return {
     workflow: plan.message.workflow,
     event: plan.message.event,

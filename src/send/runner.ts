@@ -4,7 +4,7 @@
 // known, so a kill at any moment leaves nothing that could be sent twice by `--resume`.
 import { certainlyNotDone } from '../core/errors.js';
 import { BATCH_SIZE, chunk, runPool } from './batches.js';
-import { keyOf, NOT_LISTED, type Journal, type PlanRecord, type RecipientState, type WireRecipient } from './journal.js';
+import { conflictState, keyOf, NOT_LISTED, type Journal, type PlanRecord, type RecipientState, type WireRecipient } from './journal.js';
 import type { BatchAnswer } from './kinds.js';
 
 export interface RunnerOptions<R> {
@@ -60,11 +60,13 @@ export async function sendPending<R>(o: RunnerOptions<R>): Promise<RunnerOutcome
       stoppedBy ??= e as Error;
       return;
     }
-    const { requestId, success, failure, unmatched } = o.answer(plan, wires, res);
-    await journal.append({ type: 'result', batch, at: iso(), ...(requestId ? { requestId } : {}), success, failure, ...(unmatched.length ? { unmatched } : {}) });
+    const { requestId, success, failure, conflict, unmatched } = o.answer(plan, wires, res);
+    const conflicts = Object.keys(conflict).length ? { conflict } : {};
+    await journal.append({ type: 'result', batch, at: iso(), ...(requestId ? { requestId } : {}), success, failure, ...conflicts, ...(unmatched.length ? { unmatched } : {}) });
     if (requestId) requestIds.push(requestId);
     for (const key of keys) {
-      if (Object.hasOwn(success, key)) states.set(key, { state: 'sent', id: success[key] || undefined, batch, requestId });
+      if (Object.hasOwn(conflict, key)) states.set(key, conflictState(batch, at, conflict[key]));
+      else if (Object.hasOwn(success, key)) states.set(key, { state: 'sent', id: success[key] || undefined, batch, requestId });
       else if (Object.hasOwn(failure, key)) states.set(key, { state: 'failed', reason: failure[key] });
       else states.set(key, { state: 'doubt', batch, at, reason: NOT_LISTED });
     }

@@ -32,10 +32,13 @@
 // lookup can prove "sent" (an exact match) or keep a recipient unsettled, but never prove "not
 // sent": were `from` read some other way, an empty answer would otherwise resend a message that
 // went out.
+// A recipient the send's answer listed both as accepted and as refused (a conflict, issue 19
+// item 8) is looked up by the message id the answer gave it, alone (decisions row 30), when it
+// gave one; the lookup can prove it SENT, never NOT SENT: it is never sent again by itself.
 import type { NotifyClient } from '../api/notify.js';
 import type { EmailEvent, SmsEvent } from '../api/notify-types.js';
 import { runPool } from './batches.js';
-import { keyOf, type PlanRecord, type RecipientState, type Settlement, type WireRecipient } from './journal.js';
+import { CONFLICT, keyOf, type PlanRecord, type RecipientState, type Settlement, type WireRecipient } from './journal.js';
 import { render } from './variables.js';
 import { bareNational } from './sms-rules.js';
 
@@ -67,9 +70,12 @@ export async function settleDoubts(o: SettleOptions): Promise<Settlement | undef
     let events: Array<EmailEvent | SmsEvent>;
     const from = new Date(start - CLOCK_SKEW_MS).toISOString();
     try {
-      events = plan.kind === 'email'
-        ? await o.client.emailEvents({ recipient: w.address })
-        : await o.client.smsEvents({ recipient: w.address, country_code: w.country_code, from });
+      events = st.id
+        // The message id the service gave: the lookup by id alone (decisions row 30).
+        ? await (plan.kind === 'email' ? o.client.emailEvents({ id: st.id }) : o.client.smsEvents({ id: st.id }))
+        : plan.kind === 'email'
+          ? await o.client.emailEvents({ recipient: w.address })
+          : await o.client.smsEvents({ recipient: w.address, country_code: w.country_code, from });
     } catch (e) {
       rec.unknown[key] = `the event lookup failed: ${(e as Error).message}`;
       return;
@@ -90,6 +96,9 @@ export async function settleDoubts(o: SettleOptions): Promise<Settlement | undef
     const unclear = judged.find((j) => j.verdict === 'unclear');
     if (same) {
       rec.sent[key] = { id: same.id, ...(same.eventTime ? { eventTime: same.eventTime } : {}) };
+    } else if (st.conflict) {
+      // Nothing here proves it sent, and nothing may prove it unsent: the service said both.
+      rec.unknown[key] = CONFLICT;
     } else if (unclear) {
       rec.unknown[key] = unclear.why;
     } else if (cut) {
