@@ -30,6 +30,8 @@ const READS: Record<string, () => string[]> = {
   'import status': () => ['import', 'status', importSn],
   'groups list': () => ['groups', 'list'],
   'campaign status': () => ['campaign', 'status', 'CP_ANY'],
+  // --all: the service's finished campaigns (no campaign was created here, so the list has none of its own)
+  'campaign list': () => ['campaign', 'list', '--all'],
   'campaign preflight': () => ['campaign', 'preflight', '--name', 'N', '--subject', 'S', '--from', 'news@example.com', '--from-name', 'A', '--template', 'tpl_welcome'],
   'report list': () => ['report', 'list'],
   'report metrics': () => ['report', 'metrics', campaignSn],
@@ -60,8 +62,8 @@ const WRITES_READING: Record<string, () => string[]> = {
 };
 /** Commands that read no answer of the services, or whose reads are the ones above (with why). */
 const NOT_HERE = [
-  // local only
-  'campaign timezones', 'webhook verify', 'webhook listen', 'webhook trigger', 'webhook replay', 'config get', 'config list', 'config profiles', 'config path',
+  // local only (the listener's event store: events export and prune)
+  'events export', 'events prune', 'campaign timezones', 'webhook verify', 'webhook listen', 'webhook trigger', 'webhook replay', 'config get', 'config list', 'config profiles', 'config path',
   'config set', 'config unset', 'config set-key', 'config use', 'config delete-profile', 'completion', 'sandbox serve', 'sandbox reset',
   // the sandbox's own back office, which no real service has (never wrapped)
   'sandbox field list', 'sandbox field add', 'sandbox balance',
@@ -69,7 +71,9 @@ const NOT_HERE = [
   'doctor',
   // their first read is one of the endpoints above (a group, campaign or template lookup, the balance)
   'import', 'contacts clean', 'campaign pause', 'campaign delete', 'campaign proof', 'report export', 'report sync',
-  'automation terminate', 'send sms', 'domain remove', 'webhook delete',
+  'automation terminate', 'send sms', 'domain remove', 'webhook delete', 'campaign preview',
+  // its tools run the commands above
+  'mcp',
 ];
 
 function runnable(): string[] {
