@@ -11,7 +11,8 @@ import { reply, useHostileServer } from './helpers/hostile-server.js';
 import * as campaign from '../src/api/answers/campaign.js';
 import * as notify from '../src/api/answers/notify.js';
 import { readAs, type Answer } from '../src/api/answers/read.js';
-import { nestedDeeperThan, MAX_ANSWER_DEPTH } from '../src/api/http.js';
+import { MAX_ANSWER_DEPTH } from '../src/api/http.js';
+import { nestedDeeperThan } from '../src/core/json-depth.js';
 
 const hs = useHostileServer();
 const GROUPS = '/campaign/v1/contacts/lists';

@@ -135,3 +135,18 @@ describe('webhook listen and a signature re-split (id + event have no separator)
     expect(r.stderr.match(/rejected \(401\): signature check failed: the event "(elivery|y)" is not one/g)).toHaveLength(2);
   });
 });
+
+describe('webhook listen and a body nested thousands deep', () => {
+  it('a signed body nested 20,000 levels deep is refused (400) and the listener goes on storing the next event', async () => {
+    const l = await listen([]);
+    const id = 'deep-1';
+    const body = `{"event":"delivery","mail":{"id":"${id}","to":"a@example.com"},"extra":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    const deep = await fetch(l.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': sign(SANDBOX_KEYS.notify, id, 'delivery') }, body });
+    expect(deep.status).toBe(400);
+    expect(await deep.text()).toContain('levels deep');
+    // Still up, and a real event is stored whole.
+    expect((await post(l.url, { event: 'delivery', mail: { id: 'after-deep', to: 'a@example.com' }, delivery: { timestamp: 1 } })).status).toBe(200);
+    const r = await l.stop();
+    expect(r.exitCode).toBe(0);
+  });
+});

@@ -1,6 +1,7 @@
 // The thin HTTP layer both service clients share: the x-api-key header, base URL, timeout,
 // client-side rate limits, retries that are safe, a masked request trace, and the mapping of
 // every failure to a typed error. Built on ky; nothing else in mailctl speaks to the API.
+import { nestedDeeperThan } from '../core/json-depth.js';
 import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
 import { AuthError, CliError, LimitError, ServiceError, InterruptedError, type ErrorFacts, type RequestFacts } from '../core/errors.js';
 import { maskKey, SERVICE_LABEL, type Service } from '../config/service.js';
@@ -358,22 +359,6 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
  */
 export const MAX_ANSWER_DEPTH = 32;
 
-/** Whether JSON text opens more than `limit` arrays and objects inside one another (one pass, no parse). */
-export function nestedDeeperThan(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // a backslash: the next character is escaped
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > limit) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return false;
-}
 
 /** An answer's body did not come whole before its attempt's deadline. */
 class BodyTimeoutError extends Error {

@@ -25,10 +25,14 @@ import { appendWhole } from '../fs/append-whole.js';
 import type { Clock } from '../core/clock.js';
 import { GroupCommit } from '../store/group-commit.js';
 import { rowOf, type EventRow } from '../store/row.js';
+import { nestedDeeperThan } from '../core/json-depth.js';
 import type { EventStore } from '../store/store.js';
 import { Forwarder, type ForwardJob, type ForwardOutcome, type ForwardPolicy } from './forwarder.js';
 import { hasRoutes, routeFor, routeName, type Routes } from './routes.js';
 
+
+/** The deepest a webhook body may nest (a real payload: mail.variables, three or four levels). */
+export const MAX_PAYLOAD_DEPTH = 64;
 export interface ListenerLimits {
   /** Largest body accepted; a larger one is answered 413 (by its Content-Length, before reading it). */
   maxBody: number;
@@ -274,9 +278,14 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
         if (over || closing) return;
         const raw = Buffer.concat(chunks);
         chunks.length = 0;
+        const text = raw.toString('utf8');
+        // A webhook payload nests a few levels; one nested thousands deep would overflow the stack
+        // of whatever stores or prints it (JSON.stringify does a few thousand levels down) and
+        // take the listener, and every event after it, down.
+        if (nestedDeeperThan(text, MAX_PAYLOAD_DEPTH)) return reject(res, 400, `body nests JSON more than ${MAX_PAYLOAD_DEPTH} levels deep; no webhook payload does`);
         let payload: unknown;
         try {
-          payload = JSON.parse(raw.toString('utf8'));
+          payload = JSON.parse(text);
         } catch {
           return reject(res, 400, 'body is not JSON');
         }
@@ -284,9 +293,20 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
         const v = verifyPayload(o.key, payload, sig?.value);
         if (!v.valid) return reject(res, 401, `signature check failed: ${v.reason}`);
         const sigUsed = sig!;
-        const row = rowOf(payload, { id: v.id, event: v.event, channel: v.fields.channel }, now(), sigUsed);
-        const stored: StoredEvent = { receivedAt: new Date(row.receivedAt).toISOString(), event: row.event, id: v.id, channel: row.channel, signatureHeader: sigUsed.name, signature: sigUsed.value, payload };
-        const line = JSON.stringify(stored);
+        let row: EventRow;
+        let stored: StoredEvent;
+        let line: string;
+        try {
+          row = rowOf(payload, { id: v.id, event: v.event, channel: v.fields.channel }, now(), sigUsed);
+          stored = { receivedAt: new Date(row.receivedAt).toISOString(), event: row.event, id: v.id, channel: row.channel, signatureHeader: sigUsed.name, signature: sigUsed.value, payload };
+          line = JSON.stringify(stored);
+        } catch (e) {
+          // One event the listener cannot turn into a row must never stop it: nothing is stored,
+          // and 503 asks the service to send it again.
+          stats.notStored++;
+          failures.note(e);
+          return reply(res, 503, { error: 'the event could not be stored; send it again' });
+        }
         lines.set(row, line);
         group.add(row).then(
           (outcome) => {
