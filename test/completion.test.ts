@@ -269,8 +269,8 @@ describe('mailctl completion bash|zsh|fish, run in the real shells', () => {
     expect(first(await inShell('fish', shim, ['--no-config', '-c', probe('mailctl campaign create --timezone=Asia/Tai')]))).toEqual(['--timezone=Asia/Taipei']);
   });
 
-  it('each script says where it goes, as `completion --help` and the README do', async () => {
-    const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  it('each script says where it goes, as `completion --help` and docs/configuration.md do', async () => {
+    const readme = fs.readFileSync(path.join(root, 'docs/configuration.md'), 'utf8');
     const help = (await runCli(['completion', '--help'])).stdout;
     for (const shell of SHELLS) {
       expect((await runCli(['completion', shell])).stdout).toContain(`Install: ${INSTALL[shell]}`);

@@ -82,7 +82,7 @@ describe('mailctl help environment', () => {
   });
 });
 
-// The help and the README name files as examples/…: they ship in the package, and `mailctl help
+// The help and the docs name files as examples/…: they ship in the package, and `mailctl help
 // examples` says where an installed mailctl keeps them.
 describe('mailctl help examples', () => {
   it('lists every file in examples/ and nothing else', () => {

@@ -36,7 +36,7 @@ describe('CSV for spreadsheets', () => {
   });
 });
 
-describe('an empty list in CSV is still its header (README: Output)', () => {
+describe('an empty list in CSV is still its header (docs/output.md)', () => {
   const cases: Array<[string, string[], () => void, string]> = [
     ['webhook list', ['webhook', 'list'], () => hs.get().on('GET', '/notify/v1/webhooks', reply.json([])), 'type,event,url,domain,created'],
     ['sms numbers', ['sms', 'numbers'], () => hs.get().on('GET', '/notify/v1/sms/exclusive-number', reply.json({ phoneNumbers: [] })), 'number,created,updated'],

@@ -105,7 +105,7 @@ describe('report metrics', () => {
   it('--csv for spreadsheets: a header and numbers, rates as fractions', async () => {
     const r = await runCli(['report', 'metrics', regular, '--csv'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
-    // snake_case headers, as README promises for every CSV (the service's field names, then the rates).
+    // snake_case headers, as docs/output.md promises for every CSV (the service's field names, then the rates).
     expect(r.stdout.split('\n')[0]).toMatch(/^[a-z0-9]+(_[a-z0-9]+)*(,[a-z0-9]+(_[a-z0-9]+)*)*$/);
     const [row] = parse(r.stdout, { columns: true }) as Array<Record<string, string>>;
     expect(row.code).toBe(regular);

@@ -2,7 +2,7 @@
 // that stalls in its headers or mid-body is cut off; connections past the limit are refused; a
 // body declared too big is answered 413 before it is read; a repeat of a stored (id, event) is
 // answered 200 and not stored again — the store's unique key decides, so memory holds no window
-// of past events; stopping ends every connection at once. Time-outs are shortened here through the listener's limits; the defaults are in README.
+// of past events; stopping ends every connection at once. Time-outs are shortened here through the listener's limits; the defaults are in docs/security.md.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';

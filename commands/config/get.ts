@@ -12,7 +12,7 @@ export const run: Verb<typeof declareGet> = async (ctx, _opts, name) => {
     return;
   }
   // Unset: nothing printed, exit 0 as under --json (null). Exit 1 means the service refused or
-  // failed (README, Exit codes); an unset setting is neither.
+  // failed (docs/exit-codes.md); an unset setting is neither.
   if (value === undefined) return;
   const text = typeof value === 'object' ? Object.entries(value).map(([k, v]) => `${k}:${v}`).join(',') : String(value);
   // The file is hand-editable: a terminal gets escapes made visible; a pipe (and --json) the exact value.

@@ -112,7 +112,7 @@ export const run: Verb<typeof declareListen> = async (ctx, opts) => {
   const failedStore = s.notStored ? `, ${s.notStored} not stored (answered 503, to be sent again)` : '';
   io.info(`Stopped. ${s.stored} event${s.stored === 1 ? '' : 's'} stored in ${where}, ${s.duplicates} repeat${s.duplicates === 1 ? '' : 's'} not stored again, ${s.rejected} rejected${failedStore}${forwards}.`);
   if (keptFor.size === 1) io.info(`Send the kept events again when the app is back: ${suggestWithNote(ctx, 'webhook', 'replay', failedFile!, '--url', [...keptFor.keys()][0])}`);
-  else if (keptFor.size > 1) io.info(`The kept events were meant for ${keptFor.size} URLs: replay each route's events to its URL (README, "webhook listen").`);
+  else if (keptFor.size > 1) io.info(`The kept events were meant for ${keptFor.size} URLs: replay each route's events to its URL, splitting the file by "event" and "channel" first (docs/webhooks.md).`);
 };
 
 /**

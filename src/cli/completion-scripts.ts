@@ -5,7 +5,7 @@
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
-/** Where each script goes: the scripts' own comments, \`completion --help\` and the README say the same (test/completion.test.ts). */
+/** Where each script goes: the scripts' own comments, \`completion --help\` and docs/configuration.md say the same (test/completion.test.ts). */
 export const INSTALL: Record<Shell, string> = {
   bash: 'mailctl completion bash > ~/.local/share/bash-completion/completions/mailctl',
   zsh: 'mailctl completion zsh > ~/.zfunc/_mailctl',

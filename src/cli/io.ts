@@ -206,7 +206,7 @@ export class IO implements ErrorOutput {
     if (!this.quiet) this.stderr.write(line + '\n');
   }
 
-  /** Warnings: stderr, silenced by --quiet like info() (README: "-q, --quiet: only data and errors"). */
+  /** Warnings: stderr, silenced by --quiet like info() (docs/flags.md: "-q, --quiet: only data and errors"). */
   warn(line: string): void {
     if (!this.quiet) this.stderr.write(`${this.paint('yellow', 'warning:')} ${line}\n`);
   }

@@ -326,7 +326,7 @@ interface OverLines {
 }
 
 /**
- * The rule for quoted values over several lines (README, "Importing contacts"): EMAIL (column 1)
+ * The rule for quoted values over several lines (docs/importing.md, "The local check"): EMAIL (column 1)
  * and NAME (column 2) never hold a line break — a stray quote in them turns the contacts below
  * into part of one NAME until the next quote; a custom field may, unless one of its later lines
  * starts like a contact (an address, then a comma or the line's end), the mark of lines swallowed

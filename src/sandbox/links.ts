@@ -13,7 +13,7 @@ import type { SbResponse } from './types.js';
 
 export type LinkOutcome = SbResponse | { fault: 'hang' };
 
-/** The targets below /links/ and what each answers (`sandbox serve` lists them; README "Sandbox"). */
+/** The targets below /links/ and what each answers (`sandbox serve` lists them; docs/sandbox.md, "Link targets"). */
 export const LINK_TARGETS = [
   { path: 'ok', answers: '200' },
   { path: '404', answers: 'that status (any 4xx/5xx number: 410, 500, 503…)' },

@@ -2,7 +2,7 @@
 // out — with the event lookup, before anything is sent to them again (email and SMS; automation
 // has no event log, so its in-doubt recipients stay in doubt).
 //
-// The rule (stated in `mailctl send --help` and the README's "Resume"):
+// The rule (stated in `mailctl send --help` and docs/sending.md, "Resume"):
 //   SENT      a message in the log for this recipient is an EXACT match of what this batch
 //             would have delivered to it — email: recipient, sender address (the event's
 //             mail.from or mail.sender), subject and content, each as rendered with the
