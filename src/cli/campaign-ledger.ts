@@ -2,7 +2,7 @@
 // per profile and campaign-service URL (the same URL however it is spelled: normalUrl), and one
 // for the sandbox, whose state every profile of a config folder shares.
 import type { Context } from './context.js';
-import { normalUrl } from './url.js';
+import { normalUrl } from '../config/base-url.js';
 import { ledgerPath } from '../campaign/ledger.js';
 
 export async function campaignLedger(ctx: Context): Promise<string> {

@@ -18,8 +18,10 @@ import type { DryRunRecorder } from '../api/recorder.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { configDir } from '../config/paths.js';
 import { suggester, suggestWithNote } from './suggest.js';
+import type { Env } from '../core/env.js';
 
-export type Env = Record<string, string | undefined>;
+/** The environment type lives in src/core/env.ts (the settings and the hint builder read it too); re-exported for the commands. */
+export type { Env };
 
 export interface Globals {
   profile?: string;

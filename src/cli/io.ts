@@ -5,6 +5,7 @@
 // the same streams, without an IO.
 import type { Readable, Writable } from 'node:stream';
 import { forTerminal, safeJson } from '../core/sanitize.js';
+import { isTruthy } from '../core/env.js';
 import type { OutputFormat } from '../output/formats.js';
 import type { CompiledQuery } from '../output/choice.js';
 import { zoneOf } from '../output/time.js';
@@ -255,7 +256,3 @@ const QUERY_FAILED_AFTER: Record<IO['runKind'], string> = {
 const SPINNER_MAX = 300;
 
 const silentSpinner: Spinner = { text() {}, succeed() {}, fail() {}, stop() {} };
-
-export function isTruthy(v: string | undefined): boolean {
-  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
-}

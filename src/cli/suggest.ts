@@ -20,16 +20,20 @@
 //     mailctl --profile p import status IM1 --wait  (with MAILCTL_CONFIG_DIR=/x set, as now)
 //   Under --sandbox only the config folder counts (it holds the sandbox's state). A line printed
 //   inside backticks gets the note after the closing backtick: envNote().
-import type { Context, Env } from './context.js';
+import type { Env } from '../core/env.js';
 
 /** Environment variables, other than MAILCTL_PROFILE, that change which account or service a command talks to. */
 const ENV_NOTED = ['MAILCTL_CONFIG_DIR', 'MAILCTL_CAMPAIGN_URL', 'MAILCTL_NOTIFY_URL'] as const;
 /** Keys: named in the note, their values never shown. */
 const ENV_KEYS = ['MAILCTL_API_KEY', 'MAILCTL_CAMPAIGN_API_KEY', 'MAILCTL_NOTIFY_API_KEY'] as const;
 
-/** What a suggestion needs of a run: its global flags and its environment. */
+/**
+ * What a suggestion needs of a run: the two global flags that choose its account, and its
+ * environment. A Context is one (its globals carry more); so is what main.ts reads from argv
+ * before a Context exists. Typed here, not from the Context, so this builder depends on nothing.
+ */
 export interface SuggestRun {
-  globals: Pick<Context['globals'], 'profile' | 'sandbox'>;
+  globals: { profile?: string; sandbox: boolean };
   env: Env;
 }
 

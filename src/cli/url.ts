@@ -6,7 +6,20 @@
 // different matter: src/api/safe-link.ts.)
 import { UsageError } from '../core/errors.js';
 import { forTerminal } from '../core/sanitize.js';
-import { FETCH_BLOCKED_PORTS } from '../api/classify.js';
+
+/**
+ * Ports fetch never connects to: the Fetch standard's "bad port" list (fetch.spec.whatwg.org
+ * #bad-port), which Node's fetch (undici) applies. A request to one fails at once with a
+ * "bad port" error that carries no code, so it would only show as "network error":
+ * checkUrl below refuses a service base URL on one of them before anything is sent.
+ */
+export const FETCH_BLOCKED_PORTS: ReadonlySet<string> = new Set([
+  '1', '7', '9', '11', '13', '15', '17', '19', '20', '21', '22', '23', '25', '37', '42', '43', '53', '69', '77', '79', '87', '95',
+  '101', '102', '103', '104', '109', '110', '111', '113', '115', '117', '119', '123', '135', '137', '139', '143', '161', '179',
+  '389', '427', '465', '512', '513', '514', '515', '526', '530', '531', '532', '540', '548', '554', '556', '563', '587', '601',
+  '636', '989', '990', '993', '995', '1719', '1720', '1723', '2049', '3659', '4045', '4190', '5060', '5061', '6000', '6566',
+  '6665', '6666', '6667', '6668', '6669', '6679', '6697', '10080',
+]);
 
 export interface UrlPolicy {
   /** How the value is named in the sentence ("--forward", "The webhook URL"); "" to start with the value. */
@@ -57,5 +70,3 @@ export function checkUrl(value: string, policy: UrlPolicy): string {
   return policy.base ? value.trim().replace(/\/+$/, '') : value.trim();
 }
 
-// The one reading of 'the same base URL' lives below the API layer, which needs it too.
-export { normalUrl } from '../config/base-url.js';

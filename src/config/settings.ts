@@ -1,6 +1,5 @@
 // Resolves what a run uses: profile name, keys, base URLs and defaults.
 // Order: flags > environment > profile > built-in defaults ("environment beats profile").
-import { isTruthy } from '../cli/io.js';
 import type { ConfigReader } from './read.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { profileNameMessage, profileNameProblem } from './profile-name.js';
@@ -99,4 +98,3 @@ export function resolveSettings(opts: { profileFlag?: string; sandboxFlag?: bool
   };
 }
 
-export { isTruthy };
