@@ -5,7 +5,7 @@
 
 if (process.argv.length === 3 && process.argv[2] === '--version') {
   // Answered before the CLI loads: scripts probe for mailctl with it. getBuiltinModule, not an
-  // ESM import of node:fs, whose facade would load all of streams (see src/cli/version.ts).
+  // ESM import of node:fs, whose facade would load all of streams (see src/core/version.ts).
   const fs = process.getBuiltinModule('node:fs');
   process.stdout.write(JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version + '\n');
 } else {

@@ -5,7 +5,7 @@ import type { Context } from './cli/context.js';
 import { UsageError } from './core/errors.js';
 import type { Group } from './api/campaign-types.js';
 import { forTerminal } from './core/sanitize.js';
-import { suggest } from './cli/suggest.js';
+import { suggest } from './core/suggest.js';
 
 /**
  * Every page in turn; the client's limiter paces the calls to 2/s. A page shorter than `size`

@@ -83,7 +83,7 @@ describe('A/B rules (endpoint 9)', () => {
     await refused([...withFlag('--test-duration', v, ab), '--test-percent', '20'], `--test-duration "${v}" is not a duration the service takes; give whole hours or days`);
   });
 
-  // The one duration parser (src/cli/duration.ts) with the service's two units: the wizard asks
+  // The one duration parser (src/core/duration.ts) with the service's two units: the wizard asks
   // with the same rule, and a mix of units is added up.
   it('--test-duration: hours or days as written, spelled out or mixed', () => {
     expect(parseTestDuration('4h')).toEqual({ time: 4, unit: 0 });

@@ -1,9 +1,9 @@
-// One strict date parser (src/cli/date.ts) for every date and time flag: no calendar roll-over
+// One strict date parser (src/core/date.ts) for every date and time flag: no calendar roll-over
 // (February 30 used to become March 2 without a word), no absurd spans or years, the start not
 // after the end — each refused with exit 2 before any request — and the same forms and names
 // (--since/--until, old --from/--to) on every time command.
 import { describe, expect, it } from 'vitest';
-import { calendarProblem, parseTime, parseTimeRange, readDate } from '../src/cli/date.js';
+import { calendarProblem, parseTime, parseTimeRange, readDate } from '../src/core/date.js';
 import type { Clock } from '../src/core/clock.js';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 // One duration syntax for every --timeout and --settle-after: 90s, 10m, 1h30m, 500ms, a bare
 // number of seconds; a time-out of 0 and anything else are usage errors with nothing sent.
 import { describe, expect, it } from 'vitest';
-import { parseDuration } from '../src/cli/duration.js';
+import { parseDuration } from '../src/core/duration.js';
 import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 

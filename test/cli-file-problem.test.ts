@@ -1,4 +1,4 @@
-// src/cli/file-problem.ts: a folder or a missing path where an input file belongs gives one
+// src/core/file-problem.ts: a folder or a missing path where an input file belongs gives one
 // sentence naming the file's role and the fix, exit 2, nothing sent — the same for every command
 // that reads a file.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// src/cli/suggest.ts shellQuote: a suggested command may carry a word a service chose (a
+// src/core/suggest.ts shellQuote: a suggested command may carry a word a service chose (a
 // campaign or group code). Printed, it must act on nothing in the terminal; pasted into bash, it
 // must give back exactly that word.
 import { execFileSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import { runCli, tempDir } from './helpers/cli.js';
 import { unusedPort } from './helpers/wait.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures } from './helpers/campaign-setup.js';
-import { shellQuote } from '../src/cli/suggest.js';
+import { shellQuote } from '../src/core/suggest.js';
 import { TERMINAL_UNSAFE } from './helpers/hostile-server.js';
 
 const pasted = (line: string) => execFileSync('bash', ['-c', `printf '%s' ${line}`], { encoding: 'utf8' });
@@ -103,7 +103,7 @@ describe('lines to run later note the environment; hints to act on now do not', 
   });
 
   it('the note names key variables but never a key', async () => {
-    const { envNote } = await import('../src/cli/suggest.js');
+    const { envNote } = await import('../src/core/suggest.js');
     const env = { MAILCTL_CONFIG_DIR: '/srv/my conf', MAILCTL_API_KEY: 'secret-key-123', MAILCTL_NOTIFY_URL: 'https://notify.example' };
     const note = envNote({ globals: { sandbox: false }, env });
     expect(note).toBe("  (with MAILCTL_CONFIG_DIR='/srv/my conf' MAILCTL_NOTIFY_URL=https://notify.example set and the key in MAILCTL_API_KEY, as now)");

@@ -1,9 +1,9 @@
-// One URL check (src/cli/url.ts) for every URL a user gives: service base URLs (config set,
+// One URL check (src/core/url.ts) for every URL a user gives: service base URLs (config set,
 // MAILCTL_*_URL), webhook targets (webhook set, report export and import --webhook-url), the
 // listener's --forward and send's --unsubscribe-url (which may also be a mailto:). Each caller keeps its policy (http and https everywhere; no /v1 on a base URL); the
 // sentence has one shape: what, the value, what to give instead. Refused before any request.
 import { describe, expect, it } from 'vitest';
-import { urlProblem } from '../src/cli/url.js';
+import { urlProblem } from '../src/core/url.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 

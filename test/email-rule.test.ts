@@ -1,4 +1,4 @@
-// One rule for an email address across mailctl (src/email.ts): an address is accepted or
+// One rule for an email address across mailctl (src/core/email.ts): an address is accepted or
 // refused the same way whether it is a contact, a recipient, a sender or a profile default.
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';

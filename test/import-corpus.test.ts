@@ -11,7 +11,7 @@ import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignApi } from './helpers/campaign-api.js';
 import { hostileCorpus, type HostileCsv } from './helpers/hostile-csv.js';
-import { isValidEmail } from '../src/email.js';
+import { isValidEmail } from '../src/core/email.js';
 
 // Imports stay PROCESSING (their data file kept) long enough to read what was uploaded.
 const sb = useSandbox({

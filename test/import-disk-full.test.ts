@@ -9,7 +9,7 @@ import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignApi, groupWith } from './helpers/campaign-api.js';
 import { smallDisk, type SmallDisk } from './helpers/small-disk.js';
-import { shellQuote } from '../src/cli/suggest.js';
+import { shellQuote } from '../src/core/suggest.js';
 
 const sb = useSandbox({
   expect: [

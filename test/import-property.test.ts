@@ -19,7 +19,7 @@ import { describe, expect, it } from 'vitest';
 import { validateContacts } from '../src/import/validate.js';
 import { UsageError } from '../src/core/errors.js';
 import { tempDir } from './helpers/cli.js';
-import { isValidEmail } from '../src/email.js';
+import { isValidEmail } from '../src/core/email.js';
 import { build, EOLS, physicalRecords, type Line } from './helpers/hostile-csv.js';
 
 const PIECES = ['a', 'b', 'Z', '0', '@', '.', ',', '"', '""', ' ', '\t', '\r', '\n', '\r\n', '\u0000', '=', '+', '-', 'é', '中', '😀', '\u200b', '\u00a0', '\ufeff', "'"];

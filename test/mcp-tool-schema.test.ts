@@ -3,7 +3,7 @@
 import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { argvOf, inputSchema, paramsOf } from '../src/cli/tool-schema.js';
-import { collect } from '../src/cli/collect.js';
+import { collect } from '../src/core/collect.js';
 import { offer } from '../src/cli/offer.js';
 
 function sample() {

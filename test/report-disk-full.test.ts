@@ -12,7 +12,7 @@ import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { smallDisk, type SmallDisk } from './helpers/small-disk.js';
 import { TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, FINISHED_CAMPAIGNS, REPORT_EXPORT, SYNC_METRICS } from './helpers/report-sync.js';
-import { shellQuote } from '../src/cli/suggest.js';
+import { shellQuote } from '../src/core/suggest.js';
 
 const sb = useSandbox({ expect: [...FINISHED_CAMPAIGNS, ...REPORT_EXPORT, 'GET /campaign/v1/report/campaigns', SYNC_METRICS] });
 

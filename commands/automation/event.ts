@@ -2,7 +2,7 @@
 // `send` (src/send/session.ts): every batch is recorded before its request and after its answer.
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/core/errors.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest } from '../../src/core/suggest.js';
 import { automationPlan, checkAutomationVariables, type AutomationEvent } from '../../src/campaign/automation.js';
 import { runBatchCommand } from '../../src/send/command.js';
 import { checkRecipients, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';

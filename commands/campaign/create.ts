@@ -15,7 +15,7 @@ import { printReview } from '../../src/campaign/review.js';
 import { adviseRefusal, excludeListsRefusal } from '../../src/campaign/refusal.js';
 import type { Group } from '../../src/api/campaign-types.js';
 import { preflightBeforeCreate } from '../../src/campaign/preflight/run.js';
-import { suggest, suggester, suggestWithNote } from '../../src/cli/suggest.js';
+import { suggest, suggester, suggestWithNote } from '../../src/core/suggest.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { groupLookupForDryRun, listAllGroups } from '../../src/groups.js';
 import { templateHtml } from '../../src/campaign/preflight/input.js';

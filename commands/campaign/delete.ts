@@ -5,7 +5,7 @@ import { refusedAsNoSuchCampaign } from '../../src/campaign/statuses.js';
 import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
 import type { CampaignClient } from '../../src/api/campaign.js';
 import type { DeleteCampaignsResult } from '../../src/api/campaign-types.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareDelete } from './index.js';
 

@@ -1,6 +1,6 @@
 import { type Command, type CommandUnknownOpts, type Option } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/declared.js';
-import { collect } from '../../src/cli/collect.js';
+import { collect } from '../../src/core/collect.js';
 import { campaignCodeArgument, offer } from '../../src/cli/offer.js';
 import { skipsTerminalQuestion } from '../../src/cli/write-flags.js';
 import { Option as Opt } from '@commander-js/extra-typings';

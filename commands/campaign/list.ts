@@ -4,9 +4,9 @@
 // (endpoint 14) that the ledger lacks.
 import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/core/errors.js';
-import { parseTimeRange } from '../../src/cli/date.js';
-import { parseWhole } from '../../src/cli/parse.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { parseTimeRange } from '../../src/core/date.js';
+import { parseWhole } from '../../src/core/parse-whole.js';
+import { suggest } from '../../src/core/suggest.js';
 import { campaignLedger } from '../../src/cli/campaign-ledger.js';
 import { groupCacheScope, mergeCampaignCache } from '../../src/cli/completion-cache.js';
 import { readLedger } from '../../src/campaign/ledger.js';

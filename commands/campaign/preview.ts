@@ -6,7 +6,7 @@ import type { Context } from '../../src/cli/context.js';
 import type { OptsOf } from '../../src/cli/declared.js';
 import type { declarePreview } from './index.js';
 import { UsageError } from '../../src/core/errors.js';
-import { parseDuration } from '../../src/cli/duration.js';
+import { parseDuration } from '../../src/core/duration.js';
 import type { CreateFlags } from '../../src/campaign/draft.js';
 import { finding, summaryLine, type Finding } from '../../src/campaign/preflight/findings.js';
 import { buildCampaign, knownFields } from '../../src/campaign/preflight/input.js';

@@ -1,9 +1,9 @@
 import type { Context } from '../../src/cli/context.js';
-import { suggest, suggester, suggestWithNote } from '../../src/cli/suggest.js';
+import { suggest, suggester, suggestWithNote } from '../../src/core/suggest.js';
 import { ServiceError, UsageError } from '../../src/core/errors.js';
 import type { Campaign } from '../../src/api/campaign-types.js';
 import { pollUntil } from '../../src/cli/poll.js';
-import { parseDuration } from '../../src/cli/duration.js';
+import { parseDuration } from '../../src/core/duration.js';
 import { describeStatus, FAILED_STATUSES, isSettled } from '../../src/campaign/statuses.js';
 import { printRecord, type Field } from '../../src/output/format.js';
 import type { Verb } from '../../src/cli/declared.js';

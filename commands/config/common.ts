@@ -4,7 +4,7 @@ import { findSetting, SETTINGS } from '../../src/config/keys.js';
 import { profileNameFor } from '../../src/config/settings.js';
 import { readConfig, CONFIG_FILE_NAME, type ConfigReader } from '../../src/config/read.js';
 import path from 'node:path';
-import { suggest, suggester } from '../../src/cli/suggest.js';
+import { suggest, suggester } from '../../src/core/suggest.js';
 
 export async function profileInUse(ctx: Context): Promise<string> {
   return profileNameFor(ctx.globals.profile, ctx.env, await ctx.config(), suggester(ctx));

@@ -1,7 +1,7 @@
 import { UsageError } from '../../src/core/errors.js';
 import { profileNameMessage, profileNameProblem } from '../../src/config/profile-name.js';
 import { dryRunTarget, reportDryRun } from './common.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareDeleteProfile } from './index.js';
 

@@ -1,7 +1,7 @@
 import { Argument, Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/declared.js';
 import { offer, type OfferContext } from '../../src/cli/offer.js';
-import { OUTPUT_FORMATS } from '../../src/output/formats.js';
+import { OUTPUT_FORMATS } from '../../src/core/output-formats.js';
 import { TIME_ZONE_CODES } from '../../src/campaign/timezones.js';
 
 /** The settings (src/config/keys.ts SETTINGS; test/completion.test.ts keeps these equal), for completion. */

@@ -5,8 +5,8 @@
 // group's members, so the plan is every address that bounced or complained, and the service
 // ignores those not in the group. The events are read a day at a time (src/contacts/bounce-events.ts).
 import { InterruptedError, PartialError, UsageError } from '../../src/core/errors.js';
-import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
-import { suggest, suggestWithNote } from '../../src/cli/suggest.js';
+import { isoSeconds, parseTimeRange } from '../../src/core/date.js';
+import { suggest, suggestWithNote } from '../../src/core/suggest.js';
 import { buildPlan } from '../../src/contacts/bounce-plan.js';
 import { bounceEvents } from '../../src/contacts/bounce-events.js';
 import { resolveGroup } from '../../src/groups.js';

@@ -1,6 +1,6 @@
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/declared.js';
-import { collect } from '../../src/cli/collect.js';
+import { collect } from '../../src/core/collect.js';
 
 export function register(program: Command, action: ActionFactory): void {
   const contacts = program.command('contacts').alias('contact').description('contacts in groups (import them with `mailctl import`)')

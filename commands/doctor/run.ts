@@ -9,7 +9,7 @@ import { PRIVATE_DIR_MODE } from '../../src/fs/safe-write.js';
 import { printList } from '../../src/output/format.js';
 import type { HttpClient } from '../../src/api/http.js';
 import { settingRows } from '../../src/config/sources.js';
-import { suggestWithNote } from '../../src/cli/suggest.js';
+import { suggestWithNote } from '../../src/core/suggest.js';
 
 type Level = 'ok' | 'warn' | 'fail';
 interface Check {

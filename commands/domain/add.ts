@@ -3,7 +3,7 @@ import { zoneLines } from '../../src/output/zone.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { checkDomain } from './common.js';
 import { forTsvCell } from '../../src/core/sanitize.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareAdd } from './index.js';
 

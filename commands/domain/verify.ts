@@ -5,7 +5,7 @@ import { checkDomain } from './common.js';
 import { describeErrorBody } from '../../src/api/error-body.js';
 import type { DnsRecord } from '../../src/api/notify-types.js';
 import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest } from '../../src/core/suggest.js';
 import { errorWords } from '../../src/cli/error-text.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareVerify } from './index.js';

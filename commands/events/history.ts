@@ -7,7 +7,7 @@ import { UsageError } from '../../src/core/errors.js';
 import { printList, type Column } from '../../src/output/format.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';
 import { checkRecipient, EMAIL_STATUSES, parseStatuses, SMS_STATUSES } from './query.js';
-import { parseTimeRange } from '../../src/cli/date.js';
+import { parseTimeRange } from '../../src/core/date.js';
 import { storeLocation } from '../../src/store/location.js';
 import { openStore } from '../../src/store/open.js';
 import { allRows, type EventStore, type StoreQuery } from '../../src/store/store.js';

@@ -5,8 +5,8 @@ import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
 import { printList, type Column } from '../../src/output/format.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';
 import { checkRecipient, EMAIL_STATUSES, parseStatuses, SMS_STATUSES, startWithinWindow } from './query.js';
-import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { isoSeconds, parseTimeRange } from '../../src/core/date.js';
+import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareEvents } from './index.js';
 

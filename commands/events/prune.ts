@@ -1,7 +1,7 @@
 // mailctl events prune --older-than 400d: deletes stored events whose own time is further back
 // (a destructive local write: --dry-run counts, a terminal is asked, elsewhere --yes is needed).
 import { UsageError } from '../../src/core/errors.js';
-import { parseDuration } from '../../src/cli/duration.js';
+import { parseDuration } from '../../src/core/duration.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { plural } from '../../src/core/human.js';
 import { openHistory } from './history.js';

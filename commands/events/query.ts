@@ -1,9 +1,9 @@
 // Flags of `mailctl events` and `events tail` → the lookup query: statuses checked against each
 // channel's list, the recipient by the one email and national-number rules, a start kept within
-// what the lookup reaches. Times are read by the one date parser (src/cli/date.ts).
+// what the lookup reaches. Times are read by the one date parser (src/core/date.ts).
 import { UsageError } from '../../src/core/errors.js';
-import { isoSeconds, type TimeRange } from '../../src/cli/date.js';
-import { isValidEmail } from '../../src/email.js';
+import { isoSeconds, type TimeRange } from '../../src/core/date.js';
+import { isValidEmail } from '../../src/core/email.js';
 import { checkNationalNumber } from '../../src/send/sms-rules.js';
 
 export const EMAIL_STATUSES = ['accept', 'retry', 'delivery', 'open', 'click', 'bounce', 'complaint'];
@@ -20,7 +20,7 @@ export function parseStatuses(v: string, allowed: string[], sms: boolean): strin
 
 /**
  * --recipient checked before any request, by the rules every other command uses: an email
- * address (src/email.ts), or with --sms a national number (src/send/sms-rules.ts). Returns
+ * address (src/core/email.ts), or with --sms a national number (src/send/sms-rules.ts). Returns
  * what the lookup sends: the address trimmed, the number as digits.
  */
 export function checkRecipient(recipient: string | undefined, sms: boolean): string | undefined {

@@ -5,8 +5,8 @@
 // and none is shown twice. Output as `events tail`: a line on a terminal, NDJSON piped, one
 // document with --json (source "store").
 import { UsageError } from '../../src/core/errors.js';
-import { parseDuration } from '../../src/cli/duration.js';
-import { isoSeconds, parseTime } from '../../src/cli/date.js';
+import { parseDuration } from '../../src/core/duration.js';
+import { isoSeconds, parseTime } from '../../src/core/date.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { historyFilter, openHistory, historyEvents } from './history.js';
 import type { HistoryEmailEvent, HistorySmsEvent } from '../../src/store/as-lookup.js';

@@ -9,15 +9,15 @@
 import { CliError, errorJson, UsageError } from '../../src/core/errors.js';
 import { errorWords } from '../../src/cli/error-text.js';
 import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
-import { parseDuration } from '../../src/cli/duration.js';
-import { isoSeconds, parseTimeRange } from '../../src/cli/date.js';
+import { parseDuration } from '../../src/core/duration.js';
+import { isoSeconds, parseTimeRange } from '../../src/core/date.js';
 import { EventFollower, NARROW_OVERLAP_MS, ROW_CAP } from '../../src/events/follow.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { localStamp, readServiceTime } from '../../src/output/time.js';
 import type { Context } from '../../src/cli/context.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';
 import { checkRecipient, EMAIL_STATUSES, LOOKUP_DAYS, parseStatuses, SMS_STATUSES, startWithinWindow } from './query.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareTail } from './index.js';
 

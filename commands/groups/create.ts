@@ -1,7 +1,7 @@
 import { UsageError } from '../../src/core/errors.js';
 import { lookup, printDryRun } from '../../src/output/dry-run.js';
 import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest } from '../../src/core/suggest.js';
 import { groupsNamed, listAllGroups } from '../../src/groups.js';
 import { plural } from '../../src/core/human.js';
 import type { Context } from '../../src/cli/context.js';

@@ -1,10 +1,10 @@
 import { UsageError } from '../../src/core/errors.js';
 import type { Group } from '../../src/api/campaign-types.js';
 import { printList, type Column } from '../../src/output/format.js';
-import { parseWhole } from '../../src/cli/parse.js';
+import { parseWhole } from '../../src/core/parse-whole.js';
 import { completionScope, listAllGroups } from '../../src/groups.js';
 import { mergeGroupCache } from '../../src/cli/completion-cache.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareList } from './index.js';
 

@@ -11,7 +11,7 @@ import { downloadFailures, localJson, printResult, resultPairs, serviceRejected 
 import { failureFor, statusWords } from '../../src/import/wait.js';
 import type { ResolvedGroup } from '../../src/groups.js';
 import { count, plural } from '../../src/core/human.js';
-import { suggest, suggestWithNote } from '../../src/cli/suggest.js';
+import { suggest, suggestWithNote } from '../../src/core/suggest.js';
 import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
 import type { PendingImport } from '../../src/import/pending.js';
 import { forgetPending, mergeFromService, type Merged } from './service-rejects.js';

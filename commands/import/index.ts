@@ -1,7 +1,7 @@
 import { Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/declared.js';
 import type { OptsOf } from '../../src/cli/declared.js';
-import { collect } from '../../src/cli/collect.js';
+import { collect } from '../../src/core/collect.js';
 import { offer } from '../../src/cli/offer.js';
 import { inheritParentOptions } from '../../src/cli/parent-options.js';
 

@@ -8,7 +8,7 @@ import type { Context } from '../../src/cli/context.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import type { ImportResult } from '../../src/api/campaign-types.js';
 import { download } from '../../src/cli/transfer.js';
-import { suggest, suggestWithNote } from '../../src/cli/suggest.js';
+import { suggest, suggestWithNote } from '../../src/core/suggest.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { ImportWorkDir } from '../../src/import/work-dir.js';
 import { dropPending, loadPending, savePending, type PendingImport } from '../../src/import/pending.js';

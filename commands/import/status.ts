@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { UsageError } from '../../src/core/errors.js';
-import { parseDuration } from '../../src/cli/duration.js';
+import { parseDuration } from '../../src/core/duration.js';
 import { DEFAULT_WAIT_TIMEOUT_MS, failuresFlags, fetchImport, waitForImport } from '../../src/import/wait.js';
 import { checkFailuresPath, defaultFailuresPath } from '../../src/import/report.js';
 import { finishImport } from './finish.js';
 import { pendingFor } from './service-rejects.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareStatus } from './index.js';
 

@@ -5,7 +5,7 @@
 import type { Verb } from '../../src/cli/declared.js';
 import type { Context } from '../../src/cli/context.js';
 import type { declareServe } from './index.js';
-import { version } from '../../src/cli/version.js';
+import { version } from '../../src/core/version.js';
 import { redactor } from '../../src/api/redact.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { PlanBook } from '../../src/mcp/plan-tokens.js';

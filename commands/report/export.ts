@@ -1,13 +1,13 @@
 import type { Context } from '../../src/cli/context.js';
 import type { ReportLink } from '../../src/api/campaign-types.js';
 import { pollUntil } from '../../src/cli/poll.js';
-import { parseDuration } from '../../src/cli/duration.js';
-import { checkUrl } from '../../src/cli/url.js';
+import { parseDuration } from '../../src/core/duration.js';
+import { checkUrl } from '../../src/core/url.js';
 import { checkOutDir, downloadLinks, type Saved } from '../../src/report/download.js';
 import { LINK_CELL_MAX, printList, type Column } from '../../src/output/format.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { outDirOf } from '../../src/report/out-dir.js';
-import { envNote, suggest, suggestWithNote } from '../../src/cli/suggest.js';
+import { envNote, suggest, suggestWithNote } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareExport } from './index.js';
 

@@ -1,12 +1,12 @@
 import { UsageError } from '../../src/core/errors.js';
-import { parseDuration } from '../../src/cli/duration.js';
+import { parseDuration } from '../../src/core/duration.js';
 import { printList } from '../../src/output/format.js';
 import { checkOutDir, downloadLinks, plannedFiles } from '../../src/report/download.js';
 import { lookup, printDryRun } from '../../src/output/dry-run.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { outDirOf } from '../../src/report/out-dir.js';
 import { LINK_COLUMNS, printSaved } from './export.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareLinks } from './index.js';
 

@@ -1,7 +1,7 @@
 import { UsageError } from '../../src/core/errors.js';
 import { printList } from '../../src/output/format.js';
 import { metricColumns, metricsJson, orderRows } from '../../src/report/metrics.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareMetrics } from './index.js';
 import { metricChart } from '../../src/report/chart.js';

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import type { Context } from '../../src/cli/context.js';
 import { ExitCode, SilentExit, UsageError } from '../../src/core/errors.js';
-import { parseDuration } from '../../src/cli/duration.js';
+import { parseDuration } from '../../src/core/duration.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { printDryRun } from '../../src/output/dry-run.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest } from '../../src/core/suggest.js';
 import { bytes, count, plural } from '../../src/core/human.js';
 import { isoSecond, parseRefreshDays } from '../../src/report/sync/range.js';
 import { planSync, runSync, type SyncOptions, type SyncPlan, type SyncReport } from '../../src/report/sync/sync.js';

@@ -2,7 +2,7 @@
 // service's balance is topped up in its back office, which the API does not offer; the sandbox
 // has its own route for it (PUT /_sandbox/balance, not part of the spec), so a forecast that does
 // not fit (decisions row P8) can be tried without an account.
-import { parseWhole } from '../../src/cli/parse.js';
+import { parseWhole } from '../../src/core/parse-whole.js';
 import { printRecord } from '../../src/output/format.js';
 import { ServiceError } from '../../src/core/errors.js';
 import { printDryRun } from '../../src/output/dry-run.js';

@@ -3,7 +3,7 @@
 // --sandbox and against `mailctl sandbox serve`; a real service answers 404.
 import { ServiceError, UsageError } from '../../src/core/errors.js';
 import { printDryRun } from '../../src/output/dry-run.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareFieldAdd } from './index.js';
 

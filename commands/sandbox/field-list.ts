@@ -1,7 +1,7 @@
 import type { Context } from '../../src/cli/context.js';
 import { printList } from '../../src/output/format.js';
 import { notSandbox } from './field-add.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest } from '../../src/core/suggest.js';
 
 import type { SandboxField as Field } from '../../src/api/campaign-types.js';
 

@@ -1,6 +1,6 @@
 import { Argument, Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/declared.js';
-import { collect } from '../../src/cli/collect.js';
+import { collect } from '../../src/core/collect.js';
 import { offer } from '../../src/cli/offer.js';
 import { SHAPES, shapeHelp } from '../../src/sandbox/shapes.js';
 

@@ -1,8 +1,8 @@
-import { parseWhole } from '../../src/cli/parse.js';
+import { parseWhole } from '../../src/core/parse-whole.js';
 import { SANDBOX_KEYS } from '../../src/sandbox/constants.js';
 import { LINK_TARGETS } from '../../src/sandbox/links.js';
 import { alternatesIn, parseShapeArgs } from '../../src/sandbox/shapes.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareServe } from './index.js';
 

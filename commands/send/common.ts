@@ -8,7 +8,7 @@ import type { Recipient } from '../../src/send/recipients.js';
 import { runBatchCommand, type BatchFlags } from '../../src/send/command.js';
 import type { NewPlan } from '../../src/send/journal.js';
 import { campaignSyntax, checkVariableNames, missingValues, placeholders, summarise, valueProblems } from '../../src/send/variables.js';
-import { fileProblem } from '../../src/cli/file-problem.js';
+import { fileProblem } from '../../src/core/file-problem.js';
 
 /** The shape of both send commands; `send --resume` takes email and SMS journals alike. */
 export async function runSend<O extends BatchFlags>(ctx: Context, opts: O, messageFlags: Record<string, string>, buildPlan: (ctx: Context, opts: O) => Promise<NewPlan>, verb: string[]): Promise<void> {

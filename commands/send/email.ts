@@ -6,8 +6,8 @@ import { JOURNAL_VERSION, type NewPlan, type WireRecipient } from '../../src/sen
 import { checkRecipients, isEmail, readRecipientsFile, recipientName, type Recipient } from '../../src/send/recipients.js';
 import { checkVariables, nameAsVariable, runSend, textFrom } from './common.js';
 import { parseVars } from '../../src/send/variables.js';
-import { suggest } from '../../src/cli/suggest.js';
-import { checkUrl } from '../../src/cli/url.js';
+import { suggest } from '../../src/core/suggest.js';
+import { checkUrl } from '../../src/core/url.js';
 import type { OptsOf, Verb } from '../../src/cli/declared.js';
 import { declareEmail } from './index.js';
 import { batchOptions, messageFlags } from '../../src/send/batch-options.js';

@@ -1,6 +1,6 @@
 import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/declared.js';
-import { collect } from '../../src/cli/collect.js';
+import { collect } from '../../src/core/collect.js';
 import { batchOptions } from '../../src/send/batch-options.js';
 
 const BATCH_HELP = `

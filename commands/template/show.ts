@@ -11,7 +11,7 @@ import { openPage, savePage } from '../../src/cli/page-file.js';
 import { previewPage } from '../../src/campaign/preview/page.js';
 import { offlineFindings } from '../../src/campaign/preflight/rules.js';
 import { knownFields } from '../../src/campaign/preflight/input.js';
-import { suggester } from '../../src/cli/suggest.js';
+import { suggester } from '../../src/core/suggest.js';
 import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
 
 export const run: Verb<typeof declareShow> = async (ctx, opts, id) => {

@@ -1,7 +1,7 @@
 import { ServiceError } from '../../src/core/errors.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { parseWebhookType, typeName } from '../../src/webhook/types.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareDelete } from './index.js';
 

@@ -2,7 +2,7 @@ import { Argument, Option, type Command, type CommandUnknownOpts } from '@comman
 import type { ActionFactory } from '../../src/cli/declared.js';
 import { offer, type OfferContext } from '../../src/cli/offer.js';
 import { EMAIL_WEBHOOK_TYPES, SMS_WEBHOOK_TYPES } from '../../src/api/notify-types.js';
-import { collect } from '../../src/cli/collect.js';
+import { collect } from '../../src/core/collect.js';
 import { FORM_NAMES, formHelp } from '../../src/webhook/forms.js';
 
 /** HMAC-SHA256 of examples/webhook-payload.json's mail.id + event, keyed with the sandbox's notification key. */

@@ -1,7 +1,7 @@
 import type { Webhook } from '../../src/api/notify-types.js';
 import { LINK_CELL_MAX, printList, type Column } from '../../src/output/format.js';
 import { typeName } from '../../src/webhook/types.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareList } from './index.js';
 

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../src/core/errors.js';
-import { parseWhole } from '../../src/cli/parse.js';
-import { suggestWithNote } from '../../src/cli/suggest.js';
+import { parseWhole } from '../../src/core/parse-whole.js';
+import { suggestWithNote } from '../../src/core/suggest.js';
 import { refuseSymlink } from '../../src/fs/safe-write.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { failedFileFor } from '../../src/webhook/events-file.js';
@@ -14,7 +14,7 @@ import { describeRoutes, hasRoutes, parseRoutes } from '../../src/webhook/routes
 import { isLocalHost } from '../../src/webhook/types.js';
 import { storeLocation } from '../../src/store/location.js';
 import { openStore } from '../../src/store/open.js';
-import { parseDuration } from '../../src/cli/duration.js';
+import { parseDuration } from '../../src/core/duration.js';
 import { plural } from '../../src/core/human.js';
 import { keylessTransport } from '../../src/cli/transfer.js';
 import type { Verb } from '../../src/cli/declared.js';

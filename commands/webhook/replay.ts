@@ -6,10 +6,10 @@
 // so. Every answer is reported; a consumer that cannot be reached, or Ctrl-C, stops the replay
 // with the command that continues it.
 import { CliError, InterruptedError, LimitError, PartialError, ServiceError, UsageError } from '../../src/core/errors.js';
-import { parseDuration } from '../../src/cli/duration.js';
-import { parseWhole } from '../../src/cli/parse.js';
-import { envNote, suggest } from '../../src/cli/suggest.js';
-import { checkUrl } from '../../src/cli/url.js';
+import { parseDuration } from '../../src/core/duration.js';
+import { parseWhole } from '../../src/core/parse-whole.js';
+import { envNote, suggest } from '../../src/core/suggest.js';
+import { checkUrl } from '../../src/core/url.js';
 import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
 import { parseSignatureHeader, postSigned, shortAnswer, type ConsumerAnswer } from '../../src/webhook/deliver.js';
 import { checkReplayFile, replayItems, type ReplayItem } from '../../src/webhook/replay-source.js';

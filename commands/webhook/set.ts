@@ -1,8 +1,8 @@
-import { checkUrl } from '../../src/cli/url.js';
+import { checkUrl } from '../../src/core/url.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { isLocalHost, parseWebhookType, typeName } from '../../src/webhook/types.js';
 import { forTerminal } from '../../src/core/sanitize.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareSet } from './index.js';
 

@@ -4,8 +4,8 @@
 // signs: it is never sent, printed or taken from argv.
 import type { Context } from '../../src/cli/context.js';
 import { ServiceError, UsageError } from '../../src/core/errors.js';
-import { parseDuration } from '../../src/cli/duration.js';
-import { checkUrl } from '../../src/cli/url.js';
+import { parseDuration } from '../../src/core/duration.js';
+import { checkUrl } from '../../src/core/url.js';
 import { printPlanned } from '../../src/output/dry-run.js';
 import { printRecord } from '../../src/output/format.js';
 import { forTerminal } from '../../src/core/sanitize.js';
@@ -16,7 +16,7 @@ import { parseSignatureHeader, postHeaders, postSigned, shortAnswer, type Consum
 import { signPayload } from '../../src/webhook/signature.js';
 import { EVENT_TYPE_CODES } from '../../src/spec/webhook-signing.js';
 import { keylessTransport } from '../../src/cli/transfer.js';
-import { suggest } from '../../src/cli/suggest.js';
+import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareTrigger } from './index.js';
 

@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import { SilentExit, UsageError } from '../../src/core/errors.js';
 import { readAll } from '../../src/cli/stdin.js';
 import { signedEventText, verifyPayload } from '../../src/webhook/signature.js';
-import { fileProblem } from '../../src/cli/file-problem.js';
+import { fileProblem } from '../../src/core/file-problem.js';
 import { forTerminal } from '../../src/core/sanitize.js';
-import { suggest, suggester } from '../../src/cli/suggest.js';
+import { suggest, suggester } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareVerify } from './index.js';
 

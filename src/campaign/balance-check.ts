@@ -6,7 +6,7 @@ import type { Context } from '../cli/context.js';
 import { AuthError } from '../core/errors.js';
 import type { Group } from '../api/campaign-types.js';
 import { forTerminal } from '../core/sanitize.js';
-import { suggest } from '../cli/suggest.js';
+import { suggest } from '../core/suggest.js';
 import { lookup } from '../output/dry-run.js';
 
 /**

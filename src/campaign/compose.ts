@@ -5,10 +5,10 @@ import { SUBMIT_PATHS, type SubmitEndpoint } from '../api/campaign.js';
 import { isEmail } from '../send/recipients.js';
 import { AB_DIMENSIONS, FIELDS, field, flagName, keysWhere, type AbDimension, type Draft, type DraftKey } from './fields.js';
 import { isoSeconds, parseSchedule, type Schedule } from './schedule.js';
-import { parseTime } from '../cli/date.js';
-import { parseDuration } from '../cli/duration.js';
+import { parseTime } from '../core/date.js';
+import { parseDuration } from '../core/duration.js';
 import { TIME_ZONE_CODES } from './timezones.js';
-import { plainSuggest, type Suggest } from '../cli/suggest.js';
+import { plainSuggest, type Suggest } from '../core/suggest.js';
 
 /** content.testingOn of each A/B test: the codes the field table reads a spec file's testingOn with, turned round. */
 const TESTING_ON = Object.fromEntries(Object.entries(FIELDS.ab.spec.codes).map(([code, dim]) => [dim, Number(code)])) as Record<AbDimension, 1 | 2 | 3>;

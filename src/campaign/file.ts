@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { DRAFT_KEYS, FIELD_KEYS, SCHEDULE_TYPE, field, keysWhere, type Draft, type DraftKey, type FieldType, type SpecPlace, type SpecRead } from './fields.js';
-import { fileProblem } from '../cli/file-problem.js';
+import { fileProblem } from '../core/file-problem.js';
 import { forTerminal } from '../core/sanitize.js';
 import { PRIVATE_DIR_MODE, writeFileAtomic } from '../fs/safe-write.js';
 import { asDiskError } from '../fs/append-whole.js';

@@ -6,7 +6,7 @@
 import type { Group } from '../api/campaign-types.js';
 import type { Choice, ChoiceOrSeparator, Prompter } from '../cli/prompter.js';
 import { forTerminal } from '../core/sanitize.js';
-import { plainSuggest, type Suggest } from '../cli/suggest.js';
+import { plainSuggest, type Suggest } from '../core/suggest.js';
 
 /** The picker's own entries; a NUL keeps them apart from any group code the service could give. */
 export const PICKER_ACTIONS = { refresh: '\u0000refresh', find: '\u0000find', back: '\u0000back' } as const;

@@ -4,7 +4,7 @@
 import type { Group } from '../api/campaign-types.js';
 import { matchGroup } from '../groups.js';
 import { forTerminal } from '../core/sanitize.js';
-import { plainSuggest, type Suggest } from '../cli/suggest.js';
+import { plainSuggest, type Suggest } from '../core/suggest.js';
 
 export interface GroupResolution {
   codes: string[];

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { checkHeader } from '../import/header.js';
 import type { Draft } from './draft.js';
-import { fileProblem } from '../cli/file-problem.js';
+import { fileProblem } from '../core/file-problem.js';
 
 function readText(file: string, flag: string, problems: string[]): string | undefined {
   try {

@@ -1,7 +1,7 @@
 // The campaign fields as commander options and as help text, both read from the one table
 // (fields.ts): `campaign create` declares these, and `preflight` and `proof` share them.
 import { Option } from 'commander';
-import { collect } from '../cli/collect.js';
+import { collect } from '../core/collect.js';
 import { offer } from '../cli/offer.js';
 import { FIELD_KEYS, field, type DraftKey } from './fields.js';
 

@@ -2,8 +2,8 @@
 // the UTC ISO 8601 `scheduleDate` (decisions rows 10 and 11). A time in the past is refused here,
 // before anything is sent, since the service would only answer 40019.
 import { offsetLabel, resolveTimeZone, zonedToUtc, type ResolvedZone } from './timezones.js';
-import { calendarProblem, isoSeconds, parseTime } from '../cli/date.js';
-import { plainSuggest, type Suggest } from '../cli/suggest.js';
+import { calendarProblem, isoSeconds, parseTime } from '../core/date.js';
+import { plainSuggest, type Suggest } from '../core/suggest.js';
 
 export interface Schedule {
   timezone: number;
@@ -17,7 +17,7 @@ export interface Schedule {
 }
 
 const WALL = /^(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})(?::(\d{2}))?$/;
-// A time followed by Z or an offset: an instant, read by the shared date parser (src/cli/date.ts).
+// A time followed by Z or an offset: an instant, read by the shared date parser (src/core/date.ts).
 const ABSOLUTE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i;
 
 export { isoSeconds };

@@ -1,10 +1,10 @@
 // Campaign statuses (spec section 3) in words, and which ones end a `campaign status --wait`.
 import type { Campaign } from '../api/campaign-types.js';
-import { plainSuggest, type Suggest } from '../cli/suggest.js';
+import { plainSuggest, type Suggest } from '../core/suggest.js';
 import { factsOf } from '../core/errors.js';
 
 // A description that names a command is a function of the run's command builder, so the
-// command carries --profile/--sandbox (src/cli/suggest.ts).
+// command carries --profile/--sandbox (src/core/suggest.ts).
 export const STATUS_WORDS: Record<string, string | ((cmd: Suggest) => string)> = {
   DRAFT: 'draft: created but not going out yet (a one-time campaign waits for its list upload)',
   PREPARE: (cmd) => `scheduled: waiting for its send time (it can still be paused with \`${cmd('campaign', 'pause')}\`)`,

@@ -3,7 +3,7 @@
 import type { Context } from '../cli/context.js';
 import { CliError } from '../core/errors.js';
 import { uploadFile } from '../cli/transfer.js';
-import { suggest } from '../cli/suggest.js';
+import { suggest } from '../core/suggest.js';
 
 export async function putListFile(ctx: Context, url: string, file: string, sn: string): Promise<number> {
   try {

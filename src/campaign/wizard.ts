@@ -20,7 +20,7 @@ import { parseSchedule } from './schedule.js';
 import { isEmail } from '../send/recipients.js';
 import { pickGroups } from './group-picker.js';
 import { forTerminal } from '../core/sanitize.js';
-import { suggester } from '../cli/suggest.js';
+import { suggester } from '../core/suggest.js';
 
 type Validate = (v: string) => true | string;
 

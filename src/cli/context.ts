@@ -17,7 +17,7 @@ import type { FetchLike } from '../api/http.js';
 import type { DryRunRecorder } from '../api/recorder.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { configDir } from '../config/paths.js';
-import { suggester, suggestWithNote } from './suggest.js';
+import { suggester, suggestWithNote } from '../core/suggest.js';
 import type { Env } from '../core/env.js';
 
 /** The environment type lives in src/core/env.ts (the settings and the hint builder read it too); re-exported for the commands. */
@@ -87,7 +87,7 @@ export class Context {
   readonly dryRun: boolean;
   /**
    * The words this run was started with after `mailctl`, less --profile and --sandbox, which
-   * suggest() puts back as the run chose them: `sameCommand(ctx)` (src/cli/suggest.ts) is the
+   * suggest() puts back as the run chose them: `sameCommand(ctx)` (src/core/suggest.ts) is the
    * line that runs it again, for work that is safe to redo from the start (nothing sent yet).
    */
   readonly commandLine: readonly string[];

@@ -9,7 +9,7 @@ import { CliError, ServiceError } from '../core/errors.js';
 import { forTerminal } from '../core/sanitize.js';
 import { SERVICE_LABEL } from '../config/settings.js';
 import { sentenceForCode } from './service-codes.js';
-import { envNote, suggester, type SuggestRun } from './suggest.js';
+import { envNote, suggester, type SuggestRun } from '../core/suggest.js';
 
 export interface ErrorWords {
   message: string;

@@ -4,8 +4,8 @@
 import { ExitCode } from '../core/errors.js';
 import { DEFAULT_CAMPAIGN_URL, DEFAULT_NOTIFY_URL } from '../config/settings.js';
 import type { HELP_TOPICS } from './root-help.js';
-import { packageDir } from './version.js';
-import { shellQuote } from './suggest.js';
+import { packageDir } from '../core/version.js';
+import { shellQuote } from '../core/suggest.js';
 
 /** What each exit code means, by its name in ExitCode. */
 export const EXIT_MEANINGS: Record<string, string> = {

@@ -6,7 +6,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { forTerminal, safeJson } from '../core/sanitize.js';
 import { isTruthy } from '../core/env.js';
-import type { OutputFormat } from '../output/formats.js';
+import type { OutputFormat } from '../core/output-formats.js';
 import type { CompiledQuery } from '../output/choice.js';
 import { zoneOf } from '../output/time.js';
 

@@ -15,13 +15,13 @@ import { registerFor } from '../../commands/index.js';
 import { commandLineOf, GLOBAL_VALUE_OPTIONS, scanArgv, type ArgvScan } from './argv-scan.js';
 import { DECLARED_GLOBALS, declares } from './write-flags.js';
 import { HELP_TOPICS, ROOT_HELP } from './root-help.js';
-import { version } from './version.js';
+import { version } from '../core/version.js';
 import { declareRoot } from './root-options.js';
 import { refuseRepeats } from './repeats.js';
 import type { OutputChoice } from '../output/choice.js';
 import type * as Runtime from './runtime.js';
 import type { ActionFactory } from './declared.js';
-import { sameCommand, suggest, type SuggestRun } from './suggest.js';
+import { sameCommand, suggest, type SuggestRun } from '../core/suggest.js';
 
 export interface RunOptions {
   argv: string[];

@@ -10,7 +10,7 @@ import type { Env } from './context.js';
 /** How long an opener may take to say it failed; one still running then is taken as a browser starting. */
 export const OPENER_WAIT_MS = 3000;
 
-/** The environment variables that hold keys (the one list: src/cli/suggest.ts names the same three). */
+/** The environment variables that hold keys (the one list: src/core/suggest.ts names the same three). */
 const KEY_VARS = ['MAILCTL_API_KEY', 'MAILCTL_CAMPAIGN_API_KEY', 'MAILCTL_NOTIFY_API_KEY'];
 
 export type OpenResult = { opened: true; opener: string } | { opened: false; why: string };

@@ -1,10 +1,10 @@
 // --since/--until, declared once for every command that reads a time range (report list, report
 // sync, events, events tail): the only names a time range has (docs/flags.md). parseTimeRange
-// (src/cli/date.ts) reads RangeFlags; the check at the end holds the options declared here to
+// (src/core/date.ts) reads RangeFlags; the check at the end holds the options declared here to
 // exactly that shape, so a flag removed or renamed here fails typecheck. Loaded at start-up with
 // the nouns' declarations: commander only.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import type { RangeFlags } from './date.js';
+import type { RangeFlags } from '../core/date.js';
 
 export interface RangeTexts {
   /** --since's help, in this command's words. */

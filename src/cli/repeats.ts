@@ -7,12 +7,12 @@
 //
 // Not counted:
 // - flags declared repeatable: a variadic option, or one that collects its values (`collect`,
-//   src/cli/collect.ts: --to where several recipients make sense, --var, --set, --route, …);
+//   src/core/collect.ts: --to where several recipients make sense, --var, --set, --route, …);
 // - flags without a value (--json, --dry-run, -q, --no-input): giving one twice means the same
 //   as once, so it is harmless and accepted.
 // Loaded at every start-up: commander types and the collector only.
 import type { Command, Option } from 'commander';
-import { collect } from './collect.js';
+import { collect } from '../core/collect.js';
 
 /** Whether a flag may be given more than once: it is variadic or collects its values. */
 export function isRepeatable(o: Option): boolean {

@@ -4,7 +4,7 @@
 // a root option precedence wherever it appears on the line, so the root holds every value.
 // Loaded at every start-up: commander and the output format names only.
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
-import { OUTPUT_FORMATS } from '../output/formats.js';
+import { OUTPUT_FORMATS } from '../core/output-formats.js';
 
 export function declareRoot<A extends unknown[], O extends OptionValues, G extends OptionValues>(program: Command<A, O, G>) {
   return program

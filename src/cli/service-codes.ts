@@ -4,7 +4,7 @@
 // the command carries --profile/--sandbox when pasted. Words for people, so they live in the CLI
 // layer: src/api throws the service's code in the error's facts, and ./error-text.ts puts the
 // sentence in place of the API layer's plain one.
-import { plainSuggest, type Suggest } from './suggest.js';
+import { plainSuggest, type Suggest } from '../core/suggest.js';
 
 type Sentence = string | ((cmd: Suggest) => string);
 

@@ -5,7 +5,7 @@
 // flag is spelt (`html-file` for --html-file, `no-links` for --no-links) or as the argument is
 // (`code`, `codes`), and carries the declaration's own description.
 import type { Argument, CommandUnknownOpts, Option } from '@commander-js/extra-typings';
-import { collect } from './collect.js';
+import { collect } from '../core/collect.js';
 import { offeredFor } from './offer.js';
 
 /** The part of JSON Schema the tools use. */

@@ -1,10 +1,10 @@
 // The settings a profile can hold, with their validation. API keys are deliberately not
 // settable through `config set KEY VALUE` (that would put them in argv and shell history).
 
-import { isValidEmail } from '../email.js';
+import { isValidEmail } from '../core/email.js';
 import { resolveTimeZone } from '../campaign/timezones.js';
-import { checkUrl, type UrlPolicy } from '../cli/url.js';
-import { OUTPUT_FORMATS, type OutputSetting } from '../output/formats.js';
+import { checkUrl, type UrlPolicy } from '../core/url.js';
+import { OUTPUT_FORMATS, type OutputSetting } from '../core/output-formats.js';
 
 export const BASE_URL_POLICY: UrlPolicy = { name: '', example: 'https://api.example.com', base: true };
 
@@ -43,7 +43,7 @@ interface SettingSpec {
 type StoredKind = 'text' | 'boolean' | 'number' | 'types';
 const STORED_LABEL: Record<StoredKind, string> = { text: 'text in quotes', boolean: 'true or false without quotes', number: 'a number without quotes', types: 'an object such as {"AGE": "number"}' };
 
-// The one URL check (src/cli/url.ts), with the base-URL policy: no /v1, trailing slashes dropped.
+// The one URL check (src/core/url.ts), with the base-URL policy: no /v1, trailing slashes dropped.
 const url = (v: string) => checkUrl(v, BASE_URL_POLICY);
 
 export const SETTINGS: SettingSpec[] = [

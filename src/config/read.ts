@@ -9,7 +9,7 @@ import { AuthError } from '../core/errors.js';
 import { jsonType, readStored, SETTINGS, type Profile } from './keys.js';
 import { profileNameProblem } from './profile-name.js';
 import { keyProblem } from './key-shape.js';
-import { plainSuggest, type Suggest } from '../cli/suggest.js';
+import { plainSuggest, type Suggest } from '../core/suggest.js';
 
 /** The file conf keeps (`configName: 'config'`, JSON) inside the config directory. */
 export const CONFIG_FILE_NAME = 'config.json';

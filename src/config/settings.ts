@@ -3,10 +3,10 @@
 import type { ConfigReader } from './read.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { profileNameMessage, profileNameProblem } from './profile-name.js';
-import { urlProblem } from '../cli/url.js';
+import { urlProblem } from '../core/url.js';
 import type { Profile } from './keys.js';
 import { keyProblem } from './key-shape.js';
-import { plainSuggest, type Suggest } from '../cli/suggest.js';
+import { plainSuggest, type Suggest } from '../core/suggest.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -76,7 +76,7 @@ export function resolveSettings(opts: { profileFlag?: string; sandboxFlag?: bool
   const [campaignKey, cs] = pick('campaign');
   const [notifyKey, ns] = pick('notify');
   const sandbox = !!opts.sandboxFlag || profile.sandbox === true;
-  // The one URL check (src/cli/url.ts) for a base URL from the environment or a hand-edited
+  // The one URL check (src/core/url.ts) for a base URL from the environment or a hand-edited
   // file: a config error (exit 3) in one sentence, not "Cannot reach the service" (exit 4).
   // The sandbox replaces both URLs, so they are not looked at then.
   const baseUrl = (envName: string, own: string | undefined, fallback: string): string => {

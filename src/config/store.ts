@@ -8,7 +8,7 @@ import { keepPrivate } from './private-dir.js';
 import { profileNameProblem } from './profile-name.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, writeFileAtomicSync } from '../fs/safe-write.js';
 import { DiskError, isDiskProblem } from '../fs/append-whole.js';
-import { plainSuggest, type Suggest } from '../cli/suggest.js';
+import { plainSuggest, type Suggest } from '../core/suggest.js';
 import { checkProfile, CONFIG_FILE_NAME, readConfig } from './read.js';
 
 interface FileShape {

@@ -8,7 +8,7 @@
 // no event falls between two; events are de-duplicated by message, status and time.
 import type { EmailEvent } from '../api/notify-types.js';
 import type { NotifyClient } from '../api/notify.js';
-import { isoSeconds } from '../cli/date.js';
+import { isoSeconds } from '../core/date.js';
 import { runPool } from '../send/batches.js';
 
 const DAY_MS = 86_400_000;

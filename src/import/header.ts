@@ -2,8 +2,8 @@
 // fails here is refused whole (exit 2) and nothing is uploaded. Also decides, once, what the
 // service will ignore (reserved and unknown columns) so the user hears it once, by name.
 import { UsageError } from '../core/errors.js';
-import { readDate, type DateForm } from '../cli/date.js';
-import { isValidEmail } from '../email.js';
+import { readDate, type DateForm } from '../core/date.js';
+import { isValidEmail } from '../core/email.js';
 import { forTerminal } from '../core/sanitize.js';
 
 /** A column name from the file as it is echoed: control characters visible, at most 60 characters (a binary file's "header" can be 200 KB). */
@@ -89,7 +89,7 @@ export function checkHeader(raw: string[], source: string, fieldTypes?: Record<s
 // Plain decimal notation only: exponents and thousands separators are not numbers to every service.
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 /**
- * How a contacts file may write a date-typed custom field: the flags' form (src/cli/date.ts) and
+ * How a contacts file may write a date-typed custom field: the flags' form (src/core/date.ts) and
  * also 2024/12/01 and one-digit months, days and hours, as spreadsheets write them; any four-digit
  * year (a birthday or a founding date may be long ago). The calendar check is date.ts's.
  */

@@ -13,7 +13,7 @@ import { printRecord, type Field } from '../output/format.js';
 import { bytes, count as n } from '../core/human.js';
 import { REASON_LABEL, type RejectReason } from './rejects.js';
 import type { ValidationResult } from './validate.js';
-import { suggest } from '../cli/suggest.js';
+import { suggest } from '../core/suggest.js';
 
 /** The local counts as the JSON document carries them. */
 export function localJson(v: ValidationResult) {

@@ -16,7 +16,7 @@ import { UsageError, InterruptedError } from '../core/errors.js';
 import { forTerminal } from '../core/sanitize.js';
 import { Decoder, sniffEncoding, type EncodingName } from './encoding.js';
 import { checkHeader, fitsType, type FieldType, type HeaderPlan } from './header.js';
-import { emailProblem, isValidEmail } from '../email.js';
+import { emailProblem, isValidEmail } from '../core/email.js';
 import { SeenEmails } from './seen-emails.js';
 import { CsvCount, CsvFile, csvLine } from './csv-writer.js';
 import { RejectsFile, type RejectReason, type RejectsTarget } from './rejects.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Context } from '../cli/context.js';
 import { ServiceError } from '../core/errors.js';
 import { pollUntil } from '../cli/poll.js';
-import { suggestWithNote } from '../cli/suggest.js';
+import { suggestWithNote } from '../core/suggest.js';
 import { IMPORT_TERMINAL, type ImportResult } from '../api/campaign-types.js';
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;

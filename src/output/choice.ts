@@ -10,7 +10,7 @@ import type { Env } from '../cli/context.js';
 import { readConfig } from '../config/read.js';
 import { profileNameFor } from '../config/settings.js';
 
-import { OUTPUT_FORMATS, type OutputFormat } from './formats.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../core/output-formats.js';
 import type { RootOpts } from '../cli/root-options.js';
 
 /** The root's output flags, typed from its declaration (src/cli/root-options.ts). */

@@ -1,8 +1,8 @@
 // Dates for endpoint 14. The service treats a single date as an invalid range and silently
 // answers with the 10 most recent campaigns instead, so a start alone runs to now and an end alone
-// is refused. The dates themselves are read by the one strict parser (src/cli/date.ts).
+// is refused. The dates themselves are read by the one strict parser (src/core/date.ts).
 import { UsageError } from '../core/errors.js';
-import { isoSeconds, parseTimeRange, type RangeFlags } from '../cli/date.js';
+import { isoSeconds, parseTimeRange, type RangeFlags } from '../core/date.js';
 
 export function reportRange(flags: RangeFlags, now: number): { startDate?: string; endDate?: string } {
   const r = parseTimeRange(flags, now);

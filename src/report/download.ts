@@ -12,7 +12,7 @@ import type { ReportLink } from '../api/campaign-types.js';
 import { safeFileName, uniqueSafeName } from '../fs/safe-name.js';
 import { forTerminal } from '../core/sanitize.js';
 import type { OutDir } from './out-dir.js';
-import { plainSuggest, suggest, suggester, type Suggest } from '../cli/suggest.js';
+import { plainSuggest, suggest, suggester, type Suggest } from '../core/suggest.js';
 import { DiskError, isDiskProblem } from '../fs/append-whole.js';
 
 export interface Saved {

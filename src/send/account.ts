@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from '../cli/context.js';
 import { UsageError } from '../core/errors.js';
-import { shellQuote, suggest } from '../cli/suggest.js';
+import { shellQuote, suggest } from '../core/suggest.js';
 import { DEFAULT_CAMPAIGN_URL, DEFAULT_NOTIFY_URL, SERVICE_LABEL, type Service } from '../config/settings.js';
 import { forTerminal } from '../core/sanitize.js';
 import { SANDBOX_BASE } from '../sandbox/constants.js';

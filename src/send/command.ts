@@ -5,9 +5,9 @@
 // fixes); otherwise the command builds a plan from its flags and the run starts.
 import type { Context } from '../cli/context.js';
 import { UsageError } from '../core/errors.js';
-import { suggest } from '../cli/suggest.js';
-import { parseWhole } from '../cli/parse.js';
-import { parseDuration } from '../cli/duration.js';
+import { suggest } from '../core/suggest.js';
+import { parseWhole } from '../core/parse-whole.js';
+import { parseDuration } from '../core/duration.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './batches.js';
 import type { NewPlan } from './journal.js';
 import { DEFAULT_SETTLE_AFTER_MS } from './settle.js';

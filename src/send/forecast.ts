@@ -7,7 +7,7 @@
 // nothing else, and says whether the send would be covered (forecastOnly).
 import type { Context } from '../cli/context.js';
 import { CliError, ExitCode, ServiceError } from '../core/errors.js';
-import { suggest } from '../cli/suggest.js';
+import { suggest } from '../core/suggest.js';
 import { NOT_READ_IN_DRY_RUN, readBalance } from '../campaign/balance-check.js';
 import { smsSegments, type SmsEncoding } from '../spec/sms-segments.js';
 import type { NewPlan, WireRecipient } from './journal.js';

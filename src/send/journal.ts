@@ -21,7 +21,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CliError, ExitCode, UsageError } from '../core/errors.js';
-import { fileProblem } from '../cli/file-problem.js';
+import { fileProblem } from '../core/file-problem.js';
 import { lockHolder, takeLock, type HeldLock } from '../fs/lock-file.js';
 import { forTerminal } from '../core/sanitize.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/safe-write.js';

@@ -6,8 +6,8 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { UsageError } from '../core/errors.js';
 import { checkCountryCode, checkNationalNumber, smsKey } from './sms-rules.js';
 import { summarise } from './variables.js';
-import { fileProblem } from '../cli/file-problem.js';
-import { isValidEmail as isEmail } from '../email.js';
+import { fileProblem } from '../core/file-problem.js';
+import { isValidEmail as isEmail } from '../core/email.js';
 
 export type Channel = 'email' | 'sms';
 
@@ -36,7 +36,7 @@ export interface Parsed {
   warnings: string[];
 }
 
-/** The one rule for an email address (src/email.ts), under the name the send code uses. */
+/** The one rule for an email address (src/core/email.ts), under the name the send code uses. */
 export { isEmail };
 
 /**

@@ -5,7 +5,7 @@
 // command is built by suggest(), so a pasted hint reaches the same profile and services.
 import type { Context } from '../cli/context.js';
 import { CliError, ExitCode, PartialError, ServiceError } from '../core/errors.js';
-import { suggest, suggestWithNote } from '../cli/suggest.js';
+import { suggest, suggestWithNote } from '../core/suggest.js';
 import { printList, type Column } from '../output/format.js';
 import { forTerminal } from '../core/sanitize.js';
 import { endSentence } from '../core/sentence.js';

@@ -4,7 +4,7 @@
 // sent). One mechanism for every kind; what differs lives in ./kinds.ts.
 import type { Context } from '../cli/context.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
-import { sameCommand, suggest } from '../cli/suggest.js';
+import { sameCommand, suggest } from '../core/suggest.js';
 import { DiskError } from '../fs/append-whole.js';
 import { plural } from '../core/human.js';
 import { forTerminal } from '../core/sanitize.js';

@@ -5,7 +5,7 @@
 import type { FetchLike } from '../api/http.js';
 import { NEVER_CONNECTED, transportCause } from '../api/classify.js';
 import { InterruptedError, LimitError, UsageError } from '../core/errors.js';
-import { version } from '../cli/version.js';
+import { version } from '../core/version.js';
 import { forTerminal } from '../core/sanitize.js';
 import { SIGNATURE_HEADERS } from './signature.js';
 

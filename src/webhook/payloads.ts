@@ -4,7 +4,7 @@
 // must not share client code); test/webhook-trigger.test.ts checks that both give one shape.
 import crypto from 'node:crypto';
 import { UsageError } from '../core/errors.js';
-import { parseTime } from '../cli/date.js';
+import { parseTime } from '../core/date.js';
 import { SIGNED_EVENTS } from './signature.js';
 import { EVENT_TYPE_CODES } from '../spec/webhook-signing.js';
 import { FORM_NAMES, WEBHOOK_FORMS, type FormName } from './forms.js';
@@ -162,7 +162,7 @@ export function parseOverride(text: string, channel: Channel, event: string, for
   }
   if (type === 'number') {
     const timestamp = path[path.length - 1] === 'timestamp';
-    // An ISO date goes through the one date parser (src/cli/date.ts): Date.parse would turn
+    // An ISO date goes through the one date parser (src/core/date.ts): Date.parse would turn
     // 2024-02-30 into 1 March and "May 1" into 2001 without a word.
     if (timestamp && /^\s*\d{4}-/.test(value)) return out(parseTime(value, `--set ${pathText}`, 0, { spans: false }));
     const n = value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : NaN;

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { UsageError } from '../core/errors.js';
-import { fileProblem } from '../cli/file-problem.js';
+import { fileProblem } from '../core/file-problem.js';
 import { endSentence } from '../core/sentence.js';
 import { forTerminal } from '../core/sanitize.js';
 import { candidatesOf, SIGNATURE_HEADERS, signedFields, unsignedEvent } from './signature.js';

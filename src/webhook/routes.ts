@@ -4,7 +4,7 @@
 // `webhook trigger` takes — because both channels call their events "delivery" and "bounce"
 // (spec 001 section 2); the channel is told by the payload (mail.id or sms_data.id).
 import { UsageError } from '../core/errors.js';
-import { checkUrl } from '../cli/url.js';
+import { checkUrl } from '../core/url.js';
 import { forTerminal } from '../core/sanitize.js';
 import { EMAIL_WEBHOOK_TYPES, SMS_WEBHOOK_TYPES } from '../api/notify-types.js';
 

@@ -10,7 +10,7 @@
 // matches. Where to look is data with its source (src/spec/webhook-signing.ts); only documented
 // events are candidates (SIGNED_EVENTS and their codes), which keeps the signed text to one split.
 import crypto from 'node:crypto';
-import { plainSuggest, type Suggest } from '../cli/suggest.js';
+import { plainSuggest, type Suggest } from '../core/suggest.js';
 import { EMAIL_WEBHOOK_TYPES, SMS_WEBHOOK_TYPES } from '../api/notify-types.js';
 import { EVENT_FIELDS, EVENT_TYPE_CODES, ID_FIELDS, SIGNATURE_HEADERS } from '../spec/webhook-signing.js';
 

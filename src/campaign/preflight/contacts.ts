@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { Readable, pipeline } from 'node:stream';
 import { parse } from 'csv-parse';
 import { UsageError } from '../../core/errors.js';
-import { fileProblem } from '../../cli/file-problem.js';
+import { fileProblem } from '../../core/file-problem.js';
 import { Decoder, sniffEncoding } from '../../import/encoding.js';
 import { checkHeader } from '../../import/header.js';
 import { RESERVED_COLUMNS } from '../../spec/reserved-columns.js';

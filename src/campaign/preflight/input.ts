@@ -13,7 +13,7 @@ import { readContact } from './contacts.js';
 import { lookup } from '../../output/dry-run.js';
 import type { Template } from '../../api/campaign-types.js';
 import type { KnownFields } from './rules.js';
-import { suggester } from '../../cli/suggest.js';
+import { suggester } from '../../core/suggest.js';
 
 export interface CampaignInput {
   draft: Draft;

@@ -5,7 +5,7 @@ import { placeholders } from '../../send/variables.js';
 import { finding, type Finding } from './findings.js';
 import { classify, linksOf, scanTags, type Tag } from './html.js';
 import { partsOf, whereOf, type Part, type Version } from './versions.js';
-import { plainSuggest, type Suggest } from '../../cli/suggest.js';
+import { plainSuggest, type Suggest } from '../../core/suggest.js';
 
 /**
  * Gmail clips a message whose html is over 102 KB (it shows "[Message clipped] View entire

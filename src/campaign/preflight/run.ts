@@ -13,7 +13,7 @@ import { checkLinks, type LinkTarget } from './links.js';
 import { offlineFindings, type KnownFields } from './rules.js';
 import { partsOf, versionsOf, whereOf, type Part } from './versions.js';
 import { traceOf } from '../../cli/transfer.js';
-import { suggest, suggester } from '../../cli/suggest.js';
+import { suggest, suggester } from '../../core/suggest.js';
 
 export interface PreflightOptions {
   links: boolean;

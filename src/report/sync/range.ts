@@ -3,7 +3,7 @@
 // ended, less a margin, so a campaign that began before that run and finished after it is still
 // listed. --refresh-days widens the range to cover the campaigns it re-exports.
 import { UsageError } from '../../core/errors.js';
-import { isoSeconds, parseTimeRange, type RangeFlags } from '../../cli/date.js';
+import { isoSeconds, parseTimeRange, type RangeFlags } from '../../core/date.js';
 
 export const DAY_MS = 86_400_000;
 export const FIRST_RUN_MS = 30 * DAY_MS;

@@ -10,7 +10,7 @@ import { forTerminal } from '../../core/sanitize.js';
 import { lookup } from '../../output/dry-run.js';
 import { PRIVATE_DIR_MODE, writeFileAtomic } from '../../fs/safe-write.js';
 import { DiskError, isDiskProblem } from '../../fs/append-whole.js';
-import { sameCommand } from '../../cli/suggest.js';
+import { sameCommand } from '../../core/suggest.js';
 import { safeFileName } from '../../fs/safe-name.js';
 import { acquireLock, LOCK_FILE } from './lock.js';
 import { loadState, stateSaver, STATE_FILE, type CampaignRecord } from './state.js';

@@ -4,7 +4,7 @@
 // roll over: JavaScript's Date turns February 30 into March 2 without a word, and a query for the
 // wrong days is worse than a refusal. Relative spans ("7d", "12h") go through the one duration
 // parser. Everything here throws a UsageError (exit 2) before any request is made.
-import { UsageError } from '../core/errors.js';
+import { UsageError } from './errors.js';
 import { DURATION_UNITS, parseDuration } from './duration.js';
 
 /**

@@ -20,7 +20,7 @@
 //     mailctl --profile p import status IM1 --wait  (with MAILCTL_CONFIG_DIR=/x set, as now)
 //   Under --sandbox only the config folder counts (it holds the sandbox's state). A line printed
 //   inside backticks gets the note after the closing backtick: envNote().
-import type { Env } from '../core/env.js';
+import type { Env } from './env.js';
 
 /** Environment variables, other than MAILCTL_PROFILE, that change which account or service a command talks to. */
 const ENV_NOTED = ['MAILCTL_CONFIG_DIR', 'MAILCTL_CAMPAIGN_URL', 'MAILCTL_NOTIFY_URL'] as const;

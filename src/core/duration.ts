@@ -1,4 +1,4 @@
-import { UsageError } from '../core/errors.js';
+import { UsageError } from './errors.js';
 
 /** The units every duration flag takes, in ms. */
 export const DURATION_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -21,7 +21,7 @@ export interface DurationRules {
  * A duration flag: "90s", "10m", "1h", "1h30m", "500ms", "30d" (a space between number and unit
  * is fine); a bare number is seconds unless `bareSeconds: false`. → ms. The one parser for every
  * duration: time-outs, --settle-after, --interval/--for, relative times ("7d" back from now, via
- * src/cli/date.ts) and the A/B --test-duration (with its own units).
+ * src/core/date.ts) and the A/B --test-duration (with its own units).
  */
 export function parseDuration(v: string, flag: string, o: DurationRules = {}): number {
   const s = v.trim().toLowerCase();

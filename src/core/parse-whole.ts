@@ -1,4 +1,4 @@
-import { UsageError } from '../core/errors.js';
+import { UsageError } from './errors.js';
 
 /** A whole number flag value, or a UsageError naming the flag. */
 export function parseWhole(value: string, flag: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {

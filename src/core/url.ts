@@ -4,8 +4,8 @@
 // listener's --forward and --route, and send's --unsubscribe-url. Each caller states its policy;
 // the parsing and the sentences are the same everywhere. (Links the services hand back are a
 // different matter: src/api/safe-link.ts.)
-import { UsageError } from '../core/errors.js';
-import { forTerminal } from '../core/sanitize.js';
+import { UsageError } from './errors.js';
+import { forTerminal } from './sanitize.js';
 
 /**
  * Ports fetch never connects to: the Fetch standard's "bad port" list (fetch.spec.whatwg.org
