@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures } from './helpers/campaign-setup.js';
-import { resolveTimeZone, TIME_ZONE_CODES } from '../src/campaign/timezones.js';
+import { resolveTimeZone, TIME_ZONE_CODES } from '../src/spec/timezones.js';
 import { GROUP_SETUP } from './helpers/campaign-api.js';
 
 const sb = useSandbox({

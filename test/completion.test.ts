@@ -14,7 +14,7 @@ import { SETTING_NAMES } from '../commands/config/index.js';
 import { EMAIL_STATUSES, SMS_STATUSES } from '../commands/events/query.js';
 import { SETTINGS } from '../src/config/keys.js';
 import { parseEncoding } from '../src/import/encoding.js';
-import { resolveTimeZone, TIME_ZONE_CODES } from '../src/campaign/timezones.js';
+import { resolveTimeZone, TIME_ZONE_CODES } from '../src/spec/timezones.js';
 import { ptyUnavailable, stripAnsi } from './helpers/pty.js';
 import { until } from './helpers/wait.js';
 import { INSTALL, SHELLS, ZSH_FPATH } from '../src/cli/completion-scripts.js';

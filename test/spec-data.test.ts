@@ -9,7 +9,7 @@ import { DOCUMENTED_SMS_COUNTRY_CODES, ITU_CALLING_CODES, SPEC_SMS_COUNTRY_CODES
 import { RESERVED_COLUMNS, SPEC_RESERVED_COLUMNS, VENDOR_RESERVED_COLUMNS } from '../src/spec/reserved-columns.js';
 import { EVENT_FIELDS, EVENT_TYPE_CODES, ID_FIELDS, SIGNATURE_HEADERS } from '../src/spec/webhook-signing.js';
 import { EMAIL_WEBHOOK_TYPES } from '../src/api/notify-types.js';
-import { TIME_ZONE_CODES } from '../src/campaign/timezones.js';
+import { TIME_ZONE_CODES } from '../src/spec/timezones.js';
 import { CAMPAIGN_CODES, REMOVAL_CODES } from '../src/cli/service-codes.js';
 import { SIGNED_EVENTS } from '../src/webhook/signature.js';
 import { CAMPAIGN_STATUSES } from '../src/spec/campaign-statuses.js';

@@ -1,5 +1,5 @@
 import type { Context } from '../../src/cli/context.js';
-import { offsetLabel, TIME_ZONE_CODES, type TimeZoneCode } from '../../src/campaign/timezones.js';
+import { offsetLabel, TIME_ZONE_CODES, type TimeZoneCode } from '../../src/spec/timezones.js';
 import { printList } from '../../src/output/format.js';
 
 export async function run(ctx: Context): Promise<void> {

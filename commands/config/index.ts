@@ -2,7 +2,7 @@ import { Argument, Option, type Command, type CommandUnknownOpts } from '@comman
 import type { ActionFactory } from '../../src/cli/declared.js';
 import { offer, type OfferContext } from '../../src/cli/offer.js';
 import { OUTPUT_FORMATS } from '../../src/core/output-formats.js';
-import { TIME_ZONE_CODES } from '../../src/campaign/timezones.js';
+import { TIME_ZONE_CODES } from '../../src/spec/timezones.js';
 
 /** The settings (src/config/keys.ts SETTINGS; test/completion.test.ts keeps these equal), for completion. */
 export const SETTING_NAMES = ['campaign-url', 'notify-url', 'from-address', 'from-name', 'footer-lang', 'timezone', 'output', 'sandbox', 'name-max-length', 'field-types'];

@@ -7,7 +7,7 @@ import { AB_DIMENSIONS, FIELDS, field, flagName, keysWhere, type AbDimension, ty
 import { isoSeconds, parseSchedule, type Schedule } from './schedule.js';
 import { parseTime } from '../core/date.js';
 import { parseDuration } from '../core/duration.js';
-import { TIME_ZONE_CODES } from './timezones.js';
+import { TIME_ZONE_CODES } from '../spec/timezones.js';
 import { plainSuggest, type Suggest } from '../core/suggest.js';
 
 /** content.testingOn of each A/B test: the codes the field table reads a spec file's testingOn with, turned round. */

@@ -9,7 +9,7 @@
 // field did before). test/campaign-fields.test.ts holds the table, the options and the spec paths
 // together. This module is data and a few lookups only: the CLI loads it to register commands.
 
-import { TIME_ZONE_CODES } from './timezones.js';
+import { TIME_ZONE_CODES } from '../spec/timezones.js';
 
 export type AbDimension = 'subject' | 'sender' | 'content';
 export const AB_DIMENSIONS = ['subject', 'sender', 'content'] as const satisfies readonly AbDimension[];

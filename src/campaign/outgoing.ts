@@ -10,21 +10,11 @@ import { forTerminal } from '../core/sanitize.js';
 import { bytes, count } from '../core/human.js';
 import type { Composed } from './compose.js';
 import type { Draft } from './draft.js';
-import { offsetLabel, offsetMs } from './timezones.js';
+import { localZone, offsetLabel, wallTime } from '../spec/timezones.js';
 
 /** Whether creating this campaign asks first on a terminal: it sends now, or is scheduled to groups. */
 export function asksFirst(c: Composed): boolean {
   return !c.schedule || !c.once;
-}
-
-/** The operator's own time zone (TZ, else the system's). */
-export function localZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
-
-/** "2026-12-01 09:00" as `zone`'s clocks show instant `t`. */
-export function wallTime(t: number, zone: string): string {
-  return new Date(t + offsetMs(zone, t)).toISOString().slice(0, 16).replace('T', ' ');
 }
 
 /** When, three ways: "now (…)" or the schedule in its zone, then the operator's zone and UTC. */

@@ -1,7 +1,7 @@
 // `--at "2026-12-01 09:00" --timezone Asia/Taipei` → the spec's schedule: a time zone code and
 // the UTC ISO 8601 `scheduleDate` (decisions rows 10 and 11). A time in the past is refused here,
 // before anything is sent, since the service would only answer 40019.
-import { offsetLabel, resolveTimeZone, zonedToUtc, type ResolvedZone } from './timezones.js';
+import { offsetLabel, resolveTimeZone, zonedToUtc, type ResolvedZone } from '../spec/timezones.js';
 import { calendarProblem, isoSeconds, parseTime } from '../core/date.js';
 import { plainSuggest, type Suggest } from '../core/suggest.js';
 

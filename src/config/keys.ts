@@ -2,7 +2,7 @@
 // settable through `config set KEY VALUE` (that would put them in argv and shell history).
 
 import { isValidEmail } from '../core/email.js';
-import { resolveTimeZone } from '../campaign/timezones.js';
+import { resolveTimeZone } from '../spec/timezones.js';
 import { checkUrl, type UrlPolicy } from '../core/url.js';
 import { OUTPUT_FORMATS, type OutputSetting } from '../core/output-formats.js';
 

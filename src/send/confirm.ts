@@ -7,8 +7,7 @@ import type { Context } from '../cli/context.js';
 import { ExitCode, SilentExit } from '../core/errors.js';
 import { forTerminal } from '../core/sanitize.js';
 import { count } from '../core/human.js';
-import { localZone, wallTime } from '../campaign/outgoing.js';
-import { offsetLabel } from '../campaign/timezones.js';
+import { localZone, offsetLabel, wallTime } from '../spec/timezones.js';
 import type { NewPlan } from './journal.js';
 import { ASK_OVER } from './batch-options.js';
 

@@ -162,3 +162,13 @@ export function offsetLabel(zone: string, t: number): string {
   const a = Math.abs(m);
   return `${sign}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;
 }
+
+/** The operator's own time zone (TZ, else the system's). */
+export function localZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** "2026-12-01 09:00" as `zone`'s clocks show instant `t` (the summaries `campaign create` and `send` show before asking). */
+export function wallTime(t: number, zone: string): string {
+  return new Date(t + offsetMs(zone, t)).toISOString().slice(0, 16).replace('T', ' ');
+}
