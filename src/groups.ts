@@ -33,14 +33,14 @@ export async function listAllGroups(ctx: Context, size = 100, o: { untilEmpty?: 
   } finally {
     spin.stop();
   }
-  const { writeGroupCache } = await import('./cli/completion-cache.js');
+  const { writeGroupCache } = await import('./config/completion-cache.js');
   writeGroupCache(ctx.configDir, await completionScope(ctx), out);
   return out;
 }
 
 /** Whose groups these are, for the completion cache: the sandbox or the profile in use. */
 export async function completionScope(ctx: Context): Promise<string> {
-  const { groupCacheScope } = await import('./cli/completion-cache.js');
+  const { groupCacheScope } = await import('./config/completion-cache.js');
   return groupCacheScope(await ctx.settings());
 }
 

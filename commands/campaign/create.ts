@@ -26,7 +26,7 @@ import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
 import { entryFor, recordCampaign } from '../../src/campaign/ledger.js';
 import { asksFirst, outgoingLines } from '../../src/campaign/outgoing.js';
 import { campaignLedger } from '../../src/cli/campaign-ledger.js';
-import { groupCacheScope, mergeCampaignCache } from '../../src/cli/completion-cache.js';
+import { groupCacheScope, mergeCampaignCache } from '../../src/config/completion-cache.js';
 import { errorWords } from '../../src/cli/error-text.js';
 
 /** The declaration's own options, and the campaign's fields (derived from the same field table). */

@@ -8,7 +8,7 @@ import { parseTimeRange } from '../../src/core/date.js';
 import { parseWhole } from '../../src/core/parse-whole.js';
 import { suggest } from '../../src/core/suggest.js';
 import { campaignLedger } from '../../src/cli/campaign-ledger.js';
-import { groupCacheScope, mergeCampaignCache } from '../../src/cli/completion-cache.js';
+import { groupCacheScope, mergeCampaignCache } from '../../src/config/completion-cache.js';
 import { readLedger } from '../../src/campaign/ledger.js';
 import { audienceLabel, candidates, kindLabel, listCampaigns, type ListedCampaign, type Live } from '../../src/campaign/listing.js';
 import { LIST_STATUSES, NOT_FOUND } from '../../src/campaign/list-statuses.js';

@@ -3,7 +3,7 @@ import type { Group } from '../../src/api/campaign-types.js';
 import { printList, type Column } from '../../src/output/format.js';
 import { parseWhole } from '../../src/core/parse-whole.js';
 import { completionScope, listAllGroups } from '../../src/groups.js';
-import { mergeGroupCache } from '../../src/cli/completion-cache.js';
+import { mergeGroupCache } from '../../src/config/completion-cache.js';
 import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareList } from './index.js';

@@ -3,7 +3,7 @@
 // CLI accepts), plus group names and codes from the completion cache and profile names from
 // the config file. It never calls a service: a Tab must answer at once.
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
-import { groupCacheScope, readCampaignCache, readGroupCache } from './completion-cache.js';
+import { groupCacheScope, readCampaignCache, readGroupCache } from '../config/completion-cache.js';
 import { resolveSettings } from '../config/settings.js';
 import { configDir } from '../config/paths.js';
 import { readConfig } from '../config/read.js';

@@ -10,7 +10,7 @@ export interface OfferContext {
   /** Positional arguments of the command typed so far. */
   args: string[];
   /**
-   * Campaign codes in the completion cache of the run's profile (src/cli/completion-cache.ts);
+   * Campaign codes in the completion cache of the run's profile (src/config/completion-cache.ts);
    * absent where no run's cache applies (a tool schema, a declaration test): none then.
    */
   campaignCodes?(): readonly string[];
