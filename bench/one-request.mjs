@@ -1,7 +1,7 @@
 // A real command's start-up (issue 14.9): `mailctl balance` (one request) against a loopback
 // sandbox, as a ratio to a bare script making the same single request with the same runtime and
 // the same transport. mailctl's API calls go through ky over the global fetch (src/api/http.ts,
-// src/cli/context.ts `transport()`), so the like-for-like baseline is a bare `fetch` script; a bare
+// src/run/context.ts `transport()`), so the like-for-like baseline is a bare `fetch` script; a bare
 // `node:http` script is timed too and printed for information (it skips loading fetch's undici,
 // which mailctl cannot). Median of N interleaved runs, peak memory (max RSS) of each. mailctl
 // runs as a user's second and later runs do, with its compile cache warm (Node ≥ 22.1); a first

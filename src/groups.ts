@@ -1,7 +1,7 @@
 // Finding groups the way operators name them: a group code, or a name. Names are not unique in
 // the service, so one name shared by several groups is never guessed at. Used by import,
 // contacts remove and campaign create (one group or many).
-import type { Context } from './cli/context.js';
+import type { Context } from './run/context.js';
 import { UsageError } from './core/errors.js';
 import type { Group } from './api/campaign-types.js';
 import { forTerminal } from './core/sanitize.js';

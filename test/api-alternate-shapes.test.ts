@@ -12,8 +12,8 @@ import { FAST, runCli, scriptedPrompter, tempDir, tsvRows } from './helpers/cli.
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignApi, pollUntil } from './helpers/campaign-api.js';
 import { unusedPort, until } from './helpers/wait.js';
-import { Context } from '../src/cli/context.js';
-import { IO } from '../src/cli/io.js';
+import { Context } from '../src/run/context.js';
+import { IO } from '../src/run/io.js';
 import { systemClock } from '../src/core/clock.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import type { RunningSandbox } from '../src/sandbox/server.js';

@@ -17,7 +17,7 @@ import { draftFromFlags } from '../src/campaign/draft.js';
 import { DRAFT_KEYS, FIELD_KEYS, field, flagName, keysWhere, longFlag, type AbDimension, type Draft, type DraftKey } from '../src/campaign/fields.js';
 import { draftDocument, parseCampaignDoc } from '../src/campaign/file.js';
 import { flatFileHelp } from '../src/campaign/options.js';
-import { offeredFor } from '../src/cli/offer.js';
+import { offeredFor } from '../src/run/offer.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { FUTURE_YEAR } from './helpers/campaign-setup.js';

@@ -9,7 +9,7 @@ import { useSandbox } from './helpers/sandbox.js';
 import { campaignFixtures, FUTURE_YEAR, writeFiles } from './helpers/campaign-setup.js';
 import { pollUntil, GROUP_SETUP } from './helpers/campaign-api.js';
 import { PICKER_ACTIONS } from '../src/campaign/group-picker.js';
-import { BACK } from '../src/cli/prompter.js';
+import { BACK } from '../src/run/prompter.js';
 
 const sb = useSandbox({
   expect: [

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Command } from '@commander-js/extra-typings';
 import { commandLineOf, GLOBAL_VALUE_OPTIONS, scanArgv, type ArgvScan } from '../src/cli/argv-scan.js';
-import { declareRoot } from '../src/cli/root-options.js';
+import { declareRoot } from '../src/run/root-options.js';
 import { runCli } from './helpers/cli.js';
 
 const plain: ArgvScan = { sandbox: false, asksJson: false };

@@ -6,7 +6,7 @@
 import { Command, type Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { NOUNS } from '../commands/index.js';
-import { declareRoot } from '../src/cli/root-options.js';
+import { declareRoot } from '../src/run/root-options.js';
 import { isRepeatable, takesOneValue } from '../src/cli/repeats.js';
 import type { FetchLike } from '../src/api/http.js';
 import { runCli } from './helpers/cli.js';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, type Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { NOUNS } from '../commands/index.js';
-import { declareRoot } from '../src/cli/root-options.js';
+import { declareRoot } from '../src/run/root-options.js';
 import { FIELD_KEYS, field, longFlag } from '../src/campaign/fields.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -4,7 +4,7 @@ import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { argvOf, inputSchema, paramsOf } from '../src/cli/tool-schema.js';
 import { collect } from '../src/core/collect.js';
-import { offer } from '../src/cli/offer.js';
+import { offer } from '../src/run/offer.js';
 
 function sample() {
   return new Command('x')

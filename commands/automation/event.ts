@@ -1,6 +1,6 @@
 // mailctl automation trigger|terminate — endpoint 20, through the same journal and --resume as
 // `send` (src/send/session.ts): every batch is recorded before its request and after its answer.
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import { suggest } from '../../src/core/suggest.js';
 import { automationPlan, checkAutomationVariables, type AutomationEvent } from '../../src/campaign/automation.js';

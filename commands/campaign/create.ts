@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import type { OptsOf } from '../../src/cli/declared.js';
 import type { declareCreate } from './index.js';
 import { certainlyNotDone, CliError, ExitCode, ServiceError, SilentExit, UsageError } from '../../src/core/errors.js';
@@ -19,7 +19,7 @@ import { suggest, suggester, suggestWithNote } from '../../src/core/suggest.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { groupLookupForDryRun, listAllGroups } from '../../src/groups.js';
 import { templateHtml } from '../../src/campaign/preflight/input.js';
-import { recordUpload } from '../../src/cli/transfer.js';
+import { recordUpload } from '../../src/run/transfer.js';
 import { bytes } from '../../src/core/human.js';
 import { warnOverBalance } from '../../src/campaign/balance-check.js';
 import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';

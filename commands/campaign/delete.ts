@@ -1,4 +1,4 @@
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { lookup, printDryRun } from '../../src/output/dry-run.js';
 import { certainlyNotDone, PartialError, ServiceError, SilentExit, UsageError } from '../../src/core/errors.js';
 import { refusedAsNoSuchCampaign } from '../../src/campaign/statuses.js';

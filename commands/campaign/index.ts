@@ -1,8 +1,8 @@
 import { type Command, type CommandUnknownOpts, type Option } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/declared.js';
 import { collect } from '../../src/core/collect.js';
-import { campaignCodeArgument, offer } from '../../src/cli/offer.js';
-import { skipsTerminalQuestion } from '../../src/cli/write-flags.js';
+import { campaignCodeArgument, offer } from '../../src/run/offer.js';
+import { skipsTerminalQuestion } from '../../src/run/write-flags.js';
 import { Option as Opt } from '@commander-js/extra-typings';
 import { LIST_STATUSES } from '../../src/campaign/list-statuses.js';
 import { campaignOptions, flatFileHelp } from '../../src/campaign/options.js';

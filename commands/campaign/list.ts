@@ -2,7 +2,7 @@
 // create`, src/campaign/ledger.ts), newest first, each with its status now (endpoint 13, paced by
 // the shared rate budget under the client); --all adds the service's finished campaigns
 // (endpoint 14) that the ledger lacks.
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import { parseTimeRange } from '../../src/core/date.js';
 import { parseWhole } from '../../src/core/parse-whole.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { certainlyNotDone, ServiceError, SilentExit } from '../../src/core/errors.js';
 import type { CampaignClient } from '../../src/api/campaign.js';
 import type { Campaign } from '../../src/api/campaign-types.js';

@@ -2,7 +2,7 @@
 // anything: what create would refuse (errors), and what would go out wrong (warnings): unknown
 // ${FIELD}s, {{var}}s, clipping size, images without alt, no preheader, links without the utm
 // tags analytics asks for, and every link asked for (broken, redirected elsewhere, plain http).
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import type { OptsOf } from '../../src/cli/declared.js';
 import type { declarePreflight } from './index.js';
 import { ExitCode, SilentExit } from '../../src/core/errors.js';

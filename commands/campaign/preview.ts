@@ -1,8 +1,8 @@
 // mailctl campaign preview — the campaign as one contact gets it, as a page to look at: built from
 // the same inputs as `campaign create` by the same code (src/campaign/preflight/input.ts), ${FIELD}s
 // filled from one contact as `proof` fills them (render.ts), the preflight findings beside the
-// mail (run.ts). Nothing is sent; the page is written (src/cli/page-file.ts) and, with --web, opened.
-import type { Context } from '../../src/cli/context.js';
+// mail (run.ts). Nothing is sent; the page is written (src/run/page-file.ts) and, with --web, opened.
+import type { Context } from '../../src/run/context.js';
 import type { OptsOf } from '../../src/cli/declared.js';
 import type { declarePreview } from './index.js';
 import { UsageError } from '../../src/core/errors.js';
@@ -16,7 +16,7 @@ import { renderFields } from '../../src/campaign/preflight/render.js';
 import { versionsOf } from '../../src/campaign/preflight/versions.js';
 import { previewPage, type PreviewVersion } from '../../src/campaign/preview/page.js';
 import { savedDraft } from '../../src/campaign/preview/drafts.js';
-import { checkPageOut, openPage, savePage } from '../../src/cli/page-file.js';
+import { checkPageOut, openPage, savePage } from '../../src/run/page-file.js';
 import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
 
 /** The declaration's own options, and the campaign's fields (derived from the same field table). */

@@ -2,7 +2,7 @@
 // through the notification service (spec 001's send endpoint, src/api/notify.ts): ${FIELD}s filled from a line
 // of a contacts file (--row FILE:LINE) or --var, subject prefixed "[Proof] ". The campaign
 // service has no test send, so this is the closest look before a send to thousands.
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import type { OptsOf } from '../../src/cli/declared.js';
 import type { declareProof } from './index.js';
 import { ExitCode, SilentExit, UsageError } from '../../src/core/errors.js';

@@ -1,8 +1,8 @@
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { suggest, suggester, suggestWithNote } from '../../src/core/suggest.js';
 import { ServiceError, UsageError } from '../../src/core/errors.js';
 import type { Campaign } from '../../src/api/campaign-types.js';
-import { pollUntil } from '../../src/cli/poll.js';
+import { pollUntil } from '../../src/run/poll.js';
 import { parseDuration } from '../../src/core/duration.js';
 import { describeStatus, FAILED_STATUSES, isSettled } from '../../src/campaign/statuses.js';
 import { printRecord, type Field } from '../../src/output/format.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { offsetLabel, TIME_ZONE_CODES, type TimeZoneCode } from '../../src/spec/timezones.js';
 import { printList } from '../../src/output/format.js';
 

@@ -1,4 +1,4 @@
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import { findSetting, SETTINGS } from '../../src/config/keys.js';
 import { profileNameFor } from '../../src/config/settings.js';

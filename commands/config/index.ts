@@ -1,6 +1,6 @@
 import { Argument, Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/declared.js';
-import { offer, type OfferContext } from '../../src/cli/offer.js';
+import { offer, type OfferContext } from '../../src/run/offer.js';
 import { OUTPUT_FORMATS } from '../../src/core/output-formats.js';
 import { TIME_ZONE_CODES } from '../../src/spec/timezones.js';
 

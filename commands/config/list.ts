@@ -1,4 +1,4 @@
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { settingRows } from '../../src/config/sources.js';
 import { printList } from '../../src/output/format.js';
 

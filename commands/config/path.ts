@@ -1,4 +1,4 @@
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 
 export async function run(ctx: Context): Promise<void> {
   const path = (await ctx.config()).path;

@@ -1,7 +1,7 @@
 import { AuthError, UsageError } from '../../src/core/errors.js';
 import { keyProblem } from '../../src/config/key-shape.js';
 import { dryRunTarget, profileInUse, reportDryRun } from './common.js';
-import { readAll } from '../../src/cli/stdin.js';
+import { readAll } from '../../src/run/stdin.js';
 import { suggest } from '../../src/core/suggest.js';
 import { maskKey } from '../../src/config/settings.js';
 import type { Verb } from '../../src/cli/declared.js';

@@ -2,11 +2,11 @@
 // endpoint 6. Removes membership in one group only ("does not delete the contact elsewhere").
 // Destructive, so it asks first on a terminal and needs --yes anywhere else.
 import fs from 'node:fs';
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { CliError, ExitCode, UsageError } from '../../src/core/errors.js';
 import type { RemovalBody } from '../../src/api/campaign-types.js';
 import { isValidEmail } from '../../src/core/email.js';
-import { readAll } from '../../src/cli/stdin.js';
+import { readAll } from '../../src/run/stdin.js';
 import { printDryRun } from '../../src/output/dry-run.js';
 import { resolveGroup } from '../../src/groups.js';
 import { describeFilter, parseWhere } from './filters.js';

@@ -2,7 +2,7 @@
 // setting comes from, each key tried with one cheap authenticated read, the config folder's
 // permissions, the clock against the service's Date header (scheduling depends on it), Node.
 import fs from 'node:fs';
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { CliError, ExitCode, SilentExit, factsOf } from '../../src/core/errors.js';
 import { maskKey, SERVICE_LABEL, type Service } from '../../src/config/settings.js';
 import { PRIVATE_DIR_MODE } from '../../src/fs/safe-write.js';

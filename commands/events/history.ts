@@ -2,7 +2,7 @@
 // `webhook listen` fills (src/store) instead of the service's lookup — any age, no row cap, the
 // same filters and output formats. Where the answer came from is said: a line on stderr on a
 // terminal, `source` and `store` in --json.
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import { printList, type Column } from '../../src/output/format.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';

@@ -3,7 +3,7 @@ import type { ActionFactory } from '../../src/cli/declared.js';
 import type { OptsOf } from '../../src/cli/declared.js';
 import { inheritParentOptions } from '../../src/cli/parent-options.js';
 import { rangeOptions } from '../../src/cli/range-options.js';
-import { offer, type OfferContext } from '../../src/cli/offer.js';
+import { offer, type OfferContext } from '../../src/run/offer.js';
 
 /** The statuses `--status` takes (commands/events/query.ts checks them; test/completion.test.ts keeps these equal). */
 export const STATUS_VALUES = {

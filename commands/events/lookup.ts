@@ -1,5 +1,5 @@
 // mailctl events: delivery-status lookup for email or SMS (spec 001's event lookups, src/api/notify.ts).
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
 import { printList, type Column } from '../../src/output/format.js';

@@ -10,7 +10,7 @@ import { isoSeconds, parseTime } from '../../src/core/date.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { historyFilter, openHistory, historyEvents } from './history.js';
 import type { HistoryEmailEvent, HistorySmsEvent } from '../../src/store/as-lookup.js';
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import type { OptsOf } from '../../src/cli/declared.js';
 import type { declareTail } from './index.js';
 

@@ -4,7 +4,7 @@ import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
 import { suggest } from '../../src/core/suggest.js';
 import { groupsNamed, listAllGroups } from '../../src/groups.js';
 import { plural } from '../../src/core/human.js';
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareCreate } from './index.js';
 

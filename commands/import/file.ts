@@ -8,13 +8,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { CliError, ExitCode, InterruptedError, ServiceError, UsageError } from '../../src/core/errors.js';
 import { parseWhole } from '../../src/core/parse-whole.js';
 import { parseDuration } from '../../src/core/duration.js';
 import { parseFieldTypes } from '../../src/config/keys.js';
 import type { ImportStarted } from '../../src/api/campaign-types.js';
-import { recordUpload, uploadFile } from '../../src/cli/transfer.js';
+import { recordUpload, uploadFile } from '../../src/run/transfer.js';
 import { parseEncoding } from '../../src/import/encoding.js';
 import { defaultRejectsPath } from '../../src/import/rejects.js';
 import { ImportWorkDir } from '../../src/import/work-dir.js';

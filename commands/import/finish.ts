@@ -2,7 +2,7 @@
 // into the rejects file beside the local ones (./service-rejects.ts), save the failure file when
 // asked, and pick the exit code: 0 every row imported · 1 the import failed as a whole · 5 it
 // ran but some rows were rejected (locally or by the service).
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { PartialError } from '../../src/core/errors.js';
 import { IMPORT_TERMINAL, type ImportResult } from '../../src/api/campaign-types.js';
 import type { ValidationResult } from '../../src/import/validate.js';

@@ -2,7 +2,7 @@ import { Option, type Command, type CommandUnknownOpts } from '@commander-js/ext
 import type { ActionFactory } from '../../src/cli/declared.js';
 import type { OptsOf } from '../../src/cli/declared.js';
 import { collect } from '../../src/core/collect.js';
-import { offer } from '../../src/cli/offer.js';
+import { offer } from '../../src/run/offer.js';
 import { inheritParentOptions } from '../../src/cli/parent-options.js';
 
 /** The options `import status` shares with `import` (commander hands them to `import`). */

@@ -4,10 +4,10 @@
 // that needs is kept from the upload on (src/import/pending.ts), so `import status` can do it
 // for an import that ended after `import` stopped waiting.
 import path from 'node:path';
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import type { ImportResult } from '../../src/api/campaign-types.js';
-import { download } from '../../src/cli/transfer.js';
+import { download } from '../../src/run/transfer.js';
 import { suggest, suggestWithNote } from '../../src/core/suggest.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { ImportWorkDir } from '../../src/import/work-dir.js';

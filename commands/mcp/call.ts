@@ -7,7 +7,7 @@
 // with --yes, which the confirmation stands for.
 import { Readable, Writable } from 'node:stream';
 import { main } from '../../src/cli/main.js';
-import type { Env, Tuning } from '../../src/cli/context.js';
+import type { Env, Tuning } from '../../src/run/context.js';
 import type { Clock } from '../../src/core/clock.js';
 import { argvOf } from '../../src/cli/tool-schema.js';
 import { DryRunRecorder, type RecordedRequest } from '../../src/api/recorder.js';

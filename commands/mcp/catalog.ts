@@ -4,7 +4,7 @@
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { NOUNS } from '../index.js';
 import type { ActionFactory } from '../../src/cli/declared.js';
-import { declares, isDestructive } from '../../src/cli/write-flags.js';
+import { declares, isDestructive } from '../../src/run/write-flags.js';
 import { inputSchema, paramsOf, type JsonSchema, type ToolParam } from '../../src/cli/tool-schema.js';
 import { PLAN_TTL_MS } from '../../src/mcp/plan-tokens.js';
 import { SERVER_FLAGS, TOOL_SPECS, type ToolSpec } from './tools.js';

@@ -3,7 +3,7 @@
 // nothing else: each call's output is captured (./call.ts) and the server's own lines go to
 // stderr. It ends when the client closes stdin (after answering what it was asked) or on Ctrl-C.
 import type { Verb } from '../../src/cli/declared.js';
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import type { declareServe } from './index.js';
 import { version } from '../../src/core/version.js';
 import { redactor } from '../../src/api/redact.js';

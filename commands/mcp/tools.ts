@@ -1,7 +1,7 @@
 // The commands `mailctl mcp` serves as tools, by command path. Everything else about a tool comes
 // from the command's declaration (src/cli/tool-schema.ts): its parameters, their descriptions
 // and choices; whether it is a write (it declares --dry-run: planned, then confirmed) and
-// destructive (it declares a --yes it needs without a terminal: src/cli/write-flags.ts isDestructive). A new command is one line here.
+// destructive (it declares a --yes it needs without a terminal: src/run/write-flags.ts isDestructive). A new command is one line here.
 
 export interface ToolSpec {
   /** The command's words after `mailctl`. */

@@ -1,6 +1,6 @@
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import type { ReportLink } from '../../src/api/campaign-types.js';
-import { pollUntil } from '../../src/cli/poll.js';
+import { pollUntil } from '../../src/run/poll.js';
 import { parseDuration } from '../../src/core/duration.js';
 import { checkUrl } from '../../src/core/url.js';
 import { checkOutDir, downloadLinks, type Saved } from '../../src/report/download.js';

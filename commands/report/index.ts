@@ -2,7 +2,7 @@ import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { outDirOptions } from '../../src/report/out-dir-options.js';
 import { rangeOptions } from '../../src/cli/range-options.js';
 import type { ActionFactory } from '../../src/cli/declared.js';
-import { campaignCodeArgument } from '../../src/cli/offer.js';
+import { campaignCodeArgument } from '../../src/run/offer.js';
 
 // The report commands write into a folder: --out-dir DIR (outDirOptions); a time range is
 // --since/--until (rangeOptions). docs/flags.md has the shared names.

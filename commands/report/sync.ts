@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { ExitCode, SilentExit, UsageError } from '../../src/core/errors.js';
 import { parseDuration } from '../../src/core/duration.js';
 import { forTerminal } from '../../src/core/sanitize.js';

@@ -1,7 +1,7 @@
 import { Argument, Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/declared.js';
 import { collect } from '../../src/core/collect.js';
-import { offer } from '../../src/cli/offer.js';
+import { offer } from '../../src/run/offer.js';
 import { SHAPES, shapeHelp } from '../../src/sandbox/shapes.js';
 
 export function register(program: Command, action: ActionFactory): void {

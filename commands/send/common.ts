@@ -1,9 +1,9 @@
 // What `send` (email) and `send sms` share: the batch flags, --var, reading text from a flag or
 // a file, and the {{variable}} checks that stop a run before any request.
 import fs from 'node:fs';
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { UsageError } from '../../src/core/errors.js';
-import { readAll } from '../../src/cli/stdin.js';
+import { readAll } from '../../src/run/stdin.js';
 import type { Recipient } from '../../src/send/recipients.js';
 import { runBatchCommand, type BatchFlags } from '../../src/send/command.js';
 import type { NewPlan } from '../../src/send/journal.js';

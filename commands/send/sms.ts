@@ -1,5 +1,5 @@
 // mailctl send sms — transactional SMS (decisions row 3: the SMS send endpoint, src/api/notify.ts).
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import { BATCH_SIZE } from '../../src/send/batches.js';
 import { JOURNAL_VERSION, type NewPlan, type WireRecipient } from '../../src/send/journal.js';

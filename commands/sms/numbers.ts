@@ -1,4 +1,4 @@
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import type { ExclusiveNumber } from '../../src/api/notify-types.js';
 import { printList, type Column } from '../../src/output/format.js';
 

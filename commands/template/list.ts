@@ -1,4 +1,4 @@
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { printList } from '../../src/output/format.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 

@@ -1,6 +1,6 @@
 import { Argument, Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/declared.js';
-import { offer, type OfferContext } from '../../src/cli/offer.js';
+import { offer, type OfferContext } from '../../src/run/offer.js';
 import { EMAIL_WEBHOOK_TYPES, SMS_WEBHOOK_TYPES } from '../../src/api/notify-types.js';
 import { collect } from '../../src/core/collect.js';
 import { FORM_NAMES, formHelp } from '../../src/webhook/forms.js';

@@ -16,7 +16,7 @@ import { storeLocation } from '../../src/store/location.js';
 import { openStore } from '../../src/store/open.js';
 import { parseDuration } from '../../src/core/duration.js';
 import { plural } from '../../src/core/human.js';
-import { keylessTransport } from '../../src/cli/transfer.js';
+import { keylessTransport } from '../../src/run/transfer.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareListen } from './index.js';
 

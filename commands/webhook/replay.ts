@@ -15,7 +15,7 @@ import { parseSignatureHeader, postSigned, shortAnswer, type ConsumerAnswer } fr
 import { checkReplayFile, replayItems, type ReplayItem } from '../../src/webhook/replay-source.js';
 import { signPayload } from '../../src/webhook/signature.js';
 import { DEFAULT_TIMEOUT_MS } from './trigger.js';
-import { keylessTransport } from '../../src/cli/transfer.js';
+import { keylessTransport } from '../../src/run/transfer.js';
 import type { OptsOf, Verb } from '../../src/cli/declared.js';
 import type { declareReplay } from './index.js';
 

@@ -2,7 +2,7 @@
 // webhook consumer, so it can be exercised without waiting for real traffic. Same payload shape
 // (spec 001 section 6) and signature (section 5, decisions row 14) as the service's. The key only
 // signs: it is never sent, printed or taken from argv.
-import type { Context } from '../../src/cli/context.js';
+import type { Context } from '../../src/run/context.js';
 import { ServiceError, UsageError } from '../../src/core/errors.js';
 import { parseDuration } from '../../src/core/duration.js';
 import { checkUrl } from '../../src/core/url.js';
@@ -15,7 +15,7 @@ import { WEBHOOK_FORMS } from '../../src/webhook/forms.js';
 import { parseSignatureHeader, postHeaders, postSigned, shortAnswer, type ConsumerAnswer } from '../../src/webhook/deliver.js';
 import { signPayload } from '../../src/webhook/signature.js';
 import { EVENT_TYPE_CODES } from '../../src/spec/webhook-signing.js';
-import { keylessTransport } from '../../src/cli/transfer.js';
+import { keylessTransport } from '../../src/run/transfer.js';
 import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareTrigger } from './index.js';

@@ -1,7 +1,7 @@
 // mailctl webhook verify: is this payload signed with our notification key?
 import fs from 'node:fs';
 import { SilentExit, UsageError } from '../../src/core/errors.js';
-import { readAll } from '../../src/cli/stdin.js';
+import { readAll } from '../../src/run/stdin.js';
 import { signedEventText, verifyPayload } from '../../src/webhook/signature.js';
 import { fileProblem } from '../../src/core/file-problem.js';
 import { forTerminal } from '../../src/core/sanitize.js';

@@ -2,7 +2,7 @@
 // rather than for display: a lookup that fails is a reason, not an error, because no send is
 // blocked on it (decisions row P8). Used by `send` / `send sms` (src/send/forecast.ts) and by
 // `campaign create` (warnOverBalance below).
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { AuthError } from '../core/errors.js';
 import type { Group } from '../api/campaign-types.js';
 import { forTerminal } from '../core/sanitize.js';

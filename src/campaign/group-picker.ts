@@ -4,7 +4,7 @@
 // (PROCESSING) is shown but cannot be checked: spec section 3, "a PROCESSING group cannot be
 // chosen for sending". "Find" narrows a long list by typing part of a name or code.
 import type { Group } from '../api/campaign-types.js';
-import type { Choice, ChoiceOrSeparator, Prompter } from '../cli/prompter.js';
+import type { Choice, ChoiceOrSeparator, Prompter } from '../run/prompter.js';
 import { forTerminal } from '../core/sanitize.js';
 import { plainSuggest, type Suggest } from '../core/suggest.js';
 

@@ -2,7 +2,7 @@
 // (fields.ts): `campaign create` declares these, and `preflight` and `proof` share them.
 import { Option } from 'commander';
 import { collect } from '../core/collect.js';
-import { offer } from '../cli/offer.js';
+import { offer } from '../run/offer.js';
 import { FIELD_KEYS, field, type DraftKey } from './fields.js';
 
 /** One commander option per field that has a flag, in table order. */

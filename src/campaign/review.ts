@@ -3,7 +3,7 @@
 // name and code, the schedule in the campaign's own time zone and in UTC. Text from files or
 // the service is shown only through forTerminal.
 import type { Group } from '../api/campaign-types.js';
-import type { IO } from '../cli/io.js';
+import type { IO } from '../run/io.js';
 import { forTerminal } from '../core/sanitize.js';
 import type { Composed } from './compose.js';
 import type { Draft } from './draft.js';

@@ -1,8 +1,8 @@
 // The one-time list goes to the address the service handed back (endpoints 8/10 `preSignedUrl`)
-// the same way an import file does (src/cli/transfer.ts): keyless, streamed, retried.
-import type { Context } from '../cli/context.js';
+// the same way an import file does (src/run/transfer.ts): keyless, streamed, retried.
+import type { Context } from '../run/context.js';
 import { CliError } from '../core/errors.js';
-import { uploadFile } from '../cli/transfer.js';
+import { uploadFile } from '../run/transfer.js';
 import { suggest } from '../core/suggest.js';
 
 export async function putListFile(ctx: Context, url: string, file: string, sn: string): Promise<number> {

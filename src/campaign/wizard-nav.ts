@@ -4,7 +4,7 @@
 // from the record, all but the last; that last question is asked again, showing the earlier
 // answer as its default, and the person goes on from there. A pass is deterministic given its
 // answers, so the replay reaches exactly the question before the one where Back was asked.
-import type { BackOption, Choice, ChoiceOrSeparator, Prompter } from '../cli/prompter.js';
+import type { BackOption, Choice, ChoiceOrSeparator, Prompter } from '../run/prompter.js';
 import { GoBack } from '../core/go-back.js';
 
 export type Answer = string | boolean | string[];

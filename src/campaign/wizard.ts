@@ -9,8 +9,8 @@
 // answer as its default; Back there leaves that answer as it was.
 import fs from 'node:fs';
 import os from 'node:os';
-import type { Context } from '../cli/context.js';
-import type { Prompter } from '../cli/prompter.js';
+import type { Context } from '../run/context.js';
+import type { Prompter } from '../run/prompter.js';
 import { GoBack, Navigator, withBack, type Answer } from './wizard-nav.js';
 import type { Group, Template } from '../api/campaign-types.js';
 import { STEPS, field, keysWhere, type AbDimension, type Draft, type DraftKey, type StepId } from './fields.js';

@@ -6,7 +6,7 @@
 // the profile "--json"), and nothing after `--` is a flag or a command word. Pure: argv in,
 // facts out; loaded at every start-up, so it imports nothing.
 
-/** The global options that take a value (src/cli/root-options.ts), so their value is not taken for a word or a flag. */
+/** The global options that take a value (src/run/root-options.ts), so their value is not taken for a word or a flag. */
 export const GLOBAL_VALUE_OPTIONS: ReadonlySet<string> = new Set(['--profile', '--output', '--query']);
 
 export interface ArgvScan {

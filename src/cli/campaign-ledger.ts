@@ -1,7 +1,7 @@
 // Which campaign ledger (src/campaign/ledger.ts) a run reads and writes: one per account, i.e.
 // per profile and campaign-service URL (the same URL however it is spelled: normalUrl), and one
 // for the sandbox, whose state every profile of a config folder shares.
-import type { Context } from './context.js';
+import type { Context } from '../run/context.js';
 import { normalUrl } from '../config/base-url.js';
 import { ledgerPath } from '../campaign/ledger.js';
 

@@ -7,9 +7,9 @@ import { groupCacheScope, readCampaignCache, readGroupCache } from '../config/co
 import { resolveSettings } from '../config/settings.js';
 import { configDir } from '../config/paths.js';
 import { readConfig } from '../config/read.js';
-import type { Env } from './context.js';
-import { DECLARED_GLOBALS } from './write-flags.js';
-import { offeredFor } from './offer.js';
+import type { Env } from '../run/context.js';
+import { DECLARED_GLOBALS } from '../run/write-flags.js';
+import { offeredFor } from '../run/offer.js';
 
 const ROOT_ONLY_WHERE_DECLARED = new Set<string>(DECLARED_GLOBALS.map((g) => g.flag));
 

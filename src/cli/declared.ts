@@ -4,7 +4,7 @@
 // fails `npm run typecheck`. Types only: a verb imports them (and its declaration) with
 // `import type`, which is erased, so each verb still loads only when it runs.
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { Context } from './context.js';
+import type { Context } from '../run/context.js';
 
 /** A function that declares one command (on the parent it is given) and returns it, without its action. */
 export type Declaration = (...args: any[]) => Command<any[], any, any>;

@@ -5,18 +5,18 @@ import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/
 import type { Readable, Writable } from 'node:stream';
 // Only types from the modules a command runs with: their values come from ./runtime.js, loaded
 // (one chunk in the bundle) when an action runs or an error is reported, never for --help.
-import type { ErrorOutput, IO } from './io.js';
-import type { Context, Env, Globals, Tuning } from './context.js';
+import type { ErrorOutput, IO } from '../run/io.js';
+import type { Context, Env, Globals, Tuning } from '../run/context.js';
 import type { Clock } from '../core/clock.js';
-import type { Prompter } from './prompter.js';
+import type { Prompter } from '../run/prompter.js';
 import type { FetchLike } from '../api/http.js';
 import type { DryRunRecorder } from '../api/recorder.js';
 import { registerFor } from '../../commands/index.js';
 import { commandLineOf, GLOBAL_VALUE_OPTIONS, scanArgv, type ArgvScan } from './argv-scan.js';
-import { DECLARED_GLOBALS, declares } from './write-flags.js';
+import { DECLARED_GLOBALS, declares } from '../run/write-flags.js';
 import { HELP_TOPICS, ROOT_HELP } from './root-help.js';
 import { version } from '../core/version.js';
-import { declareRoot } from './root-options.js';
+import { declareRoot } from '../run/root-options.js';
 import { refuseRepeats } from './repeats.js';
 import type { OutputChoice } from '../output/choice.js';
 import type * as Runtime from './runtime.js';
@@ -37,9 +37,9 @@ export interface RunOptions {
   prompter?: Prompter;
   fetch?: FetchLike;
   tuning?: Partial<Tuning>;
-  /** Where a dry run records (the MCP server reads a planned run's requests from it; src/cli/context.ts). */
+  /** Where a dry run records (the MCP server reads a planned run's requests from it; src/run/context.ts). */
   recorder?: DryRunRecorder;
-  /** Wraps the API clients' fetch in a real run (the MCP server's plan guard; src/cli/context.ts). */
+  /** Wraps the API clients' fetch in a real run (the MCP server's plan guard; src/run/context.ts). */
   wrapApiFetch?: (fetch: FetchLike) => FetchLike;
 }
 
@@ -70,7 +70,7 @@ export async function main(o: RunOptions): Promise<number> {
   const action: ActionFactory = (load) => async (...args: unknown[]) => {
     const cmd = args[args.length - 1] as CommandUnknownOpts;
     const opts: Record<string, unknown> = { ...cmd.opts() };
-    // The root holds every global flag wherever it was typed (src/cli/root-options.ts), typed
+    // The root holds every global flag wherever it was typed (src/run/root-options.ts), typed
     // from its declaration.
     const g = program.opts();
     const runtime = await import('./runtime.js');
@@ -93,7 +93,7 @@ export async function main(o: RunOptions): Promise<number> {
     };
     io = makeIO(runtime, o, globals, choice);
     // The root takes --dry-run and --yes wherever they appear; only a command that declares one
-    // gets it (src/cli/write-flags.ts).
+    // gets it (src/run/write-flags.ts).
     for (const { key, flag, why } of DECLARED_GLOBALS) {
       if (!program.getOptionValue(key)) continue;
       if (!declares(cmd, flag)) {

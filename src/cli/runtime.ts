@@ -3,10 +3,10 @@
 // --version. The bundle keeps everything this module reaches in one chunk (scripts/bundle.mjs,
 // group "core"), so a command's start-up reads one file here rather than a chunk per module.
 // The API clients are not here: Context loads them when a command first asks for one.
-export { Context } from './context.js';
+export { Context } from '../run/context.js';
 export { systemClock } from '../core/clock.js';
-export { inquirerPrompter } from './prompter.js';
-export { errorOutput, IO } from './io.js';
+export { inquirerPrompter } from '../run/prompter.js';
+export { errorOutput, IO } from '../run/io.js';
 export { chooseOutput } from '../output/choice.js';
 export { configDir } from '../config/paths.js';
 export { CliError, ExitCode, errorJson, InterruptedError, SilentExit, UsageError } from '../core/errors.js';

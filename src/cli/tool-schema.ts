@@ -1,12 +1,12 @@
 // A command's declaration (commander: its options, arguments, .choices() and the values
-// src/cli/offer.ts offers) read as the JSON Schema of a tool's arguments, and a tool call's
+// src/run/offer.ts offers) read as the JSON Schema of a tool's arguments, and a tool call's
 // arguments turned back into the argv that command parses. `mailctl mcp` serves its tools from
 // this, so a flag is declared once, for the CLI and an agent alike: a property is named as the
 // flag is spelt (`html-file` for --html-file, `no-links` for --no-links) or as the argument is
 // (`code`, `codes`), and carries the declaration's own description.
 import type { Argument, CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import { collect } from '../core/collect.js';
-import { offeredFor } from './offer.js';
+import { offeredFor } from '../run/offer.js';
 
 /** The part of JSON Schema the tools use. */
 export interface JsonSchema {

@@ -1,5 +1,5 @@
 // "Back to the previous question": what a prompt throws when the person presses Esc or picks a
-// list's Back entry (src/cli/prompter.ts). A signal between a prompt and the questions' owner
+// list's Back entry (src/run/prompter.ts). A signal between a prompt and the questions' owner
 // (the campaign wizard), not a failure: it never reaches main, carries no exit code.
 
 export class GoBack extends Error {

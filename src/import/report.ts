@@ -2,9 +2,9 @@
 // the service's result (spec section 2 Import fields), and the failure file when asked for.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import type { ImportResult } from '../api/campaign-types.js';
-import { download } from '../cli/transfer.js';
+import { download } from '../run/transfer.js';
 import { safeFileName } from '../fs/safe-name.js';
 import { refuseSymlink } from '../fs/safe-write.js';
 import { DiskError } from '../fs/append-whole.js';

@@ -3,9 +3,9 @@
 // failed import never spins until the timeout. Polls back off from tuning.pollMinMs to
 // pollMaxMs, well inside the 2 requests per second the client enforces anyway.
 import path from 'node:path';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { ServiceError } from '../core/errors.js';
-import { pollUntil } from '../cli/poll.js';
+import { pollUntil } from '../run/poll.js';
 import { suggestWithNote } from '../core/suggest.js';
 import { IMPORT_TERMINAL, type ImportResult } from '../api/campaign-types.js';
 

@@ -6,14 +6,14 @@
 // (they declare --csv themselves); others refuse the flag rather than ignore it, and the
 // setting `output csv` falls back to auto for them.
 import { UsageError } from '../core/errors.js';
-import type { Env } from '../cli/context.js';
+import type { Env } from '../run/context.js';
 import { readConfig } from '../config/read.js';
 import { profileNameFor } from '../config/settings.js';
 
 import { OUTPUT_FORMATS, type OutputFormat } from '../core/output-formats.js';
-import type { RootOpts } from '../cli/root-options.js';
+import type { RootOpts } from '../run/root-options.js';
 
-/** The root's output flags, typed from its declaration (src/cli/root-options.ts). */
+/** The root's output flags, typed from its declaration (src/run/root-options.ts). */
 export type OutputFlags = Pick<RootOpts, 'json' | 'csv' | 'output' | 'query'>;
 
 export interface OutputChoice {
@@ -93,7 +93,7 @@ async function settingFormat(i: ChoiceInput): Promise<OutputFormat | undefined> 
  *
  * A query that parses can still fail on the result (`abs(@)` on a record: a type error). By then
  * the command has finished — a write has been sent — so that is no usage error: apply() says why,
- * and the caller prints the whole document instead (src/cli/io.ts printJson), keeping the exit
+ * and the caller prints the whole document instead (src/run/io.ts printJson), keeping the exit
  * code the command earned.
  */
 export async function compileQuery(expr: string): Promise<CompiledQuery> {

@@ -22,7 +22,7 @@
 //   person reads it there;
 // - --json: exact (JSON escapes them; safeJson adds \u escapes for what JSON leaves raw).
 // Nothing is guessed from the values: a code of digits stays text unless its column says count.
-import type { IO } from '../cli/io.js';
+import type { IO } from '../run/io.js';
 import { forTerminal, forTsvCell } from '../core/sanitize.js';
 import type { Cell } from './csv.js';
 import { isoUtc, localTime, readServiceTime, relativeTime } from './time.js';

@@ -1,13 +1,13 @@
 // Report files (endpoint 17 links) saved to a directory as DIR/<code>_<type>.csv. The links
 // point at file hosts, not the API, so they are fetched like every other file
-// (src/cli/transfer.ts): no x-api-key goes with them, every hop is checked, and each file is
+// (src/run/transfer.ts): no x-api-key goes with them, every hop is checked, and each file is
 // written privately beside its target and renamed into place. The report type is the service's
 // word, so it becomes part of a path only through safeFileName.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { CliError, ExitCode, UsageError } from '../core/errors.js';
-import { download } from '../cli/transfer.js';
+import { download } from '../run/transfer.js';
 import type { ReportLink } from '../api/campaign-types.js';
 import { safeFileName, uniqueSafeName } from '../fs/safe-name.js';
 import { forTerminal } from '../core/sanitize.js';

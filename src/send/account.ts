@@ -6,7 +6,7 @@
 // the key itself is never written), and a resume whose URL or key differs is refused (exit 2)
 // before any request. Every journal records it (src/send/journal.ts reads only the version that does).
 import { createHash } from 'node:crypto';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { UsageError } from '../core/errors.js';
 import { shellQuote, suggest } from '../core/suggest.js';
 import { DEFAULT_CAMPAIGN_URL, DEFAULT_NOTIFY_URL, SERVICE_LABEL, type Service } from '../config/settings.js';

@@ -4,8 +4,8 @@
 // from these declarations, so a flag removed here fails typecheck where it is read. Loaded at
 // start-up with the nouns' declarations: commander only.
 import { Command, Option, type CommandUnknownOpts, type OptionValues } from '@commander-js/extra-typings';
-import { declareRoot } from '../cli/root-options.js';
-import { skipsTerminalQuestion } from '../cli/write-flags.js';
+import { declareRoot } from '../run/root-options.js';
+import { skipsTerminalQuestion } from '../run/write-flags.js';
 
 /** More recipients than this, and `send` on a terminal asks first (src/send/confirm.ts). */
 export const ASK_OVER = 100;

@@ -3,7 +3,7 @@
 // src/send/batch-options.ts, their types derived from there), and the shape of a
 // run — `--resume` picks up a journal (and refuses message flags, which the journal already
 // fixes); otherwise the command builds a plan from its flags and the run starts.
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { UsageError } from '../core/errors.js';
 import { suggest } from '../core/suggest.js';
 import { parseWhole } from '../core/parse-whole.js';

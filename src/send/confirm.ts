@@ -3,7 +3,7 @@
 // UTC), then one question. --yes skips it; without a terminal nothing asks (a script's flags say
 // what it means). Asked after every check and the balance forecast, before the journal exists,
 // so a "no" leaves nothing behind to resume.
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { ExitCode, SilentExit } from '../core/errors.js';
 import { forTerminal } from '../core/sanitize.js';
 import { count } from '../core/human.js';

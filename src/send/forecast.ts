@@ -5,7 +5,7 @@
 // and a balance that cannot be read is a warning, never a reason not to send. A dry run shows
 // the usage and the balance lookup, and reads nothing; `send … --forecast` reads the balance and
 // nothing else, and says whether the send would be covered (forecastOnly).
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { CliError, ExitCode, ServiceError } from '../core/errors.js';
 import { suggest } from '../core/suggest.js';
 import { NOT_READ_IN_DRY_RUN, readBalance } from '../campaign/balance-check.js';

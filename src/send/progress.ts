@@ -1,6 +1,6 @@
 // A one-line progress bar on stderr, only for a person watching a terminal (never piped,
 // never with --json or --quiet, never in CI).
-import type { IO } from '../cli/io.js';
+import type { IO } from '../run/io.js';
 import { count } from '../core/human.js';
 
 export interface Progress {

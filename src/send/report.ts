@@ -3,7 +3,7 @@
 // exit code that sums it up: 0 all accepted · 5 some not · 1 none · 4 stopped by a limit or the
 // network with recipients left to send · or the error that stopped the run. Every suggested
 // command is built by suggest(), so a pasted hint reaches the same profile and services.
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { CliError, ExitCode, PartialError, ServiceError } from '../core/errors.js';
 import { suggest, suggestWithNote } from '../core/suggest.js';
 import { printList, type Column } from '../output/format.js';

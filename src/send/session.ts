@@ -2,7 +2,7 @@
 // trigger|terminate`): a new run (journal created, then batches sent) or a resume (journal
 // replayed, in-doubt recipients settled by the event lookup where the kind has one, the rest
 // sent). One mechanism for every kind; what differs lives in ./kinds.ts.
-import type { Context } from '../cli/context.js';
+import type { Context } from '../run/context.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
 import { sameCommand, suggest } from '../core/suggest.js';
 import { DiskError } from '../fs/append-whole.js';

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/main.js';
-import { BACK, GoBack, type BackOption, type Choice, type ChoiceOrSeparator, type Prompter } from '../../src/cli/prompter.js';
-import type { Tuning } from '../../src/cli/context.js';
+import { BACK, GoBack, type BackOption, type Choice, type ChoiceOrSeparator, type Prompter } from '../../src/run/prompter.js';
+import type { Tuning } from '../../src/run/context.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { FetchLike } from '../../src/api/http.js';
 import { SANDBOX_KEYS } from '../../src/sandbox/constants.js';
@@ -77,7 +77,7 @@ export async function runCli(argv: string[], o: CliOptions = {}): Promise<CliRes
  * A prompter that answers from a script and fails the test on an unexpected question. A list
  * question (checkbox) takes an array of values and, like the real one, refuses a disabled or
  * unknown entry or an answer its validate rejects; a search takes the term typed and picks the
- * first entry it finds that can be picked. BACK (src/cli/prompter.ts) answers "go back" (Esc, or
+ * first entry it finds that can be picked. BACK (src/run/prompter.ts) answers "go back" (Esc, or
  * the Back entry) where the question offers it, and fails the test where it does not. `defaults`
  * records the default each question showed (for a list, the values checked).
  */

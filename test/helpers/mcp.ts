@@ -13,7 +13,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { main } from '../../src/cli/main.js';
 import type { Clock } from '../../src/core/clock.js';
-import type { Tuning } from '../../src/cli/context.js';
+import type { Tuning } from '../../src/run/context.js';
 import { FAST } from './cli.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

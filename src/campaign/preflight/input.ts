@@ -1,7 +1,7 @@
 // The campaign that `preflight` and `proof` look at, built from the very same inputs as
 // `campaign create` (flags, --file, --template) by the very same code: draft.ts, file.ts,
 // local-files.ts and compose.ts. Only the template's html needs a request (a read).
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../run/context.js';
 import { UsageError } from '../../core/errors.js';
 import { parseFieldTypes } from '../../config/keys.js';
 import { compose, type Composed } from '../compose.js';

@@ -1,7 +1,7 @@
 // Runs the preflight rules over a composed campaign: the offline rules, then (unless turned
 // off) the link check. Shared by `campaign preflight` and the check `campaign create` runs
 // before it sends anything.
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../run/context.js';
 import { UsageError } from '../../core/errors.js';
 import { forTerminal } from '../../core/sanitize.js';
 import { SANDBOX_BASE } from '../../sandbox/constants.js';
@@ -12,7 +12,7 @@ import { isTemplatePlaceholder, knownFields } from './input.js';
 import { checkLinks, type LinkTarget } from './links.js';
 import { offlineFindings, type KnownFields } from './rules.js';
 import { partsOf, versionsOf, whereOf, type Part } from './versions.js';
-import { traceOf } from '../../cli/transfer.js';
+import { traceOf } from '../../run/transfer.js';
 import { suggest, suggester } from '../../core/suggest.js';
 
 export interface PreflightOptions {

@@ -1,12 +1,12 @@
 // One campaign of a sync: is it complete in the directory (every file the state lists still
 // whole), and if not: export (unless ours from less than an hour ago, which the service would
 // ignore), wait for the links, download what is missing.
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../run/context.js';
 import type { CampaignClient } from '../../api/campaign.js';
 import type { ReportLink } from '../../api/campaign-types.js';
 import { ServiceError, factsOf } from '../../core/errors.js';
 import type { DiskError } from '../../fs/append-whole.js';
-import { pollUntil } from '../../cli/poll.js';
+import { pollUntil } from '../../run/poll.js';
 import { REPORT_TYPES } from '../download.js';
 import { campaignFolder, fetchReportFile, prepareFolder, refuseInTheWay, reportFile, stillWhole } from './files.js';
 import type { CampaignRecord, SyncState } from './state.js';

@@ -1,14 +1,14 @@
 // The files of one campaign in the sync directory: DIR/<finished-date>_<code>/<type>.csv, each
-// downloaded (without the API key, src/cli/transfer.ts) under a random hidden name beside its
+// downloaded (without the API key, src/run/transfer.ts) under a random hidden name beside its
 // place, measured (bytes, data rows, sha256), then renamed into place. A kill leaves at most a
 // hidden temporary file, which the next run removes.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../run/context.js';
 import { CliError, ExitCode } from '../../core/errors.js';
-import { download } from '../../cli/transfer.js';
+import { download } from '../../run/transfer.js';
 import { PRIVATE_DIR_MODE } from '../../fs/safe-write.js';
 import { safeFileName, uniqueSafeName } from '../../fs/safe-name.js';
 import { forTerminal } from '../../core/sanitize.js';

@@ -3,7 +3,7 @@
 // holder is gone: on this host a pid that no longer runs, anywhere a lock not touched for an
 // hour (a crashed run on another host, or a pid reused since).
 import path from 'node:path';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../run/context.js';
 import { CliError, ExitCode, InterruptedError } from '../../core/errors.js';
 import { lockHolder, takeLock, type HeldLock, type LockHolder } from '../../fs/lock-file.js';
 import { forTerminal } from '../../core/sanitize.js';

@@ -4,7 +4,7 @@
 // downloads run four at a time; every campaign's failure is its own.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../run/context.js';
 import { CliError, ExitCode, InterruptedError, UsageError, factsOf } from '../../core/errors.js';
 import { forTerminal } from '../../core/sanitize.js';
 import { lookup } from '../../output/dry-run.js';
