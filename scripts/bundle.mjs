@@ -33,7 +33,7 @@ const outDir = src('dist/cli');
 const entries = { main: src('src/cli/main.ts'), paths: src('src/config/paths.ts') };
 /** Each group is one chunk: the modules its roots reach by static imports, less what start-up already loads. */
 const GROUPS = [
-  { name: 'core', roots: ['src/cli/runtime.ts', 'src/output/format.ts'] },
+  { name: 'core', roots: ['src/cli/runtime.ts', 'src/run/output/format.ts'] },
   { name: 'api', roots: ['src/api/campaign.ts', 'src/api/notify.ts'] },
 ];
 const EXTERNAL = ['conf', 'ora', '@inquirer/prompts', 'csv-parse', 'cli-table3', 'libsql', 'postgres', '@modelcontextprotocol/sdk'];

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { csvLine, toCsv } from '../src/output/csv.js';
+import { csvLine, toCsv } from '../src/run/output/csv.js';
 import { validateContacts } from '../src/import/validate.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { reply, useHostileServer } from './helpers/hostile-server.js';
@@ -36,7 +36,7 @@ const BREAKS: Array<[string, string]> = [
   ['a lone CR at the end', 'trailing\r'],
 ];
 
-describe.skipIf(!PYTHON)('src/output/csv.ts: one row per record for Python\'s csv module', () => {
+describe.skipIf(!PYTHON)('src/run/output/csv.ts: one row per record for Python\'s csv module', () => {
   it.each(BREAKS)('%s inside a cell: quoted, the value exact', (_what, value) => {
     const text = toCsv([['x', value, 7], ['y', 'plain', 8]], ['key', 'value', 'n']);
     expect(pythonRows(text)).toEqual([['key', 'value', 'n'], ['x', value, '7'], ['y', 'plain', '8']]);

@@ -1,4 +1,4 @@
-// Which output a run prints (src/output/choice.ts): flags beat the profile's `output` setting,
+// Which output a run prints (src/run/output/choice.ts): flags beat the profile's `output` setting,
 // which beats auto; conflicting flags and a --csv the command cannot print are exit 2 before any
 // request; CSV stays formula-safe, exact when piped and free of control characters on a terminal.
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // One output convention for every command that prints a list or a record (issue 20.6,
-// src/output/format.ts): the commands are taken from the command tree (each declares --csv), and
+// src/run/output/format.ts): the commands are taken from the command tree (each declares --csv), and
 // each is run against the sandbox over loopback in all four outputs:
 // - a table on a terminal: a header in capitals, aligned columns, no rules; dates relative,
 //   rates as percentages, counts grouped;
@@ -21,7 +21,7 @@ import { GROUP_SETUP } from './helpers/campaign-api.js';
 import { reply, useHostileServer } from './helpers/hostile-server.js';
 import { startConsumer, type Consumer } from './helpers/webhook-consumer.js';
 import { NOUNS } from '../commands/index.js';
-import { displayWidth } from '../src/output/width.js';
+import { displayWidth } from '../src/run/output/width.js';
 
 const sb = useSandbox({
   expect: [

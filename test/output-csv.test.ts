@@ -1,4 +1,4 @@
-// CSV for a person (src/output/csv.ts) from a HOSTILE service's words: opened in a spreadsheet,
+// CSV for a person (src/run/output/csv.ts) from a HOSTILE service's words: opened in a spreadsheet,
 // a campaign name or subject that starts like a formula must stay text, numbers stay numbers.
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Output modes (src/output/format.ts, src/run/io.ts): --json is exactly one document on stdout
+// Output modes (src/run/output/format.ts, src/run/io.ts): --json is exactly one document on stdout
 // (data, errors and usage errors alike), pipes get plain TSV with no colour or spinner, terminals
 // get tables, NO_COLOR and CI are honoured.
 import { beforeAll, describe, expect, it } from 'vitest';

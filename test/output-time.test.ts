@@ -1,9 +1,9 @@
-// src/output/time.ts and src/output/width.ts: the services' times read by declaration (ISO 8601,
+// src/run/output/time.ts and src/run/output/width.ts: the services' times read by declaration (ISO 8601,
 // UTC when no offset is given; endpoint 15's "yyyy/MM/dd HH:mm:ss" in UTC), shown as UTC ISO for
 // scripts and in the reader's zone for a person; a table's cells measured in terminal columns.
 import { describe, expect, it } from 'vitest';
-import { isoUtc, localStamp, localTime, readServiceTime, relativeTime, zoneOf } from '../src/output/time.js';
-import { displayWidth, padTo } from '../src/output/width.js';
+import { isoUtc, localStamp, localTime, readServiceTime, relativeTime, zoneOf } from '../src/run/output/time.js';
+import { displayWidth, padTo } from '../src/run/output/width.js';
 
 const T = Date.UTC(2026, 10, 28, 21, 3, 31);
 

@@ -1,5 +1,5 @@
 import type { Context } from '../../src/run/context.js';
-import { printRecord } from '../../src/output/format.js';
+import { printRecord } from '../../src/run/output/format.js';
 
 export async function run(ctx: Context): Promise<void> {
   const client = await ctx.campaign();

@@ -16,7 +16,7 @@ import { adviseRefusal, excludeListsRefusal } from '../../src/campaign/refusal.j
 import type { Group } from '../../src/api/campaign-types.js';
 import { preflightBeforeCreate } from '../../src/campaign/preflight/run.js';
 import { suggest, suggester, suggestWithNote } from '../../src/core/suggest.js';
-import { printDryRun } from '../../src/output/dry-run.js';
+import { printDryRun } from '../../src/run/output/dry-run.js';
 import { groupLookupForDryRun, listAllGroups } from '../../src/groups.js';
 import { templateHtml } from '../../src/campaign/preflight/input.js';
 import { recordUpload } from '../../src/run/transfer.js';

@@ -1,5 +1,5 @@
 import type { Context } from '../../src/run/context.js';
-import { lookup, printDryRun } from '../../src/output/dry-run.js';
+import { lookup, printDryRun } from '../../src/run/output/dry-run.js';
 import { certainlyNotDone, PartialError, ServiceError, SilentExit, UsageError } from '../../src/core/errors.js';
 import { refusedAsNoSuchCampaign } from '../../src/campaign/statuses.js';
 import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';

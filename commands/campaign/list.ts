@@ -14,7 +14,7 @@ import { audienceLabel, candidates, kindLabel, listCampaigns, type ListedCampaig
 import { LIST_STATUSES, NOT_FOUND } from '../../src/campaign/list-statuses.js';
 import { FAILED_STATUSES, refusedAsNoSuchCampaign } from '../../src/campaign/statuses.js';
 import { reportRange } from '../../src/report/dates.js';
-import { printList, type Column } from '../../src/output/format.js';
+import { printList, type Column } from '../../src/run/output/format.js';
 import { plural } from '../../src/core/human.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareList } from './index.js';

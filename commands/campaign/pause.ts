@@ -5,7 +5,7 @@ import type { Campaign } from '../../src/api/campaign-types.js';
 import { describeStatus } from '../../src/campaign/statuses.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { suggest, suggester } from '../../src/core/suggest.js';
-import { lookup, printDryRun } from '../../src/output/dry-run.js';
+import { lookup, printDryRun } from '../../src/run/output/dry-run.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declarePause } from './index.js';
 

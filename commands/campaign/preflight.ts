@@ -12,7 +12,7 @@ import { counts, finding, summaryLine, type Finding } from '../../src/campaign/p
 import { buildCampaign, knownFields } from '../../src/campaign/preflight/input.js';
 import { preflight } from '../../src/campaign/preflight/run.js';
 import { forTerminal } from '../../src/core/sanitize.js';
-import { printList, type Column } from '../../src/output/format.js';
+import { printList, type Column } from '../../src/run/output/format.js';
 
 /** The declaration's own options, and the campaign's fields (derived from the same field table). */
 type Opts = OptsOf<typeof declarePreflight> & CreateFlags;

@@ -16,7 +16,7 @@ import { isEmail } from '../../src/send/recipients.js';
 import { withSenderHint } from '../../src/send/report.js';
 import { BATCH_SIZE as MAX_RECIPIENTS } from '../../src/send/batches.js';
 import { parseVars } from '../../src/send/variables.js';
-import { printDryRun } from '../../src/output/dry-run.js';
+import { printDryRun } from '../../src/run/output/dry-run.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 
 /** The declaration's own options, and the campaign's fields (derived from the same field table). */

@@ -5,7 +5,7 @@ import type { Campaign } from '../../src/api/campaign-types.js';
 import { pollUntil } from '../../src/run/poll.js';
 import { parseDuration } from '../../src/core/duration.js';
 import { describeStatus, FAILED_STATUSES, isSettled } from '../../src/campaign/statuses.js';
-import { printRecord, type Field } from '../../src/output/format.js';
+import { printRecord, type Field } from '../../src/run/output/format.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareStatus } from './index.js';
 

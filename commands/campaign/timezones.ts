@@ -1,6 +1,6 @@
 import type { Context } from '../../src/run/context.js';
 import { offsetLabel, TIME_ZONE_CODES, type TimeZoneCode } from '../../src/spec/timezones.js';
-import { printList } from '../../src/output/format.js';
+import { printList } from '../../src/run/output/format.js';
 
 export async function run(ctx: Context): Promise<void> {
   const now = ctx.clock.now();

@@ -1,6 +1,6 @@
 import type { Context } from '../../src/run/context.js';
 import { settingRows } from '../../src/config/sources.js';
-import { printList } from '../../src/output/format.js';
+import { printList } from '../../src/run/output/format.js';
 
 export async function run(ctx: Context): Promise<void> {
   const s = await ctx.settings();

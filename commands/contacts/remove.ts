@@ -7,7 +7,7 @@ import { CliError, ExitCode, UsageError } from '../../src/core/errors.js';
 import type { RemovalBody } from '../../src/api/campaign-types.js';
 import { isValidEmail } from '../../src/core/email.js';
 import { readAll } from '../../src/run/stdin.js';
-import { printDryRun } from '../../src/output/dry-run.js';
+import { printDryRun } from '../../src/run/output/dry-run.js';
 import { resolveGroup } from '../../src/groups.js';
 import { describeFilter, parseWhere } from './filters.js';
 import { fileProblem } from '../../src/core/file-problem.js';

@@ -6,7 +6,7 @@ import type { Context } from '../../src/run/context.js';
 import { CliError, ExitCode, SilentExit, factsOf } from '../../src/core/errors.js';
 import { maskKey, SERVICE_LABEL, type Service } from '../../src/config/settings.js';
 import { PRIVATE_DIR_MODE } from '../../src/fs/safe-write.js';
-import { printList } from '../../src/output/format.js';
+import { printList } from '../../src/run/output/format.js';
 import type { HttpClient } from '../../src/api/http.js';
 import { settingRows } from '../../src/config/sources.js';
 import { suggestWithNote } from '../../src/core/suggest.js';

@@ -1,6 +1,6 @@
 import { ServiceError } from '../../src/core/errors.js';
-import { zoneLines } from '../../src/output/zone.js';
-import { printDryRun } from '../../src/output/dry-run.js';
+import { zoneLines } from '../../src/run/output/zone.js';
+import { printDryRun } from '../../src/run/output/dry-run.js';
 import { checkDomain } from './common.js';
 import { forTsvCell } from '../../src/core/sanitize.js';
 import { suggest } from '../../src/core/suggest.js';

@@ -1,4 +1,4 @@
-import { printDryRun } from '../../src/output/dry-run.js';
+import { printDryRun } from '../../src/run/output/dry-run.js';
 import { checkDomain } from './common.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareRemove } from './index.js';

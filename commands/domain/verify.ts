@@ -1,6 +1,6 @@
 import { errorJson, ServiceError } from '../../src/core/errors.js';
-import { printDryRun } from '../../src/output/dry-run.js';
-import { zoneLines } from '../../src/output/zone.js';
+import { printDryRun } from '../../src/run/output/dry-run.js';
+import { zoneLines } from '../../src/run/output/zone.js';
 import { checkDomain } from './common.js';
 import { describeErrorBody } from '../../src/api/error-body.js';
 import type { DnsRecord } from '../../src/api/notify-types.js';

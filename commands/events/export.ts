@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../src/core/errors.js';
 import { parseTimeRange } from '../../src/core/date.js';
-import { csvLine } from '../../src/output/csv.js';
+import { csvLine } from '../../src/run/output/csv.js';
 import { createTempBeside, refuseSymlink, renameNoReplace } from '../../src/fs/safe-write.js';
 import { asDiskError } from '../../src/fs/append-whole.js';
 import { allRows } from '../../src/store/store.js';

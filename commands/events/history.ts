@@ -4,7 +4,7 @@
 // terminal, `source` and `store` in --json.
 import type { Context } from '../../src/run/context.js';
 import { UsageError } from '../../src/core/errors.js';
-import { printList, type Column } from '../../src/output/format.js';
+import { printList, type Column } from '../../src/run/output/format.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';
 import { checkRecipient, EMAIL_STATUSES, parseStatuses, SMS_STATUSES } from './query.js';
 import { parseTimeRange } from '../../src/core/date.js';

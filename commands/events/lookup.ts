@@ -2,7 +2,7 @@
 import type { Context } from '../../src/run/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
-import { printList, type Column } from '../../src/output/format.js';
+import { printList, type Column } from '../../src/run/output/format.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';
 import { checkRecipient, EMAIL_STATUSES, parseStatuses, SMS_STATUSES, startWithinWindow } from './query.js';
 import { isoSeconds, parseTimeRange } from '../../src/core/date.js';
@@ -55,7 +55,7 @@ export const run: Verb<typeof declareEvents> = async (ctx, opts) => {
   return output(ctx, logs, SMS_COLUMNS, 'SMS events');
 };
 
-/** Table, TSV, CSV (a header even when empty) or {logs} under --json: src/output/format.ts. */
+/** Table, TSV, CSV (a header even when empty) or {logs} under --json: src/run/output/format.ts. */
 async function output<T>(ctx: Context, rows: T[], columns: Array<Column<T>>, what: string): Promise<void> {
   // `source` says which answered: the service's lookup here, the event store under --history.
   await printList(ctx.io, rows, columns, { source: 'service', logs: rows }, { empty: `No ${what} matched this lookup.` });

@@ -13,7 +13,7 @@ import { parseDuration } from '../../src/core/duration.js';
 import { isoSeconds, parseTimeRange } from '../../src/core/date.js';
 import { EventFollower, NARROW_OVERLAP_MS, ROW_CAP } from '../../src/events/follow.js';
 import { forTerminal } from '../../src/core/sanitize.js';
-import { localStamp, readServiceTime } from '../../src/output/time.js';
+import { localStamp, readServiceTime } from '../../src/run/output/time.js';
 import type { Context } from '../../src/run/context.js';
 import { checkCountryCode } from '../../src/send/sms-rules.js';
 import { checkRecipient, EMAIL_STATUSES, LOOKUP_DAYS, parseStatuses, SMS_STATUSES, startWithinWindow } from './query.js';

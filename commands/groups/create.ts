@@ -1,5 +1,5 @@
 import { UsageError } from '../../src/core/errors.js';
-import { lookup, printDryRun } from '../../src/output/dry-run.js';
+import { lookup, printDryRun } from '../../src/run/output/dry-run.js';
 import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
 import { suggest } from '../../src/core/suggest.js';
 import { groupsNamed, listAllGroups } from '../../src/groups.js';

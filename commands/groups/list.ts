@@ -1,6 +1,6 @@
 import { UsageError } from '../../src/core/errors.js';
 import type { Group } from '../../src/api/campaign-types.js';
-import { printList, type Column } from '../../src/output/format.js';
+import { printList, type Column } from '../../src/run/output/format.js';
 import { parseWhole } from '../../src/core/parse-whole.js';
 import { completionScope, listAllGroups } from '../../src/groups.js';
 import { mergeGroupCache } from '../../src/config/completion-cache.js';

@@ -6,7 +6,7 @@ import type { Context } from '../../src/run/context.js';
 import { PartialError } from '../../src/core/errors.js';
 import { IMPORT_TERMINAL, type ImportResult } from '../../src/api/campaign-types.js';
 import type { ValidationResult } from '../../src/import/validate.js';
-import type { Field } from '../../src/output/format.js';
+import type { Field } from '../../src/run/output/format.js';
 import { downloadFailures, localJson, printResult, resultPairs, serviceRejected } from '../../src/import/report.js';
 import { failureFor, statusWords } from '../../src/import/wait.js';
 import type { ResolvedGroup } from '../../src/groups.js';

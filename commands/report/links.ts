@@ -1,8 +1,8 @@
 import { UsageError } from '../../src/core/errors.js';
 import { parseDuration } from '../../src/core/duration.js';
-import { printList } from '../../src/output/format.js';
+import { printList } from '../../src/run/output/format.js';
 import { checkOutDir, downloadLinks, plannedFiles } from '../../src/report/download.js';
-import { lookup, printDryRun } from '../../src/output/dry-run.js';
+import { lookup, printDryRun } from '../../src/run/output/dry-run.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { outDirOf } from '../../src/report/out-dir.js';
 import { LINK_COLUMNS, printSaved } from './export.js';

@@ -1,5 +1,5 @@
 import type { CampaignCode } from '../../src/api/campaign-types.js';
-import { printList, type Column } from '../../src/output/format.js';
+import { printList, type Column } from '../../src/run/output/format.js';
 import { reportRange } from '../../src/report/dates.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareList } from './index.js';

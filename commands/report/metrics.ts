@@ -1,5 +1,5 @@
 import { UsageError } from '../../src/core/errors.js';
-import { printList } from '../../src/output/format.js';
+import { printList } from '../../src/run/output/format.js';
 import { metricColumns, metricsJson, orderRows } from '../../src/report/metrics.js';
 import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';

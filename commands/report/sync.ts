@@ -3,7 +3,7 @@ import type { Context } from '../../src/run/context.js';
 import { ExitCode, SilentExit, UsageError } from '../../src/core/errors.js';
 import { parseDuration } from '../../src/core/duration.js';
 import { forTerminal } from '../../src/core/sanitize.js';
-import { printDryRun } from '../../src/output/dry-run.js';
+import { printDryRun } from '../../src/run/output/dry-run.js';
 import { suggest } from '../../src/core/suggest.js';
 import { bytes, count, plural } from '../../src/core/human.js';
 import { isoSecond, parseRefreshDays } from '../../src/report/sync/range.js';

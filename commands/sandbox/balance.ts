@@ -3,9 +3,9 @@
 // has its own route for it (PUT /_sandbox/balance, not part of the spec), so a forecast that does
 // not fit (decisions row P8) can be tried without an account.
 import { parseWhole } from '../../src/core/parse-whole.js';
-import { printRecord } from '../../src/output/format.js';
+import { printRecord } from '../../src/run/output/format.js';
 import { ServiceError } from '../../src/core/errors.js';
-import { printDryRun } from '../../src/output/dry-run.js';
+import { printDryRun } from '../../src/run/output/dry-run.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareBalance } from './index.js';
 

@@ -2,7 +2,7 @@
 // sandbox has its own route for it (/_sandbox/fields, not part of the spec). This works with
 // --sandbox and against `mailctl sandbox serve`; a real service answers 404.
 import { ServiceError, UsageError } from '../../src/core/errors.js';
-import { printDryRun } from '../../src/output/dry-run.js';
+import { printDryRun } from '../../src/run/output/dry-run.js';
 import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareFieldAdd } from './index.js';

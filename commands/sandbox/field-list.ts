@@ -1,5 +1,5 @@
 import type { Context } from '../../src/run/context.js';
-import { printList } from '../../src/output/format.js';
+import { printList } from '../../src/run/output/format.js';
 import { notSandbox } from './field-add.js';
 import { suggest } from '../../src/core/suggest.js';
 

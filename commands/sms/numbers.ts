@@ -1,6 +1,6 @@
 import type { Context } from '../../src/run/context.js';
 import type { ExclusiveNumber } from '../../src/api/notify-types.js';
-import { printList, type Column } from '../../src/output/format.js';
+import { printList, type Column } from '../../src/run/output/format.js';
 
 const COLUMNS: Column<ExclusiveNumber>[] = [
   { header: 'NUMBER', value: (n) => n.phoneNumber },

@@ -1,5 +1,5 @@
 import type { Context } from '../../src/run/context.js';
-import { printList } from '../../src/output/format.js';
+import { printList } from '../../src/run/output/format.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 
 export async function run(ctx: Context): Promise<void> {

@@ -1,7 +1,7 @@
 import fsSync from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../src/core/errors.js';
-import { printRecord } from '../../src/output/format.js';
+import { printRecord } from '../../src/run/output/format.js';
 import { refuseSymlink, writeFileAtomic } from '../../src/fs/safe-write.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareShow } from './index.js';

@@ -1,5 +1,5 @@
 import { ServiceError } from '../../src/core/errors.js';
-import { printDryRun } from '../../src/output/dry-run.js';
+import { printDryRun } from '../../src/run/output/dry-run.js';
 import { parseWebhookType, typeName } from '../../src/webhook/types.js';
 import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';

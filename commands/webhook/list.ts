@@ -1,5 +1,5 @@
 import type { Webhook } from '../../src/api/notify-types.js';
-import { LINK_CELL_MAX, printList, type Column } from '../../src/output/format.js';
+import { LINK_CELL_MAX, printList, type Column } from '../../src/run/output/format.js';
 import { typeName } from '../../src/webhook/types.js';
 import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';

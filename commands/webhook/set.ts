@@ -1,5 +1,5 @@
 import { checkUrl } from '../../src/core/url.js';
-import { printDryRun } from '../../src/output/dry-run.js';
+import { printDryRun } from '../../src/run/output/dry-run.js';
 import { isLocalHost, parseWebhookType, typeName } from '../../src/webhook/types.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { suggest } from '../../src/core/suggest.js';

@@ -3,7 +3,7 @@
 // (accept, content-type, x-api-key) and body, which is to say what a real run sends — is
 // recorded and answered with an empty 204, so nothing leaves the process and no key is needed.
 // Reads (GET) are recorded apart, as the lookups a real run makes first: their answers are
-// unknown, so the code that needed one goes on with a placeholder it names (src/output/dry-run.ts
+// unknown, so the code that needed one goes on with a placeholder it names (src/run/output/dry-run.ts
 // `lookup`). What is shown never holds a key or a link's signature.
 import type { FetchLike } from './http.js';
 

@@ -7,7 +7,7 @@ import { AuthError } from '../core/errors.js';
 import type { Group } from '../api/campaign-types.js';
 import { forTerminal } from '../core/sanitize.js';
 import { suggest } from '../core/suggest.js';
-import { lookup } from '../output/dry-run.js';
+import { lookup } from '../run/output/dry-run.js';
 
 /**
  * `dryRun`: not read — a dry run shows the lookup a real run makes and reads nothing. `error`: what

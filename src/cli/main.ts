@@ -18,7 +18,7 @@ import { HELP_TOPICS, ROOT_HELP } from './root-help.js';
 import { version } from '../core/version.js';
 import { declareRoot } from '../run/root-options.js';
 import { refuseRepeats } from './repeats.js';
-import type { OutputChoice } from '../output/choice.js';
+import type { OutputChoice } from '../run/output/choice.js';
 import type * as Runtime from './runtime.js';
 import type { ActionFactory } from './declared.js';
 import { sameCommand, suggest, type SuggestRun } from '../core/suggest.js';
@@ -75,7 +75,7 @@ export async function main(o: RunOptions): Promise<number> {
     const g = program.opts();
     const runtime = await import('./runtime.js');
     const { Context, systemClock, inquirerPrompter, chooseOutput, configDir, UsageError } = runtime;
-    // One output choice for the run (src/output/choice.ts), made before any request: a bad
+    // One output choice for the run (src/run/output/choice.ts), made before any request: a bad
     // --query or a --csv the command cannot print is exit 2 with nothing sent (reported
     // before the IO exists, as JSON when the line asked for it).
     const choice = await chooseOutput({

@@ -7,7 +7,7 @@ export { Context } from '../run/context.js';
 export { systemClock } from '../core/clock.js';
 export { inquirerPrompter } from '../run/prompter.js';
 export { errorOutput, IO } from '../run/io.js';
-export { chooseOutput } from '../output/choice.js';
+export { chooseOutput } from '../run/output/choice.js';
 export { configDir } from '../config/paths.js';
 export { CliError, ExitCode, errorJson, InterruptedError, SilentExit, UsageError } from '../core/errors.js';
 export { forTerminal, forTerminalLines } from '../core/sanitize.js';

@@ -20,7 +20,7 @@ export interface Profile {
   fromName?: string;
   footerLang?: FooterLang;
   timezone?: string;
-  /** How lists and records print when no flag says (src/output/choice.ts). */
+  /** How lists and records print when no flag says (src/run/output/choice.ts). */
   output?: OutputSetting;
   sandbox?: boolean;
   nameMaxLength?: number;
@@ -67,7 +67,7 @@ export const SETTINGS: SettingSpec[] = [
     if (zone instanceof Error) throw zone;
     return v.trim();
   } },
-  // Read before each command runs (src/output/choice.ts); --json, --csv, --output and --query beat it.
+  // Read before each command runs (src/run/output/choice.ts); --json, --csv, --output and --query beat it.
   { name: 'output', stored: 'text', flag: 'output', description: 'how lists and records print when no flag says: auto (a table on a terminal, TSV piped), table, tsv, json or csv', parse: (v) => {
     const format = v.trim().toLowerCase();
     if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) throw new Error(`output "${v}" is not one of ${OUTPUT_FORMATS.join(', ')}.`);

@@ -4,7 +4,7 @@
 // cannot push them out of place.
 //
 // It is meant for a person and a spreadsheet, so it goes through the one CSV writer for people
-// (src/output/csv.ts: a cell such as =HYPERLINK(…) is written as text, not as a formula). It is
+// (src/run/output/csv.ts: a cell such as =HYPERLINK(…) is written as text, not as a formula). It is
 // written to a private temporary file beside the target (created exclusively, never through a
 // link) and renamed into place once the whole input is checked: a kill leaves no partial file
 // under the real name, and an older file there is replaced in one step (and takes mode 0600).
@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { createTempBeside } from '../fs/safe-write.js';
-import { csvLine } from '../output/csv.js';
+import { csvLine } from '../run/output/csv.js';
 import { CsvFile } from './csv-writer.js';
 
 export type RejectReason = 'invalid-email' | 'duplicate-email' | 'name-too-long' | 'field-type' | 'column-count' | 'control-character' | 'multi-line-value';

@@ -9,7 +9,7 @@ import { safeFileName } from '../fs/safe-name.js';
 import { refuseSymlink } from '../fs/safe-write.js';
 import { DiskError } from '../fs/append-whole.js';
 import { UsageError } from '../core/errors.js';
-import { printRecord, type Field } from '../output/format.js';
+import { printRecord, type Field } from '../run/output/format.js';
 import { bytes, count as n } from '../core/human.js';
 import { REASON_LABEL, type RejectReason } from './rejects.js';
 import type { ValidationResult } from './validate.js';

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { parse } from 'csv-parse';
 import { createTempBeside } from '../fs/safe-write.js';
-import { csvLine } from '../output/csv.js';
+import { csvLine } from '../run/output/csv.js';
 import { CsvFile } from './csv-writer.js';
 import { isOldRejects } from './rejects.js';
 import type { LineMap } from './line-map.js';

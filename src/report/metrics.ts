@@ -2,7 +2,7 @@
 // Rates follow the spec's own definitions where it gives one (section 2, Group: "total opens /
 // total deliveries"): opens and clicks over delivered; bounces over recipients.
 import type { CampaignMetrics } from '../api/campaign-types.js';
-import type { Column } from '../output/format.js';
+import type { Column } from '../run/output/format.js';
 import { abResult, byCampaign } from './ab.js';
 
 export interface Rates {

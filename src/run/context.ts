@@ -158,7 +158,7 @@ export class Context {
     })());
   }
 
-  /** What --dry-run recorded (src/output/dry-run.ts prints it). */
+  /** What --dry-run recorded (src/run/output/dry-run.ts prints it). */
   recorder(): Promise<DryRunRecorder> {
     return (this.recorderP ??= (async () => {
       const { DryRunRecorder } = await import('../api/recorder.js');

@@ -7,8 +7,8 @@ import type { Readable, Writable } from 'node:stream';
 import { forTerminal, safeJson } from '../core/sanitize.js';
 import { isTruthy } from '../core/env.js';
 import type { OutputFormat } from '../core/output-formats.js';
-import type { CompiledQuery } from '../output/choice.js';
-import { zoneOf } from '../output/time.js';
+import type { CompiledQuery } from './output/choice.js';
+import { zoneOf } from './output/time.js';
 
 export interface Spinner {
   text(message: string): void;
@@ -25,7 +25,7 @@ export interface IOOptions {
   stderrTTY: boolean;
   stdinTTY: boolean;
   env: Record<string, string | undefined>;
-  /** How lists and records print (src/output/choice.ts); unset: table on a terminal, TSV piped. */
+  /** How lists and records print (src/run/output/choice.ts); unset: table on a terminal, TSV piped. */
   output?: OutputFormat;
   /** Same as output: 'json'. */
   json?: boolean;

@@ -1,5 +1,5 @@
 // The root's options, declared once: `mailctl --help` lists them, and their types (RootOpts, and
-// the output flags src/output/choice.ts reads) come from this declaration, so a global flag that
+// the output flags src/run/output/choice.ts reads) come from this declaration, so a global flag that
 // is removed or renamed here fails typecheck where it is read (src/cli/main.ts). Commander gives
 // a root option precedence wherever it appears on the line, so the root holds every value.
 // Loaded at every start-up: commander and the output format names only.

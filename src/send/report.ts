@@ -6,7 +6,7 @@
 import type { Context } from '../run/context.js';
 import { CliError, ExitCode, PartialError, ServiceError } from '../core/errors.js';
 import { suggest, suggestWithNote } from '../core/suggest.js';
-import { printList, type Column } from '../output/format.js';
+import { printList, type Column } from '../run/output/format.js';
 import { forTerminal } from '../core/sanitize.js';
 import { endSentence } from '../core/sentence.js';
 import { count as n, plural } from '../core/human.js';

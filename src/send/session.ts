@@ -8,7 +8,7 @@ import { sameCommand, suggest } from '../core/suggest.js';
 import { DiskError } from '../fs/append-whole.js';
 import { plural } from '../core/human.js';
 import { forTerminal } from '../core/sanitize.js';
-import { printDryRun } from '../output/dry-run.js';
+import { printDryRun } from '../run/output/dry-run.js';
 import { chunk } from './batches.js';
 import { applySettlement, isDone, Journal, journalPrefix, keyOf, latestUnfinished, newJournalPath, nextBatchNumber, pruneJournals, replay, unfinishedWithSamePlan, type JournalRecord, type Kind, type NewPlan, type PlanRecord, type RecipientState, type WireRecipient } from './journal.js';
 import { KIND } from './kinds.js';

@@ -137,7 +137,7 @@ export function scriptedPrompter(answers: Array<ScriptedAnswer | ((shown: string
 export const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/;
 
 /**
- * A list's TSV: its header line (snake_case names, src/output/format.ts) and its rows. Throws
+ * A list's TSV: its header line (snake_case names, src/run/output/format.ts) and its rows. Throws
  * when the first line is not such a header, so a test never reads a header as data.
  */
 export function tsv(stdout: string): { header: string[]; rows: string[][] } {

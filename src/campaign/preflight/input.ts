@@ -10,7 +10,7 @@ import { keysWhere } from '../fields.js';
 import { readCampaignFile } from '../file.js';
 import { checkListFile, loadHtmlFiles } from '../local-files.js';
 import { readContact } from './contacts.js';
-import { lookup } from '../../output/dry-run.js';
+import { lookup } from '../../run/output/dry-run.js';
 import type { Template } from '../../api/campaign-types.js';
 import type { KnownFields } from './rules.js';
 import { suggester } from '../../core/suggest.js';

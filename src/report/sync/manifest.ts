@@ -1,7 +1,7 @@
 // DIR/manifest.csv and the rows of --json: one row per file the directory holds, from the state
 // (so only whole files are listed), oldest campaign first.
 import path from 'node:path';
-import { toCsv } from '../../output/csv.js';
+import { toCsv } from '../../run/output/csv.js';
 import { writeFileAtomic } from '../../fs/safe-write.js';
 import { REPORT_TYPES } from '../download.js';
 import type { SyncState } from './state.js';

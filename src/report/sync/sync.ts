@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Context } from '../../run/context.js';
 import { CliError, ExitCode, InterruptedError, UsageError, factsOf } from '../../core/errors.js';
 import { forTerminal } from '../../core/sanitize.js';
-import { lookup } from '../../output/dry-run.js';
+import { lookup } from '../../run/output/dry-run.js';
 import { PRIVATE_DIR_MODE, writeFileAtomic } from '../../fs/safe-write.js';
 import { DiskError, isDiskProblem } from '../../fs/append-whole.js';
 import { sameCommand } from '../../core/suggest.js';

@@ -1,4 +1,4 @@
-// Lists and records print one of four ways (the run's output choice, src/output/choice.ts), one
+// Lists and records print one of four ways (the run's output choice, src/run/output/choice.ts), one
 // convention for every command (issue 20.6), as gh's table printer does it: commands hand the
 // printer raw values and say what each column holds — a count, a rate, a date, or text — and
 // the printer formats them for the output:
@@ -16,14 +16,14 @@
 // - table cells and record values: control characters shown as escapes, long text shortened;
 // - TSV cells: control characters escaped (a tab or newline would break the row), never
 //   shortened: scripts get whole values;
-// - CSV (src/output/csv.ts): cells that start like a formula written as text. Piped, the data is
+// - CSV (src/run/output/csv.ts): cells that start like a formula written as text. Piped, the data is
 //   exact (csv-stringify quotes what needs it); to a terminal, control characters in cells are
 //   shown as escapes like TSV and long cells shortened like table cells, because nothing but a
 //   person reads it there;
 // - --json: exact (JSON escapes them; safeJson adds \u escapes for what JSON leaves raw).
 // Nothing is guessed from the values: a code of digits stays text unless its column says count.
-import type { IO } from '../run/io.js';
-import { forTerminal, forTsvCell } from '../core/sanitize.js';
+import type { IO } from '../io.js';
+import { forTerminal, forTsvCell } from '../../core/sanitize.js';
 import type { Cell } from './csv.js';
 import { isoUtc, localTime, readServiceTime, relativeTime } from './time.js';
 import { displayWidth, padTo } from './width.js';
@@ -127,7 +127,7 @@ export async function printRecord(io: IO, pairs: Field[], json: unknown): Promis
 }
 
 /**
- * Rows as CSV on stdout (src/output/csv.ts, formula-safe). Piped: exact and whole, for a
+ * Rows as CSV on stdout (src/run/output/csv.ts, formula-safe). Piped: exact and whole, for a
  * spreadsheet or a script. On a terminal a person reads it: cells sanitised and cut at their
  * column's `max` (a 200 KB name would otherwise flood the screen).
  */

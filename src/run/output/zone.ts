@@ -1,5 +1,5 @@
 // DNS records as zone-file lines, ready to paste into a zone (RFC 1035 master-file syntax).
-import type { DnsRecord } from '../api/notify-types.js';
+import type { DnsRecord } from '../../api/notify-types.js';
 
 /** decisions row 21: record_type 0 TXT, 1 CNAME. */
 export function recordType(r: DnsRecord): string {

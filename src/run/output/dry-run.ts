@@ -2,9 +2,9 @@
 // keeps every request the API clients build instead of sending it; this prints them — the
 // lookups a real run makes first, then the requests that change something — key masked, nothing
 // sent. Commands call printDryRun where a real run would print its result.
-import type { Context } from '../run/context.js';
-import type { RecordedLookup, RecordedRequest } from '../api/recorder.js';
-import { forTerminal, safeJson } from '../core/sanitize.js';
+import type { Context } from '../context.js';
+import type { RecordedLookup, RecordedRequest } from '../../api/recorder.js';
+import { forTerminal, safeJson } from '../../core/sanitize.js';
 
 /** A request shown by the command itself: one that does not go to the API (a webhook consumer). */
 export type PlannedRequest = RecordedRequest;

@@ -5,13 +5,13 @@
 // before the command has made any request. --csv is for commands that print a list or a record
 // (they declare --csv themselves); others refuse the flag rather than ignore it, and the
 // setting `output csv` falls back to auto for them.
-import { UsageError } from '../core/errors.js';
-import type { Env } from '../run/context.js';
-import { readConfig } from '../config/read.js';
-import { profileNameFor } from '../config/settings.js';
+import { UsageError } from '../../core/errors.js';
+import type { Env } from '../context.js';
+import { readConfig } from '../../config/read.js';
+import { profileNameFor } from '../../config/settings.js';
 
-import { OUTPUT_FORMATS, type OutputFormat } from '../core/output-formats.js';
-import type { RootOpts } from '../run/root-options.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../../core/output-formats.js';
+import type { RootOpts } from '../root-options.js';
 
 /** The root's output flags, typed from its declaration (src/run/root-options.ts). */
 export type OutputFlags = Pick<RootOpts, 'json' | 'csv' | 'output' | 'query'>;
