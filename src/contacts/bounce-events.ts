@@ -9,7 +9,7 @@
 import type { EmailEvent } from '../api/notify-types.js';
 import type { NotifyClient } from '../api/notify.js';
 import { isoSeconds } from '../core/date.js';
-import { runPool } from '../send/batches.js';
+import { runPool } from '../core/pool.js';
 
 const DAY_MS = 86_400_000;
 /** Ranges are not split below this. */

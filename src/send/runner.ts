@@ -3,7 +3,8 @@
 // answer. Each batch is journaled before its request goes out and again when its fate is
 // known, so a kill at any moment leaves nothing that could be sent twice by `--resume`.
 import { certainlyNotDone } from '../core/errors.js';
-import { BATCH_SIZE, chunk, runPool } from './batches.js';
+import { BATCH_SIZE, chunk } from './batches.js';
+import { runPool } from '../core/pool.js';
 import { conflictState, keyOf, NOT_LISTED, type Journal, type PlanRecord, type RecipientState, type WireRecipient } from './journal.js';
 import type { BatchAnswer } from './kinds.js';
 

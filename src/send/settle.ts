@@ -37,7 +37,7 @@
 // gave one; the lookup can prove it SENT, never NOT SENT: it is never sent again by itself.
 import type { NotifyClient } from '../api/notify.js';
 import type { EmailEvent, SmsEvent } from '../api/notify-types.js';
-import { runPool } from './batches.js';
+import { runPool } from '../core/pool.js';
 import { CONFLICT, keyOf, type PlanRecord, type RecipientState, type Settlement, type WireRecipient } from './journal.js';
 import { render } from './variables.js';
 import { bareNational } from './sms-rules.js';
