@@ -14,7 +14,7 @@ import { eventually, notifyApi } from './helpers/notify-api.js';
 import { PART, smsSegments } from '../src/spec/sms-segments.js';
 import { keyOf, type JournalRecord } from '../src/send/journal.js';
 import { journalPlan, journalText } from './helpers/journal-plan.js';
-import { NOT_READ_IN_DRY_RUN } from '../src/campaign/balance-check.js';
+import { NOT_READ_IN_DRY_RUN } from '../src/send/balance.js';
 import { shellWords } from './helpers/help-examples.js';
 
 const sb = useSandbox({

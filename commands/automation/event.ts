@@ -3,7 +3,7 @@
 import type { Context } from '../../src/run/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import { suggest } from '../../src/core/suggest.js';
-import { automationPlan, checkAutomationVariables, type AutomationEvent } from '../../src/campaign/automation.js';
+import { automationPlan, checkAutomationVariables, type AutomationEvent } from '../../src/send/automation.js';
 import { runBatchCommand } from '../../src/send/command.js';
 import { checkRecipients, readRecipientsFile, type Recipient } from '../../src/send/recipients.js';
 import { parseVars } from '../../src/send/variables.js';

@@ -2,7 +2,7 @@
 // locally first: one sentence per problem, so a run with mistakes sends nothing at all.
 import type { CampaignContent, CampaignRequest } from '../api/campaign-types.js';
 import { SUBMIT_PATHS, type SubmitEndpoint } from '../api/campaign.js';
-import { isEmail } from '../send/recipients.js';
+import { isValidEmail as isEmail } from '../core/email.js';
 import { AB_DIMENSIONS, FIELDS, field, flagName, keysWhere, type AbDimension, type Draft, type DraftKey } from './fields.js';
 import { isoSeconds, parseSchedule, type Schedule } from './schedule.js';
 import { parseTime } from '../core/date.js';

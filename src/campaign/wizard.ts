@@ -17,7 +17,7 @@ import { STEPS, field, keysWhere, type AbDimension, type Draft, type DraftKey, t
 import { parseTestDuration } from './compose.js';
 import { checkListFile } from './local-files.js';
 import { parseSchedule } from './schedule.js';
-import { isEmail } from '../send/recipients.js';
+import { isValidEmail as isEmail } from '../core/email.js';
 import { pickGroups } from './group-picker.js';
 import { forTerminal } from '../core/sanitize.js';
 import { suggester } from '../core/suggest.js';

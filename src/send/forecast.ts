@@ -8,7 +8,7 @@
 import type { Context } from '../run/context.js';
 import { CliError, ExitCode, ServiceError } from '../core/errors.js';
 import { suggest } from '../core/suggest.js';
-import { NOT_READ_IN_DRY_RUN, readBalance } from '../campaign/balance-check.js';
+import { NOT_READ_IN_DRY_RUN, readBalance } from './balance.js';
 import { smsSegments, type SmsEncoding } from '../spec/sms-segments.js';
 import type { NewPlan, WireRecipient } from './journal.js';
 import { render } from './variables.js';

@@ -1,11 +1,11 @@
 // Endpoint 20 (automation events): who to start or stop in a workflow, checked before any
-// request. The plan goes through the same journal, runner and resume as `send` (src/send):
+// request. The plan goes through the same journal, runner and resume as `send` (this folder):
 // requests of at most 100 recipients (spec section 8), one after another.
 import type { AutomationRecipient, AutomationRequest } from '../api/campaign-types.js';
 import { UsageError } from '../core/errors.js';
-import { JOURNAL_VERSION, type NewPlan } from '../send/journal.js';
-import { recipientName, type Recipient } from '../send/recipients.js';
-import { checkVariableNames, summarise, valueProblems } from '../send/variables.js';
+import { JOURNAL_VERSION, type NewPlan } from './journal.js';
+import { recipientName, type Recipient } from './recipients.js';
+import { checkVariableNames, summarise, valueProblems } from './variables.js';
 
 export const MAX_PER_REQUEST = 100;
 
