@@ -1,7 +1,7 @@
-// One way to find a group by what an operator typed (src/groups.ts), for import, contacts
+// One way to find a group by what an operator typed (src/groups/find.ts), for import, contacts
 // remove and campaign create alike.
 import { describe, expect, it } from 'vitest';
-import { matchGroup } from '../src/groups.js';
+import { matchGroup } from '../src/groups/find.js';
 import { resolveGroups } from '../src/campaign/groups.js';
 import type { Group } from '../src/api/campaign-types.js';
 

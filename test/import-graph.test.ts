@@ -18,7 +18,7 @@ const LAYER: Record<string, number> = {
   'src/api': 3,
   // the feature folders, between the API and the CLI
   'src/campaign': 4, 'src/send': 4, 'src/import': 4, 'src/report': 4, 'src/webhook': 4, 'src/events': 4,
-  'src/contacts': 4, 'src/sandbox': 4, 'src/store': 4, 'src/mcp': 4, 'src/groups.ts': 4,
+  'src/contacts': 4, 'src/sandbox': 4, 'src/store': 4, 'src/mcp': 4, 'src/groups': 4,
   'src/run': 5,
   'src/cli': 5,
   commands: 6,
@@ -27,7 +27,7 @@ const LAYER: Record<string, number> = {
 /** Folders held to the rule now: nothing in them imports upward or sits in a circle with another folder. */
 const ENFORCED = ['src/core', 'src/spec', 'src/api'];
 /** Folders not layered yet (their upward imports are known); move each to ENFORCED once it is clean. */
-const NOT_YET = ['src/fs', 'src/config', 'src/campaign', 'src/send', 'src/import', 'src/report', 'src/webhook', 'src/events', 'src/contacts', 'src/sandbox', 'src/store', 'src/mcp', 'src/groups.ts', 'src/run', 'src/cli', 'commands'];
+const NOT_YET = ['src/fs', 'src/config', 'src/campaign', 'src/send', 'src/import', 'src/report', 'src/webhook', 'src/events', 'src/contacts', 'src/sandbox', 'src/store', 'src/mcp', 'src/groups', 'src/run', 'src/cli', 'commands'];
 
 function filesUnder(dir: string): string[] {
   const abs = path.join(root, dir);

@@ -17,7 +17,7 @@ import type { Group } from '../../src/api/campaign-types.js';
 import { preflightBeforeCreate } from '../../src/campaign/preflight/run.js';
 import { suggest, suggester, suggestWithNote } from '../../src/core/suggest.js';
 import { printDryRun } from '../../src/run/output/dry-run.js';
-import { groupLookupForDryRun, listAllGroups } from '../../src/groups.js';
+import { groupLookupForDryRun, listAllGroups } from '../../src/groups/find.js';
 import { templateHtml } from '../../src/campaign/preflight/input.js';
 import { recordUpload } from '../../src/run/transfer.js';
 import { bytes } from '../../src/core/human.js';
@@ -25,7 +25,7 @@ import { warnOverBalance } from '../../src/campaign/balance-check.js';
 import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
 import { entryFor, recordCampaign } from '../../src/campaign/ledger.js';
 import { asksFirst, outgoingLines } from '../../src/campaign/outgoing.js';
-import { campaignLedger } from '../../src/cli/campaign-ledger.js';
+import { campaignLedger } from '../../src/campaign/which-ledger.js';
 import { groupCacheScope, mergeCampaignCache } from '../../src/config/completion-cache.js';
 import { errorWords } from '../../src/cli/error-text.js';
 

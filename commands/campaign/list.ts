@@ -7,7 +7,7 @@ import { UsageError } from '../../src/core/errors.js';
 import { parseTimeRange } from '../../src/core/date.js';
 import { parseWhole } from '../../src/core/parse-whole.js';
 import { suggest } from '../../src/core/suggest.js';
-import { campaignLedger } from '../../src/cli/campaign-ledger.js';
+import { campaignLedger } from '../../src/campaign/which-ledger.js';
 import { groupCacheScope, mergeCampaignCache } from '../../src/config/completion-cache.js';
 import { readLedger } from '../../src/campaign/ledger.js';
 import { audienceLabel, candidates, kindLabel, listCampaigns, type ListedCampaign, type Live } from '../../src/campaign/listing.js';

@@ -9,7 +9,7 @@ import { isoSeconds, parseTimeRange } from '../../src/core/date.js';
 import { suggest, suggestWithNote } from '../../src/core/suggest.js';
 import { buildPlan } from '../../src/contacts/bounce-plan.js';
 import { bounceEvents } from '../../src/contacts/bounce-events.js';
-import { resolveGroup } from '../../src/groups.js';
+import { resolveGroup } from '../../src/groups/find.js';
 import { printList, printRecord, type Column } from '../../src/run/output/format.js';
 import { lookup, printDryRun } from '../../src/run/output/dry-run.js';
 import { forTerminal } from '../../src/core/sanitize.js';

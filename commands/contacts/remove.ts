@@ -8,7 +8,7 @@ import type { RemovalBody } from '../../src/api/campaign-types.js';
 import { isValidEmail } from '../../src/core/email.js';
 import { readAll } from '../../src/run/stdin.js';
 import { printDryRun } from '../../src/run/output/dry-run.js';
-import { resolveGroup } from '../../src/groups.js';
+import { resolveGroup } from '../../src/groups/find.js';
 import { describeFilter, parseWhere } from './filters.js';
 import { fileProblem } from '../../src/core/file-problem.js';
 import { forTerminal } from '../../src/core/sanitize.js';
@@ -39,7 +39,7 @@ export const run: Verb<typeof declareRemove> = async (ctx, opts) => {
     what = `every contact where ${filters.map(describeFilter).join(' and ')}`;
   }
 
-  // A dry run records the group lookup and keeps the group as given (src/groups.ts).
+  // A dry run records the group lookup and keeps the group as given (src/groups/find.ts).
   const group = await resolveGroup(ctx, given);
   if (!opts.yes && !opts.dryRun) {
     ctx.requirePrompt('Removing contacts from a group', '--yes');

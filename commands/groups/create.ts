@@ -2,7 +2,7 @@ import { UsageError } from '../../src/core/errors.js';
 import { lookup, printDryRun } from '../../src/run/output/dry-run.js';
 import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
 import { suggest } from '../../src/core/suggest.js';
-import { groupsNamed, listAllGroups } from '../../src/groups.js';
+import { groupsNamed, listAllGroups } from '../../src/groups/find.js';
 import { plural } from '../../src/core/human.js';
 import type { Context } from '../../src/run/context.js';
 import type { Verb } from '../../src/cli/declared.js';
@@ -23,7 +23,7 @@ export const run: Verb<typeof declareCreate> = async (ctx, opts, name) => {
 
 /**
  * The service lets two groups share a name, and from then on every --group naming it is refused
- * as ambiguous. So a name that --group would already find (src/groups.ts groupsNamed) is refused
+ * as ambiguous. So a name that --group would already find (src/groups/find.ts groupsNamed) is refused
  * (exit 2, nothing created), naming the group that has it; --allow-duplicate creates it anyway.
  * The walk is complete (decisions row P13): a group on a later page counts too.
  */

@@ -2,7 +2,7 @@ import { UsageError } from '../../src/core/errors.js';
 import type { Group } from '../../src/api/campaign-types.js';
 import { printList, type Column } from '../../src/run/output/format.js';
 import { parseWhole } from '../../src/core/parse-whole.js';
-import { completionScope, listAllGroups } from '../../src/groups.js';
+import { completionScope, listAllGroups } from '../../src/groups/find.js';
 import { mergeGroupCache } from '../../src/config/completion-cache.js';
 import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';

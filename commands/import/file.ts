@@ -26,7 +26,7 @@ import { checkFailuresPath, defaultFailuresPath, localJson, localSummary } from 
 import { DEFAULT_WAIT_TIMEOUT_MS, failuresFlags, fetchImport, waitForImport } from '../../src/import/wait.js';
 import { printRecord } from '../../src/run/output/format.js';
 import { printDryRun } from '../../src/run/output/dry-run.js';
-import { resolveGroup } from '../../src/groups.js';
+import { resolveGroup } from '../../src/groups/find.js';
 import { finishImport } from './finish.js';
 import { keepPending } from './service-rejects.js';
 import { fileProblem } from '../../src/core/file-problem.js';

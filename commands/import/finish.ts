@@ -9,7 +9,7 @@ import type { ValidationResult } from '../../src/import/validate.js';
 import type { Field } from '../../src/run/output/format.js';
 import { downloadFailures, localJson, printResult, resultPairs, serviceRejected } from '../../src/import/report.js';
 import { failureFor, statusWords } from '../../src/import/wait.js';
-import type { ResolvedGroup } from '../../src/groups.js';
+import type { ResolvedGroup } from '../../src/groups/find.js';
 import { count, plural } from '../../src/core/human.js';
 import { suggest, suggestWithNote } from '../../src/core/suggest.js';
 import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';

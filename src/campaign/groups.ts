@@ -2,7 +2,7 @@
 // running (PROCESSING) is refused: spec section 3 rule 3, "Create the campaign only after the
 // import into the chosen groups has finished".
 import type { Group } from '../api/campaign-types.js';
-import { matchGroup } from '../groups.js';
+import { matchGroup } from '../groups/find.js';
 import { forTerminal } from '../core/sanitize.js';
 import { plainSuggest, type Suggest } from '../core/suggest.js';
 
@@ -11,7 +11,7 @@ export interface GroupResolution {
   problems: string[];
 }
 
-/** Each name or code through matchGroup (src/groups.ts); every problem is collected, not just the first. */
+/** Each name or code through matchGroup (src/groups/find.ts); every problem is collected, not just the first. */
 export function resolveGroups(wanted: string[], all: Group[], role: 'send' | 'exclude', cmd: Suggest = plainSuggest): GroupResolution {
   const codes: string[] = [];
   const problems: string[] = [];

@@ -1,11 +1,11 @@
 // Finding groups the way operators name them: a group code, or a name. Names are not unique in
 // the service, so one name shared by several groups is never guessed at. Used by import,
 // contacts remove and campaign create (one group or many).
-import type { Context } from './run/context.js';
-import { UsageError } from './core/errors.js';
-import type { Group } from './api/campaign-types.js';
-import { forTerminal } from './core/sanitize.js';
-import { suggest } from './core/suggest.js';
+import type { Context } from '../run/context.js';
+import { UsageError } from '../core/errors.js';
+import type { Group } from '../api/campaign-types.js';
+import { forTerminal } from '../core/sanitize.js';
+import { suggest } from '../core/suggest.js';
 
 /**
  * Every page in turn; the client's limiter paces the calls to 2/s. A page shorter than `size`
@@ -33,14 +33,14 @@ export async function listAllGroups(ctx: Context, size = 100, o: { untilEmpty?: 
   } finally {
     spin.stop();
   }
-  const { writeGroupCache } = await import('./config/completion-cache.js');
+  const { writeGroupCache } = await import('../config/completion-cache.js');
   writeGroupCache(ctx.configDir, await completionScope(ctx), out);
   return out;
 }
 
 /** Whose groups these are, for the completion cache: the sandbox or the profile in use. */
 export async function completionScope(ctx: Context): Promise<string> {
-  const { groupCacheScope } = await import('./config/completion-cache.js');
+  const { groupCacheScope } = await import('../config/completion-cache.js');
   return groupCacheScope(await ctx.settings());
 }
 

@@ -3,7 +3,7 @@
 // for the sandbox, whose state every profile of a config folder shares.
 import type { Context } from '../run/context.js';
 import { normalUrl } from '../config/base-url.js';
-import { ledgerPath } from '../campaign/ledger.js';
+import { ledgerPath } from './ledger.js';
 
 export async function campaignLedger(ctx: Context): Promise<string> {
   const s = await ctx.settings();
