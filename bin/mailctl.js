@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The only code that touches the real process: its streams and TTY flags, Ctrl-C, SIGTERM and
-// SIGHUP, and the exit code. Everything else is main() in src/cli/main.ts (built into dist/ by
-// `npm ci` through `prepare`), which tests call in-process.
+// SIGHUP, and the exit code. Everything else is main() in commands/main.ts (src/cli/main.ts with
+// mailctl's nouns; built into dist/ by `npm ci` through `prepare`), which tests call in-process.
 
 if (process.argv.length === 3 && process.argv[2] === '--version') {
   // Answered before the CLI loads: scripts probe for mailctl with it. getBuiltinModule, not an

@@ -30,7 +30,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const src = (p) => path.join(root, p);
 const stub = src('scripts/child-process-stub.cjs');
 const outDir = src('dist/cli');
-const entries = { main: src('src/cli/main.ts'), paths: src('src/config/paths.ts') };
+const entries = { main: src('commands/main.ts'), paths: src('src/config/paths.ts') };
 /** Each group is one chunk: the modules its roots reach by static imports, less what start-up already loads. */
 const GROUPS = [
   { name: 'core', roots: ['src/cli/runtime.ts', 'src/run/output/format.ts'] },

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FAST, runCli, scriptedPrompter, tempDir, type CliResult } from './helpers/cli.js';
 import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { reply, startHostileServer, useHostileServer, type HostileServer } from './helpers/hostile-server.js';
-import { main } from '../src/cli/main.js';
+import { main } from '../commands/main.js';
 import { MAX_RESPONSE_MIB } from '../src/api/http.js';
 import { Context, type Env } from '../src/run/context.js';
 import { IO } from '../src/run/io.js';

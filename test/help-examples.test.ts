@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NOUNS } from '../commands/index.js';
-import { main } from '../src/cli/main.js';
+import { main } from '../commands/main.js';
 import { HELP_TOPICS } from '../src/cli/root-help.js';
 import type { Clock } from '../src/core/clock.js';
 import { runCli, tempDir } from './helpers/cli.js';

@@ -6,7 +6,7 @@
 // runs for real, its API requests held to the plan (src/mcp/plan-guard.ts) — destructive ones
 // with --yes, which the confirmation stands for.
 import { Readable, Writable } from 'node:stream';
-import { main } from '../../src/cli/main.js';
+import { main } from '../main.js';
 import type { Env, Tuning } from '../../src/run/context.js';
 import type { Clock } from '../../src/core/clock.js';
 import { argvOf } from '../../src/cli/tool-schema.js';

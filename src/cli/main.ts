@@ -1,6 +1,7 @@
 // The whole CLI as a function: argv and streams in, exit code out. bin/mailctl.js is the only
 // caller that touches the real process; tests call main() in-process. This is the one place
-// where errors become messages and exit codes.
+// where errors become messages and exit codes. The nouns are handed in (commands/main.ts binds
+// mailctl's table, commands/index.ts), so this layer imports nothing of the commands above it.
 import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Readable, Writable } from 'node:stream';
 // Only types from the modules a command runs with: their values come from ./runtime.js, loaded
@@ -11,7 +12,6 @@ import type { Clock } from '../core/clock.js';
 import type { Prompter } from '../run/prompter.js';
 import type { FetchLike } from '../api/http.js';
 import type { DryRunRecorder } from '../api/recorder.js';
-import { registerFor } from '../../commands/index.js';
 import { commandLineOf, GLOBAL_VALUE_OPTIONS, scanArgv, type ArgvScan } from './argv-scan.js';
 import { DECLARED_GLOBALS, declares } from '../run/write-flags.js';
 import { HELP_TOPICS, ROOT_HELP } from './root-help.js';
@@ -22,6 +22,12 @@ import type { OutputChoice } from '../run/output/choice.js';
 import type * as Runtime from './runtime.js';
 import type { ActionFactory } from './declared.js';
 import { sameCommand, suggest, type SuggestRun } from '../core/suggest.js';
+
+/**
+ * Registers the nouns on the program: the one the scanned line runs in full, the others as
+ * one-line entries (commands/index.ts registerFor).
+ */
+export type RegisterNouns = (scan: Pick<ArgvScan, 'noun' | 'complete'>, program: CommandUnknownOpts, action: ActionFactory) => void;
 
 export interface RunOptions {
   argv: string[];
@@ -44,7 +50,7 @@ export interface RunOptions {
 }
 
 
-export async function main(o: RunOptions): Promise<number> {
+export async function main(o: RunOptions, registerFor: RegisterNouns): Promise<number> {
   const signal = o.signal ?? new AbortController().signal;
   // argv read once, before commander: the noun to register, help, completion, and what an
   // early error's hint and --json document need (src/cli/argv-scan.ts).

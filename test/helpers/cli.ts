@@ -3,7 +3,7 @@ import { PassThrough, Readable } from 'node:stream';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { main } from '../../src/cli/main.js';
+import { main } from '../../commands/main.js';
 import { BACK, GoBack, type BackOption, type Choice, type ChoiceOrSeparator, type Prompter } from '../../src/run/prompter.js';
 import type { Tuning } from '../../src/run/context.js';
 import type { Clock } from '../../src/core/clock.js';

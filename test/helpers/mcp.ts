@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { main } from '../../src/cli/main.js';
+import { main } from '../../commands/main.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { Tuning } from '../../src/run/context.js';
 import { FAST } from './cli.js';
