@@ -71,7 +71,7 @@ const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 /**
  * One run, spawned asynchronously: the sandbox answering it lives in this process's event loop.
  * Each runtime keeps one config folder across its runs, as a user does, so from the third run on
- * mailctl starts with Node's compile cache warm (Node ≥ 22.1; src/cli/compile-cache.ts). Its
+ * mailctl starts with Node's compile cache warm (Node ≥ 22.1; src/config/paths.ts). Its
  * rate-budget files are removed before each run starts the clock: the runs come faster than the
  * key's 2 requests/s, and this measures start-up, not that pacing.
  */
