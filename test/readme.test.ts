@@ -19,7 +19,7 @@ import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../src/cli/main.js';
+import { main } from '../commands/main.js';
 import type { Clock } from '../src/core/clock.js';
 import { tempDir } from './helpers/cli.js';
 import { shellWords } from './helpers/help-examples.js';
