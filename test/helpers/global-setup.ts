@@ -1,5 +1,6 @@
 // Runs once before any test file: spawn tests run the real bin/mailctl.js, which needs the
-// bundle in dist/. `npm test` builds first (pretest); a bare `npx vitest` rebuilds it here
+// bundle in dist/cli. `npm test` bundles first (pretest: the bundle alone, not tsc's emit, which
+// only the benchmarks use; type errors are `npm run typecheck`'s); a bare `npx vitest` rebuilds it here
 // when it is missing or older than the sources — once, so no two workers rebuild at once.
 import fs from 'node:fs';
 import path from 'node:path';
