@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FAST, runCli, scriptedPrompter, tempDir, type CliResult } from './helpers/cli.js';
 import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { reply, startHostileServer, useHostileServer, type HostileServer } from './helpers/hostile-server.js';
-import { main } from '../commands/main.js';
 import { MAX_RESPONSE_MIB } from '../src/api/http.js';
 import { Context, type Env } from '../src/run/context.js';
 import { IO } from '../src/run/io.js';
@@ -215,20 +214,13 @@ describe('retries (issue 2 item 3: only where safe)', () => {
       const url = attempts === 1 ? req.url.replace(sb.get().url, `http://127.0.0.1:${port}`) : req.url;
       return fetch(new Request(url, req));
     };
-    const out = new PassThrough();
-    const err = new PassThrough();
-    let stdout = '';
-    let stderr = '';
-    out.on('data', (c) => (stdout += c));
-    err.on('data', (c) => (stderr += c));
-    const { result: exitCode, reqs } = await received(() => main({
-      argv: ['groups', 'create', 'After refusal', '--allow-duplicate'], stdin: Readable.from([]), stdout: out, stderr: err, fetch: flaky, tuning: FAST,
-      env: { ...urls(), MAILCTL_CONFIG_DIR: tempDir(), MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign },
+    const { result, reqs } = await received(() => runCli(['groups', 'create', 'After refusal', '--allow-duplicate'], {
+      fetch: flaky, env: { ...urls(), MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign },
     }));
-    expect({ exitCode, stderr }).toEqual({ exitCode: 0, stderr: '' });
+    expect({ exitCode: result.exitCode, stderr: result.stderr }).toEqual({ exitCode: 0, stderr: '' });
     expect(attempts).toBe(2);
     expect(reqs.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /v1/contacts/lists/insert 200']);
-    expect(stdout.trim()).toMatch(/^\S+$/); // the new group's code
+    expect(result.stdout.trim()).toMatch(/^\S+$/); // the new group's code
   });
 
   it('gives up on a refused connection after the retries with exit 4 and a sentence, not a stack', async () => {

@@ -4,26 +4,15 @@
 // points at a file (and a heading) that exists; and every command line in its ```sh blocks runs
 // as written against the sandbox.
 //
-// How the README's lines are run: in order, top to bottom, as one reader pasting them into one
-// shell — one fresh config folder (so one fresh sandbox) and a working folder holding a copy of
-// examples/. `--sandbox` is added unless the line has it, as the README tells the reader to.
-// `npm ci && ` is dropped from a set-up line and `npx mailctl` is mailctl; lines that run npm
-// itself are not run here. CP123/IM123 stand for the newest campaign or import the sandbox holds
-// (the code an earlier line printed). A leading `printenv NAME |` feeds NAME's value from
-// EXAMPLE_ENV. A listening `--port N` is taken as `--port 0` (any free port), so the run never
-// collides with another test. The comment decides what is expected: "needs a terminal" → exit 2
-// (there is none here), "exit N" → exit N, "until Ctrl-C" → runs until interrupted, then exit 0;
-// otherwise exit 0. Time is virtual: every wait and the sandbox's clock move together.
+// How the README's lines are run: the convention of test/helpers/command-lines.ts, in order, top to
+// bottom, as one reader pasting them into one shell — one place (one fresh config folder, so one
+// fresh sandbox, and a working folder holding a copy of examples/). `npm ci && ` is dropped from a
+// set-up line and `npx mailctl` is mailctl; lines that run npm itself are not run here.
 import fs from 'node:fs';
 import path from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../commands/main.js';
-import type { Clock } from '../src/core/clock.js';
-import { tempDir } from './helpers/cli.js';
-import { shellWords } from './helpers/help-examples.js';
-import { until } from './helpers/wait.js';
+import { expectedExit, freshPlace, runLine, splitComment, virtualClock } from './helpers/command-lines.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const README = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
@@ -31,9 +20,6 @@ const README = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
 /** The two set-up commands the README promises, word for word. */
 const TRY_IT = 'npm ci && npx mailctl --sandbox import examples/contacts.csv --group Newsletter --create-group --wait';
 const TEST_IT = 'npm ci && npm test';
-
-/** What `printenv NAME` gives in README lines. */
-const EXAMPLE_ENV: Record<string, string> = { CAMPAIGN_KEY: 'example-campaign-key', NOTIFY_KEY: 'example-notify-key' };
 
 // ---- reading markdown ----
 
@@ -57,19 +43,6 @@ function fenced(md: string, lang: string): string[] {
     pending = '';
   }
   return out;
-}
-
-/** `code  # comment`, where # is outside quotes and starts a word. */
-function splitComment(s: string): { code: string; comment: string } {
-  let q: string | undefined;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (q) {
-      if (c === q) q = undefined;
-    } else if (c === "'" || c === '"') q = c;
-    else if (c === '#' && (i === 0 || /\s/.test(s[i - 1]))) return { code: s.slice(0, i).trim(), comment: s.slice(i + 1).trim() };
-  }
-  return { code: s.trim(), comment: '' };
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
@@ -174,43 +147,6 @@ function commandLines(): Line[] {
   return out;
 }
 
-/** Virtual time: sleeping moves it on at once, and the in-process sandbox reads the same clock. */
-function virtualClock(): Clock & { advance(ms: number): void; sleeps: number } {
-  let offset = 0;
-  let sleeps = 0;
-  return {
-    get sleeps() {
-      return sleeps;
-    },
-    now: () => Date.now() + offset,
-    sleep: async (ms, signal) => {
-      if (signal?.aborted) throw signal.reason;
-      sleeps++;
-      offset += Math.max(0, ms);
-      await new Promise((r) => setImmediate(r));
-      if (signal?.aborted) throw signal.reason;
-    },
-    advance: (ms) => {
-      offset += ms;
-    },
-  };
-}
-
-function newest(configDir: string, kind: 'CP' | 'IM'): string | undefined {
-  const file = path.join(configDir, 'sandbox', 'state.json');
-  if (!fs.existsSync(file)) return undefined;
-  const c = JSON.parse(fs.readFileSync(file, 'utf8')).campaign;
-  const list: Array<{ sn?: string; importSn?: string }> = kind === 'CP' ? c.campaigns : c.imports;
-  const last = list.at(-1);
-  return last?.sn ?? last?.importSn;
-}
-
-function expectedExit(comment: string): number {
-  if (/needs a terminal/i.test(comment)) return 2;
-  const m = /\bexit (\d+)\b/i.exec(comment);
-  return m ? Number(m[1]) : 0;
-}
-
 describe('the command lines of README.md', () => {
   const lines = commandLines();
   const cwdBefore = process.cwd();
@@ -222,56 +158,13 @@ describe('the command lines of README.md', () => {
   });
 
   it('run as written, in order, against one fresh sandbox', async () => {
-    const base = tempDir('mailctl-readme-');
-    const configDir = path.join(base, 'config');
-    const cwd = path.join(base, 'work');
-    fs.cpSync(path.join(root, 'examples'), path.join(cwd, 'examples'), { recursive: true });
+    const place = freshPlace('mailctl-readme-');
     const clock = virtualClock();
     const problems: string[] = [];
     for (const { line, comment } of lines) {
-      let stdin = '';
-      let cmd = line;
-      const fed = /^printenv ([A-Z_]+) \| (.*)$/.exec(line);
-      if (fed) {
-        if (!(fed[1] in EXAMPLE_ENV)) throw new Error(`${fed[1]} is not in EXAMPLE_ENV`);
-        stdin = `${EXAMPLE_ENV[fed[1]]}\n`;
-        cmd = fed[2];
-      }
-      cmd = cmd.replace(/\b(CP|IM)123\b/g, (whole, kind: 'CP' | 'IM') => {
-        const code = newest(configDir, kind);
-        if (!code) throw new Error(`${whole} in "${line}" stands for the newest ${kind} code, and there is none yet`);
-        return code;
-      });
-      const argv = shellWords(cmd).slice(1).map((w, i, all) => (all[i - 1] === '--port' ? '0' : w));
-      if (!argv.includes('--sandbox')) argv.unshift('--sandbox');
-      const stdout = new PassThrough();
-      const stderr = new PassThrough();
-      let out = '';
-      let err = '';
-      stdout.on('data', (c) => (out += c));
-      stderr.on('data', (c) => (err += c));
-      const abort = new AbortController();
-      // Each line starts a little later, as a person typing them would: past the rate limits.
-      clock.advance(11_000);
-      process.chdir(cwd);
-      const running = main({
-        argv,
-        env: { PATH: process.env.PATH, HOME: path.join(base, 'home'), MAILCTL_CONFIG_DIR: configDir },
-        stdin: Readable.from(stdin ? [Buffer.from(stdin)] : []),
-        stdout, stderr, stdinTTY: false, stdoutTTY: false, stderrTTY: false,
-        signal: abort.signal, clock,
-      });
-      if (/until Ctrl-C/i.test(comment)) {
-        const sleeps = clock.sleeps;
-        try {
-          await until(`"${line}" to start`, () => out.length + err.length > 0 || clock.sleeps >= sleeps + 2);
-        } finally {
-          abort.abort();
-        }
-      }
-      const exitCode = await running;
+      const r = await runLine(place, clock, line, comment);
       const want = expectedExit(comment);
-      if (exitCode !== want) problems.push(`"${line}" exited ${exitCode}, not ${want}:\n${err.trim()}`);
+      if (r.exitCode !== want) problems.push(`"${line}" exited ${r.exitCode}, not ${want}:\n${r.stderr.trim()}`);
     }
     expect(problems).toEqual([]);
   }, 60_000);

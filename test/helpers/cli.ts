@@ -1,4 +1,5 @@
-// Runs the CLI in-process against streams in memory: runCli(argv, {tty}) → {stdout, stderr, exitCode}.
+// Runs the CLI in-process against streams in memory: runCli(argv, {tty}) → {stdout, stderr, exitCode};
+// startCli when a test must read what a run has said while it still runs (a listener, a follower).
 import { PassThrough, Readable } from 'node:stream';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,7 +25,8 @@ export interface CliOptions {
   stdin?: string | Buffer | Readable;
   /** Point both services (URLs and keys) at this sandbox. */
   sandbox?: RunningSandbox;
-  tuning?: Partial<Tuning>;
+  /** Over FAST; 'product' runs with the CLI's own defaults (pacing, waits), as a user's shell would. */
+  tuning?: Partial<Tuning> | 'product';
   prompter?: Prompter;
   signal?: AbortSignal;
   clock?: Clock;
@@ -41,7 +43,16 @@ export function tempDir(prefix = 'mailctl-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export async function runCli(argv: string[], o: CliOptions = {}): Promise<CliResult> {
+export interface StartedCli {
+  /** What the run has written so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Settles when main returns (and the streams have been read). */
+  exited: Promise<CliResult>;
+}
+
+/** One run of main, under way: its output can be read before it ends. */
+export function startCli(argv: string[], o: CliOptions = {}): StartedCli {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -63,14 +74,20 @@ export async function runCli(argv: string[], o: CliOptions = {}): Promise<CliRes
       : {}),
     ...o.env,
   };
-  const exitCode = await main({
+  const exited = main({
     argv, env, stdin, stdout, stderr,
     stdinTTY: !!o.tty, stdoutTTY: !!o.tty, stderrTTY: !!o.tty,
     signal: o.signal, prompter: o.prompter, clock: o.clock, fetch: o.fetch,
-    tuning: { ...FAST, ...o.tuning },
+    tuning: o.tuning === 'product' ? undefined : { ...FAST, ...o.tuning },
+  }).then(async (exitCode) => {
+    await new Promise((r) => setImmediate(r));
+    return { stdout: out, stderr: err, exitCode };
   });
-  await new Promise((r) => setImmediate(r));
-  return { stdout: out, stderr: err, exitCode };
+  return { stdout: () => out, stderr: () => err, exited };
+}
+
+export function runCli(argv: string[], o: CliOptions = {}): Promise<CliResult> {
+  return startCli(argv, o).exited;
 }
 
 /**
