@@ -4,9 +4,9 @@
 // terminal, `source` and `store` in --json.
 import type { Context } from '../../src/run/context.js';
 import { UsageError } from '../../src/core/errors.js';
-import { printList, type Column } from '../../src/run/output/format.js';
-import { checkCountryCode } from '../../src/send/sms-rules.js';
-import { checkRecipient, EMAIL_STATUSES, parseStatuses, SMS_STATUSES } from './query.js';
+import { printList } from '../../src/run/output/format.js';
+import { checkCountryCodeFlag, checkRecipient, EMAIL_STATUSES, parseStatuses, SMS_STATUSES } from './query.js';
+import { EMAIL_COLUMNS, SMS_COLUMNS } from './columns.js';
 import { parseTimeRange } from '../../src/core/date.js';
 import { storeLocation } from '../../src/store/location.js';
 import { openStore } from '../../src/store/open.js';
@@ -32,12 +32,7 @@ export function historyFilter(opts: HistoryFlags, now: number, by: StoreQuery['b
   const sms = !!opts.sms;
   const recipient = checkRecipient(opts.recipient, sms);
   if (!sms && opts.countryCode !== undefined) throw new UsageError('--country-code is for SMS; add --sms.');
-  let cc: string | undefined;
-  if (opts.countryCode !== undefined) {
-    const c = checkCountryCode(opts.countryCode);
-    if ('error' in c) throw new UsageError(`--country-code: ${c.error}.`);
-    cc = c.code;
-  }
+  const cc = checkCountryCodeFlag(opts.countryCode);
   const status = opts.status === undefined ? undefined : parseStatuses(opts.status, sms ? SMS_STATUSES : EMAIL_STATUSES, sms).split(',');
   // The store keeps only what webhooks carry: accept and retry have no webhook (spec 001 section 2).
   const query: StoreQuery = { by, channel: sms ? 'sms' : 'email', id: opts.id, since: range.since, until: range.until, events: status };
@@ -77,28 +72,3 @@ export async function history(ctx: Context, opts: HistoryFlags): Promise<void> {
   if (opts.sms) await printList(ctx.io, rows as HistorySmsEvent[], SMS_COLUMNS, doc, { empty });
   else await printList(ctx.io, rows as HistoryEmailEvent[], EMAIL_COLUMNS, doc, { empty });
 }
-
-function detail(raw: Record<string, unknown> | undefined): string {
-  if (!raw) return '';
-  const parts: string[] = [];
-  for (const k of ['type', 'code', 'reason', 'linkUrl', 'point', 'srcaddr']) if (raw[k] !== undefined && raw[k] !== '') parts.push(k === 'type' ? (String(raw[k]) === '1' ? 'permanent' : 'temporary') : String(raw[k]));
-  return parts.join(' ');
-}
-
-const EMAIL_COLUMNS: Column<HistoryEmailEvent>[] = [
-  { header: 'TIME', value: (e) => e.eventTime, kind: 'date' },
-  { header: 'STATUS', value: (e) => e.status },
-  { header: 'MESSAGE ID', value: (e) => e.messageId },
-  { header: 'RECIPIENT', value: (e) => e.mail?.to },
-  { header: 'SUBJECT', value: (e) => e.mail?.subject },
-  { header: 'DETAIL', value: (e) => detail(e.rawEvent) },
-];
-
-const SMS_COLUMNS: Column<HistorySmsEvent>[] = [
-  { header: 'TIME', value: (e) => e.eventTime, kind: 'date' },
-  { header: 'STATUS', value: (e) => e.status },
-  { header: 'MESSAGE ID', value: (e) => e.messageId },
-  { header: 'RECIPIENT', value: (e) => e.recipient ?? (e.countryCode ? `+${e.countryCode} ${e.address ?? ''}` : e.address) },
-  { header: 'CONTENT', value: (e) => e.content },
-  { header: 'DETAIL', value: (e) => detail(e.rawEvent) },
-];

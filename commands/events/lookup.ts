@@ -1,10 +1,9 @@
 // mailctl events: delivery-status lookup for email or SMS (spec 001's event lookups, src/api/notify.ts).
 import type { Context } from '../../src/run/context.js';
 import { UsageError } from '../../src/core/errors.js';
-import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
 import { printList, type Column } from '../../src/run/output/format.js';
-import { checkCountryCode } from '../../src/send/sms-rules.js';
-import { checkRecipient, EMAIL_STATUSES, parseStatuses, SMS_STATUSES, startWithinWindow } from './query.js';
+import { checkCountryCodeFlag, checkRecipient, EMAIL_STATUSES, parseStatuses, SMS_STATUSES, startWithinWindow } from './query.js';
+import { EMAIL_COLUMNS, SMS_COLUMNS } from './columns.js';
 import { isoSeconds, parseTimeRange } from '../../src/core/date.js';
 import { suggest } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
@@ -34,12 +33,7 @@ export const run: Verb<typeof declareEvents> = async (ctx, opts) => {
   if (!opts.id && !(recipient && opts.countryCode)) {
     throw new UsageError('An SMS lookup needs --id, or --recipient with --country-code.', `For example: ${suggest(ctx, 'events', '--sms', '--recipient', '0912345678', '--country-code', '886')}`);
   }
-  let cc: string | undefined;
-  if (opts.countryCode !== undefined) {
-    const c = checkCountryCode(opts.countryCode);
-    if ('error' in c) throw new UsageError(`--country-code: ${c.error}.`);
-    cc = c.code;
-  }
+  const cc = checkCountryCodeFlag(opts.countryCode);
   if (opts.id && recipient) ctx.io.warn('Both --id and --recipient given: the service uses --id.');
   const status = opts.status === undefined ? undefined : parseStatuses(opts.status, SMS_STATUSES, true);
   const since = startWithinWindow((t) => ctx.io.warn(t), range, opts.since, now, 'SMS events');
@@ -60,28 +54,3 @@ async function output<T>(ctx: Context, rows: T[], columns: Array<Column<T>>, wha
   // `source` says which answered: the service's lookup here, the event store under --history.
   await printList(ctx.io, rows, columns, { source: 'service', logs: rows }, { empty: `No ${what} matched this lookup.` });
 }
-
-function detail(raw: Record<string, unknown> | undefined): string {
-  if (!raw) return '';
-  const parts: string[] = [];
-  for (const k of ['type', 'code', 'reason', 'linkUrl', 'point', 'srcaddr']) if (raw[k] !== undefined && raw[k] !== '') parts.push(k === 'type' ? (String(raw[k]) === '1' ? 'permanent' : 'temporary') : String(raw[k]));
-  return parts.join(' ');
-}
-
-const EMAIL_COLUMNS: Column<EmailEvent>[] = [
-  { header: 'TIME', value: (e) => e.eventTime, kind: 'date' },
-  { header: 'STATUS', value: (e) => e.status },
-  { header: 'MESSAGE ID', value: (e) => e.messageId },
-  { header: 'RECIPIENT', value: (e) => e.mail?.to ?? e.mail?.recipient },
-  { header: 'SUBJECT', value: (e) => e.mail?.subject },
-  { header: 'DETAIL', value: (e) => detail(e.rawEvent) },
-];
-
-const SMS_COLUMNS: Column<SmsEvent>[] = [
-  { header: 'TIME', value: (e) => e.eventTime, kind: 'date' },
-  { header: 'STATUS', value: (e) => e.status },
-  { header: 'MESSAGE ID', value: (e) => e.messageId },
-  { header: 'RECIPIENT', value: (e) => e.recipient ?? (e.countryCode ? `+${e.countryCode} ${e.address ?? ''}` : e.address) },
-  { header: 'CONTENT', value: (e) => e.content },
-  { header: 'DETAIL', value: (e) => detail(e.rawEvent) },
-];

@@ -4,7 +4,7 @@
 import { UsageError } from '../../src/core/errors.js';
 import { isoSeconds, type TimeRange } from '../../src/core/date.js';
 import { isValidEmail } from '../../src/core/email.js';
-import { checkNationalNumber } from '../../src/send/sms-rules.js';
+import { checkCountryCode, checkNationalNumber } from '../../src/send/sms-rules.js';
 
 export const EMAIL_STATUSES = ['accept', 'retry', 'delivery', 'open', 'click', 'bounce', 'complaint'];
 export const SMS_STATUSES = ['accept', 'delivery', 'bounce'];
@@ -33,6 +33,14 @@ export function checkRecipient(recipient: string | undefined, sms: boolean): str
   const address = recipient.trim();
   if (!isValidEmail(address)) throw new UsageError(`--recipient "${recipient}" is not an email address; give one such as someone@example.com (with --sms, a national number).`);
   return address;
+}
+
+/** --country-code checked by the SMS rules (src/send/sms-rules.ts); returns the code the query sends. */
+export function checkCountryCodeFlag(countryCode: string | undefined): string | undefined {
+  if (countryCode === undefined) return undefined;
+  const c = checkCountryCode(countryCode);
+  if ('error' in c) throw new UsageError(`--country-code: ${c.error}.`);
+  return c.code;
 }
 
 /**

@@ -4,11 +4,10 @@
 // row committed a little late (another listener's batch, a clock a little behind) is not missed,
 // and none is shown twice. Output as `events tail`: a line on a terminal, NDJSON piped, one
 // document with --json (source "store").
-import { UsageError } from '../../src/core/errors.js';
-import { parseDuration } from '../../src/core/duration.js';
-import { isoSeconds, parseTime } from '../../src/core/date.js';
+import { isoSeconds, parseTimeRange } from '../../src/core/date.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { historyFilter, openHistory, historyEvents } from './history.js';
+import { followSpan, pauseUntilNext, stoppedLine } from './follow-span.js';
 import type { HistoryEmailEvent, HistorySmsEvent } from '../../src/store/as-lookup.js';
 import type { Context } from '../../src/run/context.js';
 import type { OptsOf } from '../../src/cli/declared.js';
@@ -20,16 +19,9 @@ export const OVERLAP_MS = 10_000;
 
 export async function tailHistory(ctx: Context, opts: OptsOf<typeof declareTail>): Promise<void> {
   const now = ctx.clock.now();
-  const sinceText = opts.since;
-  const untilText = opts.until;
-  const since = sinceText === undefined ? undefined : parseTime(sinceText, '--since', now);
-  if (since !== undefined && since > now) throw new UsageError(`--since "${sinceText}" is in the future; give a time already past, such as 10m.`);
-  const until = untilText === undefined ? undefined : parseTime(untilText, '--until', now, { endOfDay: true });
-  if (until !== undefined && opts.for !== undefined) throw new UsageError('--until and --for both say when to stop; give one of them.');
-  if (until !== undefined && until <= now) throw new UsageError(`--until "${untilText}" has already passed; give a later time, or --for a duration.`);
-  const interval = opts.interval === undefined ? 5000 : parseDuration(opts.interval, '--interval', { positive: true });
-  if (interval < MIN_INTERVAL_MS) throw new UsageError(`--interval must be at least ${MIN_INTERVAL_MS / 1000}s with --history; got "${opts.interval}".`);
-  const stopAt = until ?? (opts.for === undefined ? Infinity : now + parseDuration(opts.for, '--for', { positive: true }));
+  const range = parseTimeRange(opts, now);
+  const since = range.since;
+  const { interval, stopAt } = followSpan(range, opts, now, { intervalMs: MIN_INTERVAL_MS, why: ' with --history' });
   // The other filters as `events --history` reads them; the range is this tail's own.
   const f = historyFilter({ ...opts, since: undefined, until: undefined }, now, 'received');
   const store = await openHistory(ctx, opts.store);
@@ -59,19 +51,13 @@ export async function tailHistory(ctx: Context, opts: OptsOf<typeof declareTail>
       }
       const keepFrom = cursor - OVERLAP_MS;
       seen = new Map([...seen].filter(([, at]) => at >= keepFrom));
-      const left = stopAt - ctx.clock.now();
-      if (left <= 0) break;
-      try {
-        await ctx.clock.sleep(Math.min(interval, left), ctx.signal);
-      } catch {
-        break; // Ctrl-C during the pause: the normal way to stop following
-      }
+      if (!(await pauseUntilNext(ctx.clock, ctx.signal, interval, stopAt))) break;
     }
   } finally {
     await store.close();
   }
   if (asDocument) ctx.io.printJson({ source: 'store', store: store.shown, channel: opts.sms ? 'sms' : 'email', since: isoSeconds(start), until: isoSeconds(ctx.clock.now()), stopped: ctx.signal.aborted ? 'interrupted' : 'time', count: held.length, events: held });
-  if (ctx.io.isTTY) ctx.io.info(`Stopped following; ${shown} event${shown === 1 ? '' : 's'} ${asDocument ? 'in the document' : 'shown'}.`);
+  if (ctx.io.isTTY) ctx.io.info(stoppedLine(shown, asDocument));
 }
 
 function line(e: HistoryEmailEvent | HistorySmsEvent): string {

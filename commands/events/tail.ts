@@ -9,15 +9,14 @@
 import { CliError, errorJson, UsageError } from '../../src/core/errors.js';
 import { errorWords } from '../../src/cli/error-text.js';
 import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
-import { parseDuration } from '../../src/core/duration.js';
 import { isoSeconds, parseTimeRange } from '../../src/core/date.js';
 import { EventFollower, NARROW_OVERLAP_MS, ROW_CAP } from '../../src/events/follow.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { localStamp, readServiceTime } from '../../src/run/output/time.js';
 import type { Context } from '../../src/run/context.js';
-import { checkCountryCode } from '../../src/send/sms-rules.js';
-import { checkRecipient, EMAIL_STATUSES, LOOKUP_DAYS, parseStatuses, SMS_STATUSES, startWithinWindow } from './query.js';
+import { checkCountryCodeFlag, checkRecipient, EMAIL_STATUSES, LOOKUP_DAYS, parseStatuses, SMS_STATUSES, startWithinWindow } from './query.js';
 import { suggest } from '../../src/core/suggest.js';
+import { followSpan, pauseUntilNext, stoppedLine } from './follow-span.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareTail } from './index.js';
 
@@ -32,29 +31,19 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
   if (opts.store !== undefined) throw new UsageError('--store names the event store that --history follows; add --history.');
   const now = ctx.clock.now();
   const range = parseTimeRange(opts, now);
-  const sinceText = opts.since;
   const recipient = checkRecipient(opts.recipient, !!opts.sms);
-  if (range.since !== undefined && range.since > now) throw new UsageError(`${range.sinceFlag} "${sinceText}" is in the future; give a time already past, such as 10m.`);
-  if (range.until !== undefined && opts.for !== undefined) throw new UsageError(`${range.untilFlag} and --for both say when to stop; give one of them.`);
-  if (range.until !== undefined && range.until <= now) throw new UsageError(`${range.untilFlag} "${opts.until}" has already passed; give a later time, or --for a duration.`);
-  const interval = opts.interval === undefined ? 5000 : parseDuration(opts.interval, '--interval', { positive: true });
-  if (interval < MIN_INTERVAL_MS) throw new UsageError(`--interval must be at least ${MIN_INTERVAL_MS / 1000}s, to keep the lookups light; got "${opts.interval}".`);
-  const stopAt = range.until ?? (opts.for === undefined ? Infinity : now + parseDuration(opts.for, '--for', { positive: true }));
+  const { interval, stopAt } = followSpan(range, opts, now, { intervalMs: MIN_INTERVAL_MS, why: ', to keep the lookups light' });
   const status = opts.status === undefined ? undefined : parseStatuses(opts.status, opts.sms ? SMS_STATUSES : EMAIL_STATUSES, !!opts.sms);
   let cc: string | undefined;
   if (opts.sms) {
     if (!opts.id && !(recipient && opts.countryCode)) {
       throw new UsageError('Following SMS events needs --id, or --recipient with --country-code (the SMS lookup has no "all numbers" query).', `For example: ${suggest(ctx, 'events', 'tail', '--sms', '--recipient', '0912345678', '--country-code', '886')}`);
     }
-    if (opts.countryCode !== undefined) {
-      const c = checkCountryCode(opts.countryCode);
-      if ('error' in c) throw new UsageError(`--country-code: ${c.error}.`);
-      cc = c.code;
-    }
+    cc = checkCountryCodeFlag(opts.countryCode);
   } else if (opts.countryCode !== undefined) throw new UsageError('--country-code is for SMS; add --sms.');
   // decisions row 30: a lookup by id sends the id alone (the client leaves the recipient out).
   if (opts.id && recipient) ctx.io.warn('Both --id and --recipient given: only --id is sent (the service takes one or the other).');
-  const sinceAt = startWithinWindow((t) => ctx.io.warn(t), range, sinceText, now, opts.sms ? 'SMS events' : 'email events');
+  const sinceAt = startWithinWindow((t) => ctx.io.warn(t), range, opts.since, now, opts.sms ? 'SMS events' : 'email events');
 
   const client = await ctx.notify();
   const start = sinceAt ?? now;
@@ -115,16 +104,10 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
     // More rows wait beyond the cap: page on at once — unless the window already starts at now
     // (a service that ignores `from` must not be asked in a tight loop).
     if (got.full && fromMs < ctx.clock.now()) continue;
-    const left = stopAt - ctx.clock.now();
-    if (left <= 0) break;
-    try {
-      await ctx.clock.sleep(Math.min(interval, left), ctx.signal);
-    } catch {
-      break; // Ctrl-C during the pause: the normal way to stop following
-    }
+    if (!(await pauseUntilNext(ctx.clock, ctx.signal, interval, stopAt))) break;
   }
   if (asDocument) ctx.io.printJson(document(ctx.signal.aborted ? 'interrupted' : 'time'));
-  if (ctx.io.isTTY) ctx.io.info(`Stopped following; ${shown} event${shown === 1 ? '' : 's'} ${asDocument ? 'in the document' : 'shown'}.`);
+  if (ctx.io.isTTY) ctx.io.info(stoppedLine(shown, asDocument));
 };
 
 /** How a status reads at a glance on a terminal (NO_COLOR and pipes: none, IO.paint decides). */
