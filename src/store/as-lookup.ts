@@ -10,35 +10,39 @@ export type HistorySmsEvent = SmsEvent & { channel: 'sms'; receivedAt: string };
 
 const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
+/** `v` when it is a JSON object (not an array), else an empty one: a payload's parts are hostile. */
+function record(v: unknown): Record<string, unknown> {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
 function parsed(r: StoredRow): Record<string, unknown> {
   try {
-    const p = JSON.parse(r.payload) as unknown;
-    return p && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : {};
+    return record(JSON.parse(r.payload));
   } catch {
     return {};
   }
 }
 
 function rawEvent(p: Record<string, unknown>, event: string): Record<string, unknown> {
-  const d = p[event];
-  if (!d || typeof d !== 'object' || Array.isArray(d)) return {};
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(d)) if (k !== 'timestamp') out[camel(k)] = k === 'type' && typeof v === 'number' ? String(v) : v;
+  for (const [k, v] of Object.entries(record(p[event]))) if (k !== 'timestamp') out[camel(k)] = k === 'type' && typeof v === 'number' ? String(v) : v;
   return out;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
 
+/** When it happened (the payload's own time, else its receipt) and when it was received. */
+const times = (r: StoredRow) => ({ eventTime: iso(r.timestamp ?? r.receivedAt), receivedAt: iso(r.receivedAt) });
+
 export function asEmailEvent(r: StoredRow): HistoryEmailEvent {
   const p = parsed(r);
-  const mail = (p.mail && typeof p.mail === 'object' ? p.mail : {}) as Record<string, unknown>;
+  const mail = record(p.mail);
   return {
     channel: 'email',
     messageId: r.messageId,
     status: r.event,
-    eventTime: iso(r.timestamp ?? r.receivedAt),
-    receivedAt: iso(r.receivedAt),
+    ...times(r),
     mail: { subject: str(mail.subject), from: str(mail.from), to: str(mail.to) },
     rawEvent: rawEvent(p, r.event),
   };
@@ -46,7 +50,7 @@ export function asEmailEvent(r: StoredRow): HistoryEmailEvent {
 
 export function asSmsEvent(r: StoredRow): HistorySmsEvent {
   const p = parsed(r);
-  const s = (p.sms_data && typeof p.sms_data === 'object' ? p.sms_data : {}) as Record<string, unknown>;
+  const s = record(p.sms_data);
   return {
     channel: 'sms',
     messageId: r.messageId,
@@ -55,8 +59,7 @@ export function asSmsEvent(r: StoredRow): HistorySmsEvent {
     countryCode: str(s.country_code),
     status: r.event,
     content: str(s.content),
-    eventTime: iso(r.timestamp ?? r.receivedAt),
-    receivedAt: iso(r.receivedAt),
+    ...times(r),
     rawEvent: rawEvent(p, r.event),
   };
 }

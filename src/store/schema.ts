@@ -6,17 +6,27 @@
 // newer mailctl is refused rather than written in a shape it does not know.
 export const SCHEMA_VERSION = 1;
 
-export const SQLITE_SCHEMA = `
+/** Where the two databases spell a column differently; everything else is one text. */
+interface Dialect {
+  /** The insertion order, numbered by the database. */
+  seq: string;
+  /** An epoch-milliseconds time. */
+  time: string;
+  payload: string;
+}
+
+function schema(d: Dialect): string {
+  return `
 CREATE TABLE IF NOT EXISTS events (
-  seq INTEGER PRIMARY KEY,
+  seq ${d.seq},
   channel TEXT NOT NULL,
   message_id TEXT NOT NULL,
   event TEXT NOT NULL,
   recipient TEXT,
   subject TEXT,
-  "timestamp" INTEGER,
-  received_at INTEGER NOT NULL,
-  payload TEXT NOT NULL,
+  "timestamp" ${d.time},
+  received_at ${d.time} NOT NULL,
+  payload ${d.payload} NOT NULL,
   signature_header TEXT,
   signature TEXT,
   UNIQUE (channel, message_id, event)
@@ -27,27 +37,10 @@ CREATE INDEX IF NOT EXISTS events_recipient ON events (lower(recipient));
 CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 INSERT INTO store_meta (key, value) VALUES ('schema_version', '${SCHEMA_VERSION}') ON CONFLICT (key) DO NOTHING;
 `;
+}
+
+export const SQLITE_SCHEMA = schema({ seq: 'INTEGER PRIMARY KEY', time: 'INTEGER', payload: 'TEXT' });
 
 // JSON (not JSONB) keeps the payload's text as it was and takes every string JSON can hold
 // (JSONB refuses \\u0000), while psql can still read into it: payload->'mail'->>'to'.
-export const POSTGRES_SCHEMA = `
-CREATE TABLE IF NOT EXISTS events (
-  seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  channel TEXT NOT NULL,
-  message_id TEXT NOT NULL,
-  event TEXT NOT NULL,
-  recipient TEXT,
-  subject TEXT,
-  "timestamp" BIGINT,
-  received_at BIGINT NOT NULL,
-  payload JSON NOT NULL,
-  signature_header TEXT,
-  signature TEXT,
-  UNIQUE (channel, message_id, event)
-);
-CREATE INDEX IF NOT EXISTS events_event_time ON events (COALESCE("timestamp", received_at));
-CREATE INDEX IF NOT EXISTS events_received_at ON events (received_at);
-CREATE INDEX IF NOT EXISTS events_recipient ON events (lower(recipient));
-CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-INSERT INTO store_meta (key, value) VALUES ('schema_version', '${SCHEMA_VERSION}') ON CONFLICT (key) DO NOTHING;
-`;
+export const POSTGRES_SCHEMA = schema({ seq: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY', time: 'BIGINT', payload: 'JSON' });
