@@ -1,4 +1,4 @@
-import { type Command, type CommandUnknownOpts, type Option } from '@commander-js/extra-typings';
+import { type Command, type CommandUnknownOpts, type Option, type OptionValues } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../../src/cli/declared.js';
 import { collect } from '../../src/core/collect.js';
 import { campaignCodeArgument, offer } from '../../src/run/offer.js';
@@ -192,28 +192,38 @@ export function declareCreate(campaign: CommandUnknownOpts) {
     .addHelpText('after', CREATE_HELP);
 }
 
-export function declarePreflight(campaign: CommandUnknownOpts, inputs: readonly Option[]) {
-  const preflight = campaign
-    .command('preflight')
-    .description('check a campaign before creating it: fields, size, images, preheader, analytics tags, every link');
-  for (const o of inputs) preflight.addOption(o);
-  return preflight
-    .option('--field <name[:type]>', 'a custom field that exists (repeatable): PLAN or AGE:number', collect)
-    .option('--fields-from <contacts.csv>', 'the custom fields are the columns of this contacts file')
+/** `cmd` taking create's campaign inputs, after the options it declared so far. */
+function withInputs<C extends CommandUnknownOpts>(cmd: C, inputs: readonly Option[]): C {
+  for (const o of inputs) cmd.addOption(o);
+  return cmd;
+}
+
+/** The link check's two options, as preflight and preview (which runs preflight's checks) take them. */
+function linkCheckOptions<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
+  return cmd
     .option('--no-links', 'do not check the links (nothing leaves the machine)')
-    .option('--link-timeout <duration>', 'give up on a link after this long (default 10s)')
+    .option('--link-timeout <duration>', 'give up on a link after this long (default 10s)');
+}
+
+const FIELD_HELP = 'a custom field that exists (repeatable): PLAN or AGE:number';
+
+export function declarePreflight(campaign: CommandUnknownOpts, inputs: readonly Option[]) {
+  const preflight = withInputs(campaign
+    .command('preflight')
+    .description('check a campaign before creating it: fields, size, images, preheader, analytics tags, every link'), inputs)
+    .option('--field <name[:type]>', FIELD_HELP, collect)
+    .option('--fields-from <contacts.csv>', 'the custom fields are the columns of this contacts file');
+  return linkCheckOptions(preflight)
     .option('--strict', 'exit 5 when there is any warning')
     .option('--csv', 'print the findings as CSV with a header row, for spreadsheets')
     .addHelpText('after', PREFLIGHT_HELP);
 }
 
 export function declareProof(campaign: CommandUnknownOpts, inputs: readonly Option[]) {
-  const proof = campaign
+  return withInputs(campaign
     .command('proof')
     .description('send the campaign, filled from one contact, to your own inbox through the notification service')
-    .option('--to <address>', 'who gets the proof (repeatable, or comma-separated)', collect);
-  for (const o of inputs) proof.addOption(o);
-  return proof
+    .option('--to <address>', 'who gets the proof (repeatable, or comma-separated)', collect), inputs)
     .option('--row <contacts.csv[:line]>', 'fill ${FIELD}s from this contact (file line; default the first contact)')
     .option('--var <name=value>', 'a ${FIELD} value (repeatable; wins over --row)', collect)
     .option('--only <A|B>', 'A/B test: send only this version (default both)')
@@ -249,17 +259,14 @@ Examples (each works against a fresh --sandbox):
       --from news@example.com --from-name Acme --template tpl_welcome --no-links --json`;
 
 export function declarePreview(campaign: CommandUnknownOpts, inputs: readonly Option[]) {
-  const preview = campaign
+  const preview = withInputs(campaign
     .command('preview')
-    .description('write an HTML page showing the campaign as one contact gets it, with the preflight findings (--web opens it)');
-  for (const o of inputs) preview.addOption(o);
-  return preview
+    .description('write an HTML page showing the campaign as one contact gets it, with the preflight findings (--web opens it)'), inputs)
     .option('--draft [name]', 'preview a draft the wizard saved (its file name in the drafts folder; default the newest)')
     .option('--contacts <contacts.csv>', 'fill ${FIELD}s from a contact of this file (default the first)')
     .option('--contact <email>', 'with --contacts: the contact with this address')
-    .option('--field <name[:type]>', 'a custom field that exists (repeatable): PLAN or AGE:number', collect)
-    .option('--no-links', 'do not check the links (nothing leaves the machine)')
-    .option('--link-timeout <duration>', 'give up on a link after this long (default 10s)')
+    .option('--field <name[:type]>', FIELD_HELP, collect);
+  return linkCheckOptions(preview)
     .option('--out <file>', 'write the page here (default: a new file in the config folder, printed)')
     .option('--force', 'overwrite --out if it exists')
     .option('--web', 'open the page in the default browser')
