@@ -9,7 +9,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { campaignApi } from './helpers/campaign-api.js';
+import { campaignApi, IMPORT_BY_TEXT, IMPORT_BY_FILE } from './helpers/campaign-api.js';
 import { hostileCorpus, type HostileCsv } from './helpers/hostile-csv.js';
 import { isValidEmail } from '../src/core/email.js';
 
@@ -17,12 +17,8 @@ import { isValidEmail } from '../src/core/email.js';
 const sb = useSandbox({
   delays: { importProcessing: 600_000 },
   expect: [
-    'POST /campaign/v1/contacts/imports/:listSn/file',
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
-    'GET /campaign/v1/contacts/lists',
-    'POST /campaign/v1/contacts/lists/insert',
-    'PUT /files/u/:token',
+    ...IMPORT_BY_TEXT,
+    ...IMPORT_BY_FILE,
   ],
 });
 const api = campaignApi(sb.get);

@@ -7,18 +7,11 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { campaignApi, groupWith } from './helpers/campaign-api.js';
+import { campaignApi, groupWith, IMPORT_BY_TEXT } from './helpers/campaign-api.js';
 import { smallDisk, type SmallDisk } from './helpers/small-disk.js';
 import { shellQuote } from '../src/core/suggest.js';
 
-const sb = useSandbox({
-  expect: [
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
-    'GET /campaign/v1/contacts/lists',
-    'POST /campaign/v1/contacts/lists/insert',
-  ],
-});
+const sb = useSandbox({ expect: IMPORT_BY_TEXT });
 const api = campaignApi(sb.get);
 
 const mounted = smallDisk(1024 * 1024);

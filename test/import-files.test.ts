@@ -10,17 +10,13 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { campaignApi, groupWith } from './helpers/campaign-api.js';
+import { campaignApi, groupWith, IMPORT_BY_TEXT, IMPORT_BY_FILE } from './helpers/campaign-api.js';
 import { until } from './helpers/wait.js';
 
 const sb = useSandbox({
   expect: [
-    'POST /campaign/v1/contacts/imports/:listSn/file',
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
-    'GET /campaign/v1/contacts/lists',
-    'POST /campaign/v1/contacts/lists/insert',
-    'PUT /files/u/:token',
+    ...IMPORT_BY_TEXT,
+    ...IMPORT_BY_FILE,
   ],
 });
 const api = campaignApi(sb.get);

@@ -8,16 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { HOSTILE_TEXT, reply, useHostileServer } from './helpers/hostile-server.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { campaignApi, groupWith } from './helpers/campaign-api.js';
+import { campaignApi, groupWith, IMPORT_BY_TEXT } from './helpers/campaign-api.js';
 
-const sb = useSandbox({
-  expect: [
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
-    'GET /campaign/v1/contacts/lists',
-    'POST /campaign/v1/contacts/lists/insert',
-  ],
-});
+const sb = useSandbox({ expect: IMPORT_BY_TEXT });
 const api = campaignApi(sb.get);
 const hs = useHostileServer();
 

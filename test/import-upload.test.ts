@@ -7,19 +7,15 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
-import { campaignApi, pollUntil, groupWith } from './helpers/campaign-api.js';
+import { campaignApi, pollUntil, groupWith, IMPORT_BY_TEXT, IMPORT_BY_FILE } from './helpers/campaign-api.js';
 import { workRoot } from '../src/import/work-dir.js';
 
 const sb = useSandbox({
   expect: [
+    ...IMPORT_BY_TEXT,
+    ...IMPORT_BY_FILE,
     'POST /campaign/_sandbox/fields',
-    'POST /campaign/v1/contacts/imports/:listSn/file',
-    'POST /campaign/v1/contacts/imports/:listSn/text',
-    'GET /campaign/v1/contacts/imports/result/:importSn',
-    'GET /campaign/v1/contacts/lists',
-    'POST /campaign/v1/contacts/lists/insert',
     'GET /files/d/:token',
-    'PUT /files/u/:token',
   ],
 });
 const api = campaignApi(sb.get);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { campaignApi, pollUntil } from './helpers/campaign-api.js';
+import { campaignApi, pollUntil, IMPORT_BY_TEXT } from './helpers/campaign-api.js';
 import { shellWords } from './helpers/help-examples.js';
 
 function write(content: string): string {
@@ -18,10 +18,7 @@ function write(content: string): string {
 describe('every terminal status ends the wait', () => {
   const sb = useSandbox({
     expect: [
-      'POST /campaign/v1/contacts/imports/:listSn/text',
-      'GET /campaign/v1/contacts/imports/result/:importSn',
-      'GET /campaign/v1/contacts/lists',
-      'POST /campaign/v1/contacts/lists/insert',
+      ...IMPORT_BY_TEXT,
       'GET /files/d/:token',
     ],
   });
@@ -145,12 +142,7 @@ describe('every terminal status ends the wait', () => {
 describe('a long import', () => {
   const sb = useSandbox({
     delays: { importProcessing: 60_000 },
-    expect: [
-      'POST /campaign/v1/contacts/imports/:listSn/text',
-      'GET /campaign/v1/contacts/imports/result/:importSn',
-      'GET /campaign/v1/contacts/lists',
-      'POST /campaign/v1/contacts/lists/insert',
-    ],
+    expect: IMPORT_BY_TEXT,
   });
   const api = campaignApi(sb.get);
 

@@ -56,6 +56,21 @@ export const GROUP_SETUP = [
   'GET /campaign/v1/contacts/imports/result/:importSn',
 ];
 
+/**
+ * What `mailctl import FILE --group NAME [--create-group] --wait` of a small file asks the
+ * sandbox (the group looked up or made, the contacts sent as text, the result followed), as
+ * useSandbox({ expect }) entries. A larger file is uploaded instead: add IMPORT_BY_FILE.
+ */
+export const IMPORT_BY_TEXT = [
+  'GET /campaign/v1/contacts/lists',
+  'POST /campaign/v1/contacts/lists/insert',
+  'POST /campaign/v1/contacts/imports/:listSn/text',
+  'GET /campaign/v1/contacts/imports/result/:importSn',
+];
+
+/** A file import's own requests: the upload address asked for, and the PUT to it. */
+export const IMPORT_BY_FILE = ['POST /campaign/v1/contacts/imports/:listSn/file', 'PUT /files/u/:token'];
+
 export async function groupWith(api: CampaignApi, emails: string[], name = 'G'): Promise<string> {
   const sn = (await api.post('/v1/contacts/lists/insert', { name })).json.sn as string;
   if (emails.length) {
