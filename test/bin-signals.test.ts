@@ -3,30 +3,18 @@
 // journal holding whole lines only and the --resume line printed, and the resume sends each
 // recipient exactly once (asserted on what the sandbox received); a second signal of any kind
 // leaves at once; `webhook listen` gets the same stop as for Ctrl-C.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
-import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
+import { spawnCli, type Spawned } from './helpers/spawn-cli.js';
 import { until } from './helpers/wait.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(root, 'bin', 'mailctl.js');
 const sb = useSandbox({ expect: ['GET /campaign/v1/balance', 'GET /notify/v1/events', 'POST /notify/v1/messages'] });
 
-function start(args: string[], extraEnv: Record<string, string> = {}): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
-  const home = tempDir('mailctl-signal-');
-  const env = { PATH: process.env.PATH, HOME: home, MAILCTL_CONFIG_DIR: path.join(home, 'config'), MAILCTL_NOTIFY_URL: sb.get().notifyUrl, MAILCTL_NOTIFY_API_KEY: SANDBOX_KEYS.notify, MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign, ...extraEnv };
-  const child = spawn(process.execPath, [bin, ...args], { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  child.stderr!.on('data', (c) => (err += c));
-  child.stdout!.resume();
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  return { child, stderr: () => err, exited };
-}
+/** The built CLI on its own home and config folder, against the sandbox. */
+const start = (args: string[], env: Record<string, string> = {}) => spawnCli(args, { sandbox: sb.get(), env, prefix: 'mailctl-signal-' });
 
 const SEND_PATH = { service: 'notify' as const, method: 'POST', path: '/v1/messages' };
 /** The send requests the sandbox received since `mark` (a held request's body is not read yet). */
@@ -36,7 +24,7 @@ const postsSince = (mark: number) => sb.get().sandbox.requests('notify').slice(m
  * A 200-recipient send (2 requests, one at a time) whose second request hangs at the service:
  * the signals land with it in flight.
  */
-async function sendInFlight(prefix: string): Promise<{ journal: string; run: ReturnType<typeof start> }> {
+async function sendInFlight(prefix: string): Promise<{ journal: string; run: Spawned }> {
   const dir = tempDir();
   const csv = path.join(dir, 'r.csv');
   fs.writeFileSync(csv, ['address,code', ...Array.from({ length: 200 }, (_, i) => `${prefix}${i}.quiet@example.com,C${i}`)].join('\n'));
@@ -65,7 +53,7 @@ describe('SIGTERM and SIGHUP on bin/mailctl.js', () => {
     const prefix = `sig-${signal.toLowerCase()}-`;
     const { journal, run } = await sendInFlight(prefix);
     run.child.kill(signal);
-    expect(await run.exited).toBe(130);
+    expect((await run.exited).code).toBe(130);
     expect(run.stderr()).toContain('Interrupted; batches already answered are recorded.');
     expect(run.stderr()).toContain(`Run mailctl send --resume ${journal}`);
     // Stopped cleanly: every line whole, the request in flight recorded as in doubt.
@@ -81,7 +69,7 @@ describe('SIGTERM and SIGHUP on bin/mailctl.js', () => {
     const { journal, run } = await sendInFlight(prefix);
     run.child.kill('SIGTERM');
     run.child.kill('SIGHUP');
-    expect(await run.exited).toBe(130);
+    expect((await run.exited).code).toBe(130);
     expect(run.stderr()).not.toContain('Interrupted;');
     await expectResumeSendsEachOnce(prefix, journal);
   }, 30_000);
@@ -91,7 +79,7 @@ describe('SIGTERM and SIGHUP on bin/mailctl.js', () => {
     const run = start(['webhook', 'listen', '--port', '0', '--out', path.join(dir, 'e.jsonl')]);
     await until('the listener', () => /Listening on http:\/\/127\.0\.0\.1:\d+\//.test(run.stderr()), 10_000);
     run.child.kill('SIGTERM');
-    expect(await run.exited).toBe(0);
+    expect((await run.exited).code).toBe(0);
     expect(run.stderr()).toContain('Stopped. 0 events stored');
   }, 30_000);
 });

@@ -3,20 +3,16 @@
 // again (or the wait resumed): the group holds every valid row once, by exactly one completed
 // import, nothing is left under the config folder's work area or beside the rejects path, and
 // the rejects file is whole.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
 import { campaignApi, groupWith } from './helpers/campaign-api.js';
-import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
+import { spawnCli, type Spawned } from './helpers/spawn-cli.js';
 import { until } from './helpers/wait.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(root, 'bin', 'mailctl.js');
 const sb = useSandbox({
   expect: [
     'POST /campaign/v1/contacts/imports/:listSn/file',
@@ -28,22 +24,10 @@ const sb = useSandbox({
 });
 const api = campaignApi(sb.get);
 
-interface Started {
-  child: ChildProcess;
-  stderr: () => string;
-  exited: Promise<unknown>;
-}
+/** The built CLI on this config folder, run in (and with its home in) `cwd`; its stdin is the test's to write. */
+const start = (args: string[], configDir: string, cwd: string) => spawnCli(args, { sandbox: sb.get(), home: cwd, configDir, stdin: true });
 
-function start(args: string[], configDir: string, cwd: string): Started {
-  const env = { PATH: process.env.PATH, HOME: cwd, MAILCTL_CONFIG_DIR: configDir, MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign };
-  const child = spawn(process.execPath, [bin, ...args], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-  let err = '';
-  child.stderr!.on('data', (c) => (err += c));
-  child.stdout!.resume();
-  return { child, stderr: () => err, exited: new Promise((r) => child.on('exit', r)) };
-}
-
-async function kill(run: Started): Promise<void> {
+async function kill(run: Spawned): Promise<void> {
   run.child.kill('SIGKILL');
   await run.exited;
 }

@@ -2,20 +2,17 @@
 // waits for report links, then a re-run that finishes without exporting again or downloading what
 // was complete; two overlapping runs on one directory, in-process and as two real processes (the
 // second refused with LOCKED, exit 6, or waiting with --wait-lock); a lock whose run is gone never blocks.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { until } from './helpers/wait.js';
 import { FINISHED_CAMPAIGNS, REPORT_EXPORT, SYNC_METRICS, TYPES, finishedCampaigns, folderOf, sandboxLinks, sha256, syncTraffic } from './helpers/report-sync.js';
-import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
+import { spawnCli } from './helpers/spawn-cli.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(root, 'bin', 'mailctl.js');
 /** What making finished campaigns, then syncing their reports, asks for. */
 const SYNC = [...FINISHED_CAMPAIGNS, ...REPORT_EXPORT, 'GET /campaign/v1/report/campaigns', SYNC_METRICS];
 const sb = useSandbox({ expect: SYNC });
@@ -26,17 +23,7 @@ beforeAll(async () => {
 }, 30_000);
 
 /** The built CLI as its own process, on its own config folder (as cron runs it). */
-function spawned(args: string[], sandbox = sb.get()) {
-  const home = tempDir('mailctl-cron-');
-  const env = { PATH: process.env.PATH, HOME: home, MAILCTL_CONFIG_DIR: path.join(home, 'config'), MAILCTL_CAMPAIGN_URL: sandbox.campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign };
-  const child = spawn(process.execPath, [bin, ...args], { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (c) => (stdout += c));
-  child.stderr!.on('data', (c) => (stderr += c));
-  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((r) => child.on('exit', (code) => r({ code, stdout, stderr })));
-  return { child, exited };
-}
+const spawned = (args: string[], sandbox = sb.get()) => spawnCli(args, { sandbox, prefix: 'mailctl-cron-' });
 
 const sync = (args: string[], o: Parameters<typeof runCli>[1] = {}) => runCli(['report', 'sync', ...args], { sandbox: sb.get(), ...o });
 const state = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, '.mailctl-sync.json'), 'utf8'));
@@ -49,20 +36,15 @@ describe('report sync killed with SIGKILL', () => {
     const mark = sandbox.requests().length;
     // After three downloads the file host stops answering, so the kill lands with downloads in flight.
     sandbox.injectFault({ kind: 'hang', times: 100, match: { service: 'files', method: 'GET', path: /^\/d\//, after: 3 } });
-    const home = tempDir('mailctl-kill-');
-    const env = { PATH: process.env.PATH, HOME: home, MAILCTL_CONFIG_DIR: path.join(home, 'config'), MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign };
-    const child = spawn(process.execPath, [bin, 'report', 'sync', '--out-dir', dir], { env, cwd: home, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr!.on('data', (c) => (stderr += c));
-    const exited = new Promise((r) => child.on('exit', r));
+    const run = spawnCli(['report', 'sync', '--out-dir', dir], { sandbox: sb.get(), prefix: 'mailctl-kill-' });
     await until('three files recorded and a download hanging', () => {
       const hung = syncTraffic(sb.get, mark).downloads.some((r) => r.status === -1);
       return hung && fs.existsSync(path.join(dir, '.mailctl-sync.json')) && Object.keys(state(dir).campaigns[sn]?.files ?? {}).length === 3;
     }, 20_000);
-    child.kill('SIGKILL');
-    await exited;
+    run.child.kill('SIGKILL');
+    await run.exited;
     sandbox.faults.splice(0);
-    expect(stderr).not.toContain('error');
+    expect(run.stderr()).not.toContain('error');
 
     const kept = state(dir).campaigns[sn].files as Record<string, { sha256: string }>;
     const keptSums = Object.fromEntries(Object.entries(kept).map(([t, f]) => [t, f.sha256]));

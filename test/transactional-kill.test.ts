@@ -2,18 +2,15 @@
 // (a request in flight not carried out, a request carried out but not answered) is resumed with
 // nobody receiving it twice and nobody lost — asserted on what the sandbox received — and a
 // webhook listener killed after acknowledging events leaves each as a whole line in its file.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
+import { spawnCli } from './helpers/spawn-cli.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 import { unusedPort, until } from './helpers/wait.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(root, 'bin', 'mailctl.js');
 const sb = useSandbox({
   expect: [
     'POST /campaign/v1/automation/event',
@@ -25,17 +22,8 @@ const sb = useSandbox({
 });
 
 
-function start(args: string[]): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
-  const home = tempDir('mailctl-kill-');
-  const env = { PATH: process.env.PATH, HOME: home, MAILCTL_CONFIG_DIR: path.join(home, 'config'), MAILCTL_NOTIFY_URL: sb.get().notifyUrl, MAILCTL_NOTIFY_API_KEY: SANDBOX_KEYS.notify, MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign };
-  const child = spawn(process.execPath, [bin, ...args], { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  child.stderr!.on('data', (c) => (err += c));
-  child.stdout!.resume();
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  return { child, stderr: () => err, exited };
-}
-
+/** The built CLI on its own home and config folder, against the sandbox. */
+const start = (args: string[]) => spawnCli(args, { sandbox: sb.get(), prefix: 'mailctl-kill-' });
 
 /** Where a run is when it dies: the faults that hold it there, armed after the first batches. */
 const STEPS = [
