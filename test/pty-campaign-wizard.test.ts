@@ -38,6 +38,14 @@ function wizard(args: string[] = [], dir = tempDir()): Pty {
   return new Pty(['campaign', 'create', '--wizard', ...args], { env, cols: 120, rows: 50, cwd: dir });
 }
 
+/** The wizard's last two questions answered with their defaults: send now, no Google Analytics. */
+async function nowWithoutAnalytics(p: Pty): Promise<void> {
+  await p.waitFor('When?');
+  await p.keys(KEY.enter); // Now
+  await p.waitFor('Google Analytics');
+  await p.keys(KEY.enter); // No
+}
+
 describe.skipIf(ptyUnavailable)(`campaign create --wizard on a real terminal${ptyUnavailable ? ` (skipped: ${ptyUnavailable})` : ''}`, () => {
   it('an A/B subject test, end to end, to a group that was still importing when the list first opened', async () => {
     const delays = sb.get().sandbox.options.delays;
@@ -86,10 +94,7 @@ describe.skipIf(ptyUnavailable)(`campaign create --wizard on a real terminal${pt
       await pty.line(path.join(dir, 'mail.html'));
       await pty.waitFor('Footer language');
       await pty.keys(KEY.enter);
-      await pty.waitFor('When?');
-      await pty.keys(KEY.enter); // Now
-      await pty.waitFor('Google Analytics');
-      await pty.keys(KEY.enter); // No
+      await nowWithoutAnalytics(pty);
       await pty.waitFor('Test share');
       await pty.line('20');
       await pty.waitFor('Test duration');
@@ -121,10 +126,7 @@ describe.skipIf(ptyUnavailable)(`campaign create --wizard on a real terminal${pt
     await pty.keys(KEY.enter); // No
     await pty.waitFor('Preheader');
     await pty.line('Before you go');
-    await pty.waitFor('When?');
-    await pty.keys(KEY.enter);
-    await pty.waitFor('Google Analytics');
-    await pty.keys(KEY.enter);
+    await nowWithoutAnalytics(pty);
     await pty.waitFor('Send this campaign now?');
     await pty.line('y');
     const said = await pty.waitFor('What now?');
@@ -166,10 +168,7 @@ describe.skipIf(ptyUnavailable)(`campaign create --wizard on a real terminal${pt
     await pty.keys(KEY.up, KEY.enter); // the list's last entry, "← Back": the preheader again
     await pty.waitFor('Preheader');
     await pty.line('');
-    await pty.waitFor('When?');
-    await pty.keys(KEY.enter); // Now
-    await pty.waitFor('Google Analytics');
-    await pty.keys(KEY.enter); // No
+    await nowWithoutAnalytics(pty);
     expect(await pty.waitFor('Send this campaign now?')).toMatch(/content\.subject\s*│\s*Second/);
     await pty.line('n');
     await pty.waitFor('Not sent. What now?');
@@ -209,10 +208,7 @@ describe.skipIf(ptyUnavailable)(`campaign create --wizard on a real terminal${pt
     await pty.keys(KEY.down, KEY.enter);
     await pty.waitFor('Html content: press Enter to open your editor');
     await pty.keys(KEY.enter);
-    await pty.waitFor('When?');
-    await pty.keys(KEY.enter);
-    await pty.waitFor('Google Analytics');
-    await pty.keys(KEY.enter);
+    await nowWithoutAnalytics(pty);
     await pty.waitFor('Send this campaign now?');
     await pty.line('y');
     await pty.waitFor(/Created campaign to 1 group, sending now: CP\w+/);
