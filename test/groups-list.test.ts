@@ -1,6 +1,6 @@
 // `mailctl groups list`: the paging flags reach the service as its query parameters, --all walks
 // every page, and a bad flag is refused before anything is sent. (Its output modes are in
-// test/output-format.test.ts.)
+// test/run-output-format.test.ts.)
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tsvRows } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
