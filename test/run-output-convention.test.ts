@@ -7,7 +7,8 @@
 //   campaign's code, never the service's `campaign_sn`), dates ISO 8601 UTC, rates fractions 0–1;
 // - --json: one document.
 // An empty list (the services' empty answers, from a loopback stand-in) is its header alone in
-// TSV and CSV, and on a terminal a sentence on stderr naming what is empty.
+// TSV and CSV, and on a terminal a sentence on stderr naming what is empty. A list that cannot be
+// empty says why in NEVER_EMPTY, and is tried where an empty one would come from.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
@@ -63,6 +64,8 @@ const dir = tempDir();
 const contacts = path.join(dir, 'contacts.csv');
 const recipients = path.join(dir, 'recipients.csv');
 const badHtml = path.join(dir, 'mail.html');
+/** A recipients file with its header and no one in it. */
+const nobody = path.join(dir, 'nobody.csv');
 
 // One config folder for the walk: `campaign list` lists the campaigns `campaign create` recorded there.
 const configDir = tempDir('mailctl-convention-');
@@ -90,6 +93,7 @@ beforeAll(async () => {
   fs.writeFileSync(contacts, 'EMAIL,NAME\nann@example.com,Ann\nbob@example.com,Bob\n');
   fs.writeFileSync(recipients, 'email,name\nann@example.org,Ann\nbo@example.org,Bo\n');
   fs.writeFileSync(badHtml, '<p>Hi</p><img src="https://cdn.example/a.png">');
+  fs.writeFileSync(nobody, 'email,name\n');
   importSn = JSON.parse((await run(['import', contacts, '--group', 'Readers', '--wait', '--json'])).stdout).importSn;
   expect((await run(['send', '--to', 'modes.bounce@example.com', '--subject', 'Hi', '--html', '<p>x</p>', ...FROM])).exitCode).toBe(0);
   await eventually(async () => ((await notify('GET', '/v1/events?status=bounce')).body.logs ?? []).length > 0, 'a bounce event');
@@ -112,7 +116,8 @@ function printers(): string[] {
   return out.sort();
 }
 
-type Empty = { argv: string[]; serve: () => void } | { never: string };
+/** How a list comes out empty: the services' empty answers, served by the hostile stand-in. */
+type Empty = { argv: string[]; serve: () => void };
 
 interface Case {
   kind: 'list' | 'record';
@@ -123,7 +128,7 @@ interface Case {
   fresh?: boolean;
   /** On a terminal, one line per row for a person instead of a table (preflight's findings are sentences). */
   lines?: boolean;
-  /** A list: how it comes out empty (the services' empty answers), or why it never is. */
+  /** A list: how it comes out empty (the services' empty answers); or it is in NEVER_EMPTY. */
   empty?: Empty;
 }
 
@@ -148,14 +153,14 @@ const CASES: Record<string, Case> = {
     empty: { argv: ['campaign', 'preflight', '--name', 'N', '--group', 'G1', '--subject', 'S', '--preheader', 'P', '--from', 'news@example.com', '--from-name', 'Acme', '--html', '<p>Hello</p>', '--no-links', '--footer-lang', 'en'], serve: on('GET', '/campaign/v1/contacts/lists', [{ sn: 'G1', name: 'G1', status: 'GENERAL', subscribedCnt: 3 }]) },
   },
   'campaign list': { kind: 'list', argv: () => ['campaign', 'list'], empty: { argv: ['campaign', 'list'], serve: () => {} } }, // a fresh config folder records no campaign
-  'campaign timezones': { kind: 'list', argv: () => ['campaign', 'timezones'], empty: { never: 'the 88 time zone codes of spec 000 are data of mailctl' } },
-  'config list': { kind: 'list', argv: () => ['config', 'list'], empty: { never: 'every setting is listed, set or not' } },
-  'config profiles': { kind: 'list', argv: () => ['config', 'profiles'], empty: { never: 'the profile in use is always listed' } },
-  doctor: { kind: 'list', argv: () => ['doctor'], empty: { never: 'its checks are always made' } },
-  'send email': { kind: 'list', fresh: true, argv: () => ['send', '--recipients-file', recipients, '--subject', 'Hi', '--html', '<p>x</p>', ...FROM], empty: { never: 'a send has at least one recipient' } },
-  'send sms': { kind: 'list', fresh: true, argv: () => ['send', 'sms', '--to', '0912345678', '--country-code', '886', '--text', '【Acme】hi'], empty: { never: 'a send has at least one recipient' } },
-  'automation trigger': { kind: 'list', fresh: true, argv: () => ['automation', 'trigger', '--workflow', 'w', '--recipients-file', recipients], empty: { never: 'a run has at least one recipient' } },
-  'automation terminate': { kind: 'list', fresh: true, argv: () => ['automation', 'terminate', '--workflow', 'w', '--recipients-file', recipients], empty: { never: 'a run has at least one recipient' } },
+  'campaign timezones': { kind: 'list', argv: () => ['campaign', 'timezones'] },
+  'config list': { kind: 'list', argv: () => ['config', 'list'] },
+  'config profiles': { kind: 'list', argv: () => ['config', 'profiles'] },
+  doctor: { kind: 'list', argv: () => ['doctor'] },
+  'send email': { kind: 'list', fresh: true, argv: () => ['send', '--recipients-file', recipients, '--subject', 'Hi', '--html', '<p>x</p>', ...FROM] },
+  'send sms': { kind: 'list', fresh: true, argv: () => ['send', 'sms', '--to', '0912345678', '--country-code', '886', '--text', '【Acme】hi'] },
+  'automation trigger': { kind: 'list', fresh: true, argv: () => ['automation', 'trigger', '--workflow', 'w', '--recipients-file', recipients] },
+  'automation terminate': { kind: 'list', fresh: true, argv: () => ['automation', 'terminate', '--workflow', 'w', '--recipients-file', recipients] },
   'template show': { kind: 'record', argv: () => ['template', 'show', templateId] },
   'campaign status': { kind: 'record', argv: () => ['campaign', 'status', campaignSn] },
   'sandbox balance': { kind: 'record', argv: () => ['sandbox', 'balance'] },
@@ -163,6 +168,24 @@ const CASES: Record<string, Case> = {
   import: { kind: 'record', fresh: true, argv: () => ['import', contacts, '--group', 'Readers', '--wait'] },
   'import status': { kind: 'record', argv: () => ['import', 'status', importSn] },
   'webhook trigger': { kind: 'record', fresh: true, argv: () => ['webhook', 'trigger', 'delivery', '--url', consumer.url] },
+};
+
+/**
+ * The lists that cannot come out empty, and why. Each is tried where an empty list would come from
+ * if it could — a fresh config folder, services that answer nothing (the hostile stand-in with no
+ * route), a recipients file with no one in it — and must still print rows (`rows`; from what
+ * mailctl holds, asking no service, unless `asks`), or refuse before printing anything
+ * (`refused`: exit 2, stdout empty, nothing asked of a service).
+ */
+const NEVER_EMPTY: Record<string, { why: string; argv: () => string[]; then: 'rows' | 'refused'; rows?: number; asks?: true }> = {
+  'campaign timezones': { why: 'the 88 time zone codes of spec 000 are data of mailctl', argv: () => ['campaign', 'timezones'], then: 'rows', rows: 88 },
+  'config list': { why: 'every setting is listed, set or not', argv: () => ['config', 'list'], then: 'rows' },
+  'config profiles': { why: 'the profile in use is always listed', argv: () => ['config', 'profiles'], then: 'rows' },
+  doctor: { why: 'its checks are always made', argv: () => ['doctor'], then: 'rows', asks: true },
+  'send email': { why: 'a send has at least one recipient', argv: () => ['send', '--recipients-file', nobody, '--subject', 'Hi', '--html', '<p>x</p>', ...FROM], then: 'refused' },
+  'send sms': { why: 'a send has at least one recipient', argv: () => ['send', 'sms', '--recipients-file', nobody, '--text', '【Acme】hi'], then: 'refused' },
+  'automation trigger': { why: 'a run has at least one recipient', argv: () => ['automation', 'trigger', '--workflow', 'w', '--recipients-file', nobody], then: 'refused' },
+  'automation terminate': { why: 'a run has at least one recipient', argv: () => ['automation', 'terminate', '--workflow', 'w', '--recipients-file', nobody], then: 'refused' },
 };
 
 /** What the service calls things, which a list of mailctl renames (`code`, `recipients`, `sent_from`). */
@@ -192,6 +215,17 @@ function ok(r: CliResult, c: Case): void {
 describe('the commands that print a list or a record', () => {
   it('are every command that declares --csv, each with a case here', () => {
     expect(Object.keys(CASES).sort()).toEqual(printers());
+  });
+
+  it('each list either has an empty case or is in NEVER_EMPTY (a command of the tree that prints a list), never both', () => {
+    const tree = printers();
+    for (const name of Object.keys(NEVER_EMPTY)) {
+      expect(tree, `NEVER_EMPTY names "${name}", which is not a command that declares --csv`).toContain(name);
+      expect(CASES[name]?.kind, `NEVER_EMPTY names "${name}", which is not a list`).toBe('list');
+    }
+    for (const [name, c] of Object.entries(CASES).filter(([, c]) => c.kind === 'list')) {
+      expect(!!c.empty !== name in NEVER_EMPTY, `${name}: an empty case, or a NEVER_EMPTY entry saying why there is none (one of the two)`).toBe(true);
+    }
   });
 });
 
@@ -242,11 +276,24 @@ describe.each(lists)('%s (a list)', (_name, c) => {
     }
   });
 
-  const e = c.empty!;
-  if ('never' in e) {
-    it.skip(`is never empty: ${e.never}`, () => {});
+  const never = NEVER_EMPTY[_name];
+  if (never) {
+    it(`is never empty: ${never.why}`, async () => {
+      // Nothing set, nothing stored, services that answer nothing: where an empty list would come from.
+      const r = await runCli(never.argv(), { configDir: tempDir('mailctl-never-empty-'), env: { ...hs.get().env, NO_COLOR: '1' } });
+      if (never.then === 'refused') {
+        expect(r.exitCode, r.stderr).toBe(2);
+        expect(r.stdout).toBe('');
+      } else {
+        const rows = tsv(r.stdout).rows;
+        expect(rows.length, r.stderr).toBeGreaterThan(0);
+        if (never.rows !== undefined) expect(rows).toHaveLength(never.rows);
+      }
+      if (!never.asks) expect(hs.get().requests.map((q) => `${q.method} ${q.path}`)).toEqual([]);
+    });
     return;
   }
+  const e = c.empty!;
   it('empty: the header alone in TSV and CSV, and on a terminal a sentence on stderr naming what is empty', async () => {
     const once = async (extra: string[], tty = false) => {
       e.serve();
