@@ -1,14 +1,17 @@
 // The in-process sandbox (--sandbox) of one config directory, used by several runs at once: a
 // running `events tail --sandbox` sees what a `send --sandbox` from another terminal sent, and
-// neither run's saving of the state loses the other's change (src/sandbox/inprocess.ts).
+// neither run's saving of the state loses the other's change (src/sandbox/inprocess.ts). On a full
+// disk the state is kept whole: the run that could not save fails naming state.json, and the
+// state it found stays as it was.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { until } from './helpers/wait.js';
-import type { Clock } from '../src/core/clock.js';
+import { smallDisk } from './helpers/small-disk.js';
+import { systemClock, type Clock } from '../src/core/clock.js';
 
 const bin = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'), 'bin', 'mailctl.js');
 
@@ -88,4 +91,41 @@ describe('--sandbox shared by several runs on one config directory', () => {
       tail.kill('SIGKILL');
     }
   }, 40_000);
+});
+
+describe('--sandbox on a full disk (a small tmpfs; needs root to mount)', () => {
+  const disk = smallDisk(1024 * 1024);
+  afterAll(() => ('unmount' in disk ? disk.unmount() : undefined));
+
+  it.skipIf('skip' in disk)('a state.json the disk takes only part of is never put in place: exit 1 naming it, the state as it was, no temporary file; the same command then works', async () => {
+    if ('skip' in disk) return;
+    const dir = path.join(disk.dir, 'config');
+    // A state of several pages: 60 messages sent.
+    const recipients = path.join(tempDir(), 'r.csv');
+    fs.writeFileSync(recipients, ['email', ...Array.from({ length: 60 }, (_, i) => `r${i}@example.com`)].join('\n'));
+    const sent = await runCli(['--sandbox', 'send', '--recipients-file', recipients, '--subject', 'Hi', '--html', '<p>x</p>'], { configDir: dir });
+    expect(sent.exitCode, sent.stderr).toBe(0);
+    const before = fs.readFileSync(stateFile(dir), 'utf8');
+    expect(before.length).toBeGreaterThan(3 * 4096);
+
+    // One page left: the new state's first page is written (a short write), the rest is refused.
+    disk.fill(4096);
+    let r;
+    try {
+      r = await runCli(['--sandbox', 'groups', 'create', 'After'], { configDir: dir });
+    } finally {
+      disk.free();
+    }
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`Could not write ${stateFile(dir)}: the disk is full (ENOSPC).`);
+    expect(r.stderr).not.toMatch(/bug in mailctl|\n\s+at /);
+    expect(fs.readFileSync(stateFile(dir), 'utf8')).toBe(before);
+    expect(fs.readdirSync(path.join(dir, 'sandbox')).filter((n) => !['files', 'state.json', 'state.lock'].includes(n)), 'a temporary file left').toEqual([]);
+
+    // Later, as a person would run it again: past the service's one-second limit on creating groups.
+    const later: Clock = { now: () => Date.now() + 11_000, sleep: (ms, signal) => systemClock.sleep(ms, signal) };
+    const again = await runCli(['--sandbox', 'groups', 'create', 'After'], { configDir: dir, clock: later });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(storedIds(dir)).toHaveLength(60);
+  });
 });

@@ -15,10 +15,10 @@
 // never waits on the lock of a request of its own process that is waiting behind it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { systemClock, type Clock } from '../core/clock.js';
 import { takeLock, type HeldLock } from '../fs/lock-file.js';
+import { writeFileAtomicSync } from '../fs/safe-write.js';
 import { SANDBOX_BASE } from './constants.js';
 import { Sandbox, type RawRequest, type SbOutcome } from './sandbox.js';
 import type { SandboxState } from './types.js';
@@ -27,7 +27,6 @@ import type { SandboxState } from './types.js';
 const LOCK_STALE_MS = 5000;
 /** How often a holder refreshes its lock while a request is under way. */
 const HEARTBEAT_MS = 500;
-const NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 
 export function sandboxDir(configDir: string): string {
   return path.join(configDir, 'sandbox');
@@ -63,21 +62,13 @@ function readState(file: string): { state?: SandboxState; text?: string } {
   }
 }
 
-/** A private temporary file beside `file`, renamed over it: readers see the old state or the new, never half. */
+/**
+ * A private temporary file beside `file`, written whole and renamed over it (src/fs/safe-write.ts):
+ * readers see the old state or the new, never half, and a disk that takes only part of it is a
+ * DiskError naming state.json, with the old state left in place.
+ */
 function writeState(file: string, text: string): void {
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | NOFOLLOW, 0o600);
-  try {
-    fs.writeSync(fd, text);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
-  }
+  writeFileAtomicSync(file, text);
 }
 
 async function acquire(lock: string, signal: AbortSignal): Promise<HeldLock> {
