@@ -2,15 +2,15 @@
 // pipe (so output is TSV), --sandbox working offline with its state kept under
 // MAILCTL_CONFIG_DIR between invocations, and Ctrl-C handled by the signal handlers the process
 // really has once its dependencies are loaded (in-process tests cannot see that).
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ANSI, tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
+import { spawnCli } from './helpers/spawn-cli.js';
 import { until } from './helpers/wait.js';
-import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'mailctl.js');
@@ -102,18 +102,12 @@ describe('SIGINT on bin/mailctl.js', () => {
     const dir = tempDir();
     const file = path.join(dir, 'c.csv');
     fs.writeFileSync(file, 'EMAIL,NAME\nann@example.com,Ann\n');
-    const env = {
-      PATH: process.env.PATH, HOME: dir, MAILCTL_CONFIG_DIR: dir,
-      MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign,
-    };
-    const child = spawn(process.execPath, [bin, 'import', file, '--group', 'Slow', '--create-group', '--wait'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
+    const run = spawnCli(['import', file, '--group', 'Slow', '--create-group', '--wait'], { sandbox: sb.get(), home: dir, configDir: dir });
     // Interrupt once it is polling the import status.
     const polling = () => sb.get().sandbox.requests('campaign').some((r) => r.path.startsWith('/v1/contacts/imports/result/'));
     await until('the import status being polled', polling, 10_000);
-    child.kill('SIGINT');
-    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    run.child.kill('SIGINT');
+    const { code, stderr: err } = await run.exited;
     expect(code).toBe(130);
     const sn = /Import (IM\w+) started/.exec(err)?.[1];
     expect(sn).toBeTruthy();

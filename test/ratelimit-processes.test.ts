@@ -5,15 +5,12 @@
 // Nothing here is timed, so a loaded machine (processes descheduled between admission and
 // sending, as when other test files run beside this one) only makes it slower; the generous
 // time-outs are for that. Checked with three busy-looping processes running meanwhile.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/cli.js';
 import { useSandbox } from './helpers/sandbox.js';
+import { spawnCli } from './helpers/spawn-cli.js';
 import { SANDBOX_KEYS } from '../src/sandbox/constants.js';
 
-const bin = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'), 'bin', 'mailctl.js');
 const sb = useSandbox({
   limits: { perSecond: 2 },
   expect: [
@@ -34,15 +31,8 @@ beforeAll(async () => {
   s.sandbox.options.limits.perSecond = 2;
 });
 
-function mailctl(configDir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { PATH: process.env.PATH, HOME: configDir, MAILCTL_CONFIG_DIR: configDir, MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign };
-  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (c) => (stdout += c));
-  child.stderr!.on('data', (c) => (stderr += c));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
+/** The built CLI as its own process on `configDir` (also its home), against the sandbox. */
+const mailctl = (configDir: string, args: string[]) => spawnCli(args, { sandbox: sb.get(), home: configDir, configDir }).exited;
 
 /** What the sandbox's campaign service answered from `from` on. */
 const statuses = (from: number) => sb.get().sandbox.requests('campaign').slice(from).map((r) => r.status);

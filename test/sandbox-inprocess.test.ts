@@ -3,17 +3,15 @@
 // neither run's saving of the state loses the other's change (src/sandbox/inprocess.ts). On a full
 // disk the state is kept whole: the run that could not save fails naming state.json, and the
 // state it found stays as it was.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { until } from './helpers/wait.js';
 import { smallDisk } from './helpers/small-disk.js';
+import { spawnCli } from './helpers/spawn-cli.js';
 import { systemClock, type Clock } from '../src/core/clock.js';
 
-const bin = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'), 'bin', 'mailctl.js');
 
 /** Real time plus whatever the CLI chose to wait, each wait taking 30 ms of real time; counts the waits. */
 function countingClock(): Clock & { waits: number } {
@@ -69,26 +67,19 @@ describe('--sandbox shared by several runs on one config directory', () => {
 
   it('two real processes: `events tail --sandbox` prints what `send --sandbox` sent, and the message stays stored', async () => {
     const dir = tempDir();
-    const env = { PATH: process.env.PATH, HOME: dir, MAILCTL_CONFIG_DIR: dir };
-    const tail = spawn(process.execPath, [bin, '--sandbox', 'events', 'tail', '--recipient', 'spawned@example.com', '--since', '1m', '--interval', '2s'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    tail.stdout!.on('data', (c) => (out += c));
-    tail.stderr!.on('data', (c) => (err += c));
-    const exited = new Promise<number | null>((r) => tail.on('exit', (code) => r(code)));
+    const tail = spawnCli(['--sandbox', 'events', 'tail', '--recipient', 'spawned@example.com', '--since', '1m', '--interval', '2s'], { home: dir, configDir: dir });
     try {
       await until('the tail\'s first lookup', () => fs.existsSync(stateFile(dir)), 15_000);
-      const send = spawn(process.execPath, [bin, ...sendArgs('spawned@example.com')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let sent = '';
-      send.stdout!.on('data', (c) => (sent += c));
-      expect(await new Promise((r) => send.on('exit', r))).toBe(0);
-      const id = messageId(sent);
-      await until('the tail to print the message', () => out.includes(`"messageId":"${id}"`), 15_000);
-      tail.kill('SIGINT');
-      expect(await exited, err).toBe(0);
+      const send = await spawnCli(sendArgs('spawned@example.com'), { home: dir, configDir: dir }).exited;
+      expect(send.code).toBe(0);
+      const id = messageId(send.stdout);
+      await until('the tail to print the message', () => tail.stdout().includes(`"messageId":"${id}"`), 15_000);
+      tail.child.kill('SIGINT');
+      const end = await tail.exited;
+      expect(end.code, end.stderr).toBe(0);
       expect(storedIds(dir)).toContain(id);
     } finally {
-      tail.kill('SIGKILL');
+      tail.child.kill('SIGKILL');
     }
   }, 40_000);
 });

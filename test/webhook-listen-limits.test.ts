@@ -3,15 +3,14 @@
 // body declared too big is answered 413 before it is read; a repeat of a stored (id, event) is
 // answered 200 and not stored again — the store's unique key decides, so memory holds no window
 // of past events; stopping ends every connection at once. Time-outs are shortened here through the listener's limits; the defaults are in docs/security.md.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/cli.js';
 import { until } from './helpers/wait.js';
+import { spawnCli } from './helpers/spawn-cli.js';
 import { sign } from '../src/webhook/signature.js';
 import { startListener, type ListenerLimits, type RunningListener } from '../src/webhook/listener.js';
 import { openStore } from '../src/store/open.js';
@@ -189,20 +188,15 @@ describe('webhook listener repeats', () => {
 
 describe('Ctrl-C on bin/mailctl.js webhook listen', () => {
   it('one SIGINT while a client stalls mid-body: the listener ends it and exits 0 with its summary', async () => {
-    const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'mailctl.js');
     const dir = tempDir();
-    const env = { PATH: process.env.PATH, HOME: dir, MAILCTL_CONFIG_DIR: dir, MAILCTL_NOTIFY_API_KEY: KEY };
-    const child = spawn(process.execPath, [bin, 'webhook', 'listen', '--port', '0', '--out', path.join(dir, 'e.jsonl')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    const port = Number(await until('the listener', () => /Listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(err)?.[1], 10_000));
+    const run = spawnCli(['webhook', 'listen', '--port', '0', '--out', path.join(dir, 'e.jsonl')], { home: dir, configDir: dir, env: { MAILCTL_NOTIFY_API_KEY: KEY } });
+    const port = Number(await until('the listener', () => /Listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(run.stderr())?.[1], 10_000));
     const c = stall(port, 'POST / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n');
     await until('the request to be under way', () => c.received().includes('100 Continue'));
     c.socket.write('{"event":');
-    child.kill('SIGINT');
-    expect(await exited).toBe(0);
+    run.child.kill('SIGINT');
+    expect((await run.exited).code).toBe(0);
     await until('the stalled client to see the close', () => c.closed());
-    expect(err).toContain('Stopped. 0 events stored');
+    expect(run.stderr()).toContain('Stopped. 0 events stored');
   });
 });

@@ -4,14 +4,14 @@
 // binary as Ctrl-C does, recording the forwards still pending in the failed-forwards file.
 // --keep prunes at start and then daily, on the run's clock. Two listeners on one PostgreSQL
 // store each event once.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { smallDisk } from './helpers/small-disk.js';
 import { until, unusedPort } from './helpers/wait.js';
+import { spawnCli } from './helpers/spawn-cli.js';
 import { startConsumer } from './helpers/webhook-consumer.js';
 import { postgresForTests } from './helpers/postgres.js';
 import { sign } from '../src/webhook/signature.js';
@@ -106,19 +106,15 @@ describe.each(['SIGTERM', 'SIGHUP'] as const)('%s on bin/mailctl.js webhook list
   it('stops as Ctrl-C does: exit 0, the summary, and a forward still pending recorded in the failed-forwards file', async () => {
     const app = await startConsumer(() => 'hang');
     try {
-      const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'mailctl.js');
       const dir = tempDir();
       const failed = path.join(dir, 'failed.jsonl');
-      const env = { PATH: process.env.PATH, HOME: dir, MAILCTL_CONFIG_DIR: dir, MAILCTL_NOTIFY_API_KEY: KEY };
-      const child = spawn(process.execPath, [bin, 'webhook', 'listen', '--port', '0', '--forward', app.url, '--failed-out', failed], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-      let err = '';
-      child.stderr.on('data', (d) => (err += d));
-      const port = Number(await until('the listener', () => /Listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(err)?.[1], 10_000));
+      const run = spawnCli(['webhook', 'listen', '--port', '0', '--forward', app.url, '--failed-out', failed], { home: dir, configDir: dir, env: { MAILCTL_NOTIFY_API_KEY: KEY } });
+      const port = Number(await until('the listener', () => /Listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(run.stderr())?.[1], 10_000));
       expect((await post(`http://127.0.0.1:${port}/`, signed('pending'))).status).toBe(200);
       await until('the forward to reach the app', () => app.got.length === 1);
-      child.kill(signal);
-      expect(await exited).toBe(0);
+      run.child.kill(signal);
+      const { code, stderr: err } = await run.exited;
+      expect(code).toBe(0);
       expect(lines(failed).map((x) => JSON.parse(x).id)).toEqual(['pending']);
       expect(err).toContain('1 event stored');
       expect(err).toContain('1 kept in');
