@@ -2,8 +2,7 @@
 // number of seconds; a time-out of 0 and anything else are usage errors with nothing sent.
 import { describe, expect, it } from 'vitest';
 import { parseDuration } from '../src/core/duration.js';
-import { runCli } from './helpers/cli.js';
-import { useSandbox } from './helpers/sandbox.js';
+import { useSandbox, refusedBeforeSending } from './helpers/sandbox.js';
 
 const sb = useSandbox();
 
@@ -33,10 +32,7 @@ describe('durations', () => {
     [['import', 'status', 'IM1', '--wait', '--timeout', '5 minutes']],
     [['send', '--resume', '--settle-after', 'later']],
   ])('%j: exit 2 naming the flag, nothing sent', async (argv) => {
-    const before = sb.get().sandbox.requests().length;
-    const r = await runCli(argv, { sandbox: sb.get() });
-    expect(r.exitCode).toBe(2);
+    const r = await refusedBeforeSending(sb, argv);
     expect(r.stderr).toMatch(/(--timeout|--settle-after) (takes a duration|must be longer than 0)/);
-    expect(sb.get().sandbox.requests().length).toBe(before);
   });
 });

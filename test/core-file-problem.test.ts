@@ -3,7 +3,7 @@
 // that reads a file.
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
-import { useSandbox } from './helpers/sandbox.js';
+import { useSandbox, refusedBeforeSending } from './helpers/sandbox.js';
 
 const sb = useSandbox();
 
@@ -18,13 +18,10 @@ describe('input files that cannot be read', () => {
     ['emails file', ['contacts', 'remove', '--group', 'G', '--emails-file', dir, '--yes']],
   ];
   it.each(cases)('a folder as the %s: exit 2, "is a folder", nothing sent', async (what, argv) => {
-    const before = sb.get().sandbox.requests().length;
-    const r = await runCli(argv, { sandbox: sb.get() });
-    expect(r.exitCode).toBe(2);
+    const r = await refusedBeforeSending(sb, argv);
     expect(r.stderr).toContain(`The ${what} ${dir}`);
     expect(r.stderr).toContain('is a folder; give the path of a file.');
     expect(r.stderr).not.toMatch(/EISDIR|unexpected failure/);
-    expect(sb.get().sandbox.requests().length).toBe(before);
   });
 
   it('a missing recipients file says so and names the flag', async () => {

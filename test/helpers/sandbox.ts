@@ -14,9 +14,10 @@
 // receives is checked after the test that was running (requests made in a beforeAll count towards
 // the first test after it), including the non-API routes: /files uploads and downloads, /links,
 // /campaign/_sandbox.
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startSandboxServer, type RunningSandbox, type ServeOptions } from '../../src/sandbox/server.js';
 import type { Recorded } from '../../src/sandbox/types.js';
+import { runCli, type CliResult } from './cli.js';
 
 /** Test defaults: spec behaviour, with the per-second limit off and short processing times. */
 export const TEST_SANDBOX: ServeOptions = {
@@ -172,4 +173,16 @@ export async function startTestSandbox(o: UseSandboxOptions = {}): Promise<Check
 /** The test defaults applied to a sandbox's options. */
 function startSandbox(o: ServeOptions): Promise<RunningSandbox> {
   return startSandboxServer({ ...TEST_SANDBOX, ...o, limits: { ...TEST_SANDBOX.limits, ...o.limits }, delays: { ...TEST_SANDBOX.delays, ...o.delays } });
+}
+
+/**
+ * Runs `argv` against `sb` and holds it to what every bad input promises: exit 2, and not one
+ * request reached the sandbox. Returns the run for the checks of its sentence.
+ */
+export async function refusedBeforeSending(sb: SandboxHandle, argv: string[]): Promise<CliResult> {
+  const before = sb.get().sandbox.requests().length;
+  const r = await runCli(argv, { sandbox: sb.get() });
+  expect(r.exitCode, `${argv.join(' ')}: ${r.stderr}`).toBe(2);
+  expect(sb.get().sandbox.requests().length, `${argv.join(' ')}: a request was sent`).toBe(before);
+  return r;
 }
