@@ -1,7 +1,10 @@
 // Contact import (issue 4), measured through the built CLI (`npm run build` first):
 //  (a) `mailctl import big.csv --group G --dry-run` wall time as a ratio to a bare csv-parse
-//      loop over the same file, both as fresh node processes, median of interleaved runs.
-//      Target ≤ 1.3×. The dry run sends nothing and needs no key: the group is not looked up.
+//      loop over the same file, both as fresh node processes. Target ≤ 1.2× (issue 24.7). The
+//      machine is shared, so the two are run in turn (bare, mailctl, bare, mailctl…, at least 5
+//      of each, `--runs N`), the ratio is of the two medians, and the load average before and
+//      after is printed beside it: a figure taken under a changing load says so. The dry run
+//      sends nothing and needs no key: the group is not looked up.
 //  (b) peak RSS of that dry run. Target ≤ 200 MiB at 1M rows; `--rows 10000000` for the
 //      10M-row case (target ≤ 400 MiB).
 //  (c) `--upload`: peak RSS of a real import of a ~500 MB file into a `mailctl sandbox serve`
@@ -23,7 +26,7 @@ const arg = (name, dflt) => {
   return i > 0 ? process.argv[i + 1] : dflt;
 };
 const ROWS = Number(arg('--rows', process.env.BENCH_IMPORT_ROWS ?? 1_000_000));
-const RUNS = Number(arg('--runs', process.env.BENCH_RUNS ?? 3));
+const RUNS = Math.max(5, Number(arg('--runs', process.env.BENCH_RUNS ?? 5)));
 const UPLOAD = process.argv.includes('--upload');
 const MiB = 1024 * 1024;
 if (!fs.existsSync(path.join(root, 'dist'))) throw new Error('dist/ is missing: run `npm run build` first.');
@@ -81,7 +84,11 @@ function measure(args, env = {}) {
   });
 }
 
-const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+const median = (a) => {
+  const s = [...a].sort((x, y) => x - y);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 const fmt = (x, d = 0) => x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 const results = [];
 
@@ -102,6 +109,8 @@ const dry = [bin, 'import', big, '--group', 'G', '--dry-run'];
 const times = { bare: [], dry: [] };
 let peak = 0;
 await measure(bare); // warm the file cache
+await measure(dry, noKeys); // and the compile cache in the config folder, as a second run has it
+const loadBefore = load();
 for (let i = 0; i < RUNS; i++) {
   const b = await measure(bare);
   if (b.status !== 0) throw new Error(`bare csv-parse loop failed: ${b.stderr}`);
@@ -111,9 +120,13 @@ for (let i = 0; i < RUNS; i++) {
   times.dry.push(d.ms);
   peak = Math.max(peak, d.rssMiB);
 }
+const loadAfter = load();
 const ratio = median(times.dry) / median(times.bare);
+// Each pair's own ratio too: a wide spread means the load moved during the runs.
+const pairs = times.dry.map((d, i) => d / times.bare[i]).sort((x, y) => x - y);
+const RATIO_TARGET = 1.2;
 const rssTarget = ROWS > 1_000_000 ? 400 : 200;
-results.push([`(a) dry run / bare csv-parse, ${fmt(ROWS)} rows`, `${fmt(median(times.dry))} / ${fmt(median(times.bare))} ms = ${ratio.toFixed(2)}×`, '≤ 1.30×', ratio <= 1.3]);
+results.push([`(a) dry run / bare csv-parse, ${fmt(ROWS)} rows`, `${fmt(median(times.dry))} / ${fmt(median(times.bare))} ms = ${ratio.toFixed(2)}×`, `≤ ${RATIO_TARGET.toFixed(2)}×`, ratio <= RATIO_TARGET]);
 results.push([`(b) peak RSS of the dry run, ${fmt(ROWS)} rows`, `${fmt(peak, 1)} MiB`, `≤ ${rssTarget} MiB`, peak <= rssTarget]);
 
 // (c)
@@ -142,7 +155,11 @@ if (UPLOAD) {
 fs.rmSync(cfg, { recursive: true, force: true });
 
 const w = [Math.max(...results.map((r) => r[0].length)), Math.max(...results.map((r) => r[1].length)), 9];
-console.log(`\nimport benchmark${hasTime ? '' : ' (RSS by /proc polling)'}: median of ${RUNS} interleaved runs`);
+console.log(`\nimport benchmark${hasTime ? '' : ' (RSS by /proc polling)'}: medians of ${RUNS} interleaved runs each, node ${process.version}, ${os.cpus().length} cores`);
+console.log(`  load average (1, 5, 15 min): ${loadBefore} before, ${loadAfter} after`);
+console.log(`  bare csv-parse runs (ms): ${times.bare.map((t) => fmt(t)).join(', ')}`);
+console.log(`  dry-run runs (ms):        ${times.dry.map((t) => fmt(t)).join(', ')}`);
+console.log(`  ratio of each pair: ${pairs.map((x) => x.toFixed(2)).join(', ')}`);
 console.log(`  ${'measure'.padEnd(w[0])}  ${'measured'.padEnd(w[1])}  ${'target'.padEnd(w[2])}`);
-for (const [name, got, target, ok] of results) console.log(`  ${name.padEnd(w[0])}  ${got.padEnd(w[1])}  ${target.padEnd(w[2])}  ${ok ? 'ok' : 'OVER TARGET'}`);
+for (const [name, got, target, ok] of results) console.log(`  ${name.padEnd(w[0])}  ${got.padEnd(w[1])}  ${target.padEnd(w[2])}  ${ok ? 'PASS' : 'FAIL'}`);
 process.exitCode = results.every((r) => r[3]) ? 0 : 1;
