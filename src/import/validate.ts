@@ -11,7 +11,6 @@
 // never hold a line break, and a custom field may only when none of its later lines starts like
 // a contact (strayQuoteSuspect): such a record is rejected whole, never uploaded. Line numbers
 // in the rejects file count lines the same way, so they match what an editor shows.
-import { Parser } from 'csv-parse';
 import { UsageError, InterruptedError } from '../core/errors.js';
 import { forTerminal } from '../core/sanitize.js';
 import { Decoder, sniffEncoding, type EncodingName } from './encoding.js';
@@ -21,6 +20,7 @@ import { SeenEmails } from './seen-emails.js';
 import { CsvCount, CsvFile, csvLine } from './csv-writer.js';
 import { RejectsFile, type RejectReason, type RejectsTarget } from './rejects.js';
 import { LineMap } from './line-map.js';
+import { csvRecords } from './csv-records.js';
 
 export const DEFAULT_NAME_MAX_LENGTH = 100;
 
@@ -135,7 +135,7 @@ async function run(o: ValidateOptions, cleaned: CsvFile | CsvCount, rejects: Rej
       }
     }
     parserLines = pl;
-    quoted.length = 0;
+    if (quoted.length !== 0) quoted.length = 0;
     let nul = -1;
     if (sawNul) for (let i = 0; i < rec.length && nul < 0; i++) if (rec[i].indexOf('\0') !== -1) nul = i;
 
@@ -200,9 +200,8 @@ async function run(o: ValidateOptions, cleaned: CsvFile | CsvCount, rejects: Rej
     uploadLine += 1 + uploadBreaks;
   };
 
-  // csv-parse's stream wrapper re-queues every record as an object-mode chunk; driving its parser
-  // directly calls us once per record with nothing in between (about a third faster).
-  const { api: parser, quoted } = csvApi();
+  // csv-parse's parser driven directly, once per record (src/import/csv-records.ts).
+  const { api: parser, quoted } = csvRecords();
   // Set once a NUL byte appears in the input: only then are values searched for one.
   let sawNul = false;
   const feed = (buf: Buffer | undefined, end: boolean) => {
@@ -261,44 +260,6 @@ async function run(o: ValidateOptions, cleaned: CsvFile | CsvCount, rejects: Rej
     lineMap,
     warnings: plan.warnings,
   };
-}
-
-// Every kind of line end is a record delimiter, CRLF first so it is one break, not two. Given
-// none, csv-parse takes the first line end it meets as the only one, and a file mixing CRLF and
-// LF lost rows into its neighbours' values (issue 9).
-const RECORD_DELIMITERS = ['\r\n', '\n', '\r'];
-
-/**
- * csv-parse's parser, driven directly, and the indexes of the current record's fields that
- * were quoted in the source (read from its own state as each field ends: csv-parse does not
- * report it otherwise without building an object per field). Two of its internal methods are
- * wrapped or replaced, checked here so that a csv-parse that changed fails loudly at once.
- */
-function csvApi(): { api: CsvApi; quoted: number[] } {
-  const api = (new Parser({ relax_column_count: true, relax_quotes: true, bom: true, skip_empty_lines: false, record_delimiter: RECORD_DELIMITERS }) as unknown as { api?: CsvApi }).api;
-  if (!api || typeof api.parse !== 'function' || !api.info || typeof api.__onField !== 'function' || typeof api.__isRecordDelimiter !== 'function' || typeof api.state?.wasQuoting !== 'boolean' || api.state.recordDelimiterMaxLength !== 2) {
-    throw new Error('csv-parse changed: Parser.api is not what src/import/validate.ts expects');
-  }
-  // The same answer csv-parse's own __isRecordDelimiter gives for these three delimiters, in
-  // two comparisons instead of a loop over all three for every character (a tenth of the time
-  // of a 1M-row check). Lookahead is safe: csv-parse keeps the last byte of a chunk back until
-  // the next arrives (its longest delimiter is two bytes), so a CR and its LF are seen together.
-  api.__isRecordDelimiter = (chr: number, buf: Buffer, pos: number) => (chr === 10 ? 1 : chr === 13 ? (buf[pos + 1] === 10 ? 2 : 1) : 0);
-  const quoted: number[] = [];
-  const onField = api.__onField;
-  api.__onField = function (this: CsvApi) {
-    if (this.state.wasQuoting) quoted.push(this.state.record.length);
-    return onField.call(this);
-  };
-  return { api, quoted };
-}
-
-interface CsvApi {
-  info: { lines: number };
-  state: { wasQuoting: boolean; record: unknown[]; recordDelimiterMaxLength: number };
-  __onField(this: CsvApi): Error | undefined;
-  __isRecordDelimiter(chr: number, buf: Buffer, pos: number): number;
-  parse(buf: Buffer | undefined, end: boolean, push: (rec: string[]) => void, close: () => void): Error | undefined;
 }
 
 /**
