@@ -5,6 +5,9 @@
 //      of each, `--runs N`), the ratio is of the two medians, and the load average before and
 //      after is printed beside it: a figure taken under a changing load says so. The dry run
 //      sends nothing and needs no key: the group is not looked up.
+//      `--against DIR` times another built checkout's dry run in the same rounds (bare, this,
+//      that…), so a before/after comparison shares the load: `git worktree add /tmp/before
+//      main && (cd /tmp/before && npm ci)`, then `node bench/import.mjs --against /tmp/before`.
 //  (b) peak RSS of that dry run. Target ≤ 200 MiB at 1M rows; `--rows 10000000` for the
 //      10M-row case (target ≤ 400 MiB).
 //  (c) `--upload`: peak RSS of a real import of a ~500 MB file into a `mailctl sandbox serve`
@@ -28,6 +31,7 @@ const arg = (name, dflt) => {
 const ROWS = Number(arg('--rows', process.env.BENCH_IMPORT_ROWS ?? 1_000_000));
 const RUNS = Math.max(5, Number(arg('--runs', process.env.BENCH_RUNS ?? 5)));
 const UPLOAD = process.argv.includes('--upload');
+const AGAINST = arg('--against');
 const MiB = 1024 * 1024;
 if (!fs.existsSync(path.join(root, 'dist'))) throw new Error('dist/ is missing: run `npm run build` first.');
 fs.mkdirSync(dataDir, { recursive: true });
@@ -78,7 +82,9 @@ function measure(args, env = {}) {
       const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(err);
       if (m) peakKb = Number(m[1]);
       const status = hasTime ? Number(/Exit status: (\d+)/.exec(err)?.[1] ?? code) : code;
-      resolve({ ms, rssMiB: peakKb / 1024, status, stderr: err });
+      // CPU time (user + system) of the process: what other processes' load moves least.
+      const cpu = (what) => Number(new RegExp(`${what} time \\(seconds\\): ([\\d.]+)`).exec(err)?.[1] ?? NaN) * 1000;
+      resolve({ ms, cpuMs: cpu('User') + cpu('System'), rssMiB: peakKb / 1024, status, stderr: err });
     });
     child.on('error', reject);
   });
@@ -106,7 +112,10 @@ const bare = ['--input-type=module', '-e', `
 const cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'mailctl-bench-import-'));
 const noKeys = { MAILCTL_CONFIG_DIR: cfg, MAILCTL_API_KEY: '', MAILCTL_CAMPAIGN_API_KEY: '', MAILCTL_NOTIFY_API_KEY: '' };
 const dry = [bin, 'import', big, '--group', 'G', '--dry-run'];
-const times = { bare: [], dry: [] };
+const times = { bare: [], dry: [], other: [] };
+const cpu = { bare: [], dry: [], other: [] };
+const other = AGAINST && [path.join(path.resolve(AGAINST), 'bin', 'mailctl.js'), ...dry.slice(1)];
+if (other) await measure(other, noKeys);
 let peak = 0;
 await measure(bare); // warm the file cache
 await measure(dry, noKeys); // and the compile cache in the config folder, as a second run has it
@@ -115,10 +124,18 @@ for (let i = 0; i < RUNS; i++) {
   const b = await measure(bare);
   if (b.status !== 0) throw new Error(`bare csv-parse loop failed: ${b.stderr}`);
   times.bare.push(b.ms);
+  cpu.bare.push(b.cpuMs);
   const d = await measure(dry, noKeys);
   if (d.status !== 0) throw new Error(`dry run exited ${d.status}: ${d.stderr}`);
   times.dry.push(d.ms);
+  cpu.dry.push(d.cpuMs);
   peak = Math.max(peak, d.rssMiB);
+  if (other) {
+    const a = await measure(other, noKeys);
+    if (a.status !== 0) throw new Error(`--against's dry run exited ${a.status}: ${a.stderr}`);
+    times.other.push(a.ms);
+    cpu.other.push(a.cpuMs);
+  }
 }
 const loadAfter = load();
 const ratio = median(times.dry) / median(times.bare);
@@ -160,6 +177,11 @@ console.log(`  load average (1, 5, 15 min): ${loadBefore} before, ${loadAfter} a
 console.log(`  bare csv-parse runs (ms): ${times.bare.map((t) => fmt(t)).join(', ')}`);
 console.log(`  dry-run runs (ms):        ${times.dry.map((t) => fmt(t)).join(', ')}`);
 console.log(`  ratio of each pair: ${pairs.map((x) => x.toFixed(2)).join(', ')}`);
+if (other) {
+  console.log(`  --against runs (ms):      ${times.other.map((t) => fmt(t)).join(', ')}`);
+  console.log(`  --against ${AGAINST}: ${fmt(median(times.other))} ms = ${(median(times.other) / median(times.bare)).toFixed(2)}× bare; this build takes ${(median(times.dry) / median(times.other)).toFixed(2)}× its time${hasTime ? ` (CPU ${(median(cpu.dry) / median(cpu.other)).toFixed(2)}×)` : ''}`);
+}
+if (hasTime) console.log(`  CPU time (user + sys), medians: ${fmt(median(cpu.dry))} / ${fmt(median(cpu.bare))} ms = ${(median(cpu.dry) / median(cpu.bare)).toFixed(2)}× (a cross-check less moved by the load)`);
 console.log(`  ${'measure'.padEnd(w[0])}  ${'measured'.padEnd(w[1])}  ${'target'.padEnd(w[2])}`);
 for (const [name, got, target, ok] of results) console.log(`  ${name.padEnd(w[0])}  ${got.padEnd(w[1])}  ${target.padEnd(w[2])}  ${ok ? 'PASS' : 'FAIL'}`);
 process.exitCode = results.every((r) => r[3]) ? 0 : 1;
