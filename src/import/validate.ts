@@ -195,7 +195,7 @@ async function run(o: ValidateOptions, cleaned: CsvFile | CsvCount, rejects: Rej
     if (firstAt) return reject(at, 'duplicate-email', `duplicate of line ${firstAt} (same EMAIL, case-insensitive; the first is kept)`, rec);
     valid++;
     if (email !== first) rec[0] = email;
-    cleaned.write(csvLine(keep ? keep.map((i) => rec[i]) : rec));
+    cleaned.writeFields(keep ? keep.map((i) => rec[i]) : rec);
     lineMap.add(uploadLine, at);
     uploadLine += 1 + uploadBreaks;
   };
