@@ -104,7 +104,41 @@ async function run(o: ValidateOptions, cleaned: CsvFile | CsvCount, rejects: Rej
   let valid = 0;
   let blank = 0;
 
+  // Rows that passed every other check wait here for the duplicate check, in file order, so the
+  // duplicate table's memory is read for a batch at once (src/import/seen-emails.ts). The batch
+  // is decided before any other row is rejected, before its input chunk is let go, and when full:
+  // the rejects file, the upload and the line map get every row in the order of the file, as if
+  // each had been decided on its own.
+  const BATCH = SeenEmails.BATCH;
+  const pendingRec: string[][] = [];
+  const pendingEmail: string[] = [];
+  const pendingAt = new Float64Array(BATCH);
+  const pendingBreaks = new Float64Array(BATCH);
+  let pending = 0;
+  const decidePending = () => {
+    const n = pending;
+    pending = 0;
+    for (let k = 0; k < n; k++) seen.stage(k, pendingEmail[k]);
+    seen.prefetch(n);
+    for (let k = 0; k < n; k++) {
+      const rec = pendingRec[k];
+      const at = pendingAt[k];
+      const firstAt = seen.firstLineStaged(k, at);
+      if (firstAt) {
+        reject(at, 'duplicate-email', `duplicate of line ${firstAt} (same EMAIL, case-insensitive; the first is kept)`, rec);
+        continue;
+      }
+      valid++;
+      const email = pendingEmail[k];
+      if (email !== rec[0]) rec[0] = email;
+      cleaned.writeFields(keep ? keep.map((i) => rec[i]) : rec);
+      lineMap.add(uploadLine, at);
+      uploadLine += 1 + pendingBreaks[k];
+    }
+  };
+
   const reject = (at: number, reason: RejectReason, detail: string, rec: string[]) => {
+    if (pending) decidePending();
     reasons[reason] = (reasons[reason] ?? 0) + 1;
     rejects.add(at, detail, rec);
   };
@@ -191,13 +225,11 @@ async function run(o: ValidateOptions, cleaned: CsvFile | CsvCount, rejects: Rej
         return reject(at, 'field-type', `${f.name} "${v}" is not a ${f.type === 'date' ? 'date (YYYY-MM-DD)' : 'number'}`, rec);
       }
     }
-    const firstAt = seen.firstLine(email, at);
-    if (firstAt) return reject(at, 'duplicate-email', `duplicate of line ${firstAt} (same EMAIL, case-insensitive; the first is kept)`, rec);
-    valid++;
-    if (email !== first) rec[0] = email;
-    cleaned.writeFields(keep ? keep.map((i) => rec[i]) : rec);
-    lineMap.add(uploadLine, at);
-    uploadLine += 1 + uploadBreaks;
+    pendingRec[pending] = rec;
+    pendingEmail[pending] = email;
+    pendingAt[pending] = at;
+    pendingBreaks[pending] = uploadBreaks;
+    if (++pending === BATCH) decidePending();
   };
 
   // csv-parse's parser driven directly, once per record (src/import/csv-records.ts).
@@ -208,6 +240,7 @@ async function run(o: ValidateOptions, cleaned: CsvFile | CsvCount, rejects: Rej
     if (!sawNul && buf && buf.indexOf(0) !== -1) sawNul = true;
     const err = parser.parse(buf, end, onRecord, () => {});
     if (err) throw csvError(err, o.source, line);
+    if (pending) decidePending();
   };
 
   let decoder: Decoder | undefined;
