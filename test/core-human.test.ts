@@ -31,4 +31,11 @@ describe('count and plural', () => {
     expect(plural(12000, 'row')).toBe('12,000 rows');
     expect(plural(2, 'recipient is', 'recipients are')).toBe('2 recipients are');
   });
+
+  it('group every count as en-US does, whole or not', () => {
+    const en = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
+    const values = [0, -0, 1, 12, 123, 999, 1000, 9999, 10000, 99999, 100000, 999999, 1000000, 1234567, 2 ** 31, 2 ** 32, Number.MAX_SAFE_INTEGER, 2 ** 53, 1e21, 1e300, -1, -1234.5, 0.5, 1.5, 2.5, 999.5, 1234.49, NaN, Infinity, -Infinity];
+    for (let i = 0, x = 7; i < 2000; i++) values.push((x = (x * 48271) % 2147483647) % 10 ** (1 + (i % 16)), x * (i + 1) * 4099);
+    for (const v of values) expect([v, count(v)]).toEqual([v, Number.isFinite(v) ? en(v) : String(v)]);
+  });
 });

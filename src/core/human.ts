@@ -2,13 +2,20 @@
 // precision a reader can use, counts with thousands separators, and "1 row" / "2 rows". Data
 // (TSV, --json) keeps raw numbers; only sentences go through here.
 
-// What toLocaleString('en-US', …) builds on every call, made once: building it took ~0.15 ms,
-// and the import's progress line counted rows that way after every 256 KiB it read (40 ms of a
-// 1M-row check, issue 24.7). Made on first use, so start-up does not pay for it.
+// A whole count is grouped here: a process's first Intl.NumberFormat costs 20–70 ms of ICU
+// set-up, paid by every command that prints a count (issue 24.7: toLocaleString, which makes a
+// new one on every call, was 40 ms of a 1M-row import check, counting rows for its progress
+// line). Anything else — fractions, negatives, beyond 2⁵³ — goes to the one format, made once.
 let grouped: Intl.NumberFormat | undefined;
 
 /** A count with thousands separators: 1234567 → "1,234,567". */
 export function count(n: number): string {
+  if (Number.isSafeInteger(n) && (n > 0 || Object.is(n, 0))) {
+    const digits = String(n);
+    let out = digits.slice(0, digits.length % 3 || 3);
+    for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+    return out;
+  }
   return Number.isFinite(n) ? (grouped ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })).format(n) : String(n);
 }
 
