@@ -1,11 +1,12 @@
 // src/import/csv-records.ts replaces csv-parse's per-byte helpers with ones specialised to the
 // import's dialect (issue 24.7). They must read every file exactly as csv-parse's own do: same
 // records, same fields, same line count, same errors, wherever the chunks are cut. And the
-// quoted-field indexes it reports must be the fields the file really quoted.
+// quoted-field indexes it reports must be the fields the file really quoted, and the sizes it
+// notes the values' own.
 import fc from 'fast-check';
 import { Parser } from 'csv-parse';
 import { describe, expect, it, vi } from 'vitest';
-import { csvRecords, type CsvApi } from '../src/import/csv-records.js';
+import { csvRecords, type CsvApi, type RecordNotes } from '../src/import/csv-records.js';
 import { hostileCorpus, physicalRecords } from './helpers/hostile-csv.js';
 
 const OPTIONS = { relax_column_count: true, relax_quotes: true, bom: true, skip_empty_lines: false, record_delimiter: ['\r\n', '\n', '\r'] };
@@ -18,11 +19,18 @@ interface Read {
 }
 
 /** Feeds `bytes` in chunks of `size` to a parser; the records, csv-parse's line count after each, and the error that stopped it. */
-function read(api: CsvApi, bytes: Buffer, size: number, quoted?: number[]): Read {
+function read(api: CsvApi, bytes: Buffer, size: number, quoted?: number[], notes?: RecordNotes): Read {
   const out: Read = { records: [], lines: [], quoted: quoted ? [] : undefined };
   const push = (rec: string[]) => {
     out.records.push(rec);
     out.lines.push(api.info.lines);
+    if (notes) {
+      // The sizes the parser noted are the values' UTF-8 sizes; a record it saw no quote in has no value that needs one.
+      expect([notes.bytes, notes.firstBytes]).toEqual([rec.reduce((n, v) => n + Buffer.byteLength(v), 0), Buffer.byteLength(rec[0])]);
+      if (!notes.quote) expect(rec.filter((v) => /[",\r\n]/.test(v))).toEqual([]);
+      notes.bytes = 0;
+      notes.quote = false;
+    }
     if (quoted) {
       out.quoted!.push([...quoted]);
       quoted.length = 0;
@@ -43,8 +51,8 @@ function read(api: CsvApi, bytes: Buffer, size: number, quoted?: number[]): Read
 const own = () => (new Parser(OPTIONS) as unknown as { api: CsvApi }).api;
 
 function same(bytes: Buffer, size: number) {
-  const { api, quoted } = csvRecords();
-  const ours = read(api, bytes, size, quoted);
+  const { api, quoted, notes } = csvRecords();
+  const ours = read(api, bytes, size, quoted, notes);
   const theirs = read(own(), bytes, size);
   expect({ ...ours, quoted: undefined }).toEqual(theirs);
   return ours;

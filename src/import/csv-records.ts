@@ -26,6 +26,16 @@ const COMMA = 0x2c;
 const CR = 13;
 const LF = 10;
 
+/** What the parser noted of the record it is reading: read, and reset, by the caller at each record. */
+export interface RecordNotes {
+  /** UTF-8 size of all its values together, as parsed (quotes and escapes taken out). */
+  bytes: number;
+  /** UTF-8 size of its first value. */
+  firstBytes: number;
+  /** A `"` appeared in it: quoting a value, escaped inside one, or inside an unquoted value. */
+  quote: boolean;
+}
+
 export interface CsvApi {
   info: { lines: number };
   options: Record<string, unknown>;
@@ -59,11 +69,13 @@ const HELPERS = ['__needMoreData', '__isQuote', '__isEscape', '__isDelimiter', '
 const isByte = (b: unknown, byte: number) => Buffer.isBuffer(b) && b.length === 1 && b[0] === byte;
 
 /**
- * A parser for the import's dialect, and the indexes of the current record's fields that were
+ * A parser for the import's dialect, the indexes of the current record's fields that were
  * quoted in the source (csv-parse does not report it otherwise without building an object per
- * field). The caller empties `quoted` after each record.
+ * field), and notes on the record's size and quotes, which let a dry run count the upload's size
+ * without a scan of every value (src/import/csv-writer.ts, plainLineBytes). The caller empties
+ * `quoted` and resets `notes` after each record.
  */
-export function csvRecords(): { api: CsvApi; quoted: number[] } {
+export function csvRecords(): { api: CsvApi; quoted: number[]; notes: RecordNotes } {
   const api = (new Parser({ relax_column_count: true, relax_quotes: true, bom: true, skip_empty_lines: false, record_delimiter: RECORD_DELIMITERS }) as unknown as { api?: CsvInternals }).api;
   const o = api?.options;
   const st = api?.state;
@@ -88,7 +100,9 @@ export function csvRecords(): { api: CsvApi; quoted: number[] } {
   api.__needMoreData = function (i, bufLen, end) {
     return !end && bufLen - i - 1 < (this.state.quoting ? inside : outside);
   };
-  api.__isQuote = (buf, pos) => buf[pos] === QUOTE;
+  const notes: RecordNotes = { bytes: 0, firstBytes: 0, quote: false };
+  // Every `"` of the input passes here (the first of an escaped pair as __isEscape's lookahead).
+  api.__isQuote = (buf, pos) => buf[pos] === QUOTE && (notes.quote = true);
   api.__isEscape = (buf, pos, chr) => chr === QUOTE && buf[pos] === QUOTE;
   api.__isDelimiter = (_buf, _pos, chr) => (chr === COMMA ? 1 : 0);
   // Lookahead is safe: __needMoreData keeps the last bytes of a chunk back, so a CR and its LF
@@ -106,9 +120,11 @@ export function csvRecords(): { api: CsvApi; quoted: number[] } {
       s.wasQuoting = false;
     }
     const f = s.field;
+    if (s.record.length === 0) notes.firstBytes = f.length;
+    notes.bytes += f.length;
     s.record.push(f.buf.toString('utf8', 0, f.length));
     f.length = 0;
     return undefined;
   };
-  return { api, quoted };
+  return { api, quoted, notes };
 }

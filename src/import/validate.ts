@@ -114,6 +114,8 @@ async function run(o: ValidateOptions, cleaned: CsvFile | CsvCount, rejects: Rej
   const pendingEmail: string[] = [];
   const pendingAt = new Float64Array(BATCH);
   const pendingBreaks = new Float64Array(BATCH);
+  /** The row's values' UTF-8 size when none holds a `"`, comma or line break (and no column is dropped), else -1. */
+  const pendingBytes = new Float64Array(BATCH);
   let pending = 0;
   const decidePending = () => {
     const n = pending;
@@ -131,7 +133,9 @@ async function run(o: ValidateOptions, cleaned: CsvFile | CsvCount, rejects: Rej
       valid++;
       const email = pendingEmail[k];
       if (email !== rec[0]) rec[0] = email;
-      cleaned.writeFields(keep ? keep.map((i) => rec[i]) : rec);
+      const bytes = pendingBytes[k];
+      if (bytes >= 0) cleaned.writePlain(rec, bytes);
+      else cleaned.writeFields(keep ? keep.map((i) => rec[i]) : rec);
       lineMap.add(uploadLine, at);
       uploadLine += 1 + pendingBreaks[k];
     }
@@ -146,6 +150,13 @@ async function run(o: ValidateOptions, cleaned: CsvFile | CsvCount, rejects: Rej
 
   const onRecord = (rec: string[]) => {
     const at = line;
+    // No `"` anywhere in the record: no value holds a quote, a comma or a line break (those come
+    // only quoted), and the parser counted the values' size.
+    const plain = !notes.quote;
+    const valueBytes = notes.bytes;
+    const firstBytes = notes.firstBytes;
+    notes.quote = false;
+    notes.bytes = 0;
     // Lines a record spans: one, plus the line breaks inside its quoted fields (CRLF, LF or a
     // lone CR, one each). csv-parse counts lines too, but a CRLF inside quotes twice; its count
     // is only used to skip the scan when the record moved it by exactly one line (then no field
@@ -229,11 +240,13 @@ async function run(o: ValidateOptions, cleaned: CsvFile | CsvCount, rejects: Rej
     pendingEmail[pending] = email;
     pendingAt[pending] = at;
     pendingBreaks[pending] = uploadBreaks;
+    // The trimmed address replaces the value as read: a valid one is ASCII, a byte a character.
+    pendingBytes[pending] = plain && !keep ? valueBytes - firstBytes + email.length : -1;
     if (++pending === BATCH) decidePending();
   };
 
   // csv-parse's parser driven directly, once per record (src/import/csv-records.ts).
-  const { api: parser, quoted } = csvRecords();
+  const { api: parser, quoted, notes } = csvRecords();
   // Set once a NUL byte appears in the input: only then are values searched for one.
   let sawNul = false;
   const feed = (buf: Buffer | undefined, end: boolean) => {
