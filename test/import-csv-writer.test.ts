@@ -3,7 +3,7 @@
 // text — quotes, commas, line breaks, spaces at either end, every kind of character.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvLine, csvLineBytes, plainLineBytes } from '../src/import/csv-writer.js';
+import { csvLine, csvLineBytes, plainLine, plainLineBytes } from '../src/import/csv-writer.js';
 
 const written = (fields: string[]) => Buffer.byteLength(csvLine(fields), 'utf8');
 
@@ -27,7 +27,7 @@ describe('csvLineBytes', () => {
     fc.assert(fc.property(fc.array(value, { minLength: 1, maxLength: 6 }), (fields) => csvLineBytes(fields) === written(fields)), { numRuns: 5000 });
   });
 
-  it('plainLineBytes: the same size for values with no quote, comma or line break, given their UTF-8 size', () => {
+  it('plainLine and plainLineBytes: the same line and size for values with no quote, comma or line break', () => {
     const unit = fc.oneof(
       fc.constantFrom(' ', '\t', '\u00a0', '\u3000', '\ufeff', '\u2028', '\v', 'a', 'é', '中', '😀', '\ud800', "'", '='),
       fc.string({ unit: 'binary', maxLength: 3 }).map((t) => t.replace(/[",\r\n]/g, '')),
@@ -36,6 +36,7 @@ describe('csvLineBytes', () => {
     fc.assert(
       fc.property(fc.array(value, { minLength: 1, maxLength: 6 }), (fields) => {
         const bytes = fields.reduce((n, f) => n + Buffer.byteLength(f, 'utf8'), 0);
+        expect(plainLine(fields)).toBe(csvLine(fields));
         return plainLineBytes(fields, bytes) === written(fields);
       }),
       { numRuns: 5000 },
