@@ -2,7 +2,8 @@
 // or conversion → csv-parse → stage 1 (header, src/import/header.ts) → stage 2 per row (spec
 // section 2, Import). Valid rows go to a cleaned CSV ready to upload, the others to the rejects
 // file, so every row read ends up in exactly one of the two. Memory stays flat: one input chunk,
-// about a megabyte of output waiting for the disk, and 12 bytes per distinct address.
+// at most 512 rows waiting for the duplicate check, about a megabyte of output waiting for the
+// disk, and 12 bytes per distinct address.
 //
 // A record is a physical line: CRLF, LF and a lone CR each end one, in any mix (spreadsheet
 // exports mix them), and a line break belongs to a value only inside double quotes — so a
