@@ -101,7 +101,8 @@ export function csvRecords(): { api: CsvApi; quoted: number[]; notes: RecordNote
     return !end && bufLen - i - 1 < (this.state.quoting ? inside : outside);
   };
   const notes: RecordNotes = { bytes: 0, firstBytes: 0, quote: false };
-  // Every `"` of the input passes here (the first of an escaped pair as __isEscape's lookahead).
+  // A record with a `"` in it passes one here: every `"` is tested here, but the second of an
+  // escaped pair, which is tested here as the first one's lookahead.
   api.__isQuote = (buf, pos) => buf[pos] === QUOTE && (notes.quote = true);
   api.__isEscape = (buf, pos, chr) => chr === QUOTE && buf[pos] === QUOTE;
   api.__isDelimiter = (_buf, _pos, chr) => (chr === COMMA ? 1 : 0);
