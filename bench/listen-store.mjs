@@ -1,7 +1,7 @@
 // `mailctl webhook listen` and its event store (issue 21), loopback only, bounded in time.
 // 1. Throughput: 10,000 signed events at 50 concurrent into the SQLite store (group commit);
 //    each 200 is an event committed (WAL, synchronous=FULL). Target ≥ 1,000 events/s.
-// 2. kill -9 mid-burst: every event that got a 200 before the kill is in the store (read back
+// 2. kill -9 mid-burst (once a third is acknowledged): every event that got a 200 before the kill is in the store (read back
 //    with libsql after the kill). Target: none missing.
 // 3. Two listeners on one PostgreSQL (a throw-away cluster, as test/helpers/postgres.ts makes):
 //    10,000 events, 20 % of them repeats, each sent to both listeners at once. Target: each
@@ -115,12 +115,17 @@ const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
   const port = await l.port;
   const p = poster(port);
   const acked = [];
+  // Killed when a third of the burst is acknowledged, not after a fixed time: on an idle machine
+  // the whole burst can be stored within a second, and a kill after it tests nothing.
   let killed = false;
-  setTimeout(() => {
-    killed = true;
-    l.child.kill('SIGKILL');
-  }, 1500);
-  await burst(p.post, events(N, 'k9'), acked, () => killed);
+  const kill = () => {
+    if (!killed && acked.length >= N / 3) {
+      killed = true;
+      l.child.kill('SIGKILL');
+    }
+    return killed;
+  };
+  await burst(p.post, events(N, 'k9'), acked, kill);
   p.close();
   await l.exited;
   const db = new Database(path.join(cfg, 'events.db'));
@@ -128,10 +133,11 @@ const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
   const missing = acked.filter((e) => has.all(['email', e.id, e.event]).length === 0).length;
   const rows = db.prepare('SELECT count(*) AS n FROM events').all()[0].n;
   db.close();
-  const ok = missing === 0 && acked.length > 0;
+  // In flight at the kill: the burst must really have been cut (some events never acknowledged).
+  const ok = missing === 0 && acked.length > 0 && acked.length < N;
   failed ||= !ok;
-  console.log(`kill -9 after 1.5 s of a burst (load average ${load()})`);
-  console.log(`  acknowledged ${acked.length} events got a 200 before the kill; ${rows} rows in the store; missing ${missing}${mark(ok)} (target 0)`);
+  console.log(`kill -9 once a third of a ${N}-event burst was acknowledged (load average ${load()})`);
+  console.log(`  acknowledged ${acked.length} of ${N} events got a 200 before the kill; ${rows} rows in the store; missing ${missing}${mark(ok)} (target 0, and the burst cut short)`);
 }
 
 // --- 3. two listeners, one PostgreSQL ------------------------------------------------------------
