@@ -448,6 +448,25 @@ describe('an answer whose body trickles in (the time-out covers the whole exchan
     expect(groups.length).toBeGreaterThan(100);
   });
 
+  // "30 s, or the command's --timeout": a --timeout given shortens each request of the run too,
+  // so a wait of 1 s is not held for the default 30 s by one status answer that trickles in.
+  for (const [what, method, path, argv] of [
+    ['import status --wait --timeout 1s', 'GET', '/campaign/v1/contacts/imports/result/IMP1', ['import', 'status', 'IMP1', '--wait', '--timeout', '1s']],
+    ['campaign status --wait --timeout 1s', 'GET', '/campaign/v1/campaign/normal/CP1', ['campaign', 'status', 'CP1', '--wait', '--timeout', '1s']],
+  ] as const) {
+    it(`${what}: a status answer that trickles in ends at the command's --timeout, not the default 30 s (exit 4)`, async () => {
+      hs = await startHostileServer();
+      hs.on(method, path, reply.trickle({ head: '{', drip: ' ', everyMs: 100, forMs: 4000, tail: '}' }));
+      const t0 = Date.now();
+      const r = await runCli([...argv, '--json'], { env: hs.env, tuning: { retryBaseMs: 1 } });
+      expect(r.exitCode).toBe(4);
+      const { error } = JSON.parse(r.stdout) as { error: { code: string; message: string } };
+      expect(error.message).toContain('but did not finish within 1 s; mailctl stopped reading.');
+      // Cut at the second, not read to the end of the 4 s of drips.
+      expect(Date.now() - t0).toBeLessThan(3500);
+    });
+  }
+
   it('a create whose answer trickles in: exit 4, not sent again, and the doubt is said', async () => {
     const s = await slowAnswer('POST', '/campaign/v1/contacts/lists/insert', 200, '{"sn":"G1"', '}');
     const r = await runCli(['groups', 'create', 'Slow', '--allow-duplicate', '--json'], { env: s.env, tuning: { timeoutMs: 500 } });

@@ -12,6 +12,7 @@ import type { declareStatus } from './index.js';
 export const run: Verb<typeof declareStatus> = async (ctx, opts, sn) => {
   const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout, '--timeout', { positive: true });
   if (opts.timeout !== undefined && !opts.wait) throw new UsageError('--timeout only applies with --wait.');
+  if (timeoutMs !== undefined) ctx.limitRequestsTo(timeoutMs);
   const client = await ctx.campaign();
   const lookup = async (): Promise<Campaign> => {
     const [c] = await client.campaignStatus(sn);

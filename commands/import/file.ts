@@ -45,6 +45,8 @@ export const TEXT_IMPORT_MAX_BYTES = 10 * 1024 * 1024;
 
 export const run: Verb<typeof declareImport> = async (ctx, opts, file) => {
   const plan = await readOptions(ctx, opts, file);
+  // A --timeout given bounds each API request of the import too, its answer read whole.
+  if (opts.timeout !== undefined) ctx.limitRequestsTo(plan.timeoutMs);
   const stdin = file === '-';
   const source = stdin ? 'standard input' : file;
   const input = stdin ? (ctx.io.stdin as Readable) : await openInput(file);

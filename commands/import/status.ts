@@ -13,6 +13,8 @@ export const run: Verb<typeof declareStatus> = async (ctx, opts, importSn) => {
   const sn = importSn.trim();
   if (!sn) throw new UsageError('The import code is empty.', `Give the code printed when the import started: ${suggest(ctx, 'import', 'status', 'IMPORT_SN')}`);
   const timeoutMs = opts.timeout === undefined ? DEFAULT_WAIT_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout', { positive: true });
+  // Each status request too is bounded by a --timeout given (a service that trickles its answer).
+  if (opts.timeout !== undefined) ctx.limitRequestsTo(timeoutMs);
   // Before asking: the failure file's place must be free (or --force). Its default name comes
   // from the code, checked here with the code given (the service's own answer names it below).
   if (typeof opts.downloadFailures === 'string') checkFailuresPath(path.resolve(opts.downloadFailures), opts.force);

@@ -16,6 +16,7 @@ import type { declareExport } from './index.js';
 export const run: Verb<typeof declareExport> = async (ctx, opts, sn) => {
   if (opts.webhookUrl !== undefined) opts.webhookUrl = checkUrl(opts.webhookUrl, { name: '--webhook-url', example: 'https://hooks.example.com/report' });
   const timeoutMs = opts.timeout === undefined ? 10 * 60_000 : parseDuration(opts.timeout, '--timeout', { positive: true });
+  if (opts.timeout !== undefined) ctx.limitRequestsTo(timeoutMs);
   const out = outDirOf(opts);
   if (out) checkOutDir(ctx, out, sn, opts.force);
   const client = await ctx.campaign();

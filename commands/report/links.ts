@@ -17,6 +17,7 @@ export const run: Verb<typeof declareLinks> = async (ctx, opts, sn) => {
   const out = outDirOf(opts);
   if (opts.timeout !== undefined && !out) throw new UsageError('--timeout only applies with --out-dir (it bounds each download).');
   const timeoutMs = opts.timeout === undefined ? DEFAULT_DOWNLOAD_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout', { positive: true });
+  if (opts.timeout !== undefined) ctx.limitRequestsTo(timeoutMs);
   const client = await ctx.campaign();
   if (opts.dryRun) {
     // The folder is checked as a run would (a file, or files there without --force: exit 2); the

@@ -28,6 +28,8 @@ export const run: Verb<typeof declareSync> = async (ctx, opts) => {
     waitLockMs: opts.waitLock === undefined ? 0 : opts.waitLock === true ? DEFAULT_WAIT_LOCK_MS : parseDuration(opts.waitLock, '--wait-lock', { positive: true }),
     linkTimeoutMs: opts.timeout === undefined ? 10 * 60_000 : parseDuration(opts.timeout, '--timeout', { positive: true }),
   };
+  // A --timeout given bounds every API request of the run too, its answer read whole.
+  if (opts.timeout !== undefined) ctx.limitRequestsTo(o.linkTimeoutMs);
   if (opts.dryRun) return printPlan(ctx, await planSync(ctx, o));
   const report = await runSync(ctx, o);
   const exitCode = exitCodeOf(report);

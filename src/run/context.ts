@@ -41,7 +41,7 @@ export interface Tuning {
   pollMaxMs: number;
   /** How long a --wait keeps polling through failed status lookups that are safe to repeat. */
   waitThroughFaultsMs: number;
-  /** How long an API request may take, its answer read whole (a command's --timeout sets it for the run). */
+  /** How long an API request may take, its answer read whole (a command's --timeout shortens it: Context.limitRequestsTo). */
   timeoutMs: number;
 }
 
@@ -114,6 +114,16 @@ export class Context {
     this.wrapApiFetch = init.wrapApiFetch;
     if (init.recorder) this.recorderP = Promise.resolve(init.recorder);
     this.commandLine = init.commandLine ?? [];
+  }
+
+  /**
+   * A command's --timeout, given: no API request of this run takes longer than it, its answer
+   * read whole, nor longer than the default 30 s (issue 19 item 7: "30 s, or the command's
+   * --timeout"). The clients are made with it, so it is called before the run's first request.
+   */
+  limitRequestsTo(ms: number): void {
+    if (this.campaignP || this.notifyP) throw new Error('Context.limitRequestsTo() comes before the first request of the run.');
+    this.tuning.timeoutMs = Math.min(this.tuning.timeoutMs, ms);
   }
 
   config(): Promise<ConfigStore> {
