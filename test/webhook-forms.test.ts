@@ -143,6 +143,22 @@ describe('what the vendor\'s forms do not open: forged or moved signatures are r
     expect(r.stderr.match(/rejected \(401\)/g)).toHaveLength(refused.length);
   });
 
+  it('the listener: a request under both header names is stored when either one is the service\'s signature; neither is 401', async () => {
+    const out = path.join(tempDir('mailctl-forms-'), 'events.jsonl');
+    const listener = await listen(out);
+    const both = (spec: string, vendor: string) =>
+      fetch(listener.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': spec, 'x-surenotify-signature': vendor }, body: JSON.stringify(genuine) });
+    const forged = hmac('msg-1233', 'another-key');
+    expect((await both(forged, forged)).status).toBe(401);
+    // The genuine one under the vendor's name, behind a forged one under the spec's (checked first).
+    expect((await both(forged, sig)).status).toBe(200);
+    await listener.stop();
+    const stored = fs.readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    // Stored with the signature that verified it, so a replay sends that one on.
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ id: 'msg-123', signatureHeader: 'x-surenotify-signature', signature: sig });
+  });
+
   it('webhook verify: exit 1 for each, naming why; exit 0 for the genuine one', async () => {
     const ok = await runCli(['webhook', 'verify', '--signature', sig], { env, stdin: JSON.stringify(genuine) });
     expect(ok).toMatchObject({ exitCode: 0, stdout: 'valid\n' });

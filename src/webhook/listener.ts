@@ -19,7 +19,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FetchLike } from '../api/http.js';
-import { signatureHeader, verifyPayload } from './signature.js';
+import { signatureHeaders, verifyPayload } from './signature.js';
 import { openEventsFile } from './events-file.js';
 import { appendWhole } from '../fs/append-whole.js';
 import type { Clock } from '../core/clock.js';
@@ -289,10 +289,12 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
         } catch {
           return reject(res, 400, 'body is not JSON');
         }
-        const sig = signatureHeader(req.headers);
-        const v = verifyPayload(o.key, payload, sig?.value);
-        if (!v.valid) return reject(res, 401, `signature check failed: ${v.reason}`);
-        const sigUsed = sig!;
+        // Under both names, each is tried: the first that is the service's signs the event.
+        const sigs = signatureHeaders(req.headers);
+        const first = verifyPayload(o.key, payload, sigs[0]?.value);
+        const found = first.valid ? { v: first, sig: sigs[0]! } : sigs.slice(1).map((sig) => ({ v: verifyPayload(o.key, payload, sig.value), sig })).find((x) => x.v.valid);
+        if (!found || !found.v.valid) return reject(res, 401, `signature check failed: ${first.valid ? '' : first.reason}`);
+        const { v, sig: sigUsed } = found;
         let row: EventRow;
         let stored: StoredEvent;
         let line: string;

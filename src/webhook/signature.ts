@@ -208,11 +208,14 @@ export function verifyPayload(key: string, payload: unknown, signature: string |
   return { valid: false, reason: 'the signature does not match', causes, fields };
 }
 
-/** The signature header of a request, whichever of the two names it came under. */
-export function signatureHeader(headers: Record<string, string | string[] | undefined>): { name: string; value: string } | undefined {
-  for (const name of SIGNATURE_HEADERS) {
+/**
+ * Every signature a request carries, under each name the service is known to use, in the order
+ * of SIGNATURE_HEADERS (a header given twice: each value). A request is verified when any one of
+ * them is the service's: a relay that adds or keeps a second header must not cost an event.
+ */
+export function signatureHeaders(headers: Record<string, string | string[] | undefined>): Array<{ name: string; value: string }> {
+  return SIGNATURE_HEADERS.flatMap((name) => {
     const v = headers[name];
-    if (v !== undefined) return { name, value: Array.isArray(v) ? v[0] : v };
-  }
-  return undefined;
+    return v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((value) => ({ name, value }));
+  });
 }
