@@ -79,14 +79,14 @@ describe('a clean campaign', () => {
 });
 
 describe('the offline rules', () => {
-  it('field-unknown: ${FIELD}s not among --field / --fields-from / the profile field-types; NAME and EMAIL always exist', async () => {
+  it('field-unknown: ${FIELD}s not among --field / --contacts / the profile field-types; NAME and EMAIL always exist', async () => {
     const body = html('<p>${NAME} ${EMAIL} ${PLAN} ${PLNA}</p>');
     const r = await preflight([...base, '--no-links', ...body, '--field', 'PLAN:string', '--field', 'AGE:number']);
     expect(r.report.findings.filter((f) => f.rule === 'field-unknown')).toEqual([
       expect.objectContaining({ severity: 'warning', where: 'html', message: expect.stringContaining('${PLNA} is not a known custom field') }),
     ]);
     const dir = writeFiles({ 'contacts.csv': 'EMAIL,NAME,plan,CITY\na@example.org,A,Gold,Taipei\n' });
-    const fromFile = await preflight([...baseWith('--subject', 'Hi ${CITY}'), '--no-links', ...body, '--fields-from', path.join(dir, 'contacts.csv')]);
+    const fromFile = await preflight([...baseWith('--subject', 'Hi ${CITY}'), '--no-links', ...body, '--contacts', path.join(dir, 'contacts.csv')]);
     // plan matches case-insensitively; CITY is a reserved column, so not a custom field.
     expect(fromFile.report.findings.filter((f) => f.rule === 'field-unknown').map((f) => f.message.slice(0, 8))).toEqual(['${CITY} ', '${PLNA} ']);
     const env = { MAILCTL_CONFIG_DIR: writeFiles({}) };

@@ -28,9 +28,9 @@ function messagesSince(from: number) {
 const mark = () => sb.get().sandbox.requests('notify').length;
 
 describe('one contact from a contacts file', () => {
-  it('--row FILE:LINE fills ${FIELD}s from that line and sends one message to the --to addresses', async () => {
+  it('--contacts FILE --contact LINE fills ${FIELD}s from that line and sends one message to the --to addresses', async () => {
     const from = mark();
-    const r = await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', '--to', 'boss@example.com', '--row', `${file('contacts.csv')}:6`], { sandbox: sb.get() });
+    const r = await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', '--to', 'boss@example.com', '--contacts', file('contacts.csv'), '--contact', '6'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     const [m] = messagesSince(from);
     expect(m.headers['x-api-key']).toBe(SANDBOX_KEYS.notify);
@@ -47,33 +47,37 @@ describe('one contact from a contacts file', () => {
     expect(r.stderr).toContain('no unsubscribe footer');
   });
 
-  it('counts lines as the file has them: a quoted line break belongs to its contact; no :LINE means the first contact', async () => {
+  it('counts lines as the file has them: a quoted line break belongs to its contact; no --contact means the first; --contact EMAIL picks by address', async () => {
     const from = mark();
-    await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', '--row', `${file('contacts.csv')}:3`], { sandbox: sb.get() });
-    await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', '--row', file('contacts.csv')], { sandbox: sb.get() });
-    expect(messagesSince(from).map((m) => (m.body as { subject: string }).subject)).toEqual(['[Proof] Hi Bob\nSmith', '[Proof] Hi Ann']);
+    await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', '--contacts', file('contacts.csv'), '--contact', '3'], { sandbox: sb.get() });
+    await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', '--contacts', file('contacts.csv')], { sandbox: sb.get() });
+    await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', '--contacts', file('contacts.csv'), '--contact', 'CY@example.org'], { sandbox: sb.get() });
+    expect(messagesSince(from).map((m) => (m.body as { subject: string }).subject)).toEqual(['[Proof] Hi Bob\nSmith', '[Proof] Hi Ann', '[Proof] Hi Cy']);
   });
 
   it('reads a UTF-16 file the way import does', async () => {
     const d = writeFiles({});
     fs.writeFileSync(path.join(d, 'u16.csv'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('EMAIL,NAME,PLAN\nann@example.org,安,金\n', 'utf16le')]));
     const from = mark();
-    const r = await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', '--row', path.join(d, 'u16.csv')], { sandbox: sb.get() });
+    const r = await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', '--contacts', path.join(d, 'u16.csv')], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     expect((messagesSince(from)[0].body as { content: string }).content).toContain('Hello 安, your plan is 金.');
   });
 
   it('refuses a line that is the header, blank or past the end, and a missing file: exit 2, nothing sent', async () => {
     const from = mark();
-    const cases: Array<[string, string]> = [
-      [`${file('contacts.csv')}:1`, 'is the header, not a contact'],
-      [`${file('contacts.csv')}:5`, 'Line 5 of'],
-      [`${file('contacts.csv')}:4`, 'has no contact starting on line 4'],
-      [`${file('contacts.csv')}:60`, 'has no contact starting on line 60 (the file has 6 lines)'],
-      [file('nope.csv'), 'does not exist'],
+    const contacts = ['--contacts', file('contacts.csv')];
+    const cases: Array<[string[], string]> = [
+      [[...contacts, '--contact', '1'], 'is the header, not a contact'],
+      [[...contacts, '--contact', '5'], 'Line 5 of'],
+      [[...contacts, '--contact', '4'], 'has no contact starting on line 4'],
+      [[...contacts, '--contact', '60'], 'has no contact starting on line 60 (the file has 6 lines)'],
+      [[...contacts, '--contact', 'zed@example.org'], 'has no contact with the address zed@example.org'],
+      [['--contact', '2'], '--contact picks a contact of a contacts file, and no --contacts FILE was given.'],
+      [['--contacts', file('nope.csv')], 'does not exist'],
     ];
-    for (const [row, sentence] of cases) {
-      const r = await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', '--row', row], { sandbox: sb.get() });
+    for (const [flags, sentence] of cases) {
+      const r = await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', ...flags], { sandbox: sb.get() });
       expect([r.exitCode, r.stderr]).toEqual([2, expect.stringContaining(sentence)]);
     }
     expect(messagesSince(from)).toHaveLength(0);
@@ -83,7 +87,7 @@ describe('one contact from a contacts file', () => {
 describe('values and what is left unrendered', () => {
   it('--var adds and overrides values; a ${FIELD} without a value is named and sent as written', async () => {
     const from = mark();
-    const r = await runCli(['campaign', 'proof', ...campaignWith('--subject', 'Hi ${NAME} (${AGE}, ${TIER})'), '--to', 'me@example.com', '--row', `${file('contacts.csv')}:2`, '--var', 'PLAN=Platinum'], { sandbox: sb.get() });
+    const r = await runCli(['campaign', 'proof', ...campaignWith('--subject', 'Hi ${NAME} (${AGE}, ${TIER})'), '--to', 'me@example.com', '--contacts', file('contacts.csv'), '--contact', '2', '--var', 'PLAN=Platinum'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain(`warning: \${AGE}, \${TIER} left as written: ${file('contacts.csv')} has no such column; give --var AGE=value.`);
     const body = messagesSince(from)[0].body as { subject: string; content: string };
@@ -94,13 +98,13 @@ describe('values and what is left unrendered', () => {
   it('column names match in any case, as on import; the last value given wins', async () => {
     const d = writeFiles({ 'lower.csv': 'email,name,plan\nann@example.org,Ann,Gold\n' });
     const from = mark();
-    await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', '--row', path.join(d, 'lower.csv'), '--var', 'name=Annie'], { sandbox: sb.get() });
+    await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', '--contacts', path.join(d, 'lower.csv'), '--var', 'name=Annie'], { sandbox: sb.get() });
     expect((messagesSince(from)[0].body as { content: string }).content).toContain('Hello Annie, your plan is Gold.');
   });
 
-  it('without --row or --var every custom ${FIELD} is named', async () => {
+  it('without --contacts or --var every custom ${FIELD} is named', async () => {
     const r = await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', '--dry-run'], { sandbox: sb.get() });
-    expect(r.stderr).toContain('${NAME}, ${PLAN} left as written: no contact was given; give --var NAME=value or --row contacts.csv:LINE.');
+    expect(r.stderr).toContain('${NAME}, ${PLAN} left as written: no contact was given; give --var NAME=value or --contacts contacts.csv.');
   });
 
   it('the preheader goes in as hidden preview text at the top of the body', async () => {
@@ -149,7 +153,7 @@ describe('--dry-run, --json, refusals and exit codes', () => {
   });
 
   it('--json reports each message, the values source and what differs', async () => {
-    const r = await runCli(['--json', 'campaign', 'proof', ...campaign, '--to', 'me@example.com', '--row', `${file('contacts.csv')}:2`], { sandbox: sb.get() });
+    const r = await runCli(['--json', 'campaign', 'proof', ...campaign, '--to', 'me@example.com', '--contacts', file('contacts.csv'), '--contact', '2'], { sandbox: sb.get() });
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({ proofs: [{ version: null, subject: '[Proof] Hi Ann', success: [{ address: 'me@example.com' }], failure: {} }], valuesFrom: `line 2 of ${file('contacts.csv')}`, unrendered: [] });
     expect(doc.differences.join(' ')).toContain('notification service');

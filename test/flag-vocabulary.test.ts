@@ -62,6 +62,8 @@ const SAYS: Record<string, RegExp> = {
   '--to-name': /name of the --to recipient/,
   '--recipients-file': /recipients/i,
   '--emails-file': /address/i,
+  '--contacts': /contact/i,
+  '--contact': /address.*line/i,
   '--email': /address/i,
   '--var': /variable|\$\{FIELD\}/,
   '--allow-missing': /no value/,

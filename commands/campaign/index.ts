@@ -107,7 +107,7 @@ An A/B test is checked per version.
 
 Known custom fields: the API cannot list them, so preflight knows those in the profile's
 field-types (\`mailctl config set field-types PLAN:string,AGE:number\`), --field NAME[:TYPE] and the
-header of --fields-from contacts.csv. With none of these the field check is skipped (a note says so).
+header of --contacts contacts.csv. With none of these the field check is skipped (a note says so).
 
 Links: every http(s) link and image address is asked for once (HEAD, then GET when HEAD fails),
 4 at a time, each within --link-timeout (default 10s), carrying no API key, cookie or service
@@ -121,7 +121,7 @@ Exit codes: 0 nothing to fix, or only warnings and notes · 5 warnings with --st
 (invalid input: create would refuse it).
 
 With your own files:
-  mailctl campaign preflight --file campaign.json --fields-from contacts.csv --strict
+  mailctl campaign preflight --file campaign.json --contacts contacts.csv --strict
 
 Examples (each works against a fresh --sandbox):
   mailctl --sandbox campaign preflight --name Dec --group Newsletter --subject 'Hi \${NAME}' \\
@@ -137,9 +137,9 @@ service's send endpoint (it needs that service's key), so you see the real messa
 to thousands. It takes the same campaign flags (or --file, --template) as \`campaign create\`:
 swap \`create\` for \`proof --to you@example.com\`; groups, schedule and one-time list are ignored.
 
-\${FIELD}s are filled from one contact: --row contacts.csv:LINE (LINE as in the file: the header is
-line 1; without :LINE the first contact), read the way \`mailctl import\` reads the file; --var
-NAME=value adds or overrides a value. A \${FIELD} left without a value is named in a warning and
+\${FIELD}s are filled from one contact of --contacts FILE, read the way \`mailctl import\` reads the
+file: the one whose EMAIL is --contact, or starting on line --contact N (the header is line 1), else
+the first; --var NAME=value adds or overrides a value. A \${FIELD} left without a value is named in a warning and
 sent as written. An A/B test sends both versions (two messages), or one with --only A|B.
 
 What differs from the campaign send (also printed after each proof):
@@ -153,7 +153,7 @@ What differs from the campaign send (also printed after each proof):
 Exit codes: 0 sent · 1 no address accepted · 5 some addresses refused · 2 invalid input, nothing sent.
 
 With your own files:
-  mailctl campaign proof --file campaign.json --to me@example.com --row contacts.csv:3
+  mailctl campaign proof --file campaign.json --to me@example.com --contacts contacts.csv --contact 3
 
 Examples (each works against a fresh --sandbox):
   mailctl --sandbox campaign proof --to me@example.com --subject 'Hi \${NAME}' --from news@example.com \\
@@ -206,13 +206,15 @@ function linkCheckOptions<A extends unknown[], O extends OptionValues>(cmd: Comm
 }
 
 const FIELD_HELP = 'a custom field that exists (repeatable): PLAN or AGE:number';
+const CONTACTS_HELP = 'fill ${FIELD}s from a contact of this file (default the first)';
+const CONTACT_HELP = 'with --contacts: the contact with this address, or starting on this line (the header is line 1)';
 
 export function declarePreflight(campaign: CommandUnknownOpts, inputs: readonly Option[]) {
   const preflight = withInputs(campaign
     .command('preflight')
     .description('check a campaign before creating it: fields, size, images, preheader, analytics tags, every link'), inputs)
     .option('--field <name[:type]>', FIELD_HELP, collect)
-    .option('--fields-from <contacts.csv>', 'the custom fields are the columns of this contacts file');
+    .option('--contacts <contacts.csv>', 'a contacts file: its columns are the known custom fields');
   return linkCheckOptions(preflight)
     .option('--strict', 'exit 5 when there is any warning')
     .option('--csv', 'print the findings as CSV with a header row, for spreadsheets')
@@ -224,8 +226,9 @@ export function declareProof(campaign: CommandUnknownOpts, inputs: readonly Opti
     .command('proof')
     .description('send the campaign, filled from one contact, to your own inbox through the notification service')
     .option('--to <address>', 'who gets the proof (repeatable, or comma-separated)', collect), inputs)
-    .option('--row <contacts.csv[:line]>', 'fill ${FIELD}s from this contact (file line; default the first contact)')
-    .option('--var <name=value>', 'a ${FIELD} value (repeatable; wins over --row)', collect)
+    .option('--contacts <contacts.csv>', CONTACTS_HELP)
+    .option('--contact <email-or-line>', CONTACT_HELP)
+    .option('--var <name=value>', 'a ${FIELD} value (repeatable; wins over the contact\'s)', collect)
     .option('--only <A|B>', 'A/B test: send only this version (default both)')
     .option('--dry-run', 'print the exact requests (key masked) and send nothing')
     .addHelpText('after', PROOF_HELP);
@@ -239,7 +242,7 @@ as \`campaign create\`, or --draft for a draft the wizard saved. Nothing is sent
 written to --out, or to a new file in the config folder's previews/ (its path is printed).
 
 \${FIELD}s are filled from one contact of --contacts FILE (read the way \`mailctl import\` reads it):
-the one whose EMAIL is --contact, else the first; the file's columns also count as the known
+the one whose EMAIL is --contact (or starting on line --contact N), else the first; the file's columns also count as the known
 custom fields. An A/B test shows both versions side by side.
 
 The body is shown in a sandboxed frame: no script in it runs, it cannot reach the page or your
@@ -263,8 +266,8 @@ export function declarePreview(campaign: CommandUnknownOpts, inputs: readonly Op
     .command('preview')
     .description('write an HTML page showing the campaign as one contact gets it, with the preflight findings (--web opens it)'), inputs)
     .option('--draft [name]', 'preview a draft the wizard saved (its file name in the drafts folder; default the newest)')
-    .option('--contacts <contacts.csv>', 'fill ${FIELD}s from a contact of this file (default the first)')
-    .option('--contact <email>', 'with --contacts: the contact with this address')
+    .option('--contacts <contacts.csv>', CONTACTS_HELP)
+    .option('--contact <email-or-line>', CONTACT_HELP)
     .option('--field <name[:type]>', FIELD_HELP, collect);
   return linkCheckOptions(preview)
     .option('--out <file>', 'write the page here (default: a new file in the config folder, printed)')

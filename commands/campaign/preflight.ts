@@ -19,7 +19,7 @@ type Opts = OptsOf<typeof declarePreflight> & CreateFlags;
 
 export async function run(ctx: Context, opts: Opts): Promise<void> {
   const linkTimeoutMs = opts.linkTimeout === undefined ? undefined : parseDuration(opts.linkTimeout, '--link-timeout', { positive: true });
-  const known = await knownFields(ctx, { field: opts.field, fieldsFrom: opts.fieldsFrom });
+  const known = await knownFields(ctx, { field: opts.field, contacts: opts.contacts });
   const { composed, problems } = await buildCampaign(ctx, opts, 'preflight');
   const result = await preflight(ctx, composed, { links: opts.links !== false, linkTimeoutMs, known });
   const findings: Finding[] = [

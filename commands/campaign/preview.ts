@@ -11,7 +11,7 @@ import type { CreateFlags } from '../../src/campaign/draft.js';
 import { finding, summaryLine, type Finding } from '../../src/campaign/preflight/findings.js';
 import { buildCampaign, knownFields } from '../../src/campaign/preflight/input.js';
 import { preflight } from '../../src/campaign/preflight/run.js';
-import { readContact } from '../../src/campaign/preflight/contacts.js';
+import { contactChoice, readContact } from '../../src/campaign/preflight/contacts.js';
 import { renderFields } from '../../src/campaign/preflight/render.js';
 import { versionsOf } from '../../src/campaign/preflight/versions.js';
 import { previewPage, type PreviewVersion } from '../../src/campaign/preview/page.js';
@@ -25,16 +25,14 @@ type Opts = OptsOf<typeof declarePreview> & CreateFlags & { file?: string };
 
 export async function run(ctx: Context, opts: Opts): Promise<void> {
   // Every flag mistake before any file is read or request made.
-  if (opts.contact !== undefined && opts.contacts === undefined) {
-    throw new UsageError('--contact picks a contact of a contacts file, and no --contacts FILE was given.', 'Add --contacts contacts.csv, or leave --contact out.');
-  }
+  const choice = contactChoice(opts.contact, opts.contacts);
   if (opts.draft !== undefined && opts.file !== undefined) throw new UsageError('--draft and --file both name the campaign to preview; give one of them.');
   const linkTimeoutMs = opts.linkTimeout === undefined ? undefined : parseDuration(opts.linkTimeout, '--link-timeout', { positive: true });
   checkPageOut(opts.out, opts.force);
   const file = opts.draft !== undefined ? savedDraft(ctx.configDir, opts.draft) : opts.file;
 
-  const contact = opts.contacts === undefined ? undefined : await readContact(opts.contacts, 'contact', opts.contact === undefined ? '--contacts' : '--contact', undefined, opts.contact);
-  const known = await knownFields(ctx, { field: opts.field, fieldsFrom: opts.contacts });
+  const contact = opts.contacts === undefined ? undefined : await readContact(opts.contacts, 'contact', choice);
+  const known = await knownFields(ctx, { field: opts.field, contacts: opts.contacts });
   const { composed, problems, draft } = await buildCampaign(ctx, { ...opts, file }, 'preflight');
   const result = await preflight(ctx, composed, { links: opts.links !== false, linkTimeoutMs, known });
   const findings: Finding[] = [

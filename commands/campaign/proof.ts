@@ -1,6 +1,6 @@
 // mailctl campaign proof — the campaign as one contact would get it, sent to your own inbox
 // through the notification service (spec 001's send endpoint, src/api/notify.ts): ${FIELD}s filled from a line
-// of a contacts file (--row FILE:LINE) or --var, subject prefixed "[Proof] ". The campaign
+// of a contacts file (--contacts FILE --contact EMAIL|LINE) or --var, subject prefixed "[Proof] ". The campaign
 // service has no test send, so this is the closest look before a send to thousands.
 import type { Context } from '../../src/run/context.js';
 import type { OptsOf } from '../../src/cli/declared.js';
@@ -8,7 +8,7 @@ import type { declareProof } from './index.js';
 import { ExitCode, SilentExit, UsageError } from '../../src/core/errors.js';
 import type { SendResult } from '../../src/api/notify-types.js';
 import type { CreateFlags } from '../../src/campaign/draft.js';
-import { parseRowSpec, readContact } from '../../src/campaign/preflight/contacts.js';
+import { contactChoice, readContact } from '../../src/campaign/preflight/contacts.js';
 import { buildCampaign } from '../../src/campaign/preflight/input.js';
 import { proofMessage } from '../../src/campaign/preflight/render.js';
 import { versionsOf, type Version } from '../../src/campaign/preflight/versions.js';
@@ -42,7 +42,7 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
   if (missing.size) {
     const names = [...missing];
     const why = file ? `${file} has no such column` : 'no contact was given';
-    ctx.io.warn(`${names.map((n) => `\${${n}}`).join(', ')} left as written: ${why}; give --var ${names[0]}=value${file ? '' : ' or --row contacts.csv:LINE'}.`);
+    ctx.io.warn(`${names.map((n) => `\${${n}}`).join(', ')} left as written: ${why}; give --var ${names[0]}=value${file ? '' : ' or --contacts contacts.csv'}.`);
   }
 
   const client = await ctx.notify();
@@ -82,11 +82,10 @@ async function valuesOf(opts: Opts): Promise<{ values: Record<string, string>; s
   let values: Record<string, string> = {};
   let source: string | undefined;
   let file: string | undefined;
-  if (opts.row !== undefined) {
-    const spec = parseRowSpec(opts.row);
-    file = spec.file;
-    const line = spec.line;
-    const row = await readContact(file, 'contact', '--row', line);
+  const choice = contactChoice(opts.contact, opts.contacts);
+  if (opts.contacts !== undefined) {
+    file = opts.contacts;
+    const row = await readContact(file, 'contact', choice);
     values = row.values ?? {};
     source = `line ${row.line} of ${file}`;
   }

@@ -54,7 +54,7 @@ function table(rows: Array<[string, string]>): string {
 
 /** The files in examples/ (shipped in the package: package.json "files"), and what each is for. */
 export const EXAMPLE_FILES: Array<[string, string]> = [
-  ['contacts.csv', '150 contacts, header EMAIL,NAME,PLAN: import, campaign proof --row, preflight --fields-from'],
+  ['contacts.csv', '150 contacts, header EMAIL,NAME,PLAN: import, campaign preflight/proof/preview --contacts'],
   ['campaign.json', 'a campaign for the group "Newsletter" (flat keys, html from newsletter.html): campaign create --file'],
   ['newsletter.html', 'a campaign body with ${NAME}: --html-file'],
   ['guests.csv', 'a one-time list, header EMAIL,NAME: campaign create --once --recipients-file'],

@@ -1,8 +1,9 @@
 // One contact of a contacts file, read the way `mailctl import` reads the file: the encoding
 // sniffed or converted (src/import/encoding.ts), csv-parse with the same options, the header
-// checked by the import's own stage 1 (src/import/header.ts). Used by `campaign preflight
-// --fields-from FILE` (the header only), `campaign proof --row FILE:LINE` (header + one line) and
-// `campaign preview --contacts FILE --contact EMAIL` (the first contact with that address).
+// checked by the import's own stage 1 (src/import/header.ts). One flag names the file in every
+// command (docs/flags.md): `campaign preflight --contacts FILE` (the header only), and `campaign
+// proof|preview --contacts FILE [--contact EMAIL|LINE]` (header + one contact: the first with
+// that address, the one starting on that line, else the first).
 // The file is streamed and reading stops at the line wanted, so a million-row file costs nothing.
 import fs from 'node:fs';
 import { Readable, pipeline } from 'node:stream';
@@ -24,11 +25,17 @@ export interface ContactRow {
   line?: number;
 }
 
-/** "contacts.csv:3" → file and line; a path with a colon and no line number stays whole. */
-export function parseRowSpec(spec: string): { file: string; line?: number } {
-  const m = /^(.*):(\d+)$/.exec(spec);
-  if (!m || !m[1]) return { file: spec };
-  return { file: m[1], line: Number(m[2]) };
+/**
+ * `--contact`: a line of the file when it is a number (no address is), else an address. Refused
+ * without `--contacts`, before any file is read.
+ */
+export function contactChoice(contact: string | undefined, contacts: string | undefined): { line?: number; email?: string } {
+  if (contact === undefined) return {};
+  if (contacts === undefined) throw new UsageError('--contact picks a contact of a contacts file, and no --contacts FILE was given.', 'Add --contacts contacts.csv, or leave --contact out.');
+  const v = contact.trim();
+  if (/^\d+$/.test(v)) return { line: Number(v) };
+  if (!v) throw new UsageError('--contact is empty.', 'Give the address of a contact in the file, or the line it starts on: --contact ann@example.com, --contact 2.');
+  return { email: v };
 }
 
 /**
@@ -37,7 +44,9 @@ export function parseRowSpec(spec: string): { file: string; line?: number } {
  * import compares addresses). Line numbers are the file's own, as in the import's rejects file:
  * the header is line 1.
  */
-export async function readContact(file: string, want: 'header' | 'contact', flag: string, line?: number, email?: string): Promise<ContactRow> {
+export async function readContact(file: string, want: 'header' | 'contact', o: { line?: number; email?: string } = {}): Promise<ContactRow> {
+  const { line, email } = o;
+  const flag = '--contacts';
   const source = `the contacts file ${file} (${flag})`;
   let fd: fs.promises.FileHandle;
   try {
@@ -51,7 +60,7 @@ export async function readContact(file: string, want: 'header' | 'contact', flag
   }
   if (line !== undefined && line < 2) {
     await fd.close();
-    throw new UsageError(`Line ${line} of ${file} is the header, not a contact (${flag}).`, `Name a contact's line, 2 or later: ${flag} ${file}:2`);
+    throw new UsageError(`Line ${line} of ${file} is the header, not a contact (--contact ${line}).`, "Name a contact's line, 2 or later: --contact 2");
   }
   const input = fd.createReadStream({ highWaterMark: 1 << 16 });
   // pipeline, not pipe: an encoding error in the source must reach the loop below.
@@ -77,7 +86,7 @@ export async function readContact(file: string, want: 'header' | 'contact', flag
       }
       if (line === undefined ? blank : start < line) continue;
       if (start > line!) break;
-      if (blank) throw new UsageError(`Line ${line} of ${file} is empty (${flag}).`, `Name a line that holds a contact, e.g. ${flag} ${file}:2`);
+      if (blank) throw new UsageError(`Line ${line} of ${file} is empty (--contact ${line}).`, 'Name a line that holds a contact, e.g. --contact 2');
       return { header, customFields: customOf(header), values: valuesOf(header, rec), line: start };
     }
   } catch (e) {
@@ -95,7 +104,7 @@ export async function readContact(file: string, want: 'header' | 'contact', flag
   if (email !== undefined) throw new UsageError(`${cap(source)} has no contact with the address ${email}.`, 'Give an address the file holds, or leave the address out to use the first contact.');
   throw new UsageError(
     line === undefined ? `${cap(source)} has a header but no contacts.` : `${cap(source)} has no contact starting on line ${line} (the file has ${at - 1} lines).`,
-    `Name a line that holds a contact, e.g. ${flag} ${file}:2`,
+    'Name a line that holds a contact, e.g. --contact 2',
   );
 }
 

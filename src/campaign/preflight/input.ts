@@ -76,10 +76,10 @@ export async function templateHtml(ctx: Context, id: string): Promise<string> {
 /**
  * The custom fields known to exist. The API cannot list them (spec 000: they are "created
  * beforehand in the back office"), so they come from what the user declares: the profile's
- * field-types, --field NAME[:TYPE], and the header of a contacts file (--fields-from).
+ * field-types, --field NAME[:TYPE], and the header of a contacts file (--contacts).
  * Undefined when none of these says anything.
  */
-export async function knownFields(ctx: Context, o: { field?: string[]; fieldsFrom?: string }): Promise<KnownFields | undefined> {
+export async function knownFields(ctx: Context, o: { field?: string[]; contacts?: string }): Promise<KnownFields | undefined> {
   const names = new Set<string>();
   const sources: string[] = [];
   const profileTypes = (await ctx.settings()).profile.fieldTypes;
@@ -97,10 +97,10 @@ export async function knownFields(ctx: Context, o: { field?: string[]; fieldsFro
     Object.keys(parsed).forEach((n) => names.add(n));
     sources.push('--field');
   }
-  if (o.fieldsFrom !== undefined) {
-    const row = await readContact(o.fieldsFrom, 'header', '--fields-from');
+  if (o.contacts !== undefined) {
+    const row = await readContact(o.contacts, 'header');
     row.customFields.forEach((n) => names.add(n.toUpperCase()));
-    sources.push(o.fieldsFrom);
+    sources.push(o.contacts);
   }
   return sources.length ? { names, sources } : undefined;
 }

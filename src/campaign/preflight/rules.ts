@@ -63,7 +63,7 @@ function fieldRule(parts: Part[], known: KnownFields | undefined, cmd: Suggest):
   if (!known) {
     return [finding('field-check-skipped', custom.map((n) => used.get(n)!).flat().filter((w, i, a) => a.indexOf(w) === i).join(', '),
       `${custom.map((n) => `\${${n}}`).join(', ')} not checked against your custom fields (the API cannot list them); ` +
-      `declare them with --field NAME:TYPE, --fields-from contacts.csv, or \`${cmd('config', 'set', 'field-types', 'AGE:number,PLAN:string')}\`.`)];
+      `declare them with --field NAME:TYPE, --contacts contacts.csv, or \`${cmd('config', 'set', 'field-types', 'AGE:number,PLAN:string')}\`.`)];
   }
   const knownList = [...known.names].sort().join(', ') || 'none';
   return custom
@@ -124,7 +124,7 @@ function htmlRules(p: Part, ga: CampaignConfig['ga'], cmd: Suggest): Finding[] {
     if (cls === 'relative') {
       out.push(finding('link-relative', at, `This ${l.kind === 'image' ? 'image address' : 'link'} has no host, so in a mail it leads nowhere; give the full https:// address.`));
     } else if (cls === 'variable') {
-      out.push(finding('link-variable', at, `Not checked: the address holds a \${FIELD} filled per contact; look at it in a proof (\`${cmd('campaign', 'proof', '--row', 'contacts.csv')}\`).`));
+      out.push(finding('link-variable', at, `Not checked: the address holds a \${FIELD} filled per contact; look at it in a proof (\`${cmd('campaign', 'proof', '--contacts', 'contacts.csv')}\`).`));
     } else if (cls === 'web') {
       if (anyHttps && /^http:/i.test(l.url)) {
         out.push(finding('link-http', at, `Plain http ${l.kind === 'image' ? 'image' : 'link'} in an otherwise https mail: clients may warn about it and the visit is not encrypted; use https:// if the site has it.`));
