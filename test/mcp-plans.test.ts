@@ -25,6 +25,22 @@ describe('plan tokens', () => {
     expect(book.claim(token, 'webhook_set', ARGS)).toEqual({ ok: false, reason: 'used' });
   });
 
+  it('the same write planned again gets a new token; the used one stays refused (it once came back re-armed: a mail sent twice)', () => {
+    const clock = manualClock();
+    const book = new PlanBook(clock);
+    const first = book.issue('webhook_set', ARGS, REQUESTS);
+    expect(book.claim(first.token, 'webhook_set', ARGS)).toEqual({ ok: true });
+    const again = book.issue('webhook_set', ARGS, REQUESTS);
+    expect(again.token).not.toBe(first.token);
+    expect(book.claim(first.token, 'webhook_set', ARGS)).toEqual({ ok: false, reason: 'used' });
+    // An expired one is not revived by a new plan either.
+    const late = book.issue('webhook_set', ARGS, REQUESTS);
+    clock.advance(PLAN_TTL_MS + 1);
+    book.issue('webhook_set', ARGS, REQUESTS);
+    expect(book.claim(late.token, 'webhook_set', ARGS)).toEqual({ ok: false, reason: 'expired' });
+    expect(book.claim(again.token, 'webhook_set', ARGS)).toEqual({ ok: false, reason: 'expired' });
+  });
+
   it('expires 10 minutes after it was made (the injected clock), and says so rather than "unknown"', () => {
     const clock = manualClock();
     const book = new PlanBook(clock);

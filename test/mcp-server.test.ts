@@ -123,7 +123,7 @@ describe('mailctl mcp over stdio', () => {
     });
     expect(got).toEqual([]);
     expect(planned.requests.map(asReceived)).toEqual([{ method: 'POST', service: 'notify', path: '/v1/webhooks', body: { type: 3, url: HOOK.url } }]);
-    expect(planned.token).toMatch(/^[\w-]{40,}$/);
+    expect(planned.token).toMatch(/^[\w-]{16}\.[\w-]{43}$/);
   });
 
   it('confirmed with its token, it makes exactly the planned requests and returns the command\'s document', async () => {
@@ -141,6 +141,17 @@ describe('mailctl mcp over stdio', () => {
     const got = await received(async () => {
       const r = await s.call('webhook_set', { ...HOOK, confirm: planned.token });
       expect(r.isError).toBe(true);
+      expect(r.doc.error).toMatchObject({ code: 'PLAN_REFUSED', reason: 'used', exitCode: 2 });
+    });
+    expect(got).toEqual([]);
+  });
+
+  it('planning the same write again gives a new token, and the used one stays refused: nothing is sent twice', async () => {
+    const got = await received(async () => {
+      const again = (await s.call('webhook_set', HOOK)).doc.plan;
+      expect(again.token).not.toBe(planned.token);
+      expect(again.requests).toEqual(planned.requests);
+      const r = await s.call('webhook_set', { ...HOOK, confirm: planned.token });
       expect(r.doc.error).toMatchObject({ code: 'PLAN_REFUSED', reason: 'used', exitCode: 2 });
     });
     expect(got).toEqual([]);

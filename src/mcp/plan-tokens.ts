@@ -1,7 +1,11 @@
 // The plans of `mailctl mcp`'s two-step writes. A write called without a confirmation runs as a
-// dry run; its token is an HMAC, under a secret this server drew at start and never shows, of
-// the tool's name, the call's normalised arguments and the requests the dry run recorded. The
-// server keeps each token with its creation time (memory only: a restarted server knows none).
+// dry run; its token is a nonce drawn for this plan alone and an HMAC, under a secret this
+// server drew at start and never shows, of the nonce, the tool's name, the call's normalised
+// arguments and the requests the dry run recorded. The nonce makes every plan's token new: the
+// same write planned again gets another token, and a used or expired one stays refused (a
+// token that was the HMAC of its content alone came back, re-armed, when an agent planned the
+// same send again after using it: the mail went twice). The server keeps each token with its
+// creation time (memory only: a restarted server knows none).
 // A token is honoured once, within PLAN_TTL_MS of the injected clock, and only for the same tool
 // and arguments; the caller then records the plan again and carries it out only if the token is
 // the HMAC of that new recording too (a file or setting changed since is a changed plan).
@@ -39,9 +43,9 @@ export class PlanBook {
   /** A token for these requests of this tool called with these arguments. */
   issue(tool: string, args: unknown, requests: unknown): Plan {
     this.forgetOld();
-    const token = this.sign(tool, args, requests);
+    const nonce = randomBytes(12).toString('base64url');
+    const token = `${nonce}.${this.sign(nonce, tool, args, requests)}`;
     const createdAt = this.clock.now();
-    this.plans.delete(token); // the same plan again starts its time again
     this.plans.set(token, { tool, requests, createdAt, used: false });
     while (this.plans.size > MAX_PLANS) this.plans.delete(this.plans.keys().next().value!);
     return { token, expiresAt: new Date(createdAt + PLAN_TTL_MS).toISOString() };
@@ -58,18 +62,21 @@ export class PlanBook {
     if (!kept) return { ok: false, reason: 'unknown' };
     if (kept.used) return { ok: false, reason: 'used' };
     if (this.clock.now() - kept.createdAt > PLAN_TTL_MS) return { ok: false, reason: 'expired' };
-    if (!this.same(token, this.sign(tool, args, kept.requests))) return { ok: false, reason: 'other-arguments' };
+    if (!this.holds(token, tool, args, kept.requests)) return { ok: false, reason: 'other-arguments' };
     kept.used = true;
     return { ok: true };
   }
 
   /** Whether the plan recorded now is the one the token was issued for. */
   holds(token: string, tool: string, args: unknown, requests: unknown): boolean {
-    return this.same(token, this.sign(tool, args, requests));
+    const dot = token.indexOf('.');
+    if (dot < 1) return false;
+    const nonce = token.slice(0, dot);
+    return this.same(token.slice(dot + 1), this.sign(nonce, tool, args, requests));
   }
 
-  private sign(tool: string, args: unknown, requests: unknown): string {
-    return createHmac('sha256', this.secret).update(canonicalJson([tool, args, requests])).digest('base64url');
+  private sign(nonce: string, tool: string, args: unknown, requests: unknown): string {
+    return createHmac('sha256', this.secret).update(canonicalJson([nonce, tool, args, requests])).digest('base64url');
   }
 
   private same(a: string, b: string): boolean {
