@@ -19,6 +19,8 @@ const sb = useSandbox({
   expect: [
     'GET /campaign/v1/contacts/lists',
     'POST /campaign/v1/contacts/lists/insert',
+    'POST /campaign/v1/contacts/imports/:sn/text',
+    'GET /campaign/v1/contacts/imports/result/:sn',
     'GET /campaign/v1/campaign/**',
     'GET /campaign/v1/balance',
     'POST /notify/v1/webhooks',
@@ -195,6 +197,35 @@ describe('mailctl mcp over stdio', () => {
       expect(r.doc).toMatchObject({ total: 1, sent: 1 });
     });
     expect(changes(sent)).toEqual(fresh!.requests.map(asReceived));
+  });
+
+  it('an import whose file changed at the same size is refused as a changed plan (the plan names rows by count): nothing uploaded', async () => {
+    const made = (await s.call('groups_create', { name: 'McpImport' })).doc.plan;
+    await s.call('groups_create', { name: 'McpImport', confirm: made.token });
+    const file = path.join(tempDir(), 'contacts.csv');
+    fs.writeFileSync(file, 'EMAIL,NAME\nann@example.com,Ann\n');
+    const args = { file, group: 'McpImport', 'no-wait': true };
+    const first = (await s.call('import', args)).doc.plan;
+    fs.writeFileSync(file, 'EMAIL,NAME\nzed@example.com,Zed\n'); // same size, another address
+    let fresh: { token: string } | undefined;
+    const none = await received(async () => {
+      const r = await s.call('import', { ...args, confirm: first.token });
+      expect(r.doc.error).toMatchObject({ code: 'PLAN_REFUSED', reason: 'plan-changed' });
+      fresh = r.doc.plan;
+    });
+    expect(changes(none)).toEqual([]);
+    const sent = await received(async () => {
+      expect((await s.call('import', { ...args, confirm: fresh!.token })).isError).toBe(false);
+    });
+    expect(JSON.stringify(changes(sent))).toContain('zed@example.com');
+  });
+
+  it('a "-" (standard input) is refused in one sentence, exit 2, nothing sent: the server\'s stdin is the protocol', async () => {
+    const got = await received(async () => {
+      const r = await s.call('send', { to: ['ann.lee@example.com'], subject: 'Hello', 'html-file': '-', from: 'news@example.com' });
+      expect(r.doc.error).toMatchObject({ code: 'USAGE', exitCode: 2, message: 'A tool cannot read standard input ("-"): the server\'s standard input is the protocol.' });
+    });
+    expect(got).toEqual([]);
   });
 
   it('a batch send keeps its journal where `mailctl send --resume` finds it', async () => {

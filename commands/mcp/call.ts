@@ -14,9 +14,10 @@ import { DryRunRecorder, type RecordedRequest } from '../../src/api/recorder.js'
 import type { FetchLike } from '../../src/api/http.js';
 import type { Redact } from '../../src/api/redact.js';
 import { maskKey } from '../../src/config/settings.js';
-import { ExitCode, type ErrorCode } from '../../src/core/errors.js';
+import { ExitCode, UsageError, type ErrorCode } from '../../src/core/errors.js';
 import { canonicalJson, PLAN_TTL_MS, type Plan, type PlanBook, type Refusal } from '../../src/mcp/plan-tokens.js';
 import { planGuard } from '../../src/mcp/plan-guard.js';
+import { fileDigests } from '../../src/mcp/file-digests.js';
 import { CONFIRM, type Tool } from './catalog.js';
 
 /** What every call of one server shares. */
@@ -63,7 +64,12 @@ async function plan(run: ServerRun, tool: Tool, parsed: Parsed, signal: AbortSig
   const recorder = new DryRunRecorder(maskKey);
   const ran = await runCommand(run, tool, parsed, { signal, mode: '--dry-run', recorder });
   if (ran.exitCode !== 0) return resultOf(run, ran);
-  return planResult(run, tool, parsed, ran, recorder, run.book.issue(tool.name, parsed.normal, recorder.requests));
+  return planResult(run, tool, parsed, ran, recorder, run.book.issue(tool.name, parsed.normal, await bound(parsed, recorder)));
+}
+
+/** What a token is bound to besides the tool and arguments: the recorded requests and the files the arguments name (src/mcp/file-digests.ts). */
+async function bound(parsed: Parsed, recorder: DryRunRecorder): Promise<unknown> {
+  return { requests: recorder.requests, files: await fileDigests(parsed.normal) };
 }
 
 async function apply(run: ServerRun, tool: Tool, parsed: Parsed, token: string, signal: AbortSignal): Promise<ToolResult> {
@@ -73,8 +79,9 @@ async function apply(run: ServerRun, tool: Tool, parsed: Parsed, token: string, 
   const recorder = new DryRunRecorder(maskKey);
   const again = await runCommand(run, tool, parsed, { signal, mode: '--dry-run', recorder });
   if (again.exitCode !== 0) return resultOf(run, again);
-  if (!run.book.holds(token, tool.name, parsed.normal, recorder.requests)) {
-    const fresh = run.book.issue(tool.name, parsed.normal, recorder.requests);
+  const now = await bound(parsed, recorder);
+  if (!run.book.holds(token, tool.name, parsed.normal, now)) {
+    const fresh = run.book.issue(tool.name, parsed.normal, now);
     return planResult(run, tool, parsed, again, recorder, fresh, REFUSALS['plan-changed']);
   }
   // Path segments that are the call's own values may become codes (src/mcp/plan-guard.ts).
@@ -98,13 +105,26 @@ async function runCommand(run: ServerRun, tool: Tool, parsed: Parsed, o: { signa
   const err = captured();
   const exitCode = await main({
     argv, env: run.env,
-    stdin: Readable.from([]), stdout: out.stream, stderr: err.stream,
+    stdin: noStdin(), stdout: out.stream, stderr: err.stream,
     stdinTTY: false, stdoutTTY: false, stderrTTY: false,
     signal: AbortSignal.any([run.signal, o.signal]),
     clock: run.clock, tuning: run.tuning,
     recorder: o.recorder, wrapApiFetch: o.wrapApiFetch,
   });
   return { exitCode, stdout: out.text(), stderr: err.text() };
+}
+
+/**
+ * A tool's standard input: the server's own is the protocol, so a command that would read it
+ * (an argument "-") is told so in one sentence, exit 2, before anything is sent — not handed an
+ * empty stream, which read as "the html content is empty".
+ */
+function noStdin(): Readable {
+  return new Readable({
+    read() {
+      this.destroy(new UsageError('A tool cannot read standard input ("-"): the server\'s standard input is the protocol.', 'Give the path of a file instead.'));
+    },
+  });
 }
 
 function captured(): { stream: Writable; text: () => string } {
