@@ -44,7 +44,7 @@ function release(disk: { dir: string }): void {
   fs.rmSync(disk.dir, { recursive: true, force: true });
 }
 
-async function listener(storeFile: string, more: { outFile?: string; clock?: Clock; keepMs?: number; onPrune?: (n: number) => void } = {}) {
+async function listener(storeFile: string, more: { outFile?: string; clock?: Clock; keepMs?: number; onPrune?: (n: number) => void; onWarn?: (m: string) => void } = {}) {
   const store = await openStore(storeLocation(`sqlite:${storeFile}`, path.dirname(storeFile)), { create: true });
   return startListener({ host: '127.0.0.1', port: 0, key: KEY, store, fetch: globalThis.fetch, ...more });
 }
@@ -99,6 +99,33 @@ describe('webhook listen on a full disk', () => {
       await l.close();
       release(disk);
     }
+  });
+});
+
+describe('webhook listen --out after a run killed between the copy and the COMMIT', () => {
+  it('takes out the lines of events the store never committed, says so, and the resent event is in the copy once', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'events.db');
+    const out = path.join(dir, 'events.jsonl');
+    const first = await listener(file, { outFile: out });
+    for (const id of ['kept-1', 'kept-2']) expect((await post(first.url, signed(id))).status).toBe(200);
+    await first.close();
+    // What a kill -9 after the copy's append and before the COMMIT leaves: whole lines, no rows.
+    const copied = lines(out);
+    const ghost = (id: string) => JSON.stringify({ ...JSON.parse(copied[1]), id, payload: { event: 'delivery', mail: { id } } });
+    fs.appendFileSync(out, `${ghost('lost-1')}\n${ghost('lost-2')}\n`);
+    const warned: string[] = [];
+    const again = await listener(file, { outFile: out, onWarn: (m) => warned.push(m) });
+    try {
+      expect(lines(out).map((x) => JSON.parse(x).id)).toEqual(['kept-1', 'kept-2']);
+      expect(warned.join('\n')).toContain(`${out} ended in 2 lines of events the store never committed`);
+      // The service sends the event again: stored, and copied once.
+      expect((await post(again.url, signed('lost-1'))).status).toBe(200);
+    } finally {
+      await again.close();
+    }
+    expect(lines(out).map((x) => JSON.parse(x).id)).toEqual(['kept-1', 'kept-2', 'lost-1']);
+    expect(sqlite(file, 'select message_id from events order by seq')).toBe("[('kept-1',), ('kept-2',), ('lost-1',)]");
   });
 });
 

@@ -2,7 +2,8 @@
 // (src/store: SQLite or PostgreSQL; the events arriving together committed in one transaction,
 // group-commit.ts) and answers 200 only after the commit, so an acknowledged event is on disk
 // even if we are killed the next instant (issue 21). With --out each stored event is also
-// appended to a JSONL file, inside the same transaction (appendWhole: whole or cut back). An
+// appended to a JSONL file, inside the same transaction (appendWhole: whole or cut back; lines of
+// a batch whose COMMIT a killed run never made are taken out at the next start). An
 // event that could not be stored whole — the commit failed, the disk is full, the copy was torn —
 // is answered 503, so the service sends it again (issue 19 item 4). Stored events are optionally
 // re-posted to a local app by event (routes; retried with backoff after the 200, what cannot be
@@ -22,6 +23,7 @@ import type { FetchLike } from '../api/http.js';
 import { signatureHeaders, verifyPayload } from './signature.js';
 import { openEventsFile } from './events-file.js';
 import { appendWhole } from '../fs/append-whole.js';
+import { dropUncommitted } from './events-copy-check.js';
 import type { Clock } from '../core/clock.js';
 import { GroupCommit } from '../store/group-commit.js';
 import { rowOf, type EventRow } from '../store/row.js';
@@ -201,6 +203,16 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
   } catch (e) {
     closeFiles();
     throw e;
+  }
+  if (fd !== undefined) {
+    // Lines a run stopped between their copy and their COMMIT left behind (events-copy-check.ts).
+    try {
+      const dropped = await dropUncommitted(fd, o.store, limits.maxBatch);
+      if (dropped) o.onWarn?.(`${o.outFile} ended in ${dropped === 1 ? 'a line' : `${dropped} lines`} of events the store never committed (a run stopped between the two; never acknowledged, so their sender retries them); taken out.`);
+    } catch (e) {
+      closeFiles();
+      throw e;
+    }
   }
 
   /** The --out line of each row in the batch being committed. */
