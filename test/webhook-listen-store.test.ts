@@ -231,3 +231,24 @@ describe.skipIf(!pg)('two listeners on one PostgreSQL store', () => {
     expect(JSON.parse(h.stdout).logs).toHaveLength(80);
   });
 });
+
+describe.skipIf(!pg)('contacts clean --history on PostgreSQL', () => {
+  it('the line to paste leaves the URL\'s password out (never shown) and says where it comes from', async () => {
+    const url = pg!.database();
+    // The test cluster trusts loopback logins, so a password in the URL is accepted and unused.
+    const withPassword = url.replace('://mailctl@', '://mailctl:Sh0wMeN0t@');
+    expect(withPassword).not.toBe(url);
+    const store = await openStore(storeLocation(url, tempDir()), { create: true });
+    const bounce = { event: 'bounce', mail: { id: 'b-1', subject: 'Hi', to: 'gone@example.com' }, bounce: { timestamp: Date.now() - DAY, type: 1, code: '550', reason: 'no such user' } };
+    await store.insert([rowOf(bounce, { id: 'b-1', event: 'bounce', channel: 'email' }, Date.now() - DAY)]);
+    await store.close();
+    const cfg = tempDir();
+    // The built-in sandbox answers 429 past 2 requests a second: these runs keep to the budget.
+    const paced = { configDir: cfg, tuning: { rateLimit: true } };
+    expect((await runCli(['--sandbox', 'groups', 'create', 'Hist'], paced)).exitCode).toBe(0);
+    const r = await runCli(['--sandbox', 'contacts', 'clean', '--group', 'Hist', '--since', '30d', '--history', '--store', withPassword], paced);
+    expect(r.exitCode, `${url} ${withPassword} ${r.stderr}`).toBe(0);
+    expect(`${r.stdout}${r.stderr}`).not.toContain('Sh0wMeN0t');
+    expect(r.stderr).toContain(`--store ${withPassword.replace(':Sh0wMeN0t@', '@')} --yes (with the store's password in PGPASSWORD)`);
+  });
+});

@@ -5,6 +5,7 @@
 // group's members, so the plan is every address that bounced or complained, and the service
 // ignores those not in the group. The events are read a day at a time (src/contacts/bounce-events.ts).
 import { InterruptedError, PartialError, UsageError } from '../../src/core/errors.js';
+import { withoutPassword } from '../../src/store/location.js';
 import { isoSeconds, parseTimeRange } from '../../src/core/date.js';
 import { suggest, suggestWithNote } from '../../src/core/suggest.js';
 import { buildPlan } from '../../src/contacts/bounce-plan.js';
@@ -37,7 +38,10 @@ export const run: Verb<typeof declareClean> = async (ctx, opts) => {
   const from = isoSeconds(range.since!);
   // Rounded up to the second so the events of the last moments are inside the window.
   const to = isoSeconds(range.until ?? Math.ceil(now / 1000) * 1000);
-  const span = ['--since', opts.since ?? '30d', ...(opts.until !== undefined ? ['--until', opts.until] : []), ...(opts.history ? ['--history', ...(opts.store !== undefined ? ['--store', opts.store] : [])] : [])];
+  // A password in a --store URL is never shown (docs/events-store.md): the line to paste leaves it out.
+  const bareStore = opts.store === undefined ? undefined : withoutPassword(opts.store);
+  const span = ['--since', opts.since ?? '30d', ...(opts.until !== undefined ? ['--until', opts.until] : []), ...(opts.history ? ['--history', ...(opts.store !== undefined ? ['--store', bareStore ?? opts.store] : [])] : [])];
+  const withPassword = bareStore ? ' (with the store\'s password in PGPASSWORD)' : '';
 
   const group = await resolveGroup(ctx, given);
   const found = opts.history ? await fromStore(ctx, opts.store, range.since!, Date.parse(to)) : await fromService(ctx, range.since!, from, to);
@@ -69,7 +73,7 @@ export const run: Verb<typeof declareClean> = async (ctx, opts) => {
       const notChecked = plan.length === 1
         ? 'It is not checked against the group\'s members (the API cannot list them); if it is not in the group, the service ignores it.'
         : 'They are not checked against the group\'s members (the API cannot list them); those not in the group are ignored by the service.';
-      ctx.io.info(`Plan: remove from "${forTerminal(group.name, 100)}" (${forTerminal(group.sn, 60)}) the ${plural(plan.length, 'address', 'addresses')} that bounced or complained in transactional mail from ${from} to ${to}. ${notChecked} Nothing was removed. Apply it with: ${forTerminal(again(), 2000)}`);
+      ctx.io.info(`Plan: remove from "${forTerminal(group.name, 100)}" (${forTerminal(group.sn, 60)}) the ${plural(plan.length, 'address', 'addresses')} that bounced or complained in transactional mail from ${from} to ${to}. ${notChecked} Nothing was removed. Apply it with: ${forTerminal(again(), 2000)}${withPassword}`);
     }
     return;
   }
@@ -117,7 +121,7 @@ export const run: Verb<typeof declareClean> = async (ctx, opts) => {
   if (notDone.length) {
     if (notDone.length === plan.length) throw firstError;
     const why = firstError instanceof Error ? firstError.message : String(firstError);
-    throw new PartialError(`${notDone.length} of the ${plan.length} addresses were not removed (${why}).`, `Removing is safe to repeat; run the same command again to finish: ${again(true)}`);
+    throw new PartialError(`${notDone.length} of the ${plan.length} addresses were not removed (${why}).`, `Removing is safe to repeat; run the same command again to finish: ${again(true)}${withPassword}`);
   }
 };
 

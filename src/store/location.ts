@@ -40,6 +40,15 @@ export function storeLocation(value: string | undefined, configDir: string, flag
   throw new UsageError(`${flag} takes sqlite:PATH or a postgres://… URL; got "${hidePassword(v)}".`, `For example ${flag} sqlite:./events.db, or ${flag} postgres://mailctl@db.example.com/mailctl (the password in PGPASSWORD).`);
 }
 
+/**
+ * The URL with any password left out, for a command line a person pastes (the password then comes
+ * from PGPASSWORD or ~/.pgpass, as the client reads them); undefined when it holds none.
+ */
+export function withoutPassword(url: string): string | undefined {
+  const bare = url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/i, '$1@');
+  return bare === url ? undefined : bare;
+}
+
 /** The URL with any password replaced by ***, for messages (also when it does not parse). */
 export function hidePassword(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/i, '$1:***@');
