@@ -68,6 +68,15 @@ describe('events --history', () => {
     expect(c.stdout).toContain('\'=HYPERLINK');
   });
 
+  it('--status a webhook never carries (accept, retry): exit 2 saying the store cannot hold it, not an empty answer', async () => {
+    for (const [status, sms] of [['accept', false], ['retry', false], ['delivery,accept', false], ['accept', true]] as const) {
+      const r = await runCli(['events', '--history', '--since', '30d', '--status', status, ...(sms ? ['--sms'] : [])], { configDir: cfg });
+      expect(r.exitCode, status).toBe(2);
+      expect(r.stderr).toContain('the event store holds only what webhooks carry');
+      expect(r.stdout).toBe('');
+    }
+  });
+
   it('SMS by national number, without the country code the service would need', async () => {
     const r = await runCli(['events', '--history', '--sms', '--recipient', '0912345678', '--json'], { configDir: cfg });
     expect(r.exitCode).toBe(0);
@@ -112,6 +121,19 @@ describe('events export', () => {
     expect(lines[0]).toMatchObject({ id: 'm-sept', event: 'delivery', channel: 'email', signatureHeader: 'x-service-signature', payload: { mail: { to: 'Ann@Example.com' } } });
     const s = await runCli(['events', 'export', '--since', '30d', '--format', 'jsonl', '--sms'], { configDir: cfg });
     expect(s.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(['s-1', 's-2']);
+  });
+
+  it('--json: one JSON document summing up an export to --out; without --out (stdout is the export) exit 2, nothing printed', async () => {
+    const out = path.join(tempDir(), 'events.jsonl');
+    const r = await runCli(['events', 'export', '--since', '30d', '--format', 'jsonl', '--out', out, '--json'], { configDir: cfg });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ out, format: 'jsonl', events: 2, source: 'store' });
+    expect(fs.readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(2);
+    for (const format of ['csv', 'jsonl']) {
+      const bad = await runCli(['events', 'export', '--since', '30d', '--format', format, '--json'], { configDir: cfg });
+      expect(bad.exitCode).toBe(2);
+      expect(JSON.parse(bad.stdout).error.message).toMatch(/^--json prints one JSON document, but events export prints the (CSV|JSONL lines) itself/);
+    }
   });
 
   it('refuses a missing --since or --format (exit 2)', async () => {

@@ -23,6 +23,10 @@ export const run: Verb<typeof declareExport> = async (ctx, opts) => {
   if (opts.since === undefined) throw new UsageError('Say where the range starts with --since (a date, or a span back such as 30d).', 'For example: --since 30d --format csv');
   if (opts.format === undefined) throw new UsageError('Say which format with --format csv or --format jsonl.');
   if (opts.force && opts.out === undefined) throw new UsageError('--force replaces the --out file; there is no --out.');
+  // --json makes stdout one JSON document: without --out stdout is the export itself.
+  if (ctx.io.json && opts.out === undefined) {
+    throw new UsageError(`--json prints one JSON document, but events export prints the ${opts.format === 'csv' ? 'CSV' : 'JSONL lines'} itself on standard output.`, 'Give --out FILE to write the export and get a JSON summary of it, or drop --json.');
+  }
   const range = parseTimeRange({ since: opts.since, until: opts.until }, ctx.clock.now());
   const target = opts.out === undefined ? undefined : path.resolve(opts.out);
   if (target) {
@@ -70,7 +74,8 @@ export const run: Verb<typeof declareExport> = async (ctx, opts) => {
     await store.close();
   }
   const what = `${plural(count, 'event')} from the event store ${forTerminal(store.shown, 300)}`;
-  if (target) ctx.io.info(`Wrote ${what} to ${forTerminal(target, 300)}.`);
+  if (target && ctx.io.json) ctx.io.printJson({ out: target, format, events: count, source: 'store', store: store.shown });
+  else if (target) ctx.io.info(`Wrote ${what} to ${forTerminal(target, 300)}.`);
   else if (ctx.io.isTTY) ctx.io.info(`${what}.`);
 };
 

@@ -14,6 +14,7 @@ import { allRows, type EventStore, type StoreQuery } from '../../src/store/store
 import { asEmailEvent, asSmsEvent, smsTo, type HistoryEmailEvent, type HistorySmsEvent } from '../../src/store/as-lookup.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { plural } from '../../src/core/human.js';
+import { SIGNED_EVENTS } from '../../src/webhook/signature.js';
 import type { OptsOf } from '../../src/cli/declared.js';
 import type { declareEvents } from './index.js';
 
@@ -34,7 +35,16 @@ export function historyFilter(opts: HistoryFlags, now: number, by: StoreQuery['b
   if (!sms && opts.countryCode !== undefined) throw new UsageError('--country-code is for SMS; add --sms.');
   const cc = checkCountryCodeFlag(opts.countryCode);
   const status = opts.status === undefined ? undefined : parseStatuses(opts.status, sms ? SMS_STATUSES : EMAIL_STATUSES, sms).split(',');
-  // The store keeps only what webhooks carry: accept and retry have no webhook (spec 001 section 2).
+  // The store keeps only what webhooks carry: accept and retry have no webhook (spec 001 section 2),
+  // so asking the store for them is a question it can never answer, not an empty result.
+  const carried = SIGNED_EVENTS[sms ? 'sms' : 'email'];
+  const never = status?.filter((x) => !carried.includes(x)) ?? [];
+  if (never.length) {
+    throw new UsageError(
+      `--status ${never.join(',')}: the event store holds only what webhooks carry (${carried.join(', ')}${sms ? ' for SMS' : ''}), and no webhook reports ${never.join(' or ')}.`,
+      'Drop --history to ask the service, which keeps those for its own window, or leave those statuses out.',
+    );
+  }
   const query: StoreQuery = { by, channel: sms ? 'sms' : 'email', id: opts.id, since: range.since, until: range.until, events: status };
   if (recipient !== undefined && !sms) query.recipient = recipient;
   if (recipient !== undefined && sms) query.recipientDigits = recipient.replace(/\D/g, '').replace(/^0+/, '');
