@@ -75,6 +75,7 @@ describe('one contact from a contacts file', () => {
       [[...contacts, '--contact', 'zed@example.org'], 'has no contact with the address zed@example.org'],
       [['--contact', '2'], '--contact picks a contact of a contacts file, and no --contacts FILE was given.'],
       [['--contacts', file('nope.csv')], 'does not exist'],
+      [['--contacts', '-'], '--contacts takes a file; standard input ("-") is not read here.'],
     ];
     for (const [flags, sentence] of cases) {
       const r = await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', ...flags], { sandbox: sb.get() });

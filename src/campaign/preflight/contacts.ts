@@ -48,6 +48,8 @@ export async function readContact(file: string, want: 'header' | 'contact', o: {
   const { line, email } = o;
   const flag = '--contacts';
   const source = `the contacts file ${file} (${flag})`;
+  // Read from the start once for the header and again for a contact: a pipe can be read once.
+  if (file === '-') throw new UsageError(`${flag} takes a file; standard input ("-") is not read here.`, 'Save the contacts to a file and give its path, e.g. --contacts contacts.csv.');
   let fd: fs.promises.FileHandle;
   try {
     fd = await fs.promises.open(file, 'r');
@@ -104,7 +106,7 @@ export async function readContact(file: string, want: 'header' | 'contact', o: {
   if (email !== undefined) throw new UsageError(`${cap(source)} has no contact with the address ${email}.`, 'Give an address the file holds, or leave the address out to use the first contact.');
   throw new UsageError(
     line === undefined ? `${cap(source)} has a header but no contacts.` : `${cap(source)} has no contact starting on line ${line} (the file has ${at - 1} lines).`,
-    'Name a line that holds a contact, e.g. --contact 2',
+    line === undefined ? 'Add a contact under the header, or give a file that holds one.' : 'Name a line that holds a contact, e.g. --contact 2',
   );
 }
 
