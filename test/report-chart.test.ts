@@ -8,6 +8,7 @@ import { runCli } from './helpers/cli.js';
 import { reply, useHostileServer, HOSTILE_TEXT, TERMINAL_UNSAFE } from './helpers/hostile-server.js';
 import { bar, metricChart } from '../src/report/chart.js';
 import { abResult } from '../src/report/ab.js';
+import { metricColumns } from '../src/report/metrics.js';
 import type { CampaignMetrics } from '../src/api/campaign-types.js';
 
 const hs = useHostileServer();
@@ -44,6 +45,13 @@ describe('the bars', () => {
   it('a rate the figures cannot give (nothing delivered) is n/a with an empty bar, not 0 %', () => {
     const lines = metricChart([row('TOTAL', { recipientCnt: 0, delivered: 0, opened: 0 })], plain);
     expect(lines.find((l) => l.trimStart().startsWith('opened'))).toMatch(/^ {2}opened {5} {50} {4}n\/a$/);
+  });
+
+  it('the table beside it says n/a too, not "0 ()" (a rate nothing can be divided by)', () => {
+    const m = row('TOTAL', { recipientCnt: 10, delivered: 0, opened: 0, clicked: 0, bounced: 10 });
+    const cells = { count: (v: unknown) => String(v), rate: (v: unknown) => `${(Number(v) * 100).toFixed(1)}%` };
+    const cell = (header: string) => metricColumns([m]).find((c) => c.header === header && c.only === 'table')!.value(m, cells);
+    expect([cell('DELIVERED'), cell('OPENED'), cell('CLICKED'), cell('BOUNCED')]).toEqual(['0 (0.0%)', '0 (n/a)', '0 (n/a)', '10 (100.0%)']);
   });
 
   it('a campaign name full of escapes reaches the terminal made visible', () => {

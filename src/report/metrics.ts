@@ -70,7 +70,11 @@ export function metricColumns(rows: CampaignMetrics[]): Column<CampaignMetrics>[
   const won = winners(rows);
   const winner = (m: CampaignMetrics) => won.get(m.campaignSn)?.winner ?? '';
   const withRate = (header: string, n: (m: CampaignMetrics) => unknown, r: (x: Rates) => number | null): Column<CampaignMetrics> =>
-    ({ header, only: 'table', value: (m, f) => `${f.count(n(m))} (${f.rate(r(ratesOf(m)))})` });
+    // A rate with nothing to divide by (nothing delivered) is n/a, as the chart says, never "()".
+    ({ header, only: 'table', value: (m, f) => {
+      const rate = r(ratesOf(m));
+      return `${f.count(n(m))} (${rate === null ? 'n/a' : f.rate(rate)})`;
+    } });
   const data = (header: string, value: (m: CampaignMetrics, r: Rates) => unknown, kind?: Column<CampaignMetrics>['kind']): Column<CampaignMetrics> =>
     ({ header, only: 'data', kind, value: (m) => value(m, ratesOf(m)) });
   return [
