@@ -86,11 +86,24 @@ describe('--out-dir DIR on the report commands', () => {
     expect(fs.existsSync(b)).toBe(false);
   });
 
-  it('report sync without a folder: exit 2 naming --out-dir', async () => {
+  it('report sync without a folder: exit 2 naming both ways to give it', async () => {
     const before = sb.get().sandbox.requests().length;
     const r = await runCli(['report', 'sync'], { sandbox: sb.get() });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('report sync needs --out-dir DIR');
+    expect(r.stderr).toContain('report sync needs the directory it keeps complete (created if missing): report sync DIR, or --out-dir DIR.');
+    expect(sb.get().sandbox.requests().length).toBe(before);
+  });
+
+  it('report sync DIR is report sync --out-dir DIR; both at once is exit 2, nothing sent', async () => {
+    const dir = path.join(tempDir('mailctl-outdir-'), 'reports');
+    const byArg = await runCli(['report', 'sync', dir, '--since', '7d', '--dry-run', '--json'], { sandbox: sb.get() });
+    const byFlag = await runCli(['report', 'sync', '--out-dir', dir, '--since', '7d', '--dry-run', '--json'], { sandbox: sb.get() });
+    expect(byArg.exitCode).toBe(0);
+    expect(JSON.parse(byArg.stdout)).toEqual(JSON.parse(byFlag.stdout));
+    const before = sb.get().sandbox.requests().length;
+    const both = await runCli(['report', 'sync', dir, '--out-dir', dir], { sandbox: sb.get() });
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toContain('The directory is given twice');
     expect(sb.get().sandbox.requests().length).toBe(before);
   });
 
