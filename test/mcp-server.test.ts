@@ -312,6 +312,18 @@ describe('a plain JSON-RPC client', () => {
     for (const key of Object.values(KEYS)) expect(out + err).not.toContain(key);
   });
 
+  it('a line that is not JSON, or not JSON-RPC, gets the protocol\'s error answer (id null); the next request is still answered', async () => {
+    const child = spawn(process.execPath, [bin, 'mcp'], { env: envFor(tempDir()), stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((r) => child.on('exit', r));
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    child.stdin.end(`not json\n{"hello":1}\n${JSON.stringify(init)}\n`);
+    expect(await exited).toBe(0);
+    const answers = out.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: number | null; error?: { code: number }; result?: unknown });
+    expect(answers.map((a) => [a.id, a.error?.code ?? 'result'])).toEqual([[null, -32700], [null, -32600], [1, 'result']]);
+  });
+
   it('Ctrl-C ends it with exit 0 while the client still holds stdin open', async () => {
     const child = spawn(process.execPath, [bin, 'mcp'], { env: envFor(tempDir()), stdio: ['pipe', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((r) => child.on('exit', r));

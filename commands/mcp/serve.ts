@@ -62,12 +62,31 @@ export const run: Verb<typeof declareServe> = async (ctx, opts) => {
 
   const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout);
   await server.connect(transport);
+  answerMalformed(transport);
   const answered = countAnswers(transport);
   ctx.io.info(`mailctl MCP server on stdin/stdout: ${served.size} tools${readOnly ? ' (reads only)' : ''}, profile "${forTerminal(settings.profileName, 100)}"${settings.sandbox ? ', the sandbox' : ''}.`);
   await ended(ctx);
   await answered.allAnswered();
   await server.close();
 };
+
+/**
+ * A line that is not JSON (-32700), or JSON that is no JSON-RPC message (-32600), gets the
+ * protocol's own error answer with a null id, as JSON-RPC 2.0 asks, where the SDK drops it
+ * silently and only reports it to onerror: a client then waits on nothing.
+ */
+function answerMalformed(transport: { onerror?: (e: Error) => void; send: (m: never) => Promise<void> }): void {
+  const reported = transport.onerror;
+  transport.onerror = (e: Error) => {
+    reported?.(e);
+    // The SDK reads a line with JSON.parse (a SyntaxError), then checks it against its schema (an
+    // error carrying the schema's `issues`); any other error (a stream's) is not about a message.
+    const code = e instanceof SyntaxError ? -32700 : Array.isArray((e as { issues?: unknown }).issues) ? -32600 : undefined;
+    if (code === undefined) return;
+    const message = code === -32700 ? 'Parse error: the line is not JSON.' : 'Invalid Request: the line is not a JSON-RPC 2.0 message.';
+    transport.send({ jsonrpc: '2.0', id: null, error: { code, message } } as never).catch(() => {});
+  };
+}
 
 /** Resolves when the client closes stdin, or on Ctrl-C. */
 function ended(ctx: Context): Promise<void> {
