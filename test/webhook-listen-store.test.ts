@@ -126,6 +126,11 @@ describe('webhook listen --out after a run killed between the copy and the COMMI
     }
     expect(lines(out).map((x) => JSON.parse(x).id)).toEqual(['kept-1', 'kept-2', 'lost-1']);
     expect(sqlite(file, 'select message_id from events order by seq')).toBe("[('kept-1',), ('kept-2',), ('lost-1',)]");
+    // The copy is only ever judged by the store its last batch went to: a listener on another
+    // store (which holds none of these events) takes nothing out.
+    const other = await listener(path.join(tempDir(), 'other.db'), { outFile: out });
+    await other.close();
+    expect(lines(out).map((x) => JSON.parse(x).id)).toEqual(['kept-1', 'kept-2', 'lost-1']);
   });
 });
 

@@ -1,35 +1,67 @@
-// The --out copy held to the store at start. Each batch's lines are appended inside its
-// transaction, before COMMIT (listener.ts), so a listener killed between the two (kill -9, a
-// power cut) leaves whole lines for events that were never committed nor acknowledged: the
-// service sends them again, the store takes them, and the copy held them twice (found by an
-// outside acceptance round). One batch is committed at a time (src/store/group-commit.ts), so
-// only the last `maxBatch` lines can be such: each is looked up in the store, and those it does
-// not hold are taken out of the file before anything is appended.
+// The --out copy held to the store. Each batch's lines are appended inside its transaction,
+// before COMMIT (listener.ts), so a listener killed between the two (kill -9, a power cut) leaves
+// whole lines for events that were never committed nor acknowledged: the service sends them
+// again, the store takes them, and the copy held them twice (found by an outside acceptance
+// round). Before each batch's lines, where they start is written to a mark beside the copy
+// (`<copy>.last-batch`, with the store it goes to); at the next start the lines from there on are
+// looked up in that same store, and those it does not hold are taken out. Only that batch is
+// looked at, and only against the store it was meant for: lines a run on another store wrote are
+// never judged by this one.
 import fs from 'node:fs';
 import type { EventStore } from '../store/store.js';
 import type { Channel } from '../store/row.js';
+import { PRIVATE_FILE_MODE } from '../fs/safe-write.js';
 
-interface Line {
-  /** Byte offset of the line's start. */
-  at: number;
-  text: string;
+export const markFileFor = (outFile: string): string => `${outFile}.last-batch`;
+
+/** Opens (or creates) the mark without following a symlink, private like the copy. */
+export function openBatchMark(outFile: string): number {
+  return fs.openSync(markFileFor(outFile), fs.constants.O_RDWR | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0), PRIVATE_FILE_MODE);
 }
 
-/** Takes out of the copy's tail the lines whose event the store does not hold; returns how many. */
-export async function dropUncommitted(fd: number, store: EventStore, maxBatch: number): Promise<number> {
-  const tail = lastLines(fd, maxBatch);
-  if (!tail.length) return 0;
+/**
+ * Where the batch about to be appended starts, and its store. Not synced: a process killed keeps
+ * what it wrote; after a power cut an older mark only widens the lines looked at to earlier
+ * batches of the same store, all of which it holds.
+ */
+export function markBatch(markFd: number, from: number, store: EventStore): void {
+  const text = Buffer.from(JSON.stringify({ from, store: store.shown }));
+  fs.ftruncateSync(markFd, 0);
+  fs.writeSync(markFd, text, 0, text.length, 0);
+}
+
+/** Takes out of the copy the lines of the last batch whose event the store does not hold; returns how many. */
+export async function dropUncommitted(fd: number, markFd: number, store: EventStore): Promise<number> {
+  const from = markOf(markFd, store);
+  if (from === undefined) return 0;
+  const size = fs.fstatSync(fd).size;
+  if (from >= size) return 0;
+  const lines = linesFrom(fd, from, size);
   const keep: boolean[] = [];
-  for (const line of tail) keep.push(await held(store, line.text));
+  for (const line of lines) keep.push(await held(store, line.text));
   const first = keep.indexOf(false);
   if (first < 0) return 0;
   // Cut at the first line the store lacks; the held lines after it (another listener on a
   // shared store committed them) go back in their order.
-  const rest = tail.slice(first).filter((_, i) => keep[first + i]).map((l) => l.text + '\n').join('');
-  fs.ftruncateSync(fd, tail[first].at);
+  const rest = lines.slice(first).filter((_, i) => keep[first + i]).map((l) => l.text + '\n').join('');
+  fs.ftruncateSync(fd, lines[first].at);
   if (rest) fs.writeSync(fd, rest);
   fs.fsyncSync(fd);
   return keep.filter((k) => !k).length;
+}
+
+/** The batch start the mark records for this store; undefined when none, unreadable, or for another store. */
+function markOf(markFd: number, store: EventStore): number | undefined {
+  const size = fs.fstatSync(markFd).size;
+  if (!size || size > 64 * 1024) return undefined;
+  const buf = Buffer.alloc(size);
+  fs.readSync(markFd, buf, 0, size, 0);
+  try {
+    const m = JSON.parse(buf.toString('utf8')) as { from?: unknown; store?: unknown };
+    return Number.isSafeInteger(m.from) && (m.from as number) >= 0 && m.store === store.shown ? (m.from as number) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether the store holds the event a copy line records; a line that is not one of ours is kept as it is. */
@@ -45,30 +77,16 @@ async function held(store: EventStore, text: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** The last `n` whole lines of the file (it ends with a newline: the torn tail is already cut), oldest first. */
-function lastLines(fd: number, n: number): Line[] {
-  const size = fs.fstatSync(fd).size;
-  const chunks: Buffer[] = [];
-  let from = size;
-  let newlines = 0;
-  // Back from the end until n + 1 newlines are read (the one before the first line wanted), or the start.
-  while (from > 0 && newlines <= n) {
-    const len = Math.min(64 * 1024, from);
-    from -= len;
-    const b = Buffer.alloc(len);
-    fs.readSync(fd, b, 0, len, from);
-    for (const c of b) if (c === 0x0a) newlines++;
-    chunks.unshift(b);
-  }
-  const buf = Buffer.concat(chunks);
-  const lines: Line[] = [];
+/** The whole lines from byte `from` (a line's start) to `size` (the torn tail is already cut). */
+function linesFrom(fd: number, from: number, size: number): Array<{ at: number; text: string }> {
+  const buf = Buffer.alloc(size - from);
+  fs.readSync(fd, buf, 0, buf.length, from);
+  const lines: Array<{ at: number; text: string }> = [];
   let start = 0;
   for (let i = 0; i < buf.length; i++) {
     if (buf[i] !== 0x0a) continue;
     lines.push({ at: from + start, text: buf.subarray(start, i).toString('utf8') });
     start = i + 1;
   }
-  // The first piece may be the end of a line that starts before `from`: not whole, not ours to judge.
-  if (from > 0) lines.shift();
-  return lines.slice(-n);
+  return lines;
 }
