@@ -507,3 +507,29 @@ describe('service words that end their own sentence', () => {
     expect(r.stderr).toContain('error: The campaign service refused GET /v1/contacts/lists (HTTP 404): no such thing.\n');
   });
 });
+
+describe('a write answered with success in a shape mailctl cannot read', () => {
+  // The service did it (HTTP 200) and mailctl cannot tell what it made: "try again later" would
+  // make it twice (a campaign sent to the group a second time). Found by an outside round.
+  const hs = useHostileServer();
+
+  it('campaign create: exit 1 BAD_RESPONSE, the hint says it was most likely carried out and not to run it again unchecked', async () => {
+    hs.get().on('GET', '/campaign/v1/contacts/lists', reply.json([{ sn: 'LS1', name: 'News', status: 'FINISH', count: 3, validCount: 3, invalidCount: 0 }]));
+    hs.get().on('POST', '/campaign/v1/campaign/normal/submit', reply.json({ data: { campaignSn: 'CP777' } }));
+    const r = await runCli(['campaign', 'create', '--group', 'LS1', '--name', 'U1', '--subject', 'S', '--html', '<p>x</p>', '--from', 'news@example.com', '--from-name', 'N', '--preheader', 'p', '--no-links', '--json'], { env: hs.get().env });
+    expect(r.exitCode).toBe(1);
+    const { error } = JSON.parse(r.stdout) as { error: { code: string; hint: string } };
+    expect(error.code).toBe('BAD_RESPONSE');
+    expect(error.hint).toContain('The service answered HTTP 200 (success), so POST /v1/campaign/normal/submit was most likely carried out: check before running it again');
+    expect(error.hint).toContain('report list');
+    expect(error.hint).not.toContain('Try again later');
+    expect(hs.get().requests.filter((x) => x.method === 'POST')).toHaveLength(1);
+  });
+
+  it('a read in an unknown shape keeps its hint (nothing was done by it)', async () => {
+    hs.get().on('GET', '/campaign/v1/contacts/lists', reply.json({ surprise: true }));
+    const r = await runCli(['groups', 'list', '--json'], { env: hs.get().env });
+    expect(r.exitCode).toBe(1);
+    expect(JSON.parse(r.stdout).error.hint).toContain('Try again later');
+  });
+});

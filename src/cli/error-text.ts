@@ -53,6 +53,15 @@ export function errorWords(e: CliError, run: SuggestRun): ErrorWords {
       if (!sentence) hint = TRY_LATER;
       break;
     case 'BAD_RESPONSE':
+      // A write the service answered with success, in words mailctl cannot read: it was carried
+      // out, most likely, and mailctl knows nothing of what it made. "Try again" would do it twice.
+      if (request.method !== 'GET' && f.reached === 'yes' && !f.refused && f.status !== undefined && f.status >= 200 && f.status < 300) {
+        const seen = request.service === 'campaign' && request.path.startsWith('/v1/campaign/')
+          ? ` A campaign created so is not in \`${cmd('campaign', 'list')}\` (its code was in the answer); \`${cmd('report', 'list')}\` shows it once it has been sent.`
+          : '';
+        hint = `The service answered HTTP ${f.status} (success), so ${request.method} ${request.path} was most likely carried out: check before running it again (the service's back office).${seen}`;
+        break;
+      }
       if (request.problem === 'redirect') hint = `Check the base URL (\`${cmd('config', 'list')}\`): it should name the API host itself, without /v1.`;
       else if (request.problem === 'too-large') hint = `Check the base URL (\`${cmd('config', 'list')}\`): it should name the service itself.`;
       else if (request.problem === 'shape' || request.problem === 'too-deep') {
