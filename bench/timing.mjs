@@ -18,10 +18,11 @@ export const bin = path.join(root, 'bin', 'mailctl.js');
 
 const bash = ['/bin/bash', '/usr/bin/bash'].find((p) => fs.existsSync(p));
 const gnuTime = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
-// The shell's `time` keyword reports the command's own wall and CPU time (rusage of the child,
-// microseconds), so neither bash's nor /usr/bin/time's start-up is counted. Its report goes to
-// fd 3; the command's stderr stays the run's stderr.
-const TIMED = 'TIMEFORMAT="%3R %3U %3S"; exec 4>&2; { time "$@" 2>&4 3>&- 4>&-; } 2>&3';
+// The shell times the command alone, so neither bash's nor /usr/bin/time's start-up is counted:
+// its `time` keyword gives the CPU time (user and system, in ms) and the wall time in ms,
+// EPOCHREALTIME (bash ≥ 5) the wall time in µs. Both go to fd 3; the command's stderr stays the
+// run's stderr, its exit status the run's.
+const TIMED = 'TIMEFORMAT="%3R %3U %3S"; exec 4>&2; { s=$EPOCHREALTIME; time "$@" 2>&4 3>&- 4>&-; rc=$?; e=$EPOCHREALTIME; } 2>&3; echo "$s $e" >&3; exit $rc';
 
 /**
  * The runtimes to measure: this Node, and Node 24 from .ci/node24 (installed there with
@@ -79,9 +80,10 @@ export function timedRun(node, args, { env = process.env, memory = false } = {})
         kb = Number(lines.pop());
         err = lines.join('\n');
       }
-      const [real, user, sys] = times.trim().split(/\s+/).map(Number);
+      const [real, user, sys, s, e] = times.trim().split(/\s+/).map((x) => Number(x.replace(',', '.')));
       const timed = bash && Number.isFinite(real);
-      resolve({ status, out, err, kb, wallMs: timed ? real * 1000 : hrMs, cpuMs: timed ? (user + sys) * 1000 : NaN });
+      const wallMs = Number.isFinite(e - s) ? (e - s) * 1000 : timed ? real * 1000 : hrMs;
+      resolve({ status, out, err, kb, wallMs, cpuMs: timed ? (user + sys) * 1000 : NaN });
     });
   });
 }
