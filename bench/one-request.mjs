@@ -3,9 +3,9 @@
 // the same transport. mailctl's API calls go through ky over the global fetch (src/api/http.ts,
 // src/run/context.ts `transport()`), so the like-for-like baseline is a bare `fetch` script; a bare
 // `node:http` script is timed too and printed for information (it skips loading fetch's undici,
-// which mailctl cannot). Each mailctl run is paired with a bare fetch run just before it
-// (bench/timing.mjs says why); the verdict is the median of the pairs' wall-time ratios, with
-// peak memory (max RSS). mailctl runs as a user's second and later runs do: one config folder,
+// which mailctl cannot). Each mailctl run is paired with a bare fetch run just before it; the
+// verdict is the ratio of the fastest run of each (bench/timing.mjs says why), with peak memory
+// (max RSS, medians). mailctl runs as a user's second and later runs do: one config folder,
 // its rate budget files and compile cache (Node ≥ 22.1) kept, each run started at least a
 // second and a bit after the previous one ended, so the shared 2/s budget is idle (a request
 // holds its slot until a second after its answer: src/api/ratelimit-shared.ts) and the run
@@ -65,7 +65,7 @@ async function once(node, args, config) {
 
 const mib = (kb) => (kb / 1024).toFixed(0);
 const verdict = (good) => (good ? 'PASS' : 'FAIL');
-console.log(`one-request command: mailctl balance vs a bare script making the same request with fetch (mailctl's transport), same runtime, run just before it; ${runs} pairs; target ≤ ${RATIO_TARGET.toFixed(2)}× (median of the pairs' wall-time ratios), peak memory ≤ +${MEMORY_TARGET_MIB} MiB`);
+console.log(`one-request command: mailctl balance vs a bare script making the same request with fetch (mailctl's transport), same runtime, run just before it; ${runs} pairs; target ≤ ${RATIO_TARGET.toFixed(2)}× (fastest wall time of each), peak memory ≤ +${MEMORY_TARGET_MIB} MiB`);
 console.log(`  before: ${loadNote()}`);
 try {
   for (const [label, node] of list) {
@@ -94,13 +94,14 @@ try {
     const wall = (k) => median(s[k].map((r) => r.wallMs));
     const cpu = (k) => mean(s[k].map((r) => r.cpuMs));
     const rss = (k) => median(s[k].map((r) => r.kb));
-    const ratio = median(s.ratio);
+    const fastest = (k) => min(s[k].map((r) => r.wallMs));
+    const ratio = fastest('mailctl') / fastest('fetch');
     const extraMiB = (rss('mailctl') - rss('fetch')) / 1024;
     const memOk = measures.memory && extraMiB <= MEMORY_TARGET_MIB;
     ok &&= ratio <= RATIO_TARGET && memOk;
     const ms = (k) => `${wall(k).toFixed(0).padStart(4)} ms`;
     console.log(`  ${label}`);
-    console.log(`    ${ratio.toFixed(2)}×  ${verdict(ratio <= RATIO_TARGET)}   wall median mailctl ${ms('mailctl')} vs bare fetch ${ms('fetch')} (${(wall('mailctl') / wall('fetch')).toFixed(2)}×), min ${min(s.mailctl.map((r) => r.wallMs)).toFixed(0)} vs ${min(s.fetch.map((r) => r.wallMs)).toFixed(0)} ms` +
+    console.log(`    ${ratio.toFixed(2)}×  ${verdict(ratio <= RATIO_TARGET)}   fastest mailctl ${fastest('mailctl').toFixed(1)} vs bare fetch ${fastest('fetch').toFixed(1)} ms; median ${ms('mailctl')} vs ${ms('fetch')}, of the pair ratios ${median(s.ratio).toFixed(2)}×` +
       (measures.cpu ? `; CPU mean ${cpu('mailctl').toFixed(0)} vs ${cpu('fetch').toFixed(0)} ms (${(cpu('mailctl') / cpu('fetch')).toFixed(2)}×)` : ''));
     console.log(`    peak RSS mailctl ${mib(rss('mailctl'))} MiB vs bare fetch ${mib(rss('fetch'))} MiB (+${extraMiB.toFixed(1)})  ${verdict(memOk)}`);
     console.log(`    for information: bare node:http ${ms('http')}, ${mib(rss('http'))} MiB (mailctl ${(wall('mailctl') / wall('http')).toFixed(2)}× that; not the target: mailctl's transport is fetch)`);
