@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startSandboxServer, SANDBOX_KEYS } from './built.mjs';
-import { benchEnv, bin, busyNote, loadNote, mean, measures, median, min, runtimes, sleep, timedRun } from './timing.mjs';
+import { benchEnv, bin, busyNote, doubtNote, loadNote, mean, measures, median, min, runtimes, sleep, timedRun } from './timing.mjs';
 
 const RATIO_TARGET = 1.25;
 const MEMORY_TARGET_MIB = 15;
@@ -102,7 +102,8 @@ try {
     const ms = (k) => `${wall(k).toFixed(0).padStart(4)} ms`;
     console.log(`  ${label}`);
     console.log(`    ${ratio.toFixed(2)}×  ${verdict(ratio <= RATIO_TARGET)}   fastest mailctl ${fastest('mailctl').toFixed(1)} vs bare fetch ${fastest('fetch').toFixed(1)} ms; median ${ms('mailctl')} vs ${ms('fetch')}, of the pair ratios ${median(s.ratio).toFixed(2)}×` +
-      (measures.cpu ? `; CPU mean ${cpu('mailctl').toFixed(0)} vs ${cpu('fetch').toFixed(0)} ms (${(cpu('mailctl') / cpu('fetch')).toFixed(2)}×)` : ''));
+      (measures.cpu ? `; CPU mean ${cpu('mailctl').toFixed(0)} vs ${cpu('fetch').toFixed(0)} ms (${(cpu('mailctl') / cpu('fetch')).toFixed(2)}×)` : '') +
+      (ratio <= RATIO_TARGET ? doubtNote(median(s.ratio), RATIO_TARGET) : ''));
     console.log(`    peak RSS mailctl ${mib(rss('mailctl'))} MiB vs bare fetch ${mib(rss('fetch'))} MiB (+${extraMiB.toFixed(1)})  ${verdict(memOk)}`);
     console.log(`    for information: bare node:http ${ms('http')}, ${mib(rss('http'))} MiB (mailctl ${(wall('mailctl') / wall('http')).toFixed(2)}× that; not the target: mailctl's transport is fetch)`);
     console.log(`    for information: mailctl with a new config folder (a first run: no compile cache yet) ${ms('first')}, ${(wall('first') / wall('fetch')).toFixed(2)}× bare fetch`);
