@@ -71,6 +71,13 @@ export async function main(o: RunOptions, registerFor: RegisterNouns): Promise<n
       writeOut: (s) => o.stdout.write(s),
       writeErr: (s) => o.stderr.write(s),
       outputError: (s, write) => write(s),
+      // Laid out for the run's own streams. Commander would read process.stdout's: a terminal's
+      // width where main() writes elsewhere (tests, the MCP server, the build rendering the help
+      // screens), and creating that stream on every help screen (~2.5 ms).
+      getOutHelpWidth: () => widthOf(o.stdoutTTY, o.stdout),
+      getErrHelpWidth: () => widthOf(o.stderrTTY, o.stderr),
+      getOutHasColors: () => hasColors(o.env, o.stdoutTTY, o.stdout),
+      getErrHasColors: () => hasColors(o.env, o.stderrTTY, o.stderr),
     });
 
   const action: ActionFactory = (load) => async (...args: unknown[]) => {
@@ -208,6 +215,21 @@ function usageHint(c: CommandUnknownOpts, run: SuggestRun): string {
  */
 function runOf(scan: ArgvScan, env: Env): SuggestRun {
   return { globals: { profile: scan.profile, sandbox: scan.sandbox }, env };
+}
+
+/**
+ * A terminal's width, as commander reads one; undefined for anything else, which commander takes
+ * as 80 columns (its own default gives undefined too; its type says number).
+ */
+function widthOf(tty: boolean | undefined, stream: Writable): number {
+  return (tty ? (stream as { columns?: number }).columns : undefined) as number;
+}
+
+/** Whether commander keeps colour in what it prints: its own rule (NO_COLOR, FORCE_COLOR, CLICOLOR_FORCE, else a terminal that has colours), read from the run's env. */
+function hasColors(env: Env, tty: boolean | undefined, stream: Writable): boolean {
+  if (env.NO_COLOR || env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false') return false;
+  if (env.FORCE_COLOR || env.CLICOLOR_FORCE !== undefined) return true;
+  return !!tty && !!(stream as { hasColors?: () => boolean }).hasColors?.();
 }
 
 const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
