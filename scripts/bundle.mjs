@@ -5,7 +5,9 @@
 // close to a bare `fetch` script):
 // - paths.js: a tiny second entry the bin loads first, to turn Node's compile cache on in the
 //   config directory (src/config/paths.ts) before main.js loads.
-// - main.js: commander and every noun's registration; all that `--help` reads.
+// - main.js: commander, main() and each noun's one-line entry (commands/nouns.ts).
+// - each noun's registration (commands/<noun>/index.ts), a chunk loaded for that noun only;
+//   with main.js, all that its `--help` reads.
 // - core: what running any command needs (src/cli/runtime.ts and what it reaches: Context,
 //   IO, settings, output choice, errors, the table/TSV printers), loaded with one import when
 //   an action starts.
@@ -36,6 +38,10 @@ const GROUPS = [
   { name: 'core', roots: ['src/cli/runtime.ts', 'src/run/output/format.ts'] },
   { name: 'api', roots: ['src/api/campaign.ts', 'src/api/notify.ts'] },
 ];
+/** Each noun's registration, a chunk of its own loaded when that noun runs (commands/nouns.ts). */
+const NOUN_REGISTRATIONS = fs.readdirSync(src('commands'), { withFileTypes: true })
+  .filter((e) => e.isDirectory() && fs.existsSync(src(`commands/${e.name}/index.ts`)))
+  .map((e) => src(`commands/${e.name}/index.ts`));
 const EXTERNAL = ['conf', 'ora', '@inquirer/prompts', 'csv-parse', 'cli-table3', 'libsql', 'postgres', '@modelcontextprotocol/sdk'];
 
 // The static import graph, filled in as rolldown parses (moduleParsed), read when it chunks.
@@ -56,8 +62,11 @@ let membership;
 function groupOf(id) {
   if (!membership) {
     membership = new Map();
-    // Start-up's own modules stay in the entry chunks: in a group they would make start-up load it.
-    const taken = reach(Object.values(entries));
+    // Start-up's own modules stay out of the groups: in a group they would make start-up load it.
+    // That is the entries and each noun's registration (commands/<noun>/index.ts, loaded by
+    // commands/nouns.ts for the noun being run, `--help` included): a table one registration
+    // shares with the run kit (the time-zone codes) must not make `campaign create --help` load core.
+    const taken = reach([...Object.values(entries), ...NOUN_REGISTRATIONS]);
     for (const g of GROUPS) {
       for (const m of reach(g.roots.map(src), taken)) {
         membership.set(m, g.name);

@@ -1,5 +1,5 @@
 // What main.ts must know of the command line before commander parses it, read in one pass:
-// which noun to register in full (commands/index.ts builds only that one), `mailctl help …`,
+// which noun to register in full (commands/nouns.ts loads and builds only that one), `mailctl help …`,
 // shell completion, and the global flags a usage error's hint and its --json document depend
 // on (commander has not parsed them when it refuses the line). It reads argv as commander will:
 // a global option that takes a value takes the next word whatever it is (`--profile --json` is

@@ -1,7 +1,7 @@
 // The whole CLI as a function: argv and streams in, exit code out. bin/mailctl.js is the only
 // caller that touches the real process; tests call main() in-process. This is the one place
 // where errors become messages and exit codes. The nouns are handed in (commands/main.ts binds
-// mailctl's table, commands/index.ts), so this layer imports nothing of the commands above it.
+// mailctl's table, commands/nouns.ts), so this layer imports nothing of the commands above it.
 import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Readable, Writable } from 'node:stream';
 // Only types from the modules a command runs with: their values come from ./runtime.js, loaded
@@ -25,9 +25,9 @@ import { sameCommand, suggest, type SuggestRun } from '../core/suggest.js';
 
 /**
  * Registers the nouns on the program: the one the scanned line runs in full, the others as
- * one-line entries (commands/index.ts registerFor).
+ * one-line entries (commands/nouns.ts registerFor, which loads the one noun's registration).
  */
-export type RegisterNouns = (scan: Pick<ArgvScan, 'noun' | 'complete'>, program: CommandUnknownOpts, action: ActionFactory) => void;
+export type RegisterNouns = (scan: Pick<ArgvScan, 'noun' | 'complete'>, program: CommandUnknownOpts, action: ActionFactory) => void | Promise<void>;
 
 export interface RunOptions {
   argv: string[];
@@ -135,7 +135,7 @@ export async function main(o: RunOptions, registerFor: RegisterNouns): Promise<n
     o.stdout.write(helpTopic(help.word as keyof typeof HELP_TOPICS));
     return 0;
   }
-  registerFor(scan, program, action);
+  await registerFor(scan, program, action);
   if (help && !subcommand(program, help.word)) {
     // Commander would show the top-level help and exit 0, as if the topic existed.
     o.stderr.write(`error: no command or help topic "${help.word}".\nHelp topics: ${Object.keys(HELP_TOPICS).join(', ')}; commands: \`mailctl --help\`.\n`);
