@@ -17,8 +17,9 @@ const cases = {
   help: { args: [bin, '--help'] },
   groupsHelp: { args: [bin, 'groups', '--help'] },
   createHelp: { args: [bin, 'campaign', 'create', '--help'] },
-  // On a terminal (100 columns) main() lays each screen out for the terminal's width. Paired with
-  // bare node on a terminal too. For information, not the verdict (issue 24.6 names no terminal).
+  // On a terminal (100 columns) main() lays each screen out for the terminal's width: the screens
+  // the build rendered serve only a pipe or a file (bin/help-screen.cjs). Paired with bare node on
+  // a terminal too. For information, not the verdict (issue 24.6 names no terminal).
   groupsHelpTerminal: { args: [bin, 'groups', '--help'], terminal: true, info: true },
 };
 const { list, missing } = runtimes();

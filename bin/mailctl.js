@@ -2,13 +2,23 @@
 // The only code that touches the real process: its streams and TTY flags, Ctrl-C, SIGTERM and
 // SIGHUP, and the exit code. Everything else is main() in commands/main.ts (src/cli/main.ts with
 // mailctl's nouns; built into dist/ by `npm ci` through `prepare`), which tests call in-process.
+// CommonJS (bin/package.json), so the lines answered here — --version, and a help screen for a
+// pipe or a file (./help-screen.cjs) — load no ES module: on Node 20 the ES module loader alone
+// costs a fifth of bare node's start-up (issue 24.6).
+'use strict';
 
-if (process.argv.length === 3 && process.argv[2] === '--version') {
-  // Answered before the CLI loads: scripts probe for mailctl with it. getBuiltinModule, not an
-  // ESM import of node:fs, whose facade would load all of streams (see src/core/version.ts).
-  const fs = process.getBuiltinModule('node:fs');
-  process.stdout.write(JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version + '\n');
-} else {
+const argv = process.argv.slice(2);
+const screens = require('./help-screen.cjs');
+if (argv.length === 1 && argv[0] === '--version') {
+  // Answered before the CLI loads: scripts probe for mailctl with it.
+  const fs = require('node:fs');
+  const pkg = JSON.parse(fs.readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8'));
+  screens.writeStdout(Buffer.from(`${pkg.version}\n`));
+} else if (!screens.serveHelp(argv)) {
+  run();
+}
+
+async function run() {
   // Before main.js loads, so its compiled code is cached too (Node ≥ 22.1; src/config/paths.ts).
   (await import('../dist/cli/paths.js')).enableCompileCache(process.env);
   const { main } = await import('../dist/cli/main.js');
@@ -44,7 +54,7 @@ if (process.argv.length === 3 && process.argv[2] === '--version') {
   const stderr = guarded(() => process.stderr);
 
   process.exitCode = await main({
-    argv: process.argv.slice(2),
+    argv,
     env: process.env,
     get stdin() {
       return process.stdin;

@@ -24,7 +24,7 @@
 import { rolldown } from 'rolldown';
 import { parseAst } from 'rolldown/parseAst';
 import { builtinModules } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -128,6 +128,42 @@ await bundle.write({
   },
 });
 await bundle.close();
+await writeHelpScreens();
+
+/**
+ * Every command's --help screen as the bundle just written prints it for a pipe or a file, for
+ * bin/help-screen.cjs (commands/help-screens.ts has the format). The command tree comes from the
+ * sources, bundled on their own into a folder removed afterwards; each screen from main.js.
+ */
+async function writeHelpScreens() {
+  const tmp = src('dist/.help-screens');
+  fs.rmSync(tmp, { recursive: true, force: true });
+  try {
+    const tree = await rolldown({
+      input: src('commands/help-screens.ts'),
+      platform: 'node',
+      resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
+      external: EXTERNAL.flatMap((p) => [p, new RegExp(`^${p.replace(/[/.]/g, '\\$&')}/`)]),
+    });
+    await tree.write({ dir: tmp, format: 'esm', banner: 'const require = (id) => process.getBuiltinModule(id);', polyfillRequire: false, codeSplitting: false });
+    await tree.close();
+    const { renderHelpScreens } = await import(pathToFileURL(path.join(tmp, 'help-screens.js')).href);
+    const { main } = await import(pathToFileURL(path.join(outDir, 'main.js')).href);
+    const { Readable, Writable } = await import('node:stream');
+    const render = async (argv) => {
+      const out = { stdout: '', stderr: '' };
+      const sink = (k) => new Writable({ write: (chunk, _enc, done) => { out[k] += chunk; done(); } });
+      // As a pipe gets it: no terminal, no colour settings, no config, nothing to read.
+      const code = await main({ argv, env: {}, stdin: Readable.from([]), stdout: sink('stdout'), stderr: sink('stderr'), stdinTTY: false, stdoutTTY: false, stderrTTY: false });
+      return { code, ...out };
+    };
+    const { index, text } = await renderHelpScreens(render);
+    fs.writeFileSync(path.join(outDir, 'help-screens.txt'), text);
+    fs.writeFileSync(path.join(outDir, 'help-screens.json'), JSON.stringify(index));
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
 
 /**
  * Node built-ins from process.getBuiltinModule(), as commander's require() gets them (the banner),
