@@ -2,9 +2,10 @@
 // The only code that touches the real process: its streams and TTY flags, Ctrl-C, SIGTERM and
 // SIGHUP, and the exit code. Everything else is main() in commands/main.ts (src/cli/main.ts with
 // mailctl's nouns; built into dist/ by `npm ci` through `prepare`), which tests call in-process.
-// CommonJS (bin/package.json), so the lines answered here — --version, and a help screen for a
-// pipe or a file (./help-screen.cjs) — load no ES module: on Node 20 the ES module loader alone
-// costs a fifth of bare node's start-up (issue 24.6).
+// CommonJS (bin/package.json), as the bundle is: the lines answered here — --version, and a help
+// screen for a pipe or a file (./help-screen.cjs) — load no ES module (on Node 20 the ES module
+// loader alone costs a fifth of bare node's start-up, issue 24.6), and the others load the
+// bundle with require().
 'use strict';
 
 const argv = process.argv.slice(2);
@@ -20,8 +21,9 @@ if (argv.length === 1 && argv[0] === '--version') {
 
 async function run() {
   // Before main.js loads, so its compiled code is cached too (Node ≥ 22.1; src/config/paths.ts).
-  (await import('../dist/cli/paths.js')).enableCompileCache(process.env);
-  const { main } = await import('../dist/cli/main.js');
+  // The bundle is CommonJS (scripts/bundle.mjs says why).
+  require('../dist/cli/paths.js').enableCompileCache(process.env);
+  const { main } = require('../dist/cli/main.js');
   const controller = new AbortController();
   let interrupts = 0;
   // SIGTERM (systemd, Docker, CI) and SIGHUP (a closed terminal) end a run exactly as Ctrl-C does

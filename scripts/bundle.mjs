@@ -1,13 +1,14 @@
 // Bundles the CLI for fast start-up. tsc still emits dist/src for type-checked library use
 // (benchmarks import the sandbox from there); the bin runs this bundle.
 //
-// What loads when (issue 2: `--help` close to `node -e 0`; issue 14.9: a one-request command
-// close to a bare `fetch` script):
+// What loads when (issue 2: `--help` close to `node -e 0`; issue 14.9 and 24.6: a one-request
+// command close to a bare `fetch` script):
 // - paths.js: a tiny second entry the bin loads first, to turn Node's compile cache on in the
 //   config directory (src/config/paths.ts) before main.js loads.
 // - main.js: commander, main() and each noun's one-line entry (commands/nouns.ts).
 // - each noun's registration (commands/<noun>/index.ts), a chunk loaded for that noun only;
-//   with main.js, all that its `--help` reads.
+//   with main.js, all that its `--help` reads on a terminal (a pipe or a file gets the help
+//   screens rendered below, bin/help-screen.cjs).
 // - core: what running any command needs (src/cli/runtime.ts and what it reaches: Context,
 //   IO, settings, output choice, errors, the table/TSV printers), loaded with one import when
 //   an action starts.
@@ -17,13 +18,17 @@
 // esbuild, which built this before, makes a chunk for every distinct set of importers: with ky
 // external, `mailctl balance` read 50 files, a few tenths of a ms each; now 5 (rolldown's
 // codeSplitting groups make core and api one file each).
+// The chunks are CommonJS (dist/cli/package.json says so), loaded by require(): a command that
+// needs no ES-module-only package (ora, conf, @inquirer/prompts, the MCP SDK: each imported
+// where it is used) never goes through the ES module loader, whose module jobs and async reads
+// cost Node 20 more than the reads themselves; Node's built-ins come as they are, with no ESM
+// facade reading their exports (node:fs's would load all of streams).
 // conf, ora, @inquirer/prompts, csv-parse and cli-table3 stay external (loaded by the verbs that
 // use them); so do the event store's database clients, libsql (a native addon it finds beside
 // itself) and postgres, loaded only when a command opens the store, and the MCP SDK, loaded only
 // by `mailctl mcp`; commander, ky and the rest are bundled.
 import { rolldown } from 'rolldown';
-import { parseAst } from 'rolldown/parseAst';
-import { builtinModules } from 'node:module';
+import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -115,19 +120,15 @@ const bundle = await rolldown({
 });
 await bundle.write({
   dir: outDir,
-  format: 'esm',
-  plugins: [builtinsWithoutFacades()],
-  // commander is CommonJS and require()s only Node built-ins. process.getBuiltinModule
-  // (Node ≥ 20.16; engines say ≥ 20.17) hands them over without createRequire(), which would
-  // initialise the CommonJS loader, and without ESM facades of the built-ins.
-  banner: 'const require = (id) => process.getBuiltinModule(id);',
-  polyfillRequire: false,
+  format: 'cjs',
   codeSplitting: {
     includeDependenciesRecursively: false,
     groups: GROUPS.map((g) => ({ name: g.name, test: (id) => groupOf(id) === g.name })),
   },
 });
 await bundle.close();
+// The package is an ES module package; these files are CommonJS.
+fs.writeFileSync(path.join(outDir, 'package.json'), '{ "type": "commonjs" }\n');
 await writeHelpScreens();
 
 /**
@@ -148,7 +149,7 @@ async function writeHelpScreens() {
     await tree.write({ dir: tmp, format: 'esm', banner: 'const require = (id) => process.getBuiltinModule(id);', polyfillRequire: false, codeSplitting: false });
     await tree.close();
     const { renderHelpScreens } = await import(pathToFileURL(path.join(tmp, 'help-screens.js')).href);
-    const { main } = await import(pathToFileURL(path.join(outDir, 'main.js')).href);
+    const { main } = createRequire(import.meta.url)(path.join(outDir, 'main.js'));
     const { Readable, Writable } = await import('node:stream');
     const render = async (argv) => {
       const out = { stdout: '', stderr: '' };
@@ -163,37 +164,4 @@ async function writeHelpScreens() {
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-}
-
-/**
- * Node built-ins from process.getBuiltinModule(), as commander's require() gets them (the banner),
- * rather than by ESM import: an ESM import of a built-in goes through a facade that reads every
- * export, lazy ones included (node:fs's loads its streams, node:crypto's WebCrypto), ~1.5 ms of
- * a command's start on Node 24. Rewrites each chunk's top-level `import … from "node:x"` into
- * constants; the binding names stay those rolldown chose.
- */
-function builtinsWithoutFacades() {
-  const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
-  return {
-    name: 'builtins-without-facades',
-    renderChunk(code, chunk) {
-      let out = '';
-      let at = 0;
-      for (const node of parseAst(code).body) {
-        if (node.type !== 'ImportDeclaration' || !builtins.has(node.source.value)) continue;
-        const text = code.slice(node.start, node.end);
-        if (!text.startsWith('import')) throw new Error(`${chunk.fileName}: cannot rewrite ${text.slice(0, 60)}`);
-        const get = `process.getBuiltinModule(${JSON.stringify(node.source.value)})`;
-        const whole = node.specifiers.find((sp) => sp.type !== 'ImportSpecifier')?.local.name;
-        const named = node.specifiers.filter((sp) => sp.type === 'ImportSpecifier').map((sp) => (sp.imported.name === sp.local.name ? sp.local.name : `${sp.imported.name}: ${sp.local.name}`));
-        const lines = [];
-        if (whole) lines.push(`const ${whole} = ${get};`);
-        if (named.length) lines.push(`const { ${named.join(', ')} } = ${whole ?? get};`);
-        if (!whole && !named.length) lines.push(`${get};`);
-        out += code.slice(at, node.start) + lines.join(' ');
-        at = node.end;
-      }
-      return at ? out + code.slice(at) : null;
-    },
-  };
 }
