@@ -121,6 +121,9 @@ const bundle = await rolldown({
 await bundle.write({
   dir: outDir,
   format: 'cjs',
+  // The sources are ES modules, written for strict mode (assigning an undeclared name throws,
+  // `this` in a plain call is undefined): CommonJS is sloppy unless told.
+  strict: true,
   codeSplitting: {
     includeDependenciesRecursively: false,
     groups: GROUPS.map((g) => ({ name: g.name, test: (id) => groupOf(id) === g.name })),
