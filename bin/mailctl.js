@@ -20,10 +20,11 @@ if (argv.length === 1 && argv[0] === '--version') {
 }
 
 async function run() {
-  // Before main.js loads, so its compiled code is cached too (Node ≥ 22.1; src/config/paths.ts).
-  // The bundle is CommonJS (scripts/bundle.mjs says why).
-  require('../dist/cli/paths.js').enableCompileCache(process.env);
-  const { main } = require('../dist/cli/main.js');
+  // The compile cache on before main.js loads, which then comes with the code V8 compiled for it
+  // in earlier runs (Node ≥ 22.1; src/config/paths.ts, src/config/code-cache.ts). The bundle is
+  // CommonJS (scripts/bundle.mjs says why).
+  const start = require('../dist/cli/paths.js');
+  const { main } = start.requireBundle(require('node:path').join(__dirname, '..', 'dist', 'cli', 'main.js'), start.enableCompileCache(process.env));
   const controller = new AbortController();
   let interrupts = 0;
   // SIGTERM (systemd, Docker, CI) and SIGHUP (a closed terminal) end a run exactly as Ctrl-C does

@@ -28,9 +28,11 @@
 // itself) and postgres, loaded only when a command opens the store, and the MCP SDK, loaded only
 // by `mailctl mcp`; commander, ky and the rest are bundled.
 import { rolldown } from 'rolldown';
+import { parseAst } from 'rolldown/parseAst';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import fs from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -124,6 +126,7 @@ await bundle.write({
   // The sources are ES modules, written for strict mode (assigning an undeclared name throws,
   // `this` in a plain call is undefined): CommonJS is sloppy unless told.
   strict: true,
+  plugins: [importsThroughLoader()],
   codeSplitting: {
     includeDependenciesRecursively: false,
     groups: GROUPS.map((g) => ({ name: g.name, test: (id) => groupOf(id) === g.name })),
@@ -132,6 +135,11 @@ await bundle.write({
 await bundle.close();
 // The package is an ES module package; these files are CommonJS.
 fs.writeFileSync(path.join(outDir, 'package.json'), '{ "type": "commonjs" }\n');
+// Names this build for the code caches (src/config/code-cache.ts): V8 checks a cache against a
+// source's length only, so a cache must never meet another build's main.js.
+const hash = createHash('sha256');
+for (const f of fs.readdirSync(outDir).sort()) if (f.endsWith('.js')) hash.update(f).update('\0').update(fs.readFileSync(path.join(outDir, f))).update('\0');
+fs.writeFileSync(path.join(outDir, 'build-id'), `${hash.digest('hex').slice(0, 32)}\n`);
 await writeHelpScreens();
 
 /**
@@ -167,4 +175,36 @@ async function writeHelpScreens() {
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * A chunk's import() of a package (ora, conf, @inquirer/prompts, the MCP SDK, …) goes through the
+ * `__import` the code-cache loader hands each chunk it compiles (src/config/code-cache.ts): code
+ * compiled by vm.Script gets to Node's module loader for an import() only through an option Node
+ * calls experimental, with a warning on stderr. Where Node's require loaded the chunk (Node 20,
+ * no cache) there is no `__import`, and the import() is the chunk's own.
+ */
+function importsThroughLoader() {
+  return {
+    name: 'imports-through-loader',
+    renderChunk(code) {
+      const found = [];
+      const walk = (node) => {
+        if (!node || typeof node !== 'object') return;
+        if (Array.isArray(node)) return node.forEach(walk);
+        if (node.type === 'ImportExpression' && node.source.type === 'Literal' && !String(node.source.value).startsWith('.')) found.push(node);
+        for (const k of Object.keys(node)) if (k !== 'type') walk(node[k]);
+      };
+      walk(parseAst(code));
+      if (!found.length) return null;
+      let out = '';
+      let at = 0;
+      for (const node of found.sort((a, b) => a.start - b.start)) {
+        const source = code.slice(node.source.start, node.source.end);
+        out += `${code.slice(at, node.start)}(typeof __import === "function" ? __import(${source}) : import(${source}))`;
+        at = node.end;
+      }
+      return out + code.slice(at);
+    },
+  };
 }
