@@ -14,10 +14,13 @@
 // imports (ora, conf, …) from Node's own loader, through importPackage. A cache is written once, when the run that found none or had it
 // refused exits, whole, into a file of its own renamed into place; anything in the way leaves the
 // run as it was: the cache only saves time.
-import fs from 'node:fs';
-import path from 'node:path';
-import vm from 'node:vm';
-import { createRequire } from 'node:module';
+// Built-ins as they are (the bin loads this before anything else, on every run): the bundle's
+// default import of one copies its exports into a new object each time.
+const fs = process.getBuiltinModule('node:fs') as typeof import('node:fs');
+const path = process.getBuiltinModule('node:path') as typeof import('node:path');
+const vm = process.getBuiltinModule('node:vm') as typeof import('node:vm');
+const { createRequire } = process.getBuiltinModule('node:module') as typeof import('node:module');
+type Script = import('node:vm').Script;
 
 /** The folders of the caches of one build on one runtime start so, beside Node's own. */
 const FOLDER_PREFIX = 'mailctl-';
@@ -38,7 +41,7 @@ export function requireBundle(entry: string, cacheRoot: string | undefined): unk
   const bundleDir = path.dirname(entry);
   const nodeCache = createRequire(entry).cache;
   const loaded = new Map<string, LoadedModule>();
-  const fresh: Array<{ script: vm.Script; file: string }> = [];
+  const fresh: Array<{ script: Script; file: string }> = [];
   const load = (file: string): unknown => {
     // A chunk Node has loaded already (paths.js, which the bin requires, and what it requires) is that one.
     const known = loaded.get(file) ?? nodeCache[file];
@@ -97,7 +100,7 @@ function cacheFolder(bundleDir: string, cacheRoot: string): string | undefined {
 }
 
 /** Writes the caches of the chunks compiled without one: each whole, in a file of its own renamed into place. */
-function save(fresh: Array<{ script: vm.Script; file: string }>): void {
+function save(fresh: Array<{ script: Script; file: string }>): void {
   for (const { script, file } of fresh) {
     const tmp = `${file}.${process.pid}.tmp`;
     try {

@@ -3,7 +3,8 @@
 // (dist/cli/paths.js, scripts/bundle.mjs): the bin turns the compile cache on through it and
 // loads main.js with requireBundle (./code-cache.ts), so it stays small and imports nothing else
 // of mailctl's.
-import path from 'node:path';
+// Built-ins as they are: the bundle's default import of one copies its exports into a new object.
+const path = process.getBuiltinModule('node:path') as typeof import('node:path');
 
 export { requireBundle } from './code-cache.js';
 
