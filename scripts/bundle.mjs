@@ -4,7 +4,8 @@
 // What loads when (issue 2: `--help` close to `node -e 0`; issue 14.9 and 24.6: a one-request
 // command close to a bare `fetch` script):
 // - paths.js: a tiny second entry the bin loads first, to turn Node's compile cache on in the
-//   config directory (src/config/paths.ts) before main.js loads.
+//   config directory (src/config/paths.ts) and load main.js, through V8 code caches where the
+//   runtime has a compile cache (src/config/code-cache.ts).
 // - main.js: commander, main() and each noun's one-line entry (commands/nouns.ts).
 // - each noun's registration (commands/<noun>/index.ts), a chunk loaded for that noun only;
 //   with main.js, all that its `--help` reads on a terminal (a pipe or a file gets the help
