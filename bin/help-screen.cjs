@@ -83,7 +83,15 @@ function writeStdout(bytes) {
     while (at < bytes.length) at += fs.writeSync(1, bytes, at, bytes.length - at);
   } catch (e) {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    if (e.code !== 'EAGAIN') throw e;
+    if (e.code !== 'EAGAIN') {
+      // A full disk under `> file`, /dev/full, EIO: said in one line (as the bin says it), exit 1.
+      try {
+        fs.writeSync(2, `error: mailctl could not write its output to standard output (${e.code ?? e.message}); that output is lost.\n`);
+      } catch {
+        // stderr is gone as well.
+      }
+      process.exit(1);
+    }
     process.stdout.write(bytes.subarray(at));
   }
 }

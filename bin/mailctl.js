@@ -43,23 +43,28 @@ async function run() {
   // `mailctl … | head` (or `2>&1 | head`) closes the pipe early: that ends the run quietly
   // rather than with an unhandled stream error. Handlers are attached when a stream is first
   // used, so streams a run never uses are never created (each costs net/tty/streams).
+  // Any other failure to write (a full disk under `> file`, /dev/full, EIO) is not a bug and not
+  // a reason to stop the command half-way (a send already made must still be journalled): what
+  // could not be written is said once the command has ended, with its own exit code.
   const ready = new Set();
-  /** @param {() => NodeJS.WriteStream} stream */
-  const guarded = (stream) => () => {
+  /** @type {Map<string, NodeJS.ErrnoException>} */
+  const lost = new Map();
+  /** @param {'stdout' | 'stderr'} name @param {() => NodeJS.WriteStream} stream */
+  const guarded = (name, stream) => () => {
     const s = stream();
     if (!ready.has(s)) {
       ready.add(s);
       s.on('error', (e) => {
         if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-        throw e;
+        if (!lost.has(name)) lost.set(name, e);
       });
     }
     return s;
   };
-  const stdout = guarded(() => process.stdout);
-  const stderr = guarded(() => process.stderr);
+  const stdout = guarded('stdout', () => process.stdout);
+  const stderr = guarded('stderr', () => process.stderr);
 
-  process.exitCode = await main({
+  const code = await main({
     argv,
     env: process.env,
     get stdin() {
@@ -82,4 +87,21 @@ async function run() {
     },
     signal: controller.signal,
   });
+  process.exitCode = code;
+  // A failed write is reported by an 'error' event a tick later: let the last one arrive.
+  await new Promise((resolve) => setImmediate(resolve));
+  const out = lost.get('stdout');
+  if (out) {
+    // Straight to fd 2: the stderr stream may be the one that failed too (then nobody can be told).
+    const why = out.code ? `${out.code}${out.code === 'ENOSPC' ? ': no space left on the device' : ''}` : String(out.message);
+    const ran = code === 0
+      ? 'The command itself ran to its end: what it did is done (do not run it again for its output; where it keeps a journal or a ledger, that holds the result).'
+      : `The command itself ended with exit code ${code}.`;
+    try {
+      require('node:fs').writeSync(2, `error: mailctl could not write its output to standard output (${why}); that output is lost. ${ran}\n`);
+    } catch {
+      // stderr is gone as well.
+    }
+    if (code === 0) process.exitCode = 1;
+  }
 }

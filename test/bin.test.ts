@@ -2,7 +2,7 @@
 // pipe (so output is TSV), --sandbox working offline with its state kept under
 // MAILCTL_CONFIG_DIR between invocations, and Ctrl-C handled by the signal handlers the process
 // really has once its dependencies are loaded (in-process tests cannot see that).
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,30 @@ describe('bin/mailctl.js', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: mailctl/);
     for (const noun of ['groups', 'template', 'balance', 'config', 'sandbox']) expect(r.stdout).toMatch(new RegExp(`^\\s+${noun}\\b`, 'm'));
+  });
+
+  it.skipIf(!fs.existsSync('/dev/full'))('stdout on a full disk (/dev/full): one sentence, exit 1, no stack trace; a send made is journalled and said to be done', async () => {
+    const home = tempDir('mailctl-home-');
+    const env = { PATH: process.env.PATH, HOME: home, MAILCTL_CONFIG_DIR: path.join(home, 'config') };
+    const full = (args: string[]) => {
+      const fd = fs.openSync('/dev/full', 'w');
+      try {
+        return spawnSync(process.execPath, [bin, ...args], { env, stdio: ['ignore', fd, 'pipe'], encoding: 'utf8', timeout: 15_000 });
+      } finally {
+        fs.closeSync(fd);
+      }
+    };
+    for (const args of [['--sandbox', 'send', '--to', 'a@example.com', '--subject', 's', '--html', '<p>x</p>', '--json'], ['--sandbox', 'balance'], ['groups', '--help'], ['--version']]) {
+      const r = full(args);
+      expect(r.status, args.join(' ')).toBe(1);
+      expect(r.stderr).toContain('error: mailctl could not write its output to standard output (ENOSPC');
+      expect(r.stderr).not.toMatch(/^\s+at /m);
+    }
+    // The send was made once and its journal holds it: the sentence says not to run it again.
+    const journals = fs.readdirSync(path.join(home, 'config', 'journals'));
+    expect(journals).toHaveLength(1);
+    expect(fs.readFileSync(path.join(home, 'config', 'journals', journals[0]), 'utf8')).toContain('a@example.com');
+    expect(full(['--sandbox', 'balance']).stderr).toContain('The command itself ran to its end: what it did is done');
   });
 
   it('a bad flag exits 2 with the usage line on stderr', async () => {
