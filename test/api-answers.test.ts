@@ -122,8 +122,34 @@ describe('the declarations themselves', () => {
 
   it('a figure the service did not give is null, never 0; a numeric string is read', () => {
     expect(readAs(campaign.BALANCE, { email: '12' })).toEqual({ ok: true, value: { email: 12, sms: null } });
-    expect(readAs(campaign.BALANCE, {})).toEqual({ ok: true, value: { email: null, sms: null } });
+    // Neither figure at all is no balance answer (a cron check must not read "not given", exit 0).
+    expect(readAs(campaign.BALANCE, {})).toMatchObject({ ok: false });
     expect(readAs(campaign.BALANCE, { result: { email: 1 } })).toMatchObject({ ok: false });
+  });
+});
+
+describe('import status: an import is done only as far as its counts say', () => {
+  it('COMPLETE without errCnt, fewer contacts imported than rows in the file: exit 5, the rows not imported counted', async () => {
+    hs.get().on('GET', '/campaign/v1/contacts/imports/result/IM1', reply.json({ importSn: 'IM1', status: 'COMPLETE', fileCnt: 10, insertCnt: 7 }));
+    const r = await runCli(['import', 'status', 'IM1'], { env: hs.get().env });
+    expect(r.exitCode).toBe(5);
+    expect(r.stderr).toContain('3 refused by the service');
+    expect(r.stderr).not.toContain('✓ Imported');
+  });
+
+  it('COMPLETE with no count of what went in: exit 1 saying so, never "Imported 0 contacts"', async () => {
+    hs.get().on('GET', '/campaign/v1/contacts/imports/result/IM2', reply.json({ importSn: 'IM2', status: 'COMPLETE' }));
+    const r = await runCli(['import', 'status', 'IM2', '--json'], { env: hs.get().env });
+    expect(r.exitCode).toBe(1);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'BAD_RESPONSE' });
+    expect(JSON.parse(r.stdout).error.message).toContain('gives no count of the contacts it imported');
+  });
+
+  it('balance answered {}: exit 1 BAD_RESPONSE, not two "not given" and exit 0', async () => {
+    hs.get().on('GET', '/campaign/v1/balance', reply.json({}));
+    const r = await runCli(['balance', '--json'], { env: hs.get().env });
+    expect(r.exitCode).toBe(1);
+    expect(JSON.parse(r.stdout).error.code).toBe('BAD_RESPONSE');
   });
 });
 

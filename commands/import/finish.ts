@@ -3,7 +3,7 @@
 // asked, and pick the exit code: 0 every row imported · 1 the import failed as a whole · 5 it
 // ran but some rows were rejected (locally or by the service).
 import type { Context } from '../../src/run/context.js';
-import { PartialError } from '../../src/core/errors.js';
+import { PartialError, ServiceError } from '../../src/core/errors.js';
 import { IMPORT_TERMINAL, type ImportResult } from '../../src/api/campaign-types.js';
 import type { ValidationResult } from '../../src/import/validate.js';
 import type { Field } from '../../src/run/output/format.js';
@@ -38,6 +38,13 @@ export async function finishImport(ctx: Context, f: Finish): Promise<void> {
   const failed = ended && r.status !== 'COMPLETE';
   // A failed import that still links a failure file (ERROR may): saved as for COMPLETE, since it may say why.
   const failuresPath = (r.status === 'COMPLETE' || (failed && r.errorDownloadLink)) && f.failuresTo ? await downloadFailures(ctx, r, f.failuresTo, f.force) : undefined;
+  // Done without saying how many went in: mailctl cannot say every row did (never "✓ Imported 0").
+  if (r.status === 'COMPLETE' && r.insertCnt == null) {
+    throw new ServiceError(`Import ${forTerminal(r.importSn, 80)} is COMPLETE, but the service's answer gives no count of the contacts it imported (insertCnt), so mailctl cannot say whether every row went in.`, {
+      hint: `Look at the group's contact count (\`${suggest(ctx, 'groups', 'list')}\`), or ask again later: \`${suggest(ctx, 'import', 'status', r.importSn)}\`.`,
+      facts: { code: 'BAD_RESPONSE' },
+    });
+  }
   const remote = ended ? serviceRejected(r) : 0;
   // Ended with rows the service refused (or failed, leaving a file that may say why): they join
   // the rejects file under the user's own line numbers. Ended clean: nothing is left to merge.

@@ -51,7 +51,11 @@ export async function printResult(ctx: Context, pairs: Field[], json: unknown): 
 
 /** Rows that reached the service but were not imported, by its own count. */
 export function serviceRejected(r: ImportResult): number {
-  return (r.errCnt ?? 0) + (r.duplicateCnt ?? 0);
+  const said = (r.errCnt ?? 0) + (r.duplicateCnt ?? 0);
+  // Rows in the file the service neither imported nor counted as refused are not imported
+  // either: an answer without errCnt (or with counts that do not add up) is not "all in".
+  const missing = r.fileCnt != null && r.insertCnt != null ? r.fileCnt - r.insertCnt : 0;
+  return Math.max(said, missing);
 }
 
 /**
