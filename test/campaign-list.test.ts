@@ -163,6 +163,15 @@ describe('campaign list', () => {
     expect(statusLookups(from).map((r) => r.path)).not.toContain(`/v1/campaign/normal/${elsewhere}`);
   });
 
+  it('--status takes the vendor\'s SENT and QUEUED too; SENT and COMPLETE are one state, either finds it', async () => {
+    const dir = tempDir();
+    const done = await create(dir, 'Done');
+    await pollUntil(() => fx.api.get(`/v1/campaign/normal/${done}`), (x) => x.json?.[0]?.status === 'COMPLETE');
+    expect((await json(dir, ['campaign', 'list', '--status', 'SENT'])).map((r) => r.code)).toEqual([done]);
+    expect((await json(dir, ['campaign', 'list', '--status', 'complete'])).map((r) => r.code)).toEqual([done]);
+    expect(await json(dir, ['campaign', 'list', '--status', 'QUEUED'])).toEqual([]);
+  });
+
   it('each profile and service URL has its own list; an empty one says how campaigns get there', async () => {
     const dir = tempDir();
     await create(dir, 'Default profile');

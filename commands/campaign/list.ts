@@ -11,7 +11,7 @@ import { campaignLedger } from '../../src/campaign/which-ledger.js';
 import { groupCacheScope, mergeCampaignCache } from '../../src/config/completion-cache.js';
 import { readLedger } from '../../src/campaign/ledger.js';
 import { audienceLabel, candidates, kindLabel, listCampaigns, type ListedCampaign, type Live } from '../../src/campaign/listing.js';
-import { LIST_STATUSES, NOT_FOUND } from '../../src/campaign/list-statuses.js';
+import { LIST_STATUSES, NOT_FOUND, sameStatus } from '../../src/campaign/list-statuses.js';
 import { FAILED_STATUSES, refusedAsNoSuchCampaign } from '../../src/campaign/statuses.js';
 import { reportRange } from '../../src/report/dates.js';
 import { printList, type Column } from '../../src/run/output/format.js';
@@ -87,7 +87,7 @@ function parseStatuses(ctx: Context, text: string): Set<string> {
       `Give one or more of ${LIST_STATUSES.join(', ')}, comma-separated (see \`${suggest(ctx, 'campaign', 'list', '--help')}\`).`,
     );
   }
-  return new Set(given);
+  return new Set(given.map(sameStatus));
 }
 
 function emptySentence(ctx: Context, recorded: number, all: boolean, filtered: boolean): string {

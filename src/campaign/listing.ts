@@ -5,6 +5,7 @@
 // client) stop as soon as enough rows are found.
 import type { CampaignCode } from '../api/campaign-types.js';
 import type { LedgerEntry, LedgerGroup } from './ledger.js';
+import { sameStatus } from './list-statuses.js';
 
 /** One row of the list: what the ledger recorded (null where a campaign made elsewhere leaves it unknown) and the status now. */
 export interface ListedCampaign {
@@ -90,7 +91,8 @@ export async function listCampaigns(list: Candidate[], r: ListRules, live: (code
         sentBeginDate: f.sentBeginDate ?? null, sentEndDate: f.sentEndDate ?? null, createdAt: null, source: 'report',
       };
     }
-    if (!r.statuses || r.statuses.has(row.status)) rows.push(row);
+    // The filter holds names as sameStatus gives them (list.ts): SENT and COMPLETE are one state.
+    if (!r.statuses || r.statuses.has(sameStatus(row.status))) rows.push(row);
   }
   return rows;
 }
