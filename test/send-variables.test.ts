@@ -72,3 +72,19 @@ describe('names that start with a digit or hold an operator are refused (decisio
     }
   });
 });
+
+describe('one --var name given twice is refused, not silently the last (issue 19 item 3)', () => {
+  const argvs: Array<[string, string[]]> = [
+    ['send', ['send', '--to', 'a@example.com', '--subject', 's', '--html', '<p>{{a}}</p>', '--from', 'noreply@example.com']],
+    ['send sms', ['send', 'sms', '--to', '0912345678', '--country-code', '886', '--text', '【Acme】{{a}}']],
+    ['automation trigger', ['automation', 'trigger', '--workflow', 'w', '--to', 'a@example.com']],
+    ['campaign proof', ['campaign', 'proof', '--to', 'a@example.com', '--subject', 'S ${a}', '--html', '<p>x</p>', '--from', 'news@example.com', '--from-name', 'N']],
+  ];
+  it.each(argvs)('%s: exit 2 naming it and both values, nothing sent', async (_name, argv) => {
+    const before = sb.get().sandbox.requests().length;
+    const r = await runCli([...argv, '--var', 'a=1', '--var', 'a=2'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--var a is given twice ("1" and "2").');
+    expect(sb.get().sandbox.requests().length).toBe(before);
+  });
+});

@@ -134,7 +134,10 @@ export function parseVars(list: string[] = []): Record<string, string> {
   for (const item of list) {
     const i = item.indexOf('=');
     if (i <= 0) throw new UsageError(`--var takes name=value; got "${item}".`, 'For example: --var code=A1B2 --var name=Alice');
-    out[item.slice(0, i).trim()] = item.slice(i + 1);
+    const name = item.slice(0, i).trim();
+    // Two values for one name: which was meant is not ours to guess (a flag given twice, issue 19 item 3).
+    if (Object.hasOwn(out, name)) throw new UsageError(`--var ${name} is given twice ("${out[name]}" and "${item.slice(i + 1)}").`, `Give each variable once: --var ${name}=VALUE.`);
+    out[name] = item.slice(i + 1);
   }
   return out;
 }
