@@ -9,6 +9,7 @@ import { parseTimeRange } from '../../src/core/date.js';
 import { csvLine } from '../../src/run/output/csv.js';
 import { createTempBeside, refuseSymlink, renameNoReplace } from '../../src/fs/safe-write.js';
 import { asDiskError } from '../../src/fs/append-whole.js';
+import { writeAll } from '../../src/fs/write-all.js';
 import { allRows } from '../../src/store/store.js';
 import type { StoredRow } from '../../src/store/row.js';
 import { forTerminal } from '../../src/core/sanitize.js';
@@ -55,11 +56,11 @@ export const run: Verb<typeof declareExport> = async (ctx, opts) => {
           chunk += line(r) + '\n';
           count++;
           if (chunk.length > 1 << 20) {
-            await tmp.handle.write(chunk);
+            await writeAll(tmp.handle, chunk, target);
             chunk = '';
           }
         }
-        await tmp.handle.write(chunk);
+        await writeAll(tmp.handle, chunk, target);
         await tmp.handle.sync();
         await tmp.handle.close();
         if (opts.force) fs.renameSync(tmp.path, target);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { UsageError } from '../../src/core/errors.js';
 import { printRecord } from '../../src/run/output/format.js';
 import { refuseSymlink, writeFileAtomic } from '../../src/fs/safe-write.js';
+import { DiskError } from '../../src/fs/disk-error.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareShow } from './index.js';
 import type { Context } from '../../src/run/context.js';
@@ -35,6 +36,9 @@ export const run: Verb<typeof declareShow> = async (ctx, opts, id) => {
       // (with --force), never written through.
       await writeFileAtomic(out, html, { replace: !!opts.force });
     } catch (e) {
+      // A full (or read-only, or failing) disk is not bad input: the DISK error, exit 1, and main
+      // adds the command that runs this again once there is room.
+      if (e instanceof DiskError) throw e;
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') throw new UsageError(`${out} already exists.`, 'Pass --force to overwrite it, or choose another --out file.');
       if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`Cannot write ${out}: its folder does not exist.`, 'Create the folder first, or choose another --out file.');

@@ -7,6 +7,7 @@ import { UsageError } from '../../src/core/errors.js';
 import { parseWhole } from '../../src/core/parse-whole.js';
 import { suggestWithNote } from '../../src/core/suggest.js';
 import { refuseSymlink } from '../../src/fs/safe-write.js';
+import { asDiskError, isDiskProblem } from '../../src/fs/disk-error.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { failedFileFor } from '../../src/webhook/events-file.js';
 import { DEFAULT_LIMITS, startListener, type StoredEvent } from '../../src/webhook/listener.js';
@@ -89,6 +90,8 @@ export const run: Verb<typeof declareListen> = async (ctx, opts) => {
     const failed = failedFile !== undefined && (e as NodeJS.ErrnoException).path === failedFile;
     if ((e as NodeJS.ErrnoException).path !== undefined) {
       const [file, flag, what] = failed ? [failedFile, '--failed-out', 'failed-forwards file'] : [outFile!, '--out', 'events file'];
+      // A full disk is not bad input: the DISK error naming the file (main adds the command to run again).
+      if (isDiskProblem(e)) throw asDiskError(e, file);
       if (code === 'ELOOP') throw new UsageError(`${file} (${flag}) is a symbolic link; mailctl does not write through links.`, 'Give another path, or pass --force to replace the link itself with a file.');
       const why = code === 'EISDIR' ? 'it is a folder' : code === 'ENOENT' || code === 'ENOTDIR' ? 'its folder does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (e as Error).message;
       throw new UsageError(`Cannot write the ${what} ${file}: ${why}.`, failed ? 'Give a file in an existing folder you can write to with --failed-out FILE (default: beside --out, NAME.failed.jsonl).' : 'Give a file in an existing folder you can write to with --out FILE (default webhook-events.jsonl).');

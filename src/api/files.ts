@@ -14,6 +14,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Clock } from '../core/clock.js';
 import { CliError, ExitCode, InterruptedError, LimitError, ServiceError, type ErrorFacts } from '../core/errors.js';
 import { createTempBeside, renameNoReplace } from '../fs/safe-write.js';
+import { writeAll } from '../fs/write-all.js';
 import { asDiskError, DiskError } from '../fs/append-whole.js';
 import { forTerminal } from '../core/sanitize.js';
 import { classify, transportCause, type Outcome } from './classify.js';
@@ -371,14 +372,16 @@ export async function downloadFile(fetchFn: FetchLike, url: string, dest: string
       guard.metre();
       for await (const chunk of res.body) {
         guard.moved((chunk as Buffer).length);
-        await handle.write(chunk as Buffer);
+        // Every byte, or the DISK error naming dest: a short write on a nearly full disk renamed
+        // a file cut short into place (issue 19).
+        await writeAll(handle, chunk as Buffer, dest);
       }
       await handle.sync();
       await handle.close();
       if (o.replace === false) await renameNoReplace(tmp, dest);
       else await fs.promises.rename(tmp, dest);
     } catch (e) {
-      res.traced('the body broke off');
+      res.traced(e instanceof DiskError ? 'not saved' : 'the body broke off');
       res.body.destroy();
       await handle.close().catch(() => {});
       await fs.promises.rm(tmp, { force: true });

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isPlainText } from '../core/sanitize.js';
+import { writeFileAtomicSync } from '../fs/safe-write.js';
 
 /** Older than this, cached names are not offered (groups change). */
 export const COMPLETION_CACHE_TTL_MS = 60 * 60_000;
@@ -43,19 +44,12 @@ export function writeGroupCache(configDir: string, scope: string, groups: Cached
 
 function writeCache(configDir: string, scope: string, kind: Kind, groups: CachedGroup[], now: number): void {
   const file = cacheFile(configDir, scope, kind);
-  const tmp = `${file}.${process.pid}.tmp`;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(tmp, JSON.stringify({ at: now, groups: groups.map((g) => ({ sn: g.sn, name: g.name })) }), { mode: 0o600, flag: 'wx' });
-    fs.renameSync(tmp, file);
+    // Whole or not at all (a private file beside it, fsynced, renamed; removed on failure).
+    writeFileAtomicSync(file, JSON.stringify({ at: now, groups: groups.map((g) => ({ sn: g.sn, name: g.name })) }));
   } catch {
-    // Completion is a convenience: never fail a command over it (a full disk included). A
-    // half-written temporary file goes, or its name ('wx') would refuse this pid's next write.
-    try {
-      fs.rmSync(tmp, { force: true });
-    } catch {
-      /* nothing more to do */
-    }
+    // Completion is a convenience: never fail a command over it (a full disk included).
   }
 }
 

@@ -1,57 +1,15 @@
 // The one way a record a promise rests on is appended (a journal line, a stored event, a sync
 // state line): the whole record reaches the file or none of it stays there. fs.writeSync may
 // write part of a buffer (a nearly full disk writes what fits, then fails with ENOSPC), so the
-// write is looped and checked; on any failure the file is cut back to where the record began,
+// write is looped and checked (src/fs/write-all.ts); on any failure the file is cut back to where the record began,
 // so the next append never lands on a torn line. Only after this returns (and its fsync) may
 // the caller acknowledge the record to anyone.
 import fs from 'node:fs';
 import { promisify } from 'node:util';
-import { CliError, ExitCode } from '../core/errors.js';
+import { asDiskError } from './disk-error.js';
+import { writeAll, writeAllSync } from './write-all.js';
 
-/** errno codes that mean the disk, not mailctl, stopped the write. */
-const DISK_PROBLEMS: Record<string, string> = {
-  ENOSPC: 'the disk is full',
-  EDQUOT: 'the disk quota is used up',
-  EFBIG: 'the file has reached the largest size this file system allows',
-  EIO: 'the disk reported an input/output error',
-  EROFS: 'the file system is read-only',
-};
-
-/**
- * A write the disk refused. `file` is where ('' when the system did not say: an errno error
- * caught with no path, which main's net reports), `errno` the system's code.
- */
-export class DiskError extends CliError {
-  readonly file: string;
-  readonly errno: string;
-  constructor(file: string, errno: string, hint?: string) {
-    super(`${file ? `Could not write ${file}` : 'A file could not be written'}: ${DISK_PROBLEMS[errno] ?? `the write failed (${errno})`} (${errno}).`, ExitCode.FAILED, hint, {
-      code: 'DISK',
-      reached: 'no',
-      refused: false,
-      retryable: false,
-    });
-    this.file = file;
-    this.errno = errno;
-  }
-
-  /** The same error, with the command that resumes or reruns the interrupted work. */
-  withHint(hint: string): DiskError {
-    return new DiskError(this.file, this.errno, hint);
-  }
-}
-
-/** True for an errno error the disk caused (full, quota, I/O error, read-only). */
-export function isDiskProblem(e: unknown): e is NodeJS.ErrnoException {
-  const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === 'string' && code in DISK_PROBLEMS;
-}
-
-/** `e` as a DiskError naming `file` when the disk caused it; anything else unchanged. */
-export function asDiskError(e: unknown, file: string, hint?: string): unknown {
-  if (e instanceof DiskError) return hint ? e.withHint(hint) : e;
-  return isDiskProblem(e) ? new DiskError(file, e.code!, hint) : e;
-}
+export { DiskError, isDiskProblem, asDiskError } from './disk-error.js';
 
 /**
  * Appends all of `data` at the end of the file open (O_APPEND) at `fd`, then fsyncs unless
@@ -59,16 +17,9 @@ export function asDiskError(e: unknown, file: string, hint?: string): unknown {
  * before the call and throws (a DiskError when the disk caused it). `file` names it in errors.
  */
 export function appendWhole(fd: number, data: string | Uint8Array, file: string, o: { sync?: boolean } = {}): void {
-  const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   const start = fs.fstatSync(fd).size;
-  let done = 0;
   try {
-    while (done < buf.byteLength) {
-      const n = fs.writeSync(fd, buf, done, buf.byteLength - done);
-      // 0 bytes written without an error: the disk takes nothing more (treated as full).
-      if (n <= 0) throw Object.assign(new Error('no space left'), { code: 'ENOSPC' });
-      done += n;
-    }
+    writeAllSync(fd, data, file);
     if (o.sync !== false) fs.fsyncSync(fd);
   } catch (e) {
     try {
@@ -80,8 +31,6 @@ export function appendWhole(fd: number, data: string | Uint8Array, file: string,
   }
 }
 
-// fs.write's promisified form answers { bytesWritten, buffer }.
-const writeAsync = promisify(fs.write) as unknown as (fd: number, buf: Uint8Array, offset: number, length: number) => Promise<{ bytesWritten: number }>;
 const fstatAsync = promisify(fs.fstat);
 const ftruncateAsync = promisify(fs.ftruncate);
 const fsyncAsync = promisify(fs.fsync);
@@ -94,15 +43,9 @@ const fdatasyncAsync = promisify(fs.fdatasync);
  * default 'full': fsync, or none).
  */
 export async function appendWholeAsync(fd: number, data: string | Uint8Array, file: string, o: { sync?: 'full' | 'data' | false } = {}): Promise<void> {
-  const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   const start = (await fstatAsync(fd)).size;
-  let done = 0;
   try {
-    while (done < buf.byteLength) {
-      const n = (await writeAsync(fd, buf, done, buf.byteLength - done)).bytesWritten;
-      if (n <= 0) throw Object.assign(new Error('no space left'), { code: 'ENOSPC' });
-      done += n;
-    }
+    await writeAll(fd, data, file);
     if (o.sync === 'data') await fdatasyncAsync(fd);
     else if (o.sync !== false) await fsyncAsync(fd);
   } catch (e) {

@@ -7,7 +7,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../core/errors.js';
-import { appendWhole, asDiskError } from './append-whole.js';
+import { asDiskError } from './disk-error.js';
+import { writeAll, writeAllSync } from './write-all.js';
 
 export const PRIVATE_FILE_MODE = 0o600;
 export const PRIVATE_DIR_MODE = 0o700;
@@ -56,7 +57,7 @@ export async function createTempBeside(target: string, o: { beforeCreate?: (tmp:
 export async function writeFileAtomic(target: string, data: string | Uint8Array, o: { replace?: boolean } = {}): Promise<void> {
   const { path: tmp, handle } = await createTempBeside(target);
   try {
-    await handle.writeFile(data);
+    await writeAll(handle, data, target);
     await handle.sync();
     await handle.close();
     if (o.replace === false) await renameNoReplace(tmp, target);
@@ -70,7 +71,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
 
 /**
  * writeFileAtomic for a caller that cannot wait (the config store): a private temporary file
- * beside `target` written whole (appendWhole: a short write on a nearly full disk is continued,
+ * beside `target` written whole (writeAllSync: a short write on a nearly full disk is continued,
  * never renamed in torn), fsync, rename. A disk that refuses it is a DiskError naming `target`,
  * with the temporary file gone and `target` as it was.
  */
@@ -79,7 +80,8 @@ export function writeFileAtomicSync(target: string, data: string | Uint8Array): 
   let fd: number | undefined;
   try {
     fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), PRIVATE_FILE_MODE);
-    appendWhole(fd, data, target);
+    writeAllSync(fd, data, target);
+    fs.fsyncSync(fd);
     const open = fd;
     fd = undefined;
     fs.closeSync(open);

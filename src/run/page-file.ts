@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Context } from './context.js';
 import { UsageError } from '../core/errors.js';
 import { PRIVATE_DIR_MODE, refuseSymlink, writeFileAtomic } from '../fs/safe-write.js';
+import { DiskError } from '../fs/disk-error.js';
 import { safeFileName } from '../fs/safe-name.js';
 import { forTerminal } from '../core/sanitize.js';
 import { openInBrowser, type OpenResult } from './open-browser.js';
@@ -32,6 +33,9 @@ export async function savePage(ctx: Context, html: string, o: { out?: string; fo
     try {
       await writeFileAtomic(o.out, html, { replace: !!o.force });
     } catch (e) {
+      // A full (or read-only, or failing) disk is not bad input: the DISK error, exit 1, and main
+      // adds the command that runs this again once there is room.
+      if (e instanceof DiskError) throw e;
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') throw new UsageError(`${o.out} already exists.`, 'Pass --force to overwrite it, or choose another --out file.');
       if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`Cannot write ${o.out}: its folder does not exist.`, 'Create the folder first, or choose another --out file.');

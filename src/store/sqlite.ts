@@ -13,6 +13,7 @@ import { SCHEMA_VERSION, SQLITE_SCHEMA } from './schema.js';
 import { COLUMNS, EVENT_AT, pageSql, quoted, rowFrom, valuesOf, type BeforeCommit, type EventStore, type PageKey, type StoreQuery } from './store.js';
 import type { EventRow, StoredRow } from './row.js';
 import { StoreError } from './errors.js';
+import { DiskError } from '../fs/disk-error.js';
 
 type Db = InstanceType<typeof LibsqlDatabase>;
 
@@ -52,7 +53,7 @@ export async function openSqlite(file: string, shown: string, o: SqliteOpenOptio
     }
   }
   const { default: Database } = await import('libsql');
-  let db: Db;
+  let db: Db | undefined;
   try {
     db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
     db.exec('PRAGMA journal_mode = WAL');
@@ -60,6 +61,12 @@ export async function openSqlite(file: string, shown: string, o: SqliteOpenOptio
     if (o.create) db.exec(SQLITE_SCHEMA);
     checkVersion(db, file);
   } catch (e) {
+    // Not left open (its files held) for the rest of a process that goes on (mcp, tests).
+    try {
+      db?.close();
+    } catch {
+      /* closing is all that was left to do */
+    }
     throw openProblem(e, file);
   }
   return new SqliteStore(db, shown);
@@ -78,7 +85,32 @@ function openProblem(e: unknown, file: string): unknown {
   const code = String((e as { code?: unknown })?.code ?? '');
   if (code === 'SQLITE_NOTADB') return new UsageError(`${file} is not an SQLite database.`, 'Name the store `mailctl webhook listen` writes with --store sqlite:PATH.');
   if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM') return new UsageError(`Cannot open the event store ${file} (${code}).`, 'Check the file and its folder can be written by this user.');
+  const disk = diskProblem(code, file);
+  if (disk) return disk;
   return new StoreError(`Cannot open the event store ${file}: ${e instanceof Error ? e.message : String(e)}${code ? ` (${code})` : ''}.`);
+}
+
+/** Below this much room, an I/O error SQLite met is the full disk (its -shm alone takes 32 KiB, a WAL frame a page). */
+const NO_ROOM_BYTES = 1024 * 1024;
+
+/**
+ * A disk that would not take the store's write, from SQLite's own code (never its words):
+ * SQLITE_FULL is a full disk; SQLITE_IOERR and its extended codes (SQLITE_IOERR_SHMSIZE when the
+ * -shm file cannot grow, _WRITE, _FSYNC…) are an I/O error, which on a disk with no room left
+ * (statfs of its folder) is the full disk underneath. The DISK error names the store; main adds
+ * the command that runs this again once there is room.
+ */
+function diskProblem(code: string, file: string): DiskError | undefined {
+  if (code === 'SQLITE_FULL') return new DiskError(file, 'ENOSPC', undefined, code);
+  if (code !== 'SQLITE_IOERR' && !code.startsWith('SQLITE_IOERR_')) return undefined;
+  let room = Infinity;
+  try {
+    const st = fs.statfsSync(path.dirname(file));
+    room = st.bavail * st.bsize;
+  } catch {
+    // Cannot tell: an I/O error it stays.
+  }
+  return new DiskError(file, room < NO_ROOM_BYTES ? 'ENOSPC' : 'EIO', undefined, code);
 }
 
 const INSERT = `INSERT INTO events (${COLUMNS.map(quoted).join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')}) ON CONFLICT (channel, message_id, event) DO NOTHING`;

@@ -11,6 +11,8 @@ import fs from 'node:fs';
 import type { EventStore } from '../store/store.js';
 import type { Channel } from '../store/row.js';
 import { PRIVATE_FILE_MODE } from '../fs/safe-write.js';
+import { appendWhole } from '../fs/append-whole.js';
+import { writeAllSync } from '../fs/write-all.js';
 
 export const markFileFor = (outFile: string): string => `${outFile}.last-batch`;
 
@@ -24,14 +26,14 @@ export function openBatchMark(outFile: string): number {
  * what it wrote; after a power cut an older mark only widens the lines looked at to earlier
  * batches of the same store, all of which it holds.
  */
-export function markBatch(markFd: number, from: number, store: EventStore): void {
-  const text = Buffer.from(JSON.stringify({ from, store: store.shown }));
+export function markBatch(markFd: number, from: number, store: EventStore, markFile: string): void {
   fs.ftruncateSync(markFd, 0);
-  fs.writeSync(markFd, text, 0, text.length, 0);
+  // Whole or the DISK error: a mark cut short would not parse, and the batch would go unchecked.
+  writeAllSync(markFd, JSON.stringify({ from, store: store.shown }), markFile, 0);
 }
 
 /** Takes out of the copy the lines of the last batch whose event the store does not hold; returns how many. */
-export async function dropUncommitted(fd: number, markFd: number, store: EventStore): Promise<number> {
+export async function dropUncommitted(fd: number, markFd: number, store: EventStore, outFile: string): Promise<number> {
   const from = markOf(markFd, store);
   if (from === undefined) return 0;
   const size = fs.fstatSync(fd).size;
@@ -45,8 +47,8 @@ export async function dropUncommitted(fd: number, markFd: number, store: EventSt
   // shared store committed them) go back in their order.
   const rest = lines.slice(first).filter((_, i) => keep[first + i]).map((l) => l.text + '\n').join('');
   fs.ftruncateSync(fd, lines[first].at);
-  if (rest) fs.writeSync(fd, rest);
-  fs.fsyncSync(fd);
+  // Whole, or cut back to the first line dropped (the held lines are in the store): never a torn line.
+  appendWhole(fd, rest, outFile);
   return keep.filter((k) => !k).length;
 }
 

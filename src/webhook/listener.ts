@@ -23,7 +23,7 @@ import type { FetchLike } from '../api/http.js';
 import { signatureHeaders, verifyPayload } from './signature.js';
 import { openEventsFile } from './events-file.js';
 import { appendWhole } from '../fs/append-whole.js';
-import { dropUncommitted, markBatch, openBatchMark } from './events-copy-check.js';
+import { dropUncommitted, markBatch, markFileFor, openBatchMark } from './events-copy-check.js';
 import type { Clock } from '../core/clock.js';
 import { GroupCommit } from '../store/group-commit.js';
 import { rowOf, type EventRow } from '../store/row.js';
@@ -209,7 +209,7 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
     // Lines a run stopped between their copy and their COMMIT left behind (events-copy-check.ts).
     try {
       fds.push((markFd = openBatchMark(o.outFile!)));
-      const dropped = await dropUncommitted(fd, markFd, o.store);
+      const dropped = await dropUncommitted(fd, markFd, o.store, o.outFile!);
       if (dropped) o.onWarn?.(`${o.outFile} ended in ${dropped === 1 ? 'a line' : `${dropped} lines`} of events the store never committed (a run stopped between the two; never acknowledged, so their sender retries them); taken out.`);
     } catch (e) {
       closeFiles();
@@ -227,7 +227,7 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
     beforeCommit: fd === undefined ? undefined : (fresh) => {
       if (!fresh.length) return;
       const start = fs.fstatSync(fd!).size;
-      markBatch(markFd!, start, o.store);
+      markBatch(markFd!, start, o.store, markFileFor(outFile!));
       appendWhole(fd!, fresh.map((r) => lines.get(r)! + '\n').join(''), outFile!);
       return () => fs.ftruncateSync(fd!, start);
     },
