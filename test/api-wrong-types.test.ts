@@ -11,15 +11,18 @@ import { reply, useHostileServer } from './helpers/hostile-server.js';
 const hs = useHostileServer();
 
 describe('balance', () => {
-  it('{} → each figure "not given" (table) and null (--json), never 0', async () => {
-    hs.get().on('GET', '/campaign/v1/balance', reply.json({}));
+  it('{"email": 12} → sms "not given" (table) and null (--json), never 0; {} gives no figure at all: BAD_RESPONSE', async () => {
+    hs.get().on('GET', '/campaign/v1/balance', reply.json({ email: 12 }));
     const table = await runCli(['balance'], { env: hs.get().env, tty: true });
     expect(table.exitCode).toBe(0);
-    expect(table.stdout).toMatch(/email\s+not given/);
     expect(table.stdout).toMatch(/sms\s+not given/);
     expect(table.stdout).not.toMatch(/\b0\b/);
     const json = await runCli(['balance', '--json'], { env: hs.get().env });
-    expect(JSON.parse(json.stdout)).toEqual({ email: null, sms: null });
+    expect(JSON.parse(json.stdout)).toEqual({ email: 12, sms: null });
+    hs.get().on('GET', '/campaign/v1/balance', reply.json({}));
+    const none = await runCli(['balance', '--json'], { env: hs.get().env });
+    expect(none.exitCode).toBe(1);
+    expect(JSON.parse(none.stdout).error.code).toBe('BAD_RESPONSE');
   });
 
   it('{"email":"lots"} → BAD_RESPONSE naming the figure, not NaN or null', async () => {
