@@ -117,6 +117,14 @@ describe('report metrics: where the chart is drawn', () => {
     expect(r.stdout).not.toContain('\u001b[');
   });
 
+  it('a code with no metrics beside ones with: the others printed, a warning naming it, exit 5', async () => {
+    hs.get().on('POST', '/campaign/v1/report/campaigns/metrics', reply.json([row('TOTAL')]));
+    const r = await runCli(['report', 'metrics', 'CP1', 'CP9', '--json'], { env: hs.get().env });
+    expect(r.exitCode).toBe(5);
+    expect(JSON.parse(r.stdout)).toHaveLength(1);
+    expect(r.stderr).toContain('No metrics for CP9: no such campaign, or it has not been sent yet.');
+  });
+
   it('piped, --json and --csv: the data as before, no bar', async () => {
     for (const args of [[], ['--json'], ['--csv']]) {
       const r = await metrics(args);

@@ -138,7 +138,7 @@ const CASES: Record<string, Case> = {
   'groups list': { kind: 'list', argv: () => ['groups', 'list'], empty: { argv: ['groups', 'list'], serve: on('GET', '/campaign/v1/contacts/lists', []) } },
   'template list': { kind: 'list', argv: () => ['template', 'list'], empty: { argv: ['template', 'list'], serve: on('GET', '/campaign/v1/templates', { capacity: 20, templates: [] }) } },
   'report list': { kind: 'list', argv: () => ['report', 'list'], empty: { argv: ['report', 'list', '--since', '2026-01-01', '--until', '2026-01-31'], serve: on('GET', '/campaign/v1/report/campaigns', []) } },
-  'report metrics': { kind: 'list', argv: () => ['report', 'metrics', campaignSn, abSn], empty: { argv: ['report', 'metrics', 'CP1'], serve: on('POST', '/campaign/v1/report/campaigns/metrics', []) } },
+  'report metrics': { kind: 'list', argv: () => ['report', 'metrics', campaignSn, abSn] },
   'report links': { kind: 'list', argv: () => ['report', 'links', campaignSn], empty: { argv: ['report', 'links', 'CP1'], serve: on('GET', '/campaign/v1/report/CP1/link', { Reports: [] }) } },
   events: { kind: 'list', argv: () => ['events', '--since', '1h'], empty: { argv: ['events', '--since', '1h'], serve: on('GET', '/notify/v1/events', { logs: [] }) } },
   'webhook list': { kind: 'list', argv: () => ['webhook', 'list'], empty: { argv: ['webhook', 'list'], serve: on('GET', '/notify/v1/webhooks', []) } },
@@ -177,7 +177,11 @@ const CASES: Record<string, Case> = {
  * mailctl holds, asking no service, unless `asks`), or refuse before printing anything
  * (`refused`: exit 2, stdout empty, nothing asked of a service).
  */
-const NEVER_EMPTY: Record<string, { why: string; argv: () => string[]; then: 'rows' | 'refused'; rows?: number; asks?: true }> = {
+const NEVER_EMPTY: Record<string, { why: string; argv: () => string[]; then: 'rows' | 'refused' | 'not-found'; rows?: number; asks?: true; serve?: () => void }> = {
+  'report metrics': {
+    why: 'metrics are asked for by campaign code: none for any code given is "no such campaign" (exit 1), as campaign status says it',
+    argv: () => ['report', 'metrics', 'CP1'], then: 'not-found', asks: true, serve: on('POST', '/campaign/v1/report/campaigns/metrics', []),
+  },
   'campaign timezones': { why: 'the 88 time zone codes of spec 000 are data of mailctl', argv: () => ['campaign', 'timezones'], then: 'rows', rows: 88 },
   'config list': { why: 'every setting is listed, set or not', argv: () => ['config', 'list'], then: 'rows' },
   'config profiles': { why: 'the profile in use is always listed', argv: () => ['config', 'profiles'], then: 'rows' },
@@ -280,8 +284,13 @@ describe.each(lists)('%s (a list)', (_name, c) => {
   if (never) {
     it(`is never empty: ${never.why}`, async () => {
       // Nothing set, nothing stored, services that answer nothing: where an empty list would come from.
+      never.serve?.();
       const r = await runCli(never.argv(), { configDir: tempDir('mailctl-never-empty-'), env: { ...hs.get().env, NO_COLOR: '1' } });
-      if (never.then === 'refused') {
+      if (never.then === 'not-found') {
+        expect(r.exitCode, r.stderr).toBe(1);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(/^error: No metrics for CP1: no such campaign/);
+      } else if (never.then === 'refused') {
         expect(r.exitCode, r.stderr).toBe(2);
         expect(r.stdout).toBe('');
       } else {

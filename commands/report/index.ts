@@ -53,6 +53,9 @@ Rates: delivered/recipients; opened, clicked, unsubscribed, complained per deliv
 On a terminal the table is followed by the delivered, opened, clicked and bounced rates as bars,
 an A/B test's versions side by side with the winner named and why (piped, --json and --csv: data only).
 
+Exit codes: 0 metrics for every code · 5 some codes have none (named on stderr; no such campaign,
+or not sent yet) · 1 none of them has any.
+
 Examples:
   mailctl import examples/contacts.csv --group Newsletter --create-group --wait
   mailctl campaign create --file examples/campaign.json
