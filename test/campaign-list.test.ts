@@ -136,6 +136,11 @@ describe('campaign list', () => {
     const rows = await json(dir, ['campaign', 'list', '--limit', '1']);
     expect(rows.map((r) => r.name)).toEqual(['C']);
     expect(statusLookups(from)).toHaveLength(1);
+    // Cut short: said on stderr in every output, piped and --json too (stdout keeps the data alone).
+    for (const extra of [[], ['--json'], ['--csv']]) {
+      const r = await cli(dir, ['campaign', 'list', '--limit', '2', ...extra]);
+      expect(r.stderr).toContain('Showing the 2 newest; there may be more (--limit N shows more).');
+    }
   });
 
   it('--since/--until filter by the time each was created', async () => {

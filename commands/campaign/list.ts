@@ -73,7 +73,8 @@ export const run: Verb<typeof declareList> = async (ctx, opts) => {
   }
   const more = list.length > rows.length && rows.length === limit;
   await printList(ctx.io, rows, COLUMNS, rows, { empty: emptySentence(ctx, entries.length, !!opts.all, statuses !== undefined || range.since !== undefined || range.until !== undefined) });
-  if (more && ctx.io.isTTY && !ctx.io.json) ctx.io.info(`Showing the ${limit} newest; there may be more (--limit N shows more).`);
+  // Said on stderr in every output (a script reading 30 rows must know the list was cut): the data on stdout is unchanged.
+  if (more) ctx.io.warn(`Showing the ${limit} newest; there may be more (--limit N shows more).`);
 };
 
 /** --status PREPARE,stop → the names, upper case; an unknown one is refused with the list. */
