@@ -76,6 +76,8 @@ describe('one contact from a contacts file', () => {
       [['--contact', '2'], '--contact picks a contact of a contacts file, and no --contacts FILE was given.'],
       [['--contacts', file('nope.csv')], 'does not exist'],
       [['--contacts', '-'], '--contacts takes a file; standard input ("-") is not read here.'],
+      // --to is one recipient each time, as in send (docs/flags.md): a comma list is not an address.
+      [['--to', 'a@example.com,b@example.com'], '"a@example.com,b@example.com" is not an email address'],
     ];
     for (const [flags, sentence] of cases) {
       const r = await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', ...flags], { sandbox: sb.get() });
@@ -163,7 +165,7 @@ describe('--dry-run, --json, refusals and exit codes', () => {
   it('no --to, a bad address, or an incomplete campaign: exit 2, nothing sent', async () => {
     const from = mark();
     expect((await runCli(['campaign', 'proof', ...campaign], { sandbox: sb.get() })).stderr).toContain('Say who gets the proof with --to');
-    const bad = await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com,not-an-address'], { sandbox: sb.get() });
+    const bad = await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', '--to', 'not-an-address'], { sandbox: sb.get() });
     expect([bad.exitCode, bad.stderr]).toEqual([2, expect.stringContaining('--to "not-an-address" is not an email address; give your own address, such as --to me@example.com.')]);
     const noHtml = await runCli(['campaign', 'proof', '--subject', 'S', '--from', 'news@example.com', '--from-name', 'A', '--to', 'me@example.com'], { sandbox: sb.get() });
     expect([noHtml.exitCode, noHtml.stderr]).toEqual([2, expect.stringContaining('has no html content')]);
@@ -172,7 +174,7 @@ describe('--dry-run, --json, refusals and exit codes', () => {
 
   it('an address the service refuses is named, exit 5 (1 when none was accepted)', async () => {
     sb.get().sandbox.injectFault({ kind: 'status', status: 200, body: { id: 'req1', success: [{ id: 'm1', address: 'me@example.com' }], failure: { 'x@example.com': 'Invalid: address is not a valid email format' } }, match: { service: 'notify', path: '/v1/messages' } });
-    const some = await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com,x@example.com', '--var', 'NAME=a', '--var', 'PLAN=b'], { sandbox: sb.get() });
+    const some = await runCli(['campaign', 'proof', ...campaign, '--to', 'me@example.com', '--to', 'x@example.com', '--var', 'NAME=a', '--var', 'PLAN=b'], { sandbox: sb.get() });
     expect([some.exitCode, some.stderr]).toEqual([5, expect.stringContaining('Not sent to x@example.com: Invalid: address is not a valid email format')]);
     sb.get().sandbox.injectFault({ kind: 'status', status: 200, body: { id: 'req2', success: [], failure: { 'x@example.com': 'Invalid: address is not a valid email format' } }, match: { service: 'notify', path: '/v1/messages' } });
     const none = await runCli(['campaign', 'proof', ...campaign, '--to', 'x@example.com', '--var', 'NAME=a', '--var', 'PLAN=b'], { sandbox: sb.get() });

@@ -225,7 +225,7 @@ export function declareProof(campaign: CommandUnknownOpts, inputs: readonly Opti
   return withInputs(campaign
     .command('proof')
     .description('send the campaign, filled from one contact, to your own inbox through the notification service')
-    .option('--to <address>', 'who gets the proof (repeatable, or comma-separated)', collect), inputs)
+    .option('--to <address>', 'who gets the proof (repeatable: --to a@example.com --to b@example.com)', collect), inputs)
     .option('--contacts <contacts.csv>', CONTACTS_HELP)
     .option('--contact <email-or-line>', CONTACT_HELP)
     .option('--var <name=value>', 'a ${FIELD} value (repeatable; wins over the contact\'s)', collect)

@@ -60,7 +60,8 @@ export async function run(ctx: Context, opts: Opts): Promise<void> {
 }
 
 function recipientsOf(list: string[] | undefined): string[] {
-  const to = [...new Set((list ?? []).flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean))];
+  // --to is one recipient each time it is given, in every command (docs/flags.md): no comma lists.
+  const to = [...new Set((list ?? []).map((t) => t.trim()).filter(Boolean))];
   if (!to.length) throw new UsageError('Say who gets the proof with --to, e.g. --to me@example.com (repeatable).');
   const bad = to.filter((a) => !isEmail(a));
   if (bad.length) throw new UsageError(`--to ${bad.map((a) => `"${a}"`).join(', ')} ${bad.length === 1 ? 'is not an email address' : 'are not email addresses'}; give your own address, such as --to me@example.com.`);
