@@ -241,6 +241,15 @@ describe('whole-file refusals: exit 2 and nothing is sent', () => {
     expect(importPosts(sn)).toHaveLength(0);
   });
 
+  it('--strict uploads nothing while the check warns (a reserved column), as --strict means everywhere', async () => {
+    const sn = await newGroup('StrictWarn');
+    const r = await runCli(['import', write('w.csv', 'EMAIL,NAME,LINE_UID\nok@example.com,Ok,u1\n'), '--group', sn, '--strict'], { sandbox: sb.get() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('Reserved column name LINE_UID');
+    expect(r.stderr).toContain('--strict uploads nothing while the check warns (1 warning above).');
+    expect(importPosts(sn)).toHaveLength(0);
+  });
+
   it('--dry-run checks and reports with no key and no request at all', async () => {
     const before = sb.get().sandbox.requests().length;
     const r = await runCli(['import', write('d.csv', ['EMAIL,NAME', ...rows(150, 'd'), 'bad,Bad'].join('\n')), '--group', 'Whatever', '--dry-run', '--json']);

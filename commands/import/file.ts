@@ -188,6 +188,10 @@ async function check(ctx: Context, plan: Plan, input: Readable, source: string, 
   if (plan.strict && checked.rejected) {
     throw new UsageError(`${plural(checked.rejected, 'row was', 'rows were')} rejected, and --strict uploads nothing unless every row is valid.`, checked.rejectsPath ? `Fix the rows listed in ${checked.rejectsPath} and run again.` : 'A dry run writes no file: add --rejects FILE to list the rejected rows with their lines and reasons.');
   }
+  // --strict means "refuse what would otherwise only be warned about" in every command (docs/flags.md).
+  if (plan.strict && checked.warnings.length) {
+    throw new UsageError(`--strict uploads nothing while the check warns (${plural(checked.warnings.length, 'warning')} above).`, 'Fix the file (a reserved column can be renamed or removed), or run without --strict to import with the warnings.');
+  }
   return checked;
 }
 

@@ -27,7 +27,7 @@ export function declareImport(program: CommandUnknownOpts) {
     .option('--group <name-or-code>', 'group to import into, by name or code (required)')
     .option('--create-group', 'create the group when no group has that name')
     .option('--rejects <file>', 'where rejected rows go, with their line and reason: those mailctl rejects, and those the service refuses once the import ends (default: <file>.rejects.csv beside the input)')
-    .option('--strict', 'upload nothing when any row is rejected (exit 2)')
+    .option('--strict', 'upload nothing when any row is rejected or the check warns (exit 2)')
     .option('--dry-run', 'check the file and show the requests a real run makes; send nothing, write no copy')
     .option('--wait', 'wait for the import to finish (default on a terminal)')
     .option('--no-wait', 'return once the file is uploaded')
