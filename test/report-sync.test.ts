@@ -358,3 +358,18 @@ describe('report sync: the directory', () => {
     expect(downloads[DOWNLOADS_AT_ONCE].at - Math.max(...hung.map((d) => d.at))).toBeGreaterThanOrEqual(900);
   });
 });
+
+describe('report sync stopped by Ctrl-C (or SIGTERM)', () => {
+  it('exit 130, the files saved kept, and the line that picks it up again, pasteable', async () => {
+    const out = tempDir('mailctl-sync-int-');
+    const ac = new AbortController();
+    const running = sync(['--out-dir', out], { signal: ac.signal });
+    // Stopped once the first export is asked for: the run is under way.
+    const from = sb.get().sandbox.requests().length;
+    for (let i = 0; i < 400 && !sb.get().sandbox.requests().slice(from).some((r) => r.path.endsWith('/export')); i++) await new Promise((r) => setTimeout(r, 10));
+    ac.abort();
+    const r = await running;
+    expect(r.exitCode).toBe(130);
+    expect(r.stderr).toContain(`complete files are not downloaded again while the rest are: mailctl report sync --out-dir ${out}`);
+  });
+});

@@ -217,7 +217,7 @@ async function locked(ctx: Context, o: SyncOptions): Promise<SyncReport> {
   if (ctx.signal.aborted) {
     throw new InterruptedError(
       `Report sync stopped; ${run.fresh.size} file${run.fresh.size === 1 ? '' : 's'} saved in this run are kept.`,
-      'Run the same command again: complete files are not downloaded again, and the rest are.',
+      `Run it again, and complete files are not downloaded again while the rest are: ${sameCommand(ctx)}`,
     );
   }
   return report;
