@@ -202,7 +202,10 @@ describe('states over time', () => {
     expect(await statusOf(api, sn)).toBe('STOP');
     expect(await api.patch(`/v1/campaign/normal/${sn}`)).toMatchObject({ status: 400, json: { code: '40015' } });
     expect(await api.patch('/v1/campaign/normal/CPnope')).toMatchObject({ status: 400, json: { code: '40007' } });
+    // A campaign sent and done is refused. (Waited for: while it is still SENDING the pause is
+    // taken, decisions row 32, and under load a send-now campaign can still be sending here.)
     const now = (await submit(campaignBody([g]))).json.sn;
+    await campaignUntil(api, now, 'COMPLETE');
     expect((await api.patch(`/v1/campaign/normal/${now}`)).status).toBe(400);
   });
 
