@@ -1,7 +1,7 @@
 import { AuthError, UsageError } from '../../src/core/errors.js';
 import { keyProblem } from '../../src/config/key-shape.js';
 import { dryRunTarget, profileInUse, reportDryRun } from './common.js';
-import { readAll } from '../../src/run/stdin.js';
+import { readAllBytes } from '../../src/run/stdin.js';
 import { suggest } from '../../src/core/suggest.js';
 import { maskKey } from '../../src/config/settings.js';
 import type { Verb } from '../../src/cli/declared.js';
@@ -12,7 +12,9 @@ export const run: Verb<typeof declareSetKey> = async (ctx, opts) => {
   if (!['campaign', 'notify', 'both'].includes(service)) throw new UsageError(`--service is campaign, notify or both; got "${opts.service}".`);
   let key: string;
   if (opts.withKeyStdin) {
-    key = (await readAll(ctx.io.stdin)).trim();
+    // A key is printable ASCII (src/config/key-shape.ts), so its bytes are its characters: any
+    // byte above 0x7f, UTF-8 or not, is refused below as the key rule refuses it (exit 3, unshown).
+    key = (await readAllBytes(ctx.io.stdin)).toString('latin1').trim();
   } else {
     if (!ctx.io.canPrompt) {
       throw new UsageError('No terminal to type the key into.', `Pipe it in instead: \`printenv MY_KEY | ${suggest(ctx, 'config', 'set-key', '--with-key-stdin')}\`.`);

@@ -1,7 +1,6 @@
 // `mailctl contacts remove --group G (--email … | --emails-file F | --where "…")`: spec 000
 // endpoint 6. Removes membership in one group only ("does not delete the contact elsewhere").
 // Destructive, so it asks first on a terminal and needs --yes anywhere else.
-import fs from 'node:fs';
 import type { Context } from '../../src/run/context.js';
 import { CliError, ExitCode, UsageError } from '../../src/core/errors.js';
 import type { RemovalBody } from '../../src/api/campaign-types.js';
@@ -10,7 +9,7 @@ import { readAll } from '../../src/run/stdin.js';
 import { printDryRun } from '../../src/run/output/dry-run.js';
 import { resolveGroup } from '../../src/groups/find.js';
 import { describeFilter, parseWhere } from './filters.js';
-import { fileProblem } from '../../src/core/file-problem.js';
+import { readTextFile } from '../../src/fs/read-text.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { count as n, plural } from '../../src/core/human.js';
 import type { OptsOf, Verb } from '../../src/cli/declared.js';
@@ -80,13 +79,8 @@ async function collectEmails(ctx: Context, opts: Opts): Promise<string[]> {
   for (const e of opts.email ?? []) for (const part of e.split(',')) if (part.trim()) found.push({ email: part.trim(), where: `--email ${part.trim()}` });
   if (opts.emailsFile) {
     const f = opts.emailsFile;
-    let text: string;
-    try {
-      text = f === '-' ? await readAll(ctx.io.stdin) : await fs.promises.readFile(f, 'utf8');
-    } catch (e) {
-      throw new UsageError(fileProblem(e, f, 'emails file', '--emails-file'));
-    }
-    text.replace(/^\ufeff/, '').split(/\r?\n/).forEach((line, i) => {
+    const text = f === '-' ? await readAll(ctx.io.stdin, '--emails-file -') : readTextFile(f, 'emails file', '--emails-file', true);
+    text.split(/\r?\n/).forEach((line, i) => {
       const first = line.split(',')[0].replace(/^"|"$/g, '').trim();
       if (!first || first.startsWith('#') || (i === 0 && first.toUpperCase() === 'EMAIL')) return;
       found.push({ email: first, where: `${f === '-' ? 'standard input' : f} line ${i + 1}` });

@@ -8,7 +8,7 @@ import type { Recipient } from '../../src/send/recipients.js';
 import { runBatchCommand, type BatchFlags } from '../../src/send/command.js';
 import type { NewPlan } from '../../src/send/journal.js';
 import { campaignSyntax, checkVariableNames, missingValues, placeholders, summarise, valueProblems } from '../../src/send/variables.js';
-import { fileProblem } from '../../src/core/file-problem.js';
+import { readTextFile } from '../../src/fs/read-text.js';
 
 /** The shape of both send commands; `send --resume` takes email and SMS journals alike. */
 export async function runSend<O extends BatchFlags>(ctx: Context, opts: O, messageFlags: Record<string, string>, buildPlan: (ctx: Context, opts: O) => Promise<NewPlan>, verb: string[]): Promise<void> {
@@ -21,14 +21,7 @@ export async function textFrom(ctx: Context, inline: string | undefined, file: s
   if (inline === undefined && file === undefined) throw new UsageError(`No ${what}.`, `Give it with ${flags[0]} "…" or ${flags[1]} FILE ("-" reads standard input).`);
   let text: string;
   if (file !== undefined) {
-    if (file === '-') text = await readAll(ctx.io.stdin);
-    else {
-      try {
-        text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
-      } catch (e) {
-        throw new UsageError(fileProblem(e, file, `${what} file`, flags[1]));
-      }
-    }
+    text = file === '-' ? await readAll(ctx.io.stdin, `${flags[1]} -`) : readTextFile(file, `${what} file`, flags[1]);
   } else {
     text = inline!;
     // "--html mail.html" sends the words "mail.html": almost certainly meant the file.

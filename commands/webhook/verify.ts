@@ -1,9 +1,8 @@
 // mailctl webhook verify: is this payload signed with our notification key?
-import fs from 'node:fs';
 import { SilentExit, UsageError } from '../../src/core/errors.js';
 import { readAll } from '../../src/run/stdin.js';
 import { signedEventText, verifyPayload } from '../../src/webhook/signature.js';
-import { fileProblem } from '../../src/core/file-problem.js';
+import { readTextFile } from '../../src/fs/read-text.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { suggest, suggester } from '../../src/core/suggest.js';
 import type { Verb } from '../../src/cli/declared.js';
@@ -16,11 +15,7 @@ export const run: Verb<typeof declareVerify> = async (ctx, opts, file) => {
     if (file === undefined && ctx.io.stdinTTY) throw new UsageError('No payload.', `Give the payload file, or pipe it in: ${suggest(ctx, 'webhook', 'verify', '--signature', 'HEX')} < payload.json`);
     body = await readAll(ctx.io.stdin);
   } else {
-    try {
-      body = fs.readFileSync(file, 'utf8');
-    } catch (e) {
-      throw new UsageError(fileProblem(e, file, 'payload file'));
-    }
+    body = readTextFile(file, 'payload file');
   }
   let payload: unknown;
   try {

@@ -11,11 +11,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { DRAFT_KEYS, FIELD_KEYS, SCHEDULE_TYPE, field, keysWhere, type Draft, type DraftKey, type FieldType, type SpecPlace, type SpecRead } from './fields.js';
-import { fileProblem } from '../core/file-problem.js';
 import { forTerminal } from '../core/sanitize.js';
 import { PRIVATE_DIR_MODE, writeFileAtomic } from '../fs/safe-write.js';
 import { asDiskError } from '../fs/append-whole.js';
 import { safeFileName } from '../fs/safe-name.js';
+import { readTextFile } from '../fs/read-text.js';
 
 // Which keys are what comes from the table of campaign fields (fields.ts).
 const SPEC_KEYS = new Set(['form', 'content', 'config']);
@@ -24,12 +24,7 @@ const PATH_KEYS = keysWhere((f) => f.type === 'file');
 const SCHEMA_HINT = 'See `mailctl campaign create --help` for both accepted shapes of the campaign file.';
 
 export function readCampaignFile(file: string): Draft {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
-  } catch (e) {
-    throw new UsageError(fileProblem(e, file, 'campaign file', '--file'));
-  }
+  const text = readTextFile(file, 'campaign file', '--file');
   let doc: unknown;
   try {
     doc = JSON.parse(text);

@@ -5,16 +5,31 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { checkHeader } from '../import/header.js';
 import type { Draft } from './draft.js';
 import { fileProblem } from '../core/file-problem.js';
+import { UsageError } from '../core/errors.js';
+import { decodeUtf8, fileOrigin } from '../core/utf8.js';
 
+/**
+ * A file that cannot be read joins the other local problems; one that is not UTF-8 stops the run
+ * here (exit 2, its offset named) in create, preflight, proof and preview alike, since no check
+ * and no page can be made of html that cannot be read.
+ */
 function readText(file: string, flag: string, problems: string[]): string | undefined {
+  let buf: Buffer;
   try {
-    const text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
-    if (!text.trim()) problems.push(`The html file ${file} (${flag}) is empty.`);
-    return text;
+    buf = fs.readFileSync(file);
   } catch (e) {
     problems.push(fileProblem(e, file, 'html file', flag));
     return undefined;
   }
+  const text = decodeUtf8(buf, fileOrigin(file, 'html file', flag));
+  if (!text.trim()) problems.push(`The html file ${file} (${flag}) is empty.`);
+  return text;
+}
+
+/** A usage error as one of the local checks' sentences, its fix included. */
+function problemOf(e: unknown): string {
+  if (!(e instanceof UsageError)) throw e;
+  return e.hint ? `${e.message} ${e.hint}` : e.message;
 }
 
 /** Reads --html-file / --html-file-a / --html-file-b into the draft's html fields. */
@@ -41,7 +56,14 @@ export function checkListFile(file: string, problems: string[]): { bytes: number
     problems.push(fileProblem(e, file, 'list file', '--recipients-file'));
     return undefined;
   }
-  const text = buf.toString('utf8').replace(/^\uFEFF/, '');
+  let text: string;
+  try {
+    // The list goes to the service byte for byte: text that is not UTF-8 would arrive changed.
+    text = decodeUtf8(buf, fileOrigin(file, 'list file', '--recipients-file', true));
+  } catch (e) {
+    problems.push(problemOf(e));
+    return undefined;
+  }
   const lines = text.split(/\r?\n/).filter((l) => l.trim());
   if (lines.length < 2) {
     problems.push(`The list file ${file} has no contacts: it needs the header line EMAIL,NAME and at least one contact below it.`);

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AuthError } from '../core/errors.js';
+import { decodeUtf8, notUtf8Sentence } from '../core/utf8.js';
 import { jsonType, readStored, SETTINGS, type Profile } from './keys.js';
 import { profileNameProblem } from './profile-name.js';
 import { keyProblem } from './key-shape.js';
@@ -29,18 +30,30 @@ export interface ConfigReader {
   profileNames(): string[];
 }
 
-export function readConfig(dir: string, cmd: Suggest = plainSuggest): ConfigReader {
-  const file = path.join(dir, CONFIG_FILE_NAME);
-  let data: ConfigShape = { profiles: {} };
-  let text: string | undefined;
+/**
+ * The config file's text, undefined when there is none. Strict: a hand-edited value with a byte
+ * that is not UTF-8 would otherwise be read as U+FFFD and used (or saved back by `config set`)
+ * changed. A config problem, so exit 3 like the file's other faults, naming the byte's offset.
+ */
+export function readConfigText(file: string): string | undefined {
+  let buf: Buffer;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    buf = fs.readFileSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') {
       throw new AuthError(`The config file ${file} cannot be read: ${(e as Error).message}.`, 'Check its permissions, or set MAILCTL_CONFIG_DIR to another directory.');
     }
+    return undefined;
   }
+  return decodeUtf8(buf, { name: `the config file ${file}` }, (o, at) =>
+    new AuthError(notUtf8Sentence(o, at, false), 'Save the file as UTF-8 in your editor (or fix the value there).'));
+}
+
+export function readConfig(dir: string, cmd: Suggest = plainSuggest): ConfigReader {
+  const file = path.join(dir, CONFIG_FILE_NAME);
+  let data: ConfigShape = { profiles: {} };
+  const text = readConfigText(file);
   if (text !== undefined && text.trim() !== '') {
     try {
       const parsed = JSON.parse(text) as Partial<ConfigShape>;

@@ -9,7 +9,7 @@ import { profileNameProblem } from './profile-name.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, writeFileAtomicSync } from '../fs/safe-write.js';
 import { DiskError, isDiskProblem } from '../fs/append-whole.js';
 import { plainSuggest, type Suggest } from '../core/suggest.js';
-import { checkProfile, CONFIG_FILE_NAME, readConfig } from './read.js';
+import { checkProfile, CONFIG_FILE_NAME, readConfig, readConfigText } from './read.js';
 
 interface FileShape {
   currentProfile?: string;
@@ -40,6 +40,8 @@ export async function openConfig(dir: string, warn: (message: string) => void = 
   keepPrivate(dir, warn);
   const file = path.join(dir, CONFIG_FILE_NAME);
   if (fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) return linkedConfig(dir, file, cmd);
+  // conf reads the file with Node's lenient decoder and writes what it read back on every change.
+  readConfigText(file);
   const Conf = await importConfKeepingCtrlC();
   let conf: InstanceType<typeof Conf<FileShape>>;
   try {

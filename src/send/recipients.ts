@@ -7,6 +7,7 @@ import { UsageError } from '../core/errors.js';
 import { checkCountryCode, checkNationalNumber, smsKey } from './sms-rules.js';
 import { summarise } from './variables.js';
 import { fileProblem } from '../core/file-problem.js';
+import { decodeUtf8, fileOrigin, SAVE_CSV_AS_UTF8 } from '../core/utf8.js';
 import { isValidEmail as isEmail } from '../core/email.js';
 
 export type Channel = 'email' | 'sms';
@@ -67,16 +68,28 @@ export function readRecipientsFile(file: string, channel: Channel, countryCode?:
   } catch (e) {
     throw new UsageError(fileProblem(e, file, 'recipients file', '--recipients-file'));
   }
-  const text = decode(buf);
+  const text = decode(buf, file);
   const json = /\.json$/i.test(file) || /^\s*[[{]/.test(text);
   const raw = json ? fromJson(text, file, channel) : fromCsv(text, file, channel);
   if (!raw.length) throw new UsageError(`The recipients file ${file} has no recipients.`);
   return checkRecipients(raw, channel, countryCode);
 }
 
-function decode(buf: Buffer): string {
-  if (buf[0] === 0xff && buf[1] === 0xfe) return new TextDecoder('utf-16le').decode(buf.subarray(2));
-  return new TextDecoder('utf-8').decode(buf).replace(/^\uFEFF/, '');
+/**
+ * UTF-8 (a byte-order mark dropped) through the one strict decoder, or UTF-16LE when its
+ * byte-order mark says so (Excel's "Unicode text"), decoded as strictly: a byte that is not text
+ * in its encoding is refused with its offset, never sent on as U+FFFD.
+ */
+function decode(buf: Buffer, file: string): string {
+  const origin = fileOrigin(file, 'recipients file', '--recipients-file', true);
+  if (buf[0] === 0xff && buf[1] === 0xfe) {
+    try {
+      return new TextDecoder('utf-16le', { fatal: true }).decode(buf.subarray(2));
+    } catch {
+      throw new UsageError(`${origin.name.charAt(0).toUpperCase()}${origin.name.slice(1)} (--recipients-file) starts with a UTF-16 byte-order mark but is not valid UTF-16 text, so its text cannot be read reliably; nothing was sent.`, SAVE_CSV_AS_UTF8);
+    }
+  }
+  return decodeUtf8(buf, origin);
 }
 
 function fromCsv(text: string, file: string, channel: Channel): RawRecipient[] {

@@ -7,6 +7,9 @@
 // events a running listener appends meanwhile are left for the next replay.
 import fs from 'node:fs';
 import readline from 'node:readline';
+import { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { notUtf8Error, Utf8Check } from '../core/utf8.js';
 import { UsageError } from '../core/errors.js';
 import { fileProblem } from '../core/file-problem.js';
 import { endSentence } from '../core/sentence.js';
@@ -52,17 +55,35 @@ function sizeOf(file: string): number {
 
 async function* lines(file: string, bytes: number): AsyncGenerator<{ n: number; text: string }> {
   if (bytes === 0) return;
-  const stream = fs.createReadStream(file, { encoding: 'utf8', start: 0, end: bytes - 1 });
-  const rl = readline.createInterface({ input: stream, crlfDelay: Infinity });
+  const stream = fs.createReadStream(file, { start: 0, end: bytes - 1 });
+  const rl = readline.createInterface({ input: Readable.from(checkedText(stream, file)), crlfDelay: Infinity });
   let n = 0;
   try {
     for await (const text of rl) yield { n: ++n, text };
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     throw new UsageError(fileProblem(e, file, 'events file'));
   } finally {
     rl.close();
     stream.destroy();
   }
+}
+
+/**
+ * The file's text, checked as UTF-8 chunk by chunk before it is passed on (src/core/utf8.ts): a
+ * payload with a byte that is not UTF-8 would be re-sent with U+FFFD in its place, a body its
+ * signature no longer matches. The first bad byte stops the check, named by its offset.
+ */
+async function* checkedText(bytes: AsyncIterable<Buffer>, file: string): AsyncGenerator<string> {
+  const check = new Utf8Check((_, at) => notUtf8Error({ name: `the events file ${file}` }, at));
+  const text = new StringDecoder('utf8');
+  for await (const chunk of bytes) {
+    check.push(chunk);
+    yield text.write(chunk);
+  }
+  check.end();
+  const rest = text.end();
+  if (rest) yield rest;
 }
 
 /** One line as an event to replay, undefined for a blank line, or the one sentence saying what is wrong with it. */
