@@ -215,4 +215,39 @@ describe.skipIf(ptyUnavailable)(`campaign create --wizard on a real terminal${pt
     expect(await pty.exited()).toBe(0);
     expect((fx.submits(from)[0].body as any).content.htmlContent).toBe('<p>Written in the editor</p>');
   }, 120_000);
+
+  it('$EDITOR saving bytes that are not UTF-8: the offset is named and the same file opens again, nothing sent until it is fixed', async () => {
+    const dir = tempDir();
+    // First opening saves "<p>Dear \xc3(</p>" (C3 28 is not UTF-8: offset 8); the second finds
+    // those very bytes in the file (kept for the person to fix) and saves them fixed.
+    const editor = path.join(dir, 'edit.sh');
+    fs.writeFileSync(editor, [
+      '#!/bin/sh',
+      `if [ ! -e "${dir}/opened" ]; then touch "${dir}/opened"; printf '<p>Dear \\303(</p>' > "$1"; exit 0; fi`,
+      `cp "$1" "${dir}/seen-second-time"`,
+      'printf \'<p>Dear Zoë</p>\' > "$1"',
+      '',
+    ].join('\n'), { mode: 0o755 });
+    const from = fx.mark();
+    pty = new Pty(['campaign', 'create', '--wizard', '--name', 'PTY editor utf8', '--group', news, '--subject', 'S', '--preheader', 'P', '--from', 'news@example.com', '--from-name', 'Acme', '--footer-lang', 'en'], {
+      env: { PATH: process.env.PATH, HOME: dir, MAILCTL_CONFIG_DIR: dir, NO_COLOR: '1', EDITOR: editor, MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign },
+      cols: 120, rows: 50, cwd: dir,
+    });
+    await pty.waitFor('A/B test?');
+    await pty.keys(KEY.enter); // No
+    await pty.waitFor('Write it in your editor');
+    await pty.keys(KEY.down, KEY.enter);
+    await pty.waitFor('Html content: press Enter to open your editor');
+    await pty.keys(KEY.enter);
+    await pty.waitFor('The text saved in the editor is not valid UTF-8 (the first invalid byte is at offset 8, counting from 0)');
+    expect(fx.submits(from)).toEqual([]);
+    await pty.keys(KEY.enter); // the question again: open the editor once more
+    await nowWithoutAnalytics(pty);
+    await pty.waitFor('Send this campaign now?');
+    await pty.line('y');
+    await pty.waitFor(/Created campaign to 1 group, sending now: CP\w+/);
+    expect(await pty.exited()).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'seen-second-time'))).toEqual(Buffer.from([...Buffer.from('<p>Dear '), 0xc3, 0x28, ...Buffer.from('</p>')]));
+    expect((fx.submits(from)[0].body as any).content.htmlContent).toBe('<p>Dear Zoë</p>');
+  }, 120_000);
 });

@@ -232,7 +232,7 @@ async function askStep(ctx: Context, p: Prompter, d: Draft, deps: WizardDeps, st
         if (source === 'file') d.htmlFile = await ask('Html file:', existingFile, was.htmlFile);
         else if (source === 'editor') {
           d.html = await p.editor('Html content: press Enter to open your editor; save and close it to go on.', {
-            default: was.html ?? '', postfix: '.html', validate: (v) => (v.trim() ? true : 'The html is empty: write the mail\'s html, save and close the editor.'),
+            default: was.html ?? '', postfix: '.html', env: ctx.env, validate: (v) => (v.trim() ? true : 'The html is empty: write the mail\'s html, save and close the editor.'),
           });
         } else {
           const templates = await deps.listTemplates();

@@ -3,6 +3,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { InterruptedError } from '../core/errors.js';
 import { BACK, GoBack } from '../core/go-back.js';
+import type { Env } from '../core/env.js';
 
 /** One entry of a list question. `disabled` (a reason) shows it greyed out and not selectable. */
 export interface Choice<T extends string> {
@@ -38,8 +39,11 @@ export interface Prompter {
   checkbox<T extends string>(message: string, choices: Array<ChoiceOrSeparator<T>>, opts?: { validate?: (values: T[]) => true | string } & BackOption): Promise<T[]>;
   /** One entry, found by typing: `source` is asked again for each search term. */
   search<T extends string>(message: string, source: (term: string) => Array<Choice<T>>): Promise<T>;
-  /** Text written in the person's editor ($VISUAL or $EDITOR), opened when they press Enter. */
-  editor(message: string, opts?: { default?: string; validate?: (v: string) => true | string; postfix?: string } & BackOption): Promise<string>;
+  /**
+   * Text written in the person's editor ($VISUAL or $EDITOR of `env`), opened when they press
+   * Enter; what is saved must be UTF-8 (src/run/editor.ts), else the file opens again.
+   */
+  editor(message: string, opts?: { default?: string; validate?: (v: string) => true | string; postfix?: string; env?: Env } & BackOption): Promise<string>;
 }
 
 const BACK_ENTRY = { name: '← Back to the previous question (or press Esc)', value: BACK };
@@ -96,7 +100,20 @@ export function inquirerPrompter(input: () => Readable, output: Writable): Promp
         const list = (term: string | undefined) => source(term ?? '').map((x) => ({ name: x.name, value: x.value, disabled: x.disabled ? `(${x.disabled})` : false }));
         return m.search<T>({ message, pageSize: 10, source: list }, c);
       }),
-    editor: (message, opts = {}) => ask(opts.back, (m, c) => m.editor({ message, default: opts.default, validate: opts.validate, postfix: opts.postfix ?? '.txt' }, c)),
+    // Not inquirer's editor prompt: it guesses the saved file's encoding, so text that is not
+    // UTF-8 came back as mojibake. The question is a one-entry list (Enter opens the editor, Esc
+    // goes back); src/run/editor.ts runs the editor and reads the file strictly.
+    editor: async (message, opts = {}) => {
+      const { editText } = await import('./editor.js');
+      const open = [{ name: 'Open the editor', value: 'open' as const }];
+      return editText({
+        initial: opts.default ?? '', postfix: opts.postfix ?? '.txt', env: opts.env ?? {}, validate: opts.validate,
+        ask: async () => {
+          backFrom(await ask(opts.back, (m, c) => m.select<string>({ message, choices: opts.back ? [...open, BACK_ENTRY] : open }, c)));
+        },
+        tell: (line) => output.write(`${line}\n`),
+      });
+    },
   };
 }
 
