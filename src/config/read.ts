@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AuthError } from '../core/errors.js';
-import { decodeUtf8, notUtf8Sentence } from '../core/utf8.js';
+import { invalidUtf8At, notUtf8Sentence } from '../core/utf8.js';
 import { jsonType, readStored, SETTINGS, type Profile } from './keys.js';
 import { profileNameProblem } from './profile-name.js';
 import { keyProblem } from './key-shape.js';
@@ -46,8 +46,10 @@ export function readConfigText(file: string): string | undefined {
     }
     return undefined;
   }
-  return decodeUtf8(buf, { name: `the config file ${file}` }, (o, at) =>
-    new AuthError(notUtf8Sentence(o, at, false), 'Save the file as UTF-8 in your editor (or fix the value there).'));
+  const at = invalidUtf8At(buf);
+  if (at >= 0) throw new AuthError(notUtf8Sentence({ name: `the config file ${file}` }, at, false), 'Save the file as UTF-8 in your editor (or fix the value there).');
+  // A byte-order mark is kept: conf, the file's writer, does not read past one either.
+  return buf.toString('utf8');
 }
 
 export function readConfig(dir: string, cmd: Suggest = plainSuggest): ConfigReader {

@@ -57,7 +57,6 @@ describe('send and automation', () => {
     const d = damaged('\ufeff[{"address": "a@example.com", "name": "', '"}]');
     const f = file('r.json', d.bytes);
     refused(await runCli(['send', '--recipients-file', f, ...mail, '--html', '<p>x</p>'], { sandbox: sb.get() }), d.at, f, '--recipients-file');
-    expect(d.at).toBe(Buffer.byteLength('\ufeff[{"address": "a@example.com", "name": "'));
   });
 
   it('send --recipients-file in UTF-16LE (its byte-order mark) with a lone surrogate: refused, not replaced', async () => {
