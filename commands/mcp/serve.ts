@@ -2,6 +2,7 @@
 // only, so no other command's start-up pays for it). stdout carries protocol messages and
 // nothing else: each call's output is captured (./call.ts) and the server's own lines go to
 // stderr. It ends when the client closes stdin (after answering what it was asked) or on Ctrl-C.
+import type { Readable, Writable } from 'node:stream';
 import type { Verb } from '../../src/cli/declared.js';
 import type { Context } from '../../src/run/context.js';
 import type { declareServe } from './index.js';
@@ -9,6 +10,7 @@ import { version } from '../../src/core/version.js';
 import { redactor } from '../../src/api/redact.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { PlanBook } from '../../src/mcp/plan-tokens.js';
+import { utf8Lines } from '../../src/mcp/utf8-lines.js';
 import { catalog, type Tool } from './catalog.js';
 import { callTool, failure, type ServerRun } from './call.js';
 
@@ -60,14 +62,22 @@ export const run: Verb<typeof declareServe> = async (ctx, opts) => {
     }
   });
 
-  const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout);
+  // Lines that are not UTF-8 are answered as parse errors (utf8Lines), never read with U+FFFD.
+  const input = utf8Lines(ctx.io.stdin, (line, at) => {
+    const message = `Parse error: line ${line} is not valid UTF-8 (the first invalid byte is at offset ${at} of the line, counting from 0).`;
+    transport.send({ jsonrpc: '2.0', id: null, error: { code: -32700, message } } as never).catch(() => {});
+  });
+  const transport = new StdioServerTransport(input, ctx.io.stdout);
   await server.connect(transport);
   answerMalformed(transport);
   const answered = countAnswers(transport);
   ctx.io.info(`mailctl MCP server on stdin/stdout: ${served.size} tools${readOnly ? ' (reads only)' : ''}, profile "${forTerminal(settings.profileName, 100)}"${settings.sandbox ? ', the sandbox' : ''}.`);
-  await ended(ctx);
+  await ended(ctx, input);
   await answered.allAnswered();
   await server.close();
+  // The SDK pauses the stream it was given; standard input, piped into it, must let go too, or
+  // a client holding it open keeps the process alive after Ctrl-C.
+  stopReading(ctx.io.stdin, input);
 };
 
 /**
@@ -88,11 +98,16 @@ function answerMalformed(transport: { onerror?: (e: Error) => void; send: (m: ne
   };
 }
 
-/** Resolves when the client closes stdin, or on Ctrl-C. */
-function ended(ctx: Context): Promise<void> {
+function stopReading(stdin: Readable, input: Readable): void {
+  stdin.unpipe(input as unknown as Writable);
+  input.destroy();
+  if (stdin.listenerCount('data') === 0) stdin.pause();
+}
+
+/** Resolves when the client closes stdin (its last line passed on to the SDK), or on Ctrl-C. */
+function ended(ctx: Context, stdin: NodeJS.ReadableStream): Promise<void> {
   return new Promise((resolve) => {
     if (ctx.signal.aborted) return resolve();
-    const stdin = ctx.io.stdin;
     stdin.once('end', () => resolve());
     stdin.once('close', () => resolve());
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
