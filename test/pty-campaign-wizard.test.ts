@@ -192,22 +192,28 @@ describe.skipIf(ptyUnavailable)(`campaign create --wizard on a real terminal${pt
     expect(fx.submits(from)).toEqual([]);
   }, 120_000);
 
+  /** The wizard up to the html question, answered by opening `editor` ($EDITOR) with Enter. */
+  async function openEditorStep(dir: string, editor: string, name: string): Promise<Pty> {
+    const p = new Pty(['campaign', 'create', '--wizard', '--name', name, '--group', news, '--subject', 'S', '--preheader', 'P', '--from', 'news@example.com', '--from-name', 'Acme', '--footer-lang', 'en'], {
+      env: { PATH: process.env.PATH, HOME: dir, MAILCTL_CONFIG_DIR: dir, NO_COLOR: '1', EDITOR: editor, MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign },
+      cols: 120, rows: 50, cwd: dir,
+    });
+    await p.waitFor('A/B test?');
+    await p.keys(KEY.enter); // No
+    await p.waitFor('Write it in your editor');
+    await p.keys(KEY.down, KEY.enter);
+    await p.waitFor('Html content: press Enter to open your editor');
+    await p.keys(KEY.enter);
+    return p;
+  }
+
   it('writes the html in $EDITOR: the editor opens on Enter and what it saved is sent', async () => {
     const dir = tempDir();
     // An "editor" that writes the mail into the file it is given, as a person would, then exits.
     const editor = path.join(dir, 'edit.sh');
     fs.writeFileSync(editor, '#!/bin/sh\nprintf \'<p>Written in the editor</p>\' > "$1"\n', { mode: 0o755 });
     const from = fx.mark();
-    pty = new Pty(['campaign', 'create', '--wizard', '--name', 'PTY editor', '--group', news, '--subject', 'S', '--preheader', 'P', '--from', 'news@example.com', '--from-name', 'Acme', '--footer-lang', 'en'], {
-      env: { PATH: process.env.PATH, HOME: dir, MAILCTL_CONFIG_DIR: dir, NO_COLOR: '1', EDITOR: editor, MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign },
-      cols: 120, rows: 50, cwd: dir,
-    });
-    await pty.waitFor('A/B test?');
-    await pty.keys(KEY.enter); // No
-    await pty.waitFor('Write it in your editor');
-    await pty.keys(KEY.down, KEY.enter);
-    await pty.waitFor('Html content: press Enter to open your editor');
-    await pty.keys(KEY.enter);
+    pty = await openEditorStep(dir, editor, 'PTY editor');
     await nowWithoutAnalytics(pty);
     await pty.waitFor('Send this campaign now?');
     await pty.line('y');
@@ -229,16 +235,7 @@ describe.skipIf(ptyUnavailable)(`campaign create --wizard on a real terminal${pt
       '',
     ].join('\n'), { mode: 0o755 });
     const from = fx.mark();
-    pty = new Pty(['campaign', 'create', '--wizard', '--name', 'PTY editor utf8', '--group', news, '--subject', 'S', '--preheader', 'P', '--from', 'news@example.com', '--from-name', 'Acme', '--footer-lang', 'en'], {
-      env: { PATH: process.env.PATH, HOME: dir, MAILCTL_CONFIG_DIR: dir, NO_COLOR: '1', EDITOR: editor, MAILCTL_CAMPAIGN_URL: sb.get().campaignUrl, MAILCTL_CAMPAIGN_API_KEY: SANDBOX_KEYS.campaign },
-      cols: 120, rows: 50, cwd: dir,
-    });
-    await pty.waitFor('A/B test?');
-    await pty.keys(KEY.enter); // No
-    await pty.waitFor('Write it in your editor');
-    await pty.keys(KEY.down, KEY.enter);
-    await pty.waitFor('Html content: press Enter to open your editor');
-    await pty.keys(KEY.enter);
+    pty = await openEditorStep(dir, editor, 'PTY editor utf8');
     await pty.waitFor('The text saved in the editor is not valid UTF-8 (the first invalid byte is at offset 8, counting from 0)');
     expect(fx.submits(from)).toEqual([]);
     await pty.keys(KEY.enter); // the question again: open the editor once more
