@@ -1,4 +1,5 @@
 // The campaign service (spec 000), one method per endpoint, numbered as in the spec.
+import { SUBMIT_PATHS, type SubmitEndpoint } from './submit-paths.js';
 import { HttpClient, type HttpOptions } from './http.js';
 import { pathSegment } from './path-segment.js';
 import { SlidingWindowLimiter, unlimited, type Limiter } from './ratelimit.js';
@@ -21,14 +22,6 @@ export interface CampaignClientOptions extends Omit<HttpOptions, 'service' | 'li
 /** Each path parameter: "." and ".." are refused, not collapsed into another endpoint. */
 const enc = pathSegment;
 
-/** Spec endpoints 7-10: one request shape, four paths (regular or A/B, to groups or to an uploaded list). */
-export type SubmitEndpoint = 7 | 8 | 9 | 10;
-export const SUBMIT_PATHS: Record<SubmitEndpoint, string> = {
-  7: '/v1/campaign/normal/submit',
-  8: '/v1/campaign/normal/once',
-  9: '/v1/campaign/testing/submit',
-  10: '/v1/campaign/testing/once',
-};
 
 export class CampaignClient {
   readonly http: HttpClient;

@@ -1,7 +1,7 @@
 // A draft → the spec's request (endpoints 7-10), with every field rule of the spec checked
 // locally first: one sentence per problem, so a run with mistakes sends nothing at all.
 import type { CampaignContent, CampaignRequest } from '../api/campaign-types.js';
-import { SUBMIT_PATHS, type SubmitEndpoint } from '../api/campaign.js';
+import { SUBMIT_PATHS, type SubmitEndpoint } from '../api/submit-paths.js';
 import { isValidEmail as isEmail } from '../core/email.js';
 import { AB_DIMENSIONS, FIELDS, field, flagName, keysWhere, type AbDimension, type Draft, type DraftKey } from './fields.js';
 import { isoSeconds, parseSchedule, type Schedule } from './schedule.js';

@@ -9,6 +9,7 @@ import { CliError, ServiceError } from '../core/errors.js';
 import { forTerminal } from '../core/sanitize.js';
 import { SERVICE_LABEL } from '../config/settings.js';
 import { sentenceForCode } from './service-codes.js';
+import { createsCampaign } from '../api/submit-paths.js';
 import { envNote, suggester, type SuggestRun } from '../core/suggest.js';
 
 export interface ErrorWords {
@@ -56,7 +57,7 @@ export function errorWords(e: CliError, run: SuggestRun): ErrorWords {
       // A write the service answered with success, in words mailctl cannot read: it was carried
       // out, most likely, and mailctl knows nothing of what it made. "Try again" would do it twice.
       if (request.method !== 'GET' && f.reached === 'yes' && !f.refused && f.status !== undefined && f.status >= 200 && f.status < 300) {
-        const seen = request.service === 'campaign' && request.path.startsWith('/v1/campaign/')
+        const seen = createsCampaign(request)
           ? ` A campaign created so is not in \`${cmd('campaign', 'list')}\` (its code was in the answer); \`${cmd('report', 'list')}\` shows it once it has been sent.`
           : '';
         hint = `The service answered HTTP ${f.status} (success), so ${request.method} ${request.path} was most likely carried out: check before running it again (the service's back office).${seen}`;

@@ -69,7 +69,7 @@ export interface ErrorFacts {
 export interface RequestFacts {
   service: 'campaign' | 'notify';
   method: string;
-  /** The path as the client spells it, without the query: `/v1/balance`. */
+  /** The path as the client spells it (src/api), without the query. */
   path: string;
   /**
    * Why an answer could not be used (BAD_RESPONSE): bigger than any real answer, not JSON, a

@@ -1,5 +1,5 @@
 // Response shapes the services may really use where the specs, the vendor's reference or the
-// official CLI's stubs (../shared/spec/VENDOR.md, decisions rows 8, 13, 29, 34…) show more than
+// official CLI's stubs (docs/spec/vendor-excerpts.txt, decisions rows 8, 13, 29, 34…) show more than
 // one. The sandbox answers with the spec's primary shape unless told otherwise; each variant
 // exists so the client's reading of it (src/api/answers/) runs in a test
 // (test/api-alternate-shapes.test.ts) and can be tried by hand (`mailctl sandbox serve --shape`).

@@ -1,7 +1,7 @@
 // Every answer of the campaign service (spec 000), one declaration per endpoint: the spec's shape
 // first, then each documented variant, each with its source. Sources: "spec 000 …" is the
 // contract; "decisions row N" is docs/spec/decisions.md (GAPS.md); "vendor reference" is the
-// vendor's edm-api.md / debugging-qa.md as ../shared/spec/VENDOR.md sums them up; "official CLI
+// vendor's edm-api.md / debugging-qa.md as docs/spec/vendor-excerpts.txt quotes them; "official CLI
 // stub" is a test stub of the vendor's own CLI (nlm-open-cli tests/edm_api_test.rs), weaker
 // evidence that VENDOR.md lists and GAPS row 34 lets the client accept. What the client hands on
 // is the spec's shape whatever the variant: the rest of mailctl reads one shape.

@@ -1,7 +1,7 @@
 // Every answer of the notification service (spec 001, and the endpoints decisions rows 3, 4 and
 // 21 add), one declaration per endpoint: the spec's shape first, then each documented variant,
 // each with its source. "vendor reference" is the vendor's surenotify-api.md as
-// ../shared/spec/VENDOR.md sums it up; "official CLI stub" is a test stub of the vendor's own CLI
+// docs/spec/vendor-excerpts.txt quotes it; "official CLI stub" is a test stub of the vendor's own CLI
 // (nlm-open-cli tests/sn_api_test.rs), weaker evidence that GAPS row 34 lets the client accept.
 // What the client hands on is the spec's shape whatever the variant.
 import * as v from 'valibot';
