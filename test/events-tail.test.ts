@@ -3,10 +3,10 @@
 // Ctrl-C with exit 0. The CLI runs on a clock whose pauses pass quickly, so polls come fast.
 import { describe, expect, it } from 'vitest';
 import { ANSI, runCli } from './helpers/cli.js';
-import { useSandbox } from './helpers/sandbox.js';
+import { startTestSandbox, useSandbox } from './helpers/sandbox.js';
 import { reply, useHostileServer } from './helpers/hostile-server.js';
 import { eventually, notifyApi } from './helpers/notify-api.js';
-import type { Clock } from '../src/core/clock.js';
+import { systemClock, type Clock } from '../src/core/clock.js';
 import { EventFollower, NARROW_OVERLAP_MS, OVERLAP_MS } from '../src/events/follow.js';
 
 const sb = useSandbox({
@@ -123,30 +123,40 @@ describe('mailctl events tail', () => {
   it('50 or more rows in the look-back window: warns once and pages forward instead of stalling on the same first 50', async () => {
     // 30 messages in three seconds (the lookup's `from` is whole seconds, so rows of one second
     // beyond the cap cannot be paged to): 60 rows once delivered, more than one lookup returns.
-    const burst: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      if (i) await new Promise((r) => setTimeout(r, 1100));
-      burst.push(...(await sendSms('0944000002', '[Acme] burst', 10)).body.success.map((s: { id: string }) => s.id));
+    // The seconds pass on a sandbox of its own whose clock starts 2.5 s behind and steps forward
+    // between bursts, rather than being waited out.
+    let behind = 2500;
+    const own = await startTestSandbox({ clock: { now: () => Date.now() - behind, sleep: systemClock.sleep }, expect: ['GET /notify/v1/sms/events', 'POST /notify/v1/sms/messages'] });
+    try {
+      const ownApi = notifyApi(() => own);
+      const sendHere = (content: string, times = 1) => ownApi('POST', '/v1/sms/messages', { content, recipients: Array.from({ length: times }, () => ({ address: '0944000002', country_code: '886' })) });
+      const lookupsHere = () => own.sandbox.requests('notify').filter((q) => q.path === '/v1/sms/events');
+      const burst: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        if (i) behind -= 1100;
+        burst.push(...(await sendHere('[Acme] burst', 10)).body.success.map((s: { id: string }) => s.id));
+      }
+      behind = 0;
+      // --since 30d, the most the SMS lookup covers: the first lookups reach back that far.
+      const run = runCli(['events', 'tail', '--sms', '--recipient', '0944000002', '--country-code', '886', '--since', '30d', '--for', '120s'], { sandbox: own, clock: fastClock() });
+      while (!lookupsHere().length) await new Promise((r) => setTimeout(r, 10));
+      const late = (await sendHere('[Acme] late')).body.success[0].id;
+      const r = await run;
+      expect(r.exitCode).toBe(0);
+      const keys = ndjson(r.stdout).map((e) => `${e.messageId} ${e.status}`);
+      expect(new Set(keys).size).toBe(keys.length);
+      expect(keys).toEqual(expect.arrayContaining([...burst.flatMap((id: string) => [`${id} accept`, `${id} delivery`]), `${late} accept`]));
+      expect(r.stderr.match(/A lookup returned the service's cap of 50 rows/g)).toHaveLength(1);
+      // Every lookup stayed within the SMS lookup's limits: a range that runs forwards, at most 30 days.
+      for (const q of lookupsHere()) {
+        const span = Date.parse(q.query.to) - Date.parse(q.query.from);
+        expect(span).toBeGreaterThanOrEqual(0);
+        expect(span).toBeLessThanOrEqual(30 * 86_400_000);
+      }
+      expect(lookupsHere().some((q) => Date.parse(q.query.to) - Date.parse(q.query.from) > 29 * 86_400_000)).toBe(true);
+    } finally {
+      await own.close();
     }
-    await new Promise((r) => setTimeout(r, 200));
-    const from = smsLookups().length;
-    // --since 30d, the most the SMS lookup covers: the first lookups reach back that far.
-    const run = runCli(['events', 'tail', '--sms', '--recipient', '0944000002', '--country-code', '886', '--since', '30d', '--for', '120s'], { sandbox: sb.get(), clock: fastClock() });
-    while (smsLookups().length === from) await new Promise((r) => setTimeout(r, 10));
-    const late = (await sendSms('0944000002', '[Acme] late')).body.success[0].id;
-    const r = await run;
-    expect(r.exitCode).toBe(0);
-    const keys = ndjson(r.stdout).map((e) => `${e.messageId} ${e.status}`);
-    expect(new Set(keys).size).toBe(keys.length);
-    expect(keys).toEqual(expect.arrayContaining([...burst.flatMap((id: string) => [`${id} accept`, `${id} delivery`]), `${late} accept`]));
-    expect(r.stderr.match(/A lookup returned the service's cap of 50 rows/g)).toHaveLength(1);
-    // Every lookup stayed within the SMS lookup's limits: a range that runs forwards, at most 30 days.
-    for (const q of smsLookups().slice(from)) {
-      const span = Date.parse(q.query.to) - Date.parse(q.query.from);
-      expect(span).toBeGreaterThanOrEqual(0);
-      expect(span).toBeLessThanOrEqual(30 * 86_400_000);
-    }
-    expect(smsLookups().slice(from).some((q) => Date.parse(q.query.to) - Date.parse(q.query.from) > 29 * 86_400_000)).toBe(true);
   });
 
   it('on a terminal each event that arrives is one line: local time, status (coloured), message id, recipient, subject', async () => {
