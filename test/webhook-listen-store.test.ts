@@ -110,10 +110,15 @@ describe('webhook listen --out after a run killed between the copy and the COMMI
     const first = await listener(file, { outFile: out });
     for (const id of ['kept-1', 'kept-2']) expect((await post(first.url, signed(id))).status).toBe(200);
     await first.close();
-    // What a kill -9 after the copy's append and before the COMMIT leaves: whole lines, no rows.
+    // A clean stop leaves nothing for the next start to check.
+    expect(fs.readFileSync(`${out}.last-batch`, 'utf8')).toBe('');
+    // What a kill -9 after the copy's append and before the COMMIT leaves: whole lines, no rows,
+    // and the mark of where that batch starts, for this store.
     const copied = lines(out);
     const ghost = (id: string) => JSON.stringify({ ...JSON.parse(copied[1]), id, payload: { event: 'delivery', mail: { id } } });
+    const batchAt = fs.statSync(out).size;
     fs.appendFileSync(out, `${ghost('lost-1')}\n${ghost('lost-2')}\n`);
+    fs.writeFileSync(`${out}.last-batch`, JSON.stringify({ from: batchAt, store: `sqlite:${file}` }));
     const warned: string[] = [];
     const again = await listener(file, { outFile: out, onWarn: (m) => warned.push(m) });
     try {
@@ -126,8 +131,9 @@ describe('webhook listen --out after a run killed between the copy and the COMMI
     }
     expect(lines(out).map((x) => JSON.parse(x).id)).toEqual(['kept-1', 'kept-2', 'lost-1']);
     expect(sqlite(file, 'select message_id from events order by seq')).toBe("[('kept-1',), ('kept-2',), ('lost-1',)]");
-    // The copy is only ever judged by the store its last batch went to: a listener on another
-    // store (which holds none of these events) takes nothing out.
+    // The copy is only ever judged by the store its last batch went to: after a crash of the run
+    // on this store, a listener on another store (which holds none of these events) takes nothing out.
+    fs.writeFileSync(`${out}.last-batch`, JSON.stringify({ from: 0, store: `sqlite:${file}` }));
     const other = await listener(path.join(tempDir(), 'other.db'), { outFile: out });
     await other.close();
     expect(lines(out).map((x) => JSON.parse(x).id)).toEqual(['kept-1', 'kept-2', 'lost-1']);

@@ -423,6 +423,8 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
       await closed;
       // A commit under way finishes: what it stores is forwarded or, now, kept.
       await group.drain();
+      // Every batch of the copy is committed or rolled back: nothing for the next start to check.
+      if (markFd !== undefined) fs.ftruncateSync(markFd, 0);
       failures.flush();
       await retention;
       // Forwards waiting to retry are kept at once, those in flight after stopGraceMs.
