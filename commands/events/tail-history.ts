@@ -8,6 +8,7 @@ import { isoSeconds, parseTimeRange } from '../../src/core/date.js';
 import { forTerminal } from '../../src/core/sanitize.js';
 import { historyFilter, openHistory, historyEvents } from './history.js';
 import { followSpan, pauseUntilNext, stoppedLine } from './follow-span.js';
+import { eventLine } from './event-line.js';
 import type { HistoryEmailEvent, HistorySmsEvent } from '../../src/store/as-lookup.js';
 import type { Context } from '../../src/run/context.js';
 import type { OptsOf } from '../../src/cli/declared.js';
@@ -47,7 +48,7 @@ export async function tailHistory(ctx: Context, opts: OptsOf<typeof declareTail>
         shown++;
         if (asDocument) held.push(e);
         else if (ndjson) ctx.io.printJsonLine(e);
-        else ctx.io.out(line(e));
+        else ctx.io.out(eventLine(ctx, e, e.channel === 'sms'));
       }
       const keepFrom = cursor - OVERLAP_MS;
       seen = new Map([...seen].filter(([, at]) => at >= keepFrom));
@@ -60,8 +61,4 @@ export async function tailHistory(ctx: Context, opts: OptsOf<typeof declareTail>
   if (ctx.io.isTTY) ctx.io.info(stoppedLine(shown, asDocument));
 }
 
-function line(e: HistoryEmailEvent | HistorySmsEvent): string {
-  const who = e.channel === 'sms' ? e.recipient ?? e.address : e.mail?.to;
-  const what = e.channel === 'sms' ? e.content : e.mail?.subject;
-  return [e.eventTime, (e.status ?? '').padEnd(9), e.messageId, who, what].map((v) => forTerminal(v ?? '', 80)).join('  ');
-}
+

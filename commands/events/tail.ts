@@ -11,12 +11,10 @@ import { errorWords } from '../../src/cli/error-text.js';
 import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
 import { isoSeconds, parseTimeRange } from '../../src/core/date.js';
 import { EventFollower, NARROW_OVERLAP_MS, ROW_CAP } from '../../src/events/follow.js';
-import { forTerminal } from '../../src/core/sanitize.js';
-import { localStamp, readServiceTime } from '../../src/run/output/time.js';
-import type { Context } from '../../src/run/context.js';
 import { checkCountryCodeFlag, checkRecipient, EMAIL_STATUSES, LOOKUP_DAYS, parseStatuses, SMS_STATUSES, startWithinWindow } from './query.js';
 import { suggest } from '../../src/core/suggest.js';
 import { followSpan, pauseUntilNext, stoppedLine } from './follow-span.js';
+import { eventLine } from './event-line.js';
 import type { Verb } from '../../src/cli/declared.js';
 import type { declareTail } from './index.js';
 
@@ -99,7 +97,7 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
       shown++;
       if (asDocument) held.push(e);
       else if (ndjson) ctx.io.printJsonLine(e);
-      else ctx.io.out(line(ctx, e, !!opts.sms));
+      else ctx.io.out(eventLine(ctx, e, !!opts.sms));
     }
     // More rows wait beyond the cap: page on at once — unless the window already starts at now
     // (a service that ignores `from` must not be asked in a tight loop).
@@ -110,20 +108,4 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
   if (ctx.io.isTTY) ctx.io.info(stoppedLine(shown, asDocument));
 };
 
-/** How a status reads at a glance on a terminal (NO_COLOR and pipes: none, IO.paint decides). */
-const STATUS_COLOUR: ReadonlyMap<string, Parameters<Context['io']['paint']>[0]> = new Map([
-  ['delivery', 'green'], ['open', 'cyan'], ['click', 'cyan'], ['retry', 'yellow'], ['accept', 'dim'], ['bounce', 'red'], ['complaint', 'red'],
-] as const);
-
-/** One event on a terminal: the local time, its status in its colour, the message id, who, what. */
-function line(ctx: Context, e: AnyEvent, sms: boolean): string {
-  const who = sms ? e.recipient ?? e.address : e.mail?.to ?? e.mail?.recipient;
-  const what = sms ? e.content : e.mail?.subject;
-  const t = readServiceTime(e.eventTime);
-  const when = t === undefined ? forTerminal(e.eventTime ?? '', 80) : localStamp(t, ctx.clock.now(), ctx.io.timeZone);
-  const status = forTerminal(e.status ?? '', 20);
-  const colour = STATUS_COLOUR.get(status.toLowerCase());
-  const painted = colour ? ctx.io.paint(colour, status) : status;
-  return [when, painted + ' '.repeat(Math.max(0, 9 - status.length)), ...[e.messageId, who, what].map((v) => forTerminal(v ?? '', 80))].join('  ');
-}
 
