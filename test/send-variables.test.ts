@@ -88,3 +88,12 @@ describe('one --var name given twice is refused, not silently the last (issue 19
     expect(sb.get().sandbox.requests().length).toBe(before);
   });
 });
+
+describe('a value from the file reaches the terminal only through the sanitiser', () => {
+  it('send: the "mathematical expression" warning shows an escape in a value made visible, not raw', async () => {
+    const f = file('address,total', ['esc@example.com,1+1\u001b]0;pwned\u0007\u001b[31mRED']);
+    const r = await runCli(['send', '--recipients-file', f, '--subject', 'T {{total}}', '--html', '<p>{{total}}</p>', '--from', 'noreply@example.com', '--dry-run'], { sandbox: sb.get() });
+    expect(r.stderr).toContain('mathematical expressions');
+    expect(r.stderr).not.toMatch(/\u001b|\u0007/);
+  });
+});

@@ -1,5 +1,6 @@
 // What `send` (email) and `send sms` share: the batch flags, --var, reading text from a flag or
 // a file, and the {{variable}} checks that stop a run before any request.
+import { forTerminal } from '../../src/core/sanitize.js';
 import fs from 'node:fs';
 import type { Context } from '../../src/run/context.js';
 import { UsageError } from '../../src/core/errors.js';
@@ -7,7 +8,7 @@ import { readAll } from '../../src/run/stdin.js';
 import type { Recipient } from '../../src/send/recipients.js';
 import { runBatchCommand, type BatchFlags } from '../../src/send/command.js';
 import type { NewPlan } from '../../src/send/journal.js';
-import { campaignSyntax, checkVariableNames, missingValues, placeholders, summarise, valueProblems } from '../../src/send/variables.js';
+import { campaignSyntax, checkVariableNames, missingValues, placeholders, summarise } from '../../src/send/variables.js';
 import { readTextFile } from '../../src/fs/read-text.js';
 
 /** The shape of both send commands; `send --resume` takes email and SMS journals alike. */
@@ -55,12 +56,11 @@ export function checkVariables(ctx: Context, texts: string[], recipients: Recipi
     ctx.io.warn(`${msg} Sending anyway (--allow-missing).`);
   }
 
-  checkVariableNames(recipients, 'the columns (or --var names)');
-  const p = valueProblems(recipients);
+  const p = checkVariableNames(recipients, 'the columns (or --var names)');
   if (p.tooLong.length) {
     throw new UsageError(`Variable values are limited to 100 characters and the service refuses longer ones: ${summarise(p.tooLong, (f) => `${f.label} ${f.name} (${[...f.value].length})`)}. Nothing was sent.`, 'Shorten those values and run the command again.');
   }
-  if (p.expression.length) ctx.io.warn(`The spec forbids mathematical expressions in variable values; the service may refuse these: ${summarise(p.expression, (f) => `${f.label} ${f.name}="${f.value}"`)}.`);
+  if (p.expression.length) ctx.io.warn(`The spec forbids mathematical expressions in variable values; the service may refuse these: ${summarise(p.expression, (f) => `${forTerminal(f.label, 60)} ${forTerminal(f.name, 40)}="${forTerminal(f.value, 60)}"`)}.`);
 }
 
 /** Spec section 4 lists the recipient's `name` beside its variables; {{name}} is filled from it when no variable says otherwise. */

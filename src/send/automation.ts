@@ -1,11 +1,12 @@
 // Endpoint 20 (automation events): who to start or stop in a workflow, checked before any
 // request. The plan goes through the same journal, runner and resume as `send` (this folder):
 // requests of at most 100 recipients (spec section 8), one after another.
+import { forTerminal } from '../core/sanitize.js';
 import type { AutomationRecipient, AutomationRequest } from '../api/campaign-types.js';
 import { UsageError } from '../core/errors.js';
 import { JOURNAL_VERSION, type NewPlan } from './journal.js';
 import { recipientName, type Recipient } from './recipients.js';
-import { checkVariableNames, summarise, valueProblems } from './variables.js';
+import { checkVariableNames, summarise } from './variables.js';
 
 export const MAX_PER_REQUEST = 100;
 
@@ -21,10 +22,10 @@ export type AutomationEvent = AutomationRequest['event'];
  * its first character.
  */
 export function checkAutomationVariables(recipients: Recipient[]): void {
-  checkVariableNames(recipients, 'the columns (or --var names)');
-  const p = valueProblems(recipients);
+  const p = checkVariableNames(recipients, 'the columns (or --var names)');
   const problems: string[] = [];
-  const show = (f: { label: string; name: string; value: string }) => `${f.label} ${f.name}="${f.value.length > 30 ? `${f.value.slice(0, 27)}…` : f.value}"`;
+  // A file's words reach the terminal only through the sanitiser.
+  const show = (f: { label: string; name: string; value: string }) => `${forTerminal(f.label, 60)} ${forTerminal(f.name, 40)}="${forTerminal(f.value, 30)}"`;
   if (p.tooLong.length) problems.push(`Variable values are at most 100 characters; these are longer: ${summarise(p.tooLong, (f) => `${f.label} ${f.name} (${[...f.value].length} characters)`)}.`);
   if (p.expression.length) problems.push(`Variable values must not hold mathematical expressions; these look like one: ${summarise(p.expression, show)}.`);
   if (problems.length) {

@@ -112,9 +112,11 @@ function nameProblem(name: string): string {
  * character the service may refuse) stops `send`, `send sms` and `automation` alike before any
  * request — exit 2, nothing sent — naming each bad name once and what is wrong with it.
  */
-export function checkVariableNames(recipients: VariableHolder[], where: string): void {
-  const bad = [...new Set(valueProblems(recipients).badNames.map((f) => f.name))];
-  if (!bad.length) return;
+export function checkVariableNames(recipients: VariableHolder[], where: string): ValueProblems {
+  const problems = valueProblems(recipients);
+  const bad = [...new Set(problems.badNames.map((f) => f.name))];
+  // The value problems come back with it: one pass over every recipient's variables.
+  if (!bad.length) return problems;
   throw new UsageError(
     `Variable names start with a letter or _ and hold only letters, digits and _ (the service refuses a name that starts with a digit or holds an operator); ${bad.length === 1 ? 'this one does not' : 'these do not'}: ${summarise(bad, (n) => `"${forTerminal(n, 40)}" (${nameProblem(n)})`)}. Nothing was sent.`,
     `Rename ${where}; a value may be anything, 123456 included.`,
