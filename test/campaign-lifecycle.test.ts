@@ -247,6 +247,18 @@ describe('campaign delete', () => {
       });
     }
 
+    it.each([['400 code 40007 (invalid sn)', 40007], ['HTTP 404', 404]] as const)('%s is "no such campaign" in campaign status and campaign pause too, exit 1, nothing paused', async (_why, kind) => {
+      hs.get().on('GET', '/campaign/v1/campaign/normal/CP_BAD', kind === 404 ? reply.json({}, 404) : reply.json({ code: '40007', message: 'invalid sn' }, 400));
+      const status = await runCli(['campaign', 'status', 'CP_BAD', '--json'], { env: hs.get().env });
+      expect(status.exitCode).toBe(1);
+      expect(JSON.parse(status.stdout).error).toMatchObject({ code: 'NOT_FOUND', message: 'There is no campaign CP_BAD.' });
+      const pause = await runCli(['campaign', 'pause', 'CP_BAD', '--yes'], { env: hs.get().env });
+      expect(pause.exitCode).toBe(1);
+      expect(pause.stderr).toContain('CP_BAD');
+      expect(pause.stderr).not.toContain('template list');
+      expect(hs.get().requests.filter((q) => q.method === 'PATCH')).toEqual([]);
+    });
+
     it('any other refusal of the lookup (the key refused) stops before anything is deleted', async () => {
       exists().on('GET', '/campaign/v1/campaign/normal/CP_BAD', reply.json({ message: 'Forbidden' }, 403));
       const r = await runCli(['campaign', 'delete', 'CP_OK', 'CP_BAD', '--yes'], { env: hs.get().env });

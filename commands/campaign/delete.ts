@@ -1,7 +1,6 @@
 import type { Context } from '../../src/run/context.js';
 import { lookup, printDryRun } from '../../src/run/output/dry-run.js';
 import { certainlyNotDone, PartialError, ServiceError, SilentExit, UsageError } from '../../src/core/errors.js';
-import { refusedAsNoSuchCampaign } from '../../src/campaign/statuses.js';
 import { forTerminal, forTsvCell } from '../../src/core/sanitize.js';
 import type { CampaignClient } from '../../src/api/campaign.js';
 import type { DeleteCampaignsResult } from '../../src/api/campaign-types.js';
@@ -22,15 +21,9 @@ export const run: Verb<typeof declareDelete> = async (ctx, opts, sns) => {
   const client = await ctx.campaign();
   const missing: string[] = [];
   for (const sn of named) {
-    let found: unknown[];
-    try {
-      found = await lookup(ctx, `whether ${sn} exists: only existing campaigns are sent to the delete; taken as existing here`, () => client.campaignStatus(sn), (): unknown[] => [{ sn }]);
-    } catch (e) {
-      // The service refusing the code as unknown is an answer: missing, as an empty list is.
-      // Anything else (network, 5xx, auth) stops here, before anything is deleted.
-      if (!refusedAsNoSuchCampaign(e)) throw e;
-      found = [];
-    }
+    // No such campaign is an empty list (src/api/campaign.ts); anything else stops here, before
+    // anything is deleted.
+    const found = await lookup(ctx, `whether ${sn} exists: only existing campaigns are sent to the delete; taken as existing here`, () => client.campaignStatus(sn), (): unknown[] => [{ sn }]);
     if (!found.length) missing.push(sn);
   }
   const codes = named.filter((sn) => !missing.includes(sn));

@@ -12,7 +12,7 @@ import { groupCacheScope, mergeCampaignCache } from '../../src/config/completion
 import { readLedger } from '../../src/campaign/ledger.js';
 import { audienceLabel, candidates, kindLabel, listCampaigns, type ListedCampaign, type Live } from '../../src/campaign/listing.js';
 import { LIST_STATUSES, NOT_FOUND, sameStatus } from '../../src/campaign/list-statuses.js';
-import { FAILED_STATUSES, refusedAsNoSuchCampaign } from '../../src/campaign/statuses.js';
+import { FAILED_STATUSES } from '../../src/campaign/statuses.js';
 import { reportRange } from '../../src/report/dates.js';
 import { printList, type Column } from '../../src/run/output/format.js';
 import { plural } from '../../src/core/human.js';
@@ -51,16 +51,11 @@ export const run: Verb<typeof declareList> = async (ctx, opts) => {
   const spin = await ctx.io.spinner(`Looking up campaign statuses… 0 of up to ${Math.min(lookups, limit)}`);
   let rows: ListedCampaign[];
   try {
+    // No such campaign (deleted) is an answer; any failure stops the listing: a row is never
+    // shown with a status nobody read.
     const live = async (code: string): Promise<Live> => {
-      try {
-        const [c] = await client.campaignStatus(code);
-        return c ? { status: c.status, scheduledDate: c.scheduledDate, sentBeginDate: c.sentBeginDate, sentEndDate: c.sentEndDate } : { status: NOT_FOUND };
-      } catch (e) {
-        // The service saying it knows no such code is an answer (a deleted campaign); anything
-        // else stops the listing: a row is never shown with a status nobody read.
-        if (refusedAsNoSuchCampaign(e)) return { status: NOT_FOUND };
-        throw e;
-      }
+      const [c] = await client.campaignStatus(code);
+      return c ? { status: c.status, scheduledDate: c.scheduledDate, sentBeginDate: c.sentBeginDate, sentEndDate: c.sentEndDate } : { status: NOT_FOUND };
     };
     rows = await listCampaigns(list, { statuses, limit }, live, (n) => spin.text(`Looking up campaign statuses… ${n} of up to ${Math.min(lookups, limit)}`));
   } finally {

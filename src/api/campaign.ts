@@ -5,6 +5,7 @@ import { pathSegment } from './path-segment.js';
 import { SlidingWindowLimiter, unlimited, type Limiter } from './ratelimit.js';
 import { SharedWindowLimiter, budgetName } from './ratelimit-shared.js';
 import type { Clock } from '../core/clock.js';
+import { factsOf } from '../core/errors.js';
 import type * as T from './campaign-types.js';
 import * as A from './answers/campaign.js';
 
@@ -93,8 +94,20 @@ export class CampaignClient {
     // Not repeatable either: a second PATCH after a lost answer may be refused, the campaign being paused already.
     return this.http.call('PATCH', `/v1/campaign/normal/${enc(sn)}`, { answer: A.CAMPAIGN_PAUSED });
   }
-  /** 13: an empty list, no such campaign. */ campaignStatus(sn: string): Promise<T.Campaign[]> {
-    return this.http.call('GET', `/v1/campaign/normal/${enc(sn)}`, { idempotent: true, answer: A.CAMPAIGN_STATUS });
+  /**
+   * 13: an empty list, no such campaign. The service may also refuse an unknown code instead:
+   * HTTP 404, or code 40007 "invalid sn" (docs/spec/campaign-excerpts.txt, the code it gives for an
+   * unknown template, group or campaign code). That is the same answer, read here once, so every
+   * caller (status, pause, delete, list) says "no such campaign" alike.
+   */
+  async campaignStatus(sn: string): Promise<T.Campaign[]> {
+    try {
+      return await this.http.call('GET', `/v1/campaign/normal/${enc(sn)}`, { idempotent: true, answer: A.CAMPAIGN_STATUS });
+    } catch (e) {
+      const f = factsOf(e);
+      if (f.reached === 'yes' && f.refused && (f.status === 404 || f.serviceCode === '40007')) return [];
+      throw e;
+    }
   }
 
   // --- Reports ---

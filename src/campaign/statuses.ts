@@ -1,7 +1,6 @@
 // Campaign statuses (spec section 3) in words, and which ones end a `campaign status --wait`.
 import type { Campaign } from '../api/campaign-types.js';
 import { plainSuggest, type Suggest } from '../core/suggest.js';
-import { factsOf } from '../core/errors.js';
 
 // A description that names a command is a function of the run's command builder, so the
 // command carries --profile/--sandbox (src/core/suggest.ts).
@@ -50,13 +49,3 @@ export function isSettled(c: Campaign, now: number): boolean {
   return false;
 }
 
-/**
- * A status lookup the service refused because it knows no campaign by that code, read from the
- * facts alone: HTTP 404, or code 40007 "invalid sn" (docs/spec/campaign-excerpts.txt, the code the
- * service gives for an unknown template, group or campaign code — here the code is a campaign's).
- * Like endpoint 13's empty list, an answer: the campaign is not there.
- */
-export function refusedAsNoSuchCampaign(e: unknown): boolean {
-  const f = factsOf(e);
-  return f.reached === 'yes' && f.refused && (f.status === 404 || f.serviceCode === '40007');
-}
