@@ -197,7 +197,7 @@ describe('report export/links --out that is a file', () => {
     const before = sb.get().sandbox.requests().length;
     const r = await runCli(['report', 'export', 'CP0001', '--out-dir', file], { sandbox: sb.get() });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain(`--out-dir ${file} is a file, not a directory`);
+    expect(r.stderr).toContain(`${file} (--out-dir) is a file, not a directory`);
     expect(r.stderr).toContain("--out-dir DIR");
     expect(r.stderr).not.toContain('unexpected failure');
     expect(sb.get().sandbox.requests().length).toBe(before);

@@ -101,6 +101,10 @@ describe('--out-dir DIR on the report commands', () => {
     expect(byArg.exitCode).toBe(0);
     expect(JSON.parse(byArg.stdout)).toEqual(JSON.parse(byFlag.stdout));
     const before = sb.get().sandbox.requests().length;
+    // A file given as DIR is named as given.
+    const file = path.join(tempDir('mailctl-outdir-'), 'afile');
+    fs.writeFileSync(file, 'x');
+    expect((await runCli(['report', 'sync', file], { sandbox: sb.get() })).stderr).toContain(`${file} (DIR) is a file, not a directory`);
     const both = await runCli(['report', 'sync', dir, '--out-dir', dir], { sandbox: sb.get() });
     expect(both.exitCode).toBe(2);
     expect(both.stderr).toContain('The directory is given twice');
@@ -113,7 +117,7 @@ describe('--out-dir DIR on the report commands', () => {
     for (const argv of [['report', 'export', 'CP0001'], ['report', 'sync']]) {
       const r = await runCli([...argv, '--out-dir', file], { sandbox: sb.get() });
       expect(r.exitCode).toBe(2);
-      expect(r.stderr).toContain(`--out-dir ${file} is a file, not a directory`);
+      expect(r.stderr).toContain(`${file} (--out-dir) is a file, not a directory`);
       expect(r.stderr).toContain('Give a directory with --out-dir DIR');
     }
     expect(fs.readFileSync(file, 'utf8')).toBe('keep me\n');

@@ -115,7 +115,7 @@ export function declareSync(report: CommandUnknownOpts) {
     .command('sync')
     .description('keep a directory complete with the detail files of every finished campaign (for cron)')
     .argument('[dir]', 'the directory to keep, as --out-dir gives it (one or the other)'),
-  'the directory to keep (created if missing; required): DIR/<finished-date>_<code>/<type>.csv, manifest.csv'), {
+  'the directory to keep (created if missing; or give it as DIR): DIR/<finished-date>_<code>/<type>.csv, manifest.csv'), {
     since: 'campaigns finished since then: a span such as 30d or 12h, or a date (default: 30d on the first run, then since the last run less 2 days)',
     until: 'with --since: the end of a back-fill range (that whole day when a date); it does not move where the next run starts',
   })

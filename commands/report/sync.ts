@@ -17,7 +17,7 @@ export const DEFAULT_WAIT_LOCK_MS = 10 * 60_000;
 export const run: Verb<typeof declareSync> = async (ctx, opts, dir) => {
   // `report sync DIR` (as issue 22 writes it) is `report sync --out-dir DIR`; both is one too many.
   if (dir !== undefined && opts.outDir !== undefined) throw new UsageError(`The directory is given twice: "${forTerminal(dir, 200)}" and --out-dir "${forTerminal(opts.outDir, 200)}".`, 'Give it once, as DIR or as --out-dir DIR.');
-  const out = outDirOf(dir !== undefined ? { ...opts, outDir: dir } : opts);
+  const out = outDirOf(opts, dir);
   // stderr is the cron log: each error line is dated and names the run, like the summary line.
   ctx.io.errorLead = () => `${logLead(ctx, out?.dir)} `;
   if (!out) throw new UsageError('report sync needs the directory it keeps complete (created if missing): report sync DIR, or --out-dir DIR.');

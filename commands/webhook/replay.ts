@@ -68,13 +68,13 @@ export const run: Verb<typeof declareReplay> = async (ctx, opts, file) => {
   if (opts.dryRun) {
     const planned: Array<{ line: number; event: string; id: string; signatureHeader: string; signature: 'as received' | 'signed again' }> = [];
     for await (const it of replayItems(file, fromLine, checked)) planned.push({ line: it.line, event: it.event, id: it.id, signatureHeader: headerOf(it), signature: resigns(it) ? 'signed again' : 'as received' });
-    if (io.json) return io.printJson({ dryRun: true, file, to: url, rate: rate.text, fromLine, events: planned });
+    if (io.json) return io.printJson({ dryRun: true, file, url, rate: rate.text, fromLine, events: planned });
     io.info(`Dry run: nothing was sent. ${planned.length} event${planned.length === 1 ? '' : 's'} would be POSTed to ${forTerminal(url, 200)}, at most ${rate.text}, ${how}:`);
     for (const p of planned) io.out([p.line, ...[p.event, p.id].map((w) => (io.isTTY ? forTerminal(w, 80) : forTsvCell(w))), p.signatureHeader, p.signature].join('\t'));
     return;
   }
   if (checked.count === 0) {
-    if (io.json) io.printJson({ file, to: url, fromLine, sent: 0, ok: 0, failed: 0, results: [] });
+    if (io.json) io.printJson({ file, url, fromLine, sent: 0, ok: 0, failed: 0, results: [] });
     else io.info(`No events to replay in ${file}${fromLine > 1 ? ` from line ${fromLine}` : ''}.`);
     return;
   }
@@ -132,7 +132,7 @@ export const run: Verb<typeof declareReplay> = async (ctx, opts, file) => {
   const firstFail = results.find((r) => !r.ok);
   if (io.json) {
     io.printJson({
-      file, to: url, fromLine, sent: results.length, ok, failed, results,
+      file, url, fromLine, sent: results.length, ok, failed, results,
       ...(stop ? { stopped: stop.facts.code, resumeFromLine: resumeLine } : {}),
     });
   } else {

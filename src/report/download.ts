@@ -58,7 +58,7 @@ export function checkOutDir(ctx: Context, out: OutDir, sn: string, force = false
 
 function refuseNonDirectory({ dir, flag }: OutDir): void {
   const st = fs.statSync(dir, { throwIfNoEntry: false });
-  if (st && !st.isDirectory()) throw new UsageError(`${flag} ${dir} is a file, not a directory; the report files are saved into a directory.`, `Give a directory with ${flag} DIR (it is created if missing).`);
+  if (st && !st.isDirectory()) throw new UsageError(`${dir} (${flag}) is a file, not a directory; the report files are saved into a directory.`, `Give a directory${flag === '--out-dir' ? ' with --out-dir DIR' : ''} (it is created if missing).`);
 }
 
 function refuseExisting(files: string[], { flag }: OutDir): void {

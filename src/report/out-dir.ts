@@ -5,14 +5,15 @@ import type { OutDirFlags } from './out-dir-options.js';
 
 export interface OutDir {
   dir: string;
-  /** The flag, for messages. */
-  flag: '--out-dir';
+  /** How it was given, for messages: the flag, or `report sync`'s DIR argument. */
+  flag: '--out-dir' | 'DIR';
 }
 
-/** The folder asked for, or undefined when --out-dir was not given. */
-export function outDirOf(f: OutDirFlags): OutDir | undefined {
-  const dir = f.outDir;
+/** The folder asked for (the flag, or `report sync DIR`), or undefined when neither was given. */
+export function outDirOf(f: OutDirFlags, argument?: string): OutDir | undefined {
+  const flag = argument !== undefined ? 'DIR' : '--out-dir';
+  const dir = argument ?? f.outDir;
   if (dir === undefined) return undefined;
-  if (dir === '') throw new UsageError('--out-dir is empty; give the folder the report files go into, such as --out-dir reports.');
-  return { dir, flag: '--out-dir' };
+  if (dir === '') throw new UsageError(`${flag} is empty; give the folder the report files go into, such as ${flag === 'DIR' ? 'report sync reports' : '--out-dir reports'}.`);
+  return { dir, flag };
 }

@@ -82,7 +82,7 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncReport>
 /** --out-dir must be a directory or nothing yet; returns whether it exists. */
 function checkDir(dir: string, flag = '--out-dir'): boolean {
   const st = fs.statSync(dir, { throwIfNoEntry: false });
-  if (st && !st.isDirectory()) throw new UsageError(`${flag} ${dir} is a file, not a directory; report sync keeps a directory of report files.`, `Give a directory with ${flag} DIR (it is created if missing).`);
+  if (st && !st.isDirectory()) throw new UsageError(`${dir} (${flag}) is a file, not a directory; report sync keeps a directory of report files.`, `Give a directory${flag === '--out-dir' ? ' with --out-dir DIR' : ''} (it is created if missing).`);
   return !!st;
 }
 
