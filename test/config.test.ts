@@ -2,6 +2,7 @@
 // the environment beating the profile, keys entered only by prompt/stdin/env, stored 0600, shown
 // masked, and a missing key naming the command that fixes it; `config set timezone` checked like
 // --timezone; with --json each subcommand prints one document.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -339,5 +340,24 @@ describe('config writes on a full disk (a small tmpfs; needs root to mount)', ()
     expect(fs.readdirSync(configDir).filter((n) => n !== 'config.json')).toEqual([]);
     expect((await runCli(['config', 'set', 'from-name', 'After the disk filled'], { configDir })).exitCode).toBe(0);
     expect((await runCli(['config', 'get', 'from-name'], { configDir })).stdout.trim()).toBe('After the disk filled');
+  });
+
+  it.skipIf('skip' in mounted)('a read-only file system: DISK with the fix for that, not "free some space"', async () => {
+    if ('skip' in mounted) return;
+    const configDir = path.join(mounted.dir, 'config-ro');
+    fs.mkdirSync(configDir, { mode: 0o700 });
+    expect(spawnSync('mount', ['-o', 'remount,ro', mounted.dir]).status).toBe(0);
+    let r: Awaited<ReturnType<typeof runCli>>;
+    try {
+      r = await runCli(['config', 'set', 'from-name', 'Read only', '--json'], { configDir });
+    } finally {
+      spawnSync('mount', ['-o', 'remount,rw', mounted.dir]);
+    }
+    expect(r.exitCode).toBe(1);
+    const { error } = JSON.parse(r.stdout) as { error: { code: string; message: string; hint: string } };
+    expect(error.code).toBe('DISK');
+    expect(error.message).toContain('the file system is read-only (EROFS)');
+    expect(error.hint).toMatch(/^Make that file system writable, or point MAILCTL_CONFIG_DIR \(or the output path\) elsewhere, then run the command again: /);
+    expect(error.hint).not.toContain('Free some space');
   });
 });

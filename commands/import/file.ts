@@ -71,7 +71,7 @@ export const run: Verb<typeof declareImport> = async (ctx, opts, file) => {
  */
 function nothingSentYet(ctx: Context): (e: unknown) => never {
   return (e) => {
-    if (e instanceof DiskError && !e.hint) throw e.withHint(`Nothing was sent. Free some space on that disk, then run the command again: ${sameCommand(ctx)}`);
+    if (e instanceof DiskError && !e.hint) throw e.withHint(`Nothing was sent. ${e.fix}, then run the command again: ${sameCommand(ctx)}`);
     throw e;
   };
 }

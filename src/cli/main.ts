@@ -286,7 +286,7 @@ async function reportError(runtime: typeof Runtime, e: unknown, io: ErrorOutput,
   // Without a hint of its own (the command that resumes the work), the disk error's hint is this
   // same command line, to run once there is room: the commands whose work would not be safe to
   // redo from the start give their own.
-  if (err instanceof DiskError && !err.hint) err = err.withHint(`Free some space on that disk, then run the command again: ${sameCommand({ ...run, commandLine })}`);
+  if (err instanceof DiskError && !err.hint) err = err.withHint(`${err.fix}, then run the command again: ${sameCommand({ ...run, commandLine })}`);
   if (!err && (signal.aborted || (e as Error)?.name === 'AbortError')) err = new InterruptedError();
   // Messages carry words from services and files: printed only through the sanitiser (each
   // line kept, control characters shown, a runaway line cut). --json keeps the service's own

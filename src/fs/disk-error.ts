@@ -13,6 +13,18 @@ const DISK_PROBLEMS: Record<string, string> = {
 };
 
 /**
+ * What a person does about each, as the start of a hint ("…, then run the command again"): the
+ * full-disk advice is wrong for a read-only file system or a failing disk.
+ */
+const DISK_FIXES: Record<string, string> = {
+  ENOSPC: 'Free some space on that disk',
+  EDQUOT: 'Free some space within your disk quota',
+  EFBIG: 'Write to a file system that allows larger files',
+  EIO: 'Check that disk (the system log says what failed)',
+  EROFS: 'Make that file system writable, or point MAILCTL_CONFIG_DIR (or the output path) elsewhere',
+};
+
+/**
  * A write the disk refused. `file` is where ('' when the system did not say: an errno error
  * caught with no path, which main's net reports), `errno` the system's code, `detail` what the
  * layer that met it called it (a store's own code, such as SQLITE_IOERR_SHMSIZE), when not errno.
@@ -31,6 +43,11 @@ export class DiskError extends CliError {
     this.file = file;
     this.errno = errno;
     this.detail = detail;
+  }
+
+  /** What to do about it, as the start of a hint: "Free some space on that disk", or the read-only or I/O error's own fix. */
+  get fix(): string {
+    return DISK_FIXES[this.errno] ?? 'Check that disk';
   }
 
   /** The same error, with the command that resumes or reruns the interrupted work. */

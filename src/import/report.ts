@@ -90,7 +90,7 @@ export async function downloadFailures(ctx: Context, r: ImportResult, dest: stri
   const again = suggest(ctx, 'import', 'status', r.importSn, '--download-failures', file, ...(force ? ['--force'] : []));
   const size = await download(ctx, r.errorDownloadLink, file, { what: 'the failure file', expiredHint: `Links expire; run \`${again}\` for a fresh one and the file.`, replace: force }).catch((e: unknown) => {
     // The import itself is done at the service: running it again would import again. Only the file is missing.
-    if (e instanceof DiskError) throw e.withHint(`The import is done at the service; only its failure file is not saved. Free some space on that disk, then save it with: ${again}`);
+    if (e instanceof DiskError) throw e.withHint(`The import is done at the service; only its failure file is not saved. ${e.fix}, then save it with: ${again}`);
     throw e;
   });
   ctx.io.info(`Saved the service's failure file (${bytes(size)}) to ${file}`);

@@ -78,11 +78,14 @@ export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[
   refuseSameName(ctx, sn, targets);
   // The links stay good for a while: once there is room, `report links` fetches them again
   // (the export is not requested again); --force because the files saved before stay.
-  const again = () => `Free some space on that disk, then save the files with: ${suggest(ctx, 'report', 'links', sn, '--out-dir', dir, '--force')}`;
+  const again = (e: DiskError) => `${e.fix}, then save the files with: ${suggest(ctx, 'report', 'links', sn, '--out-dir', dir, '--force')}`;
   try {
     fs.mkdirSync(dir, { recursive: true });
   } catch (e) {
-    if (isDiskProblem(e)) throw new DiskError(dir, e.code!, again());
+    if (isDiskProblem(e)) {
+      const disk = new DiskError(dir, e.code!);
+      throw disk.withHint(again(disk));
+    }
     throw new UsageError(`Cannot create the directory ${dir}: ${(e as Error).message}.`);
   }
   removeLeftParts(dir, targets.map((t) => t.file));
@@ -101,7 +104,7 @@ export async function downloadLinks(ctx: Context, sn: string, links: ReportLink[
       }).catch((e: unknown) => {
         if (!(e instanceof DiskError)) throw e;
         const kept = saved.length ? `${saved.map((x) => x.file).join(', ')} ${saved.length === 1 ? 'was' : 'were'} saved before. ` : '';
-        throw e.withHint(`${kept}${again()}`);
+        throw e.withHint(`${kept}${again(e)}`);
       });
       saved.push({ reportType: String(link.reportType), file, bytes });
     }

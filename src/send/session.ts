@@ -72,7 +72,7 @@ export async function startRun(ctx: Context, plan: NewPlan, o: SessionOptions): 
     journal = Journal.create(file, recorded, { userPath: o.journal !== undefined, resumeCommand: resumeCommand(ctx, plan, file) });
   } catch (e) {
     // No journal, so nothing was sent and there is nothing to resume: the same command starts afresh.
-    if (e instanceof DiskError) throw e.withHint(`Nothing was sent. Free some space on that disk, then run the command again: ${sameCommand(ctx)}`);
+    if (e instanceof DiskError) throw e.withHint(`Nothing was sent. ${e.fix}, then run the command again: ${sameCommand(ctx)}`);
     throw e;
   }
   await execute(ctx, { journal, plan: recorded, records: [recorded], ...clients }, o);
@@ -120,7 +120,7 @@ export async function resumeRun(ctx: Context, given: string | true, o: SessionOp
   try {
     opened = Journal.open(file);
   } catch (e) {
-    if (e instanceof DiskError) throw e.withHint(`Nothing more was sent. Free some space on that disk, then run ${resumeCommand(ctx, peek.plan, file)} again.`);
+    if (e instanceof DiskError) throw e.withHint(`Nothing more was sent. ${e.fix}, then run ${resumeCommand(ctx, peek.plan, file)} again.`);
     throw e;
   }
   const { journal, plan, records, torn } = opened;
@@ -227,7 +227,7 @@ async function execute(ctx: Context, s: { journal: Journal; plan: PlanRecord; re
   } catch (e) {
     // The journal could not take a record (its disk is full): the run stopped there. Every
     // record it holds is whole, so the resume knows exactly who is sent, unsent or in doubt.
-    if (e instanceof DiskError) throw e.withHint(`The run stopped; what the journal holds is whole. Free some space on that disk, then run ${resumeCommand(ctx, plan, journal.file)} to send the rest; ${afterwards}.`);
+    if (e instanceof DiskError) throw e.withHint(`The run stopped; what the journal holds is whole. ${e.fix}, then run ${resumeCommand(ctx, plan, journal.file)} to send the rest; ${afterwards}.`);
     throw e;
   } finally {
     await journal.close();

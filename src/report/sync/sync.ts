@@ -212,7 +212,7 @@ async function locked(ctx: Context, o: SyncOptions): Promise<SyncReport> {
   if (run.diskError) {
     // Only whole files are in DIR under their names, and the state lists only what it could
     // save: a run once there is room checks each file and fetches the rest.
-    throw run.diskError.withHint(`Files already whole in ${o.dir} are kept, and the next run checks them. Free some space on that disk, then run the command again: ${sameCommand(ctx)}`);
+    throw run.diskError.withHint(`Files already whole in ${o.dir} are kept, and the next run checks them. ${run.diskError.fix}, then run the command again: ${sameCommand(ctx)}`);
   }
   if (ctx.signal.aborted) {
     throw new InterruptedError(
