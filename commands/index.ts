@@ -3,8 +3,7 @@
 // load this file: it registers the noun being run from commands/nouns.ts, which keeps each
 // noun's line (name, aliases, summary) and loads its registration only when the noun runs.
 // test/commands-registry.test.ts keeps those lines equal to what each noun registers.
-import { scanArgv } from '../src/cli/argv-scan.js';
-import { NOUN_LINES, nounLineNamed, type NounModule } from './nouns.js';
+import { NOUN_LINES, type NounModule } from './nouns.js';
 import { register as importer } from './import/index.js';
 import { register as contacts } from './contacts/index.js';
 import { register as groups } from './groups/index.js';
@@ -37,9 +36,3 @@ const REGISTER: Record<string, NounModule['register']> = {
 };
 
 export const NOUNS: Noun[] = NOUN_LINES.map(({ name, aliases, summary }) => ({ name, aliases, summary, register: REGISTER[name] }));
-
-/** The noun argv runs (`mailctl --profile x groups list` → groups; `help groups` → groups), as src/cli/argv-scan.ts reads it. */
-export function nounOf(argv: readonly string[]): Noun | undefined {
-  const line = nounLineNamed(scanArgv(argv).noun);
-  return NOUNS.find((n) => n.name === line?.name);
-}

@@ -3,7 +3,12 @@
 // and check that the noun is found wherever global flags put it.
 import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
-import { NOUNS, nounOf } from '../commands/index.js';
+import { NOUNS } from '../commands/index.js';
+import { nounLineNamed } from '../commands/nouns.js';
+import { scanArgv } from '../src/cli/argv-scan.js';
+
+/** The noun start-up registers in full for argv, as registerFor finds it (commands/nouns.ts). */
+const nounOf = (argv: string[]) => nounLineNamed(scanArgv(argv).noun);
 import { runCli } from './helpers/cli.js';
 
 describe('noun registry', () => {

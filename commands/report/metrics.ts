@@ -16,9 +16,9 @@ export const run: Verb<typeof declareMetrics> = async (ctx, _opts, sns) => {
   // None of the codes has metrics: an answer about nothing, not an empty table with exit 0 (as
   // campaign status says no such campaign, exit 1).
   if (!rows.length) throw new ServiceError(none, { hint: `\`${suggest(ctx, 'report', 'list')}\` lists the finished campaigns and their codes.`, facts: { code: 'NOT_FOUND' } });
-  await printList(ctx.io, rows, metricColumns(rows), metricsJson(rows), { empty: none });
+  await printList(ctx.io, rows, metricColumns(rows), metricsJson(rows));
   // For a person at a terminal, the rates as bars under the table; piped output stays the table's data.
-  if (ctx.io.output === 'table' && ctx.io.isTTY && rows.length) {
+  if (ctx.io.output === 'table' && ctx.io.isTTY) {
     const columns = (ctx.io.stdout as { columns?: unknown }).columns;
     ctx.io.out(''); // the table ends at the first blank line
     for (const line of metricChart(rows, { width: typeof columns === 'number' && columns > 0 ? columns : 80, paint: (st, t) => ctx.io.paint(st, t) })) ctx.io.out(line);

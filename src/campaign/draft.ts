@@ -4,7 +4,7 @@
 // and the flat keys come from the one table of campaign fields (fields.ts).
 import { FLAG_ATTRIBUTES, FIELD_KEYS, field, type CreateFlags, type Draft } from './fields.js';
 
-export { AB_DIMENSIONS, DRAFT_KEYS, type AbDimension, type CreateFlags, type Draft } from './fields.js';
+export { type CreateFlags, type Draft } from './fields.js';
 
 /** The flags commander parsed → draft keys (`--group` fills `groups`); only the given ones. */
 export function draftFromFlags(f: CreateFlags): Draft {

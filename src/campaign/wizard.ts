@@ -42,7 +42,7 @@ export interface WizardDeps {
 }
 
 // The steps and which field each asks are the field table's (fields.ts).
-export { STEPS, type StepId };
+export type { StepId };
 
 /** The fields only one A/B test uses, and the ways of giving a campaign's content. */
 const abFields = (dim: AbDimension | undefined): DraftKey[] => keysWhere((f) => f.ab !== undefined && f.ab !== dim);

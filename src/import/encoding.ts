@@ -4,7 +4,7 @@
 // refused with the flag that fixes it.
 import { TextDecoder } from 'node:util';
 import { UsageError } from '../core/errors.js';
-import { firstInvalidUtf8, Utf8Check as CoreUtf8Check } from '../core/utf8.js';
+import { Utf8Check as CoreUtf8Check } from '../core/utf8.js';
 
 export type EncodingName = 'utf8' | 'big5' | 'utf16le' | 'utf16be';
 
@@ -62,9 +62,6 @@ export class Utf8Check extends CoreUtf8Check {
     super((sample, at) => notUtf8(source, sample, at));
   }
 }
-
-/** The index of the first byte that is not part of a valid UTF-8 character, or -1 (src/core/utf8.ts). */
-export const firstInvalid = firstInvalidUtf8;
 
 /** The sentence for a file that is not UTF-8, naming where and the encoding it probably is. */
 export function notUtf8(source: string, sample: Uint8Array, at: number): UsageError {

@@ -39,7 +39,7 @@ export function orderRows(rows: CampaignMetrics[], sns: string[]): CampaignMetri
  * The winner of each A/B campaign among these rows (src/report/ab.ts, decisions row P14: the
  * rule the chart and the dashboard use), with why; null when the rows name none.
  */
-export function winners(rows: CampaignMetrics[]): Map<string, { winner: 'A' | 'B' | null; basis: string }> {
+function winners(rows: CampaignMetrics[]): Map<string, { winner: 'A' | 'B' | null; basis: string }> {
   const out = new Map<string, { winner: 'A' | 'B' | null; basis: string }>();
   for (const { sn, rows: own } of byCampaign(rows)) {
     const ab = abResult(own);

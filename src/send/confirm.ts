@@ -11,7 +11,6 @@ import { localZone, offsetLabel, wallTime } from '../spec/timezones.js';
 import type { NewPlan } from './journal.js';
 import { ASK_OVER } from './batch-options.js';
 
-export { ASK_OVER };
 
 export function asksFirst(plan: NewPlan): boolean {
   return plan.kind !== 'automation' && plan.recipients.length > ASK_OVER;

@@ -25,9 +25,3 @@ export function csvLine(cells: readonly Cell[]): string {
   return stringify([cells as Cell[]], OPTIONS);
 }
 
-/** Any value from a service as a cell: objects as JSON, nothing as an empty cell. */
-export function toCell(v: unknown): Cell {
-  if (v === undefined || v === null) return '';
-  if (typeof v === 'object') return JSON.stringify(v);
-  return typeof v === 'function' || typeof v === 'symbol' ? '' : (v as Cell);
-}
