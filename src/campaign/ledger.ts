@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { appendWhole, asDiskError } from '../fs/append-whole.js';
+import { appendWhole, asDiskError, cutTornTail } from '../fs/append-whole.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/safe-write.js';
 import type { Group } from '../api/campaign-types.js';
 import type { Composed } from './compose.js';
@@ -55,8 +55,9 @@ export function recordCampaign(file: string, entry: LedgerEntry): void {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
     const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0), PRIVATE_FILE_MODE);
     try {
-      const line = JSON.stringify(entry) + '\n';
-      appendWhole(fd, endsOpen(fd) ? `\n${line}` : line, file);
+      // A line a killed run left torn was never acknowledged ("listed": false): cut, not kept.
+      cutTornTail(fd);
+      appendWhole(fd, JSON.stringify(entry) + '\n', file);
     } finally {
       fs.closeSync(fd);
     }
@@ -65,14 +66,6 @@ export function recordCampaign(file: string, entry: LedgerEntry): void {
   }
 }
 
-/** True when the file's last byte is not a newline (a record was cut short there). */
-function endsOpen(fd: number): boolean {
-  const size = fs.fstatSync(fd).size;
-  if (size === 0) return false;
-  const last = Buffer.alloc(1);
-  fs.readSync(fd, last, 0, 1, size - 1);
-  return last[0] !== 0x0a;
-}
 
 export interface LedgerRead {
   entries: LedgerEntry[];

@@ -45,11 +45,14 @@ export function storeLocation(value: string | undefined, configDir: string, flag
  * from PGPASSWORD or ~/.pgpass, as the client reads them); undefined when it holds none.
  */
 export function withoutPassword(url: string): string | undefined {
-  const bare = url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/i, '$1@');
+  const bare = url.replace(PASSWORD, '$1@');
   return bare === url ? undefined : bare;
 }
 
 /** The URL with any password replaced by ***, for messages (also when it does not parse). */
 export function hidePassword(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/i, '$1:***@');
+  return url.replace(PASSWORD, '$1:***@');
 }
+
+/** scheme://user:PASSWORD@ — the user kept as $1. */
+const PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/i;
