@@ -68,19 +68,10 @@ export function mergeCampaignCache(configDir: string, scope: string, campaigns: 
 }
 
 function mergeCache(configDir: string, scope: string, kind: Kind, page: CachedGroup[], now: number): void {
-  let at = now;
-  let kept: CachedGroup[] = [];
-  try {
-    const data = JSON.parse(fs.readFileSync(cacheFile(configDir, scope, kind), 'utf8')) as { at?: number };
-    if (typeof data.at === 'number' && now - data.at <= TTL[kind]) {
-      at = Math.min(at, data.at);
-      kept = readCache(configDir, scope, kind, now);
-    }
-  } catch {
-    /* no cache yet, or unreadable: start from this page */
-  }
+  // No cache yet, an unreadable or an expired one: start from this page.
+  const held = cacheAt(configDir, scope, kind, now);
   const codes = new Set(page.map((g) => g.sn));
-  writeCache(configDir, scope, kind, [...kept.filter((g) => !codes.has(g.sn)), ...page], at);
+  writeCache(configDir, scope, kind, [...(held?.entries ?? []).filter((g) => !codes.has(g.sn)), ...page], held ? Math.min(now, held.at) : now);
 }
 
 export function readGroupCache(configDir: string, scope: string, now = Date.now()): CachedGroup[] {
@@ -92,12 +83,17 @@ export function readCampaignCache(configDir: string, scope: string, now = Date.n
 }
 
 function readCache(configDir: string, scope: string, kind: Kind, now: number): CachedGroup[] {
+  return cacheAt(configDir, scope, kind, now)?.entries ?? [];
+}
+
+/** The cache while it is fresh: when it was started and its entries; undefined when none, unreadable or expired. One read. */
+function cacheAt(configDir: string, scope: string, kind: Kind, now: number): { at: number; entries: CachedGroup[] } | undefined {
   try {
     const data = JSON.parse(fs.readFileSync(cacheFile(configDir, scope, kind), 'utf8')) as { at?: number; groups?: CachedGroup[] };
-    if (typeof data.at !== 'number' || now - data.at > TTL[kind] || !Array.isArray(data.groups)) return [];
+    if (typeof data.at !== 'number' || now - data.at > TTL[kind] || !Array.isArray(data.groups)) return undefined;
     // A shell shows candidates raw: one carrying control characters (a hostile name) is not offered.
-    return data.groups.filter((g) => typeof g?.sn === 'string' && typeof g?.name === 'string' && isPlainText(g.sn) && isPlainText(g.name));
+    return { at: data.at, entries: data.groups.filter((g) => typeof g?.sn === 'string' && typeof g?.name === 'string' && isPlainText(g.sn) && isPlainText(g.name)) };
   } catch {
-    return [];
+    return undefined;
   }
 }

@@ -562,9 +562,10 @@ export function unfinishedWithSamePlan(configDir: string, plan: Pick<PlanRecord,
   const want = JSON.stringify([plan.kind, plan.message, plan.recipients]);
   for (const f of journalsNewestFirst(configDir, [journalPrefix(plan.kind, plan.message.event)])) {
     try {
+      // The tail first: a finished journal (kept 30 days) is passed over without parsing its plan.
+      if (tailSaysDone(f)) continue;
       const first = planOfLine(firstLine(f));
-      if (!first || JSON.stringify([first.kind, first.message, first.recipients]) !== want) continue;
-      if (!tailSaysDone(f)) return f;
+      if (first && JSON.stringify([first.kind, first.message, first.recipients]) === want) return f;
     } catch {
       /* not a journal, torn, or gone: not the run we look for */
     }
