@@ -26,7 +26,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../core/clock.js';
 import { SlidingWindowLimiter, type Limiter, type Ticket } from './ratelimit.js';
 import { HOST, LOCK_STALE_MS, alive, takeLock, type HeldLock } from '../fs/lock-file.js';
-import { appendWhole, asDiskError, DiskError } from '../fs/append-whole.js';
+import { asDiskError, DiskError } from '../fs/append-whole.js';
+import { writeAllSync } from '../fs/write-all.js';
 import { normalUrl } from '../config/base-url.js';
 
 // The lock (src/fs/lock-file.ts) is held for a few file operations (microseconds): one older than
@@ -258,7 +259,8 @@ function writeBudget(file: string, budget: Budget): void {
     throw asDiskError(e, file);
   }
   try {
-    appendWhole(fd, JSON.stringify(budget), file, { sync: false });
+    // A new file (O_TRUNC), removed below if it cannot be written whole; pacing only, not synced.
+    writeAllSync(fd, JSON.stringify(budget), file);
   } catch (e) {
     fs.closeSync(fd);
     fs.rmSync(tmp, { force: true });

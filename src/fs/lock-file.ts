@@ -8,7 +8,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { appendWhole, asDiskError } from './append-whole.js';
+import { asDiskError } from './append-whole.js';
+import { writeAllSync } from './write-all.js';
 
 /** The default bound after which an untouched lock is a holder that died or hung. */
 export const LOCK_STALE_MS = 2000;
@@ -72,7 +73,8 @@ function create(lock: string, me: LockHolder): boolean {
     throw asDiskError(e, lock);
   }
   try {
-    appendWhole(fd, JSON.stringify(me) + '\n', lock, { sync: false });
+    // Just created: written whole or removed below (nothing to cut back, no fsync for a lock).
+    writeAllSync(fd, JSON.stringify(me) + '\n', lock);
   } catch (e) {
     fs.closeSync(fd);
     fs.rmSync(lock, { force: true });
