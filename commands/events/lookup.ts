@@ -2,7 +2,7 @@
 import type { Context } from '../../src/run/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import { printList, type Column } from '../../src/run/output/format.js';
-import { checkCountryCodeFlag, checkRecipient, EMAIL_STATUSES, parseStatuses, SMS_STATUSES, startWithinWindow } from './query.js';
+import { checkCountryCodeFlag, checkRecipient, EMAIL_STATUSES, parseStatuses, SMS_STATUSES, startWithinWindow, warnIdOverRecipient } from './query.js';
 import { EMAIL_COLUMNS, SMS_COLUMNS } from './columns.js';
 import { isoSeconds, parseTimeRange } from '../../src/core/date.js';
 import { suggest } from '../../src/core/suggest.js';
@@ -25,7 +25,7 @@ export const run: Verb<typeof declareEvents> = async (ctx, opts) => {
     const status = opts.status === undefined ? undefined : parseStatuses(opts.status, EMAIL_STATUSES, false);
     const from = range.since === undefined ? undefined : isoSeconds(range.since);
     // decisions row 30: the lookup sends the id alone (the client leaves the recipient out).
-    if (opts.id && recipient) ctx.io.warn('Both --id and --recipient given: only --id is sent (the service takes one or the other).');
+    warnIdOverRecipient(ctx, opts.id, recipient);
     const logs = await (await ctx.notify()).emailEvents({ id: opts.id, recipient, from, to, status });
     return output(ctx, logs, EMAIL_COLUMNS, 'email events');
   }
@@ -34,7 +34,7 @@ export const run: Verb<typeof declareEvents> = async (ctx, opts) => {
     throw new UsageError('An SMS lookup needs --id, or --recipient with --country-code.', `For example: ${suggest(ctx, 'events', '--sms', '--recipient', '0912345678', '--country-code', '886')}`);
   }
   const cc = checkCountryCodeFlag(opts.countryCode);
-  if (opts.id && recipient) ctx.io.warn('Both --id and --recipient given: the service uses --id.');
+  warnIdOverRecipient(ctx, opts.id, recipient);
   const status = opts.status === undefined ? undefined : parseStatuses(opts.status, SMS_STATUSES, true);
   const since = startWithinWindow((t) => ctx.io.warn(t), range, opts.since, now, 'SMS events');
   const from = since === undefined ? undefined : isoSeconds(since);

@@ -18,6 +18,11 @@ export function parseStatuses(v: string, allowed: string[], sms: boolean): strin
   return [...new Set(names)].join(',');
 }
 
+/** decisions row 30: a lookup by id sends the id alone; said once, in the same words everywhere. */
+export function warnIdOverRecipient(ctx: { io: { warn(m: string): void } }, id: string | undefined, recipient: string | undefined): void {
+  if (id && recipient) ctx.io.warn('Both --id and --recipient given: only --id is sent (the service takes one or the other).');
+}
+
 /**
  * --recipient checked before any request, by the rules every other command uses: an email
  * address (src/core/email.ts), or with --sms a national number (src/send/sms-rules.ts). Returns

@@ -11,7 +11,7 @@ import { errorWords } from '../../src/cli/error-text.js';
 import type { EmailEvent, SmsEvent } from '../../src/api/notify-types.js';
 import { isoSeconds, parseTimeRange } from '../../src/core/date.js';
 import { EventFollower, NARROW_OVERLAP_MS, ROW_CAP } from '../../src/events/follow.js';
-import { checkCountryCodeFlag, checkRecipient, EMAIL_STATUSES, LOOKUP_DAYS, parseStatuses, SMS_STATUSES, startWithinWindow } from './query.js';
+import { checkCountryCodeFlag, checkRecipient, EMAIL_STATUSES, LOOKUP_DAYS, parseStatuses, SMS_STATUSES, startWithinWindow, warnIdOverRecipient } from './query.js';
 import { suggest } from '../../src/core/suggest.js';
 import { followSpan, pauseUntilNext, stoppedLine } from './follow-span.js';
 import { eventLine } from './event-line.js';
@@ -40,7 +40,7 @@ export const run: Verb<typeof declareTail> = async (ctx, opts) => {
     cc = checkCountryCodeFlag(opts.countryCode);
   } else if (opts.countryCode !== undefined) throw new UsageError('--country-code is for SMS; add --sms.');
   // decisions row 30: a lookup by id sends the id alone (the client leaves the recipient out).
-  if (opts.id && recipient) ctx.io.warn('Both --id and --recipient given: only --id is sent (the service takes one or the other).');
+  warnIdOverRecipient(ctx, opts.id, recipient);
   const sinceAt = startWithinWindow((t) => ctx.io.warn(t), range, opts.since, now, opts.sms ? 'SMS events' : 'email events');
 
   const client = await ctx.notify();
