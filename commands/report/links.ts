@@ -15,7 +15,7 @@ const DEFAULT_DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
 
 export const run: Verb<typeof declareLinks> = async (ctx, opts, sn) => {
   const out = outDirOf(opts);
-  if (opts.timeout !== undefined && !out) throw new UsageError('--timeout only applies with --out-dir (it bounds each download).');
+  if (opts.timeout !== undefined && !out) throw new UsageError('--timeout only applies with --out-dir (it bounds each download).', `Add --out-dir DIR to download the files, or leave --timeout out: ${suggest(ctx, 'report', 'links', sn, '--out-dir', 'DIR', '--timeout', opts.timeout)}`);
   const timeoutMs = opts.timeout === undefined ? DEFAULT_DOWNLOAD_TIMEOUT_MS : parseDuration(opts.timeout, '--timeout', { positive: true });
   if (opts.timeout !== undefined) ctx.limitRequestsTo(timeoutMs);
   const client = await ctx.campaign();
