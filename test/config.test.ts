@@ -360,4 +360,22 @@ describe('config writes on a full disk (a small tmpfs; needs root to mount)', ()
     expect(error.hint).toMatch(/^Make that file system writable, or point MAILCTL_CONFIG_DIR \(or the output path\) elsewhere, then run the command again: /);
     expect(error.hint).not.toContain('Free some space');
   });
+
+  it.skipIf('skip' in mounted)('--sandbox on a read-only config folder: its own files named, exit 3 at once, never "cannot reach the service" after retries', async () => {
+    if ('skip' in mounted) return;
+    const configDir = path.join(mounted.dir, 'config-ro-sandbox');
+    fs.mkdirSync(configDir, { mode: 0o700 });
+    expect(spawnSync('mount', ['-o', 'remount,ro', mounted.dir]).status).toBe(0);
+    let r: Awaited<ReturnType<typeof runCli>>;
+    try {
+      r = await runCli(['--sandbox', 'balance', '--json'], { configDir });
+    } finally {
+      spawnSync('mount', ['-o', 'remount,rw', mounted.dir]);
+    }
+    expect(r.exitCode).toBe(3);
+    const { error } = JSON.parse(r.stdout) as { error: { code: string; message: string } };
+    expect(error.code).toBe('CONFIG');
+    expect(error.message).toContain(`The built-in sandbox keeps its state in ${path.join(configDir, 'sandbox')}, which cannot be used`);
+    expect(r.stderr).not.toContain('Cannot reach');
+  });
 });

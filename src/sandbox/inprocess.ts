@@ -19,6 +19,8 @@ import { Readable } from 'node:stream';
 import { systemClock, type Clock } from '../core/clock.js';
 import { takeLock, type HeldLock } from '../fs/lock-file.js';
 import { writeFileAtomicSync } from '../fs/safe-write.js';
+import { asDiskError, DiskError } from '../fs/disk-error.js';
+import { AuthError } from '../core/errors.js';
 import { SANDBOX_BASE } from './constants.js';
 import { Sandbox, type RawRequest, type SbOutcome } from './sandbox.js';
 import type { SandboxState } from './types.js';
@@ -143,6 +145,19 @@ export class SharedSandbox {
   }
 }
 
+/**
+ * The sandbox's own files failing (a read-only or full disk, a folder it may not write) are this
+ * machine's problem, said as one, never a network error: the API client would otherwise read the
+ * errno as a connection that broke, retry it and say "Cannot reach the campaign service".
+ */
+function localFailure(e: unknown, dir: string): unknown {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return e;
+  const disk = asDiskError(e, dir);
+  if (disk instanceof DiskError) return disk;
+  return new AuthError(`The built-in sandbox keeps its state in ${dir}, which cannot be used (${(e as Error).message}).`, 'Point MAILCTL_CONFIG_DIR at a folder you can write, or fix the permissions of that one.');
+}
+
 export function inProcessSandboxFetch(configDir: string, clock?: Clock): typeof fetch {
   let shared: SharedSandbox | undefined;
   const sandboxFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -155,7 +170,9 @@ export function inProcessSandboxFetch(configDir: string, clock?: Clock): typeof 
     const headers: Record<string, string> = {};
     request.headers.forEach((v, k) => (headers[k] = v));
     const body = request.body ? (Readable.fromWeb(request.body as import('node:stream/web').ReadableStream) as AsyncIterable<Uint8Array>) : null;
-    const out = await shared.handle({ method: request.method, url, headers, body }, request.signal);
+    const out = await shared.handle({ method: request.method, url, headers, body }, request.signal).catch((e: unknown) => {
+      throw localFailure(e, sandboxDir(configDir));
+    });
     await shared.settle();
     if ('fault' in out) {
       if (out.fault === 'drop') throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
